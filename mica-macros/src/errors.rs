@@ -1,0 +1,54 @@
+//! Accumulated, spanned errors: every wall a function breaks is reported in
+//! one compile.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use std::fmt::Display;
+
+#[derive(Default)]
+pub struct Errors {
+    list: Vec<syn::Error>,
+}
+
+impl Errors {
+    pub fn push(&mut self, error: syn::Error) {
+        self.list.push(error);
+    }
+
+    pub fn at<T: ToTokens, M: Display>(&mut self, tokens: T, message: M) {
+        self.push(syn::Error::new_spanned(tokens, message));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Keeps the error of a failed step and goes on.
+    pub fn ok<T>(&mut self, result: syn::Result<T>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.push(error);
+                None
+            }
+        }
+    }
+
+    /// All errors as one `syn::Error`, if any.
+    pub fn into_result(self) -> syn::Result<()> {
+        let mut list = self.list.into_iter();
+        match list.next() {
+            None => Ok(()),
+            Some(mut first) => {
+                for error in list {
+                    first.combine(error);
+                }
+                Err(first)
+            }
+        }
+    }
+
+    pub fn to_compile_errors(&self) -> TokenStream {
+        self.list.iter().map(syn::Error::to_compile_error).collect()
+    }
+}

@@ -1,0 +1,94 @@
+//! Entry points, on `proc_macro2` so every stage is testable in a plain
+//! `#[test]`. Errors never stop the expansion: the user's function (marks
+//! removed) and its companions are always emitted next to the errors, so a
+//! mistake does not cascade into "cannot find function `loss_grad`".
+
+use crate::errors::Errors;
+use crate::parse::{self, is_tracked};
+use crate::{function_form, window_form};
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+use syn::{FnArg, ItemFn};
+
+/// `#[tape]` / `#[tape(custom)]`.
+pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut errors = Errors::default();
+    let args = errors.ok(parse::parse_args(args)).unwrap_or_default();
+    let item: ItemFn = match syn::parse2(input.clone()) {
+        Ok(item) => item,
+        Err(_) => {
+            let at = input.clone().into_iter().next().map(TokenStream::from).unwrap_or_default();
+            errors.at(
+                at,
+                "`#[tape]` goes on a free function; the window form needs a body to rewrite, the function form tracked parameters",
+            );
+            let mut out = errors.to_compile_errors();
+            out.extend(input);
+            return out;
+        }
+    };
+    check_signature(&item, &mut errors);
+    let has_tracked = item.sig.inputs.iter().any(|input| match input {
+        FnArg::Typed(t) => t.attrs.iter().any(is_tracked),
+        FnArg::Receiver(r) => r.attrs.iter().any(is_tracked),
+    });
+    let body = if has_tracked {
+        if contains_window(item.block.to_token_stream()) {
+            errors.at(
+                &item.sig.ident,
+                "a `#[tape]` function with tracked parameters is itself a window and holds no `tape!`",
+            );
+        }
+        function_form::expand(&args, item, &mut errors)
+    } else {
+        if args.custom {
+            errors.at(&item.sig.ident, "`#[tape(custom)]` needs `#[tracked]` parameters: they say which slots the hand-written `_backward` fills");
+        } else if !contains_window(item.block.to_token_stream()) {
+            errors.at(
+                &item.sig.ident,
+                "this `#[tape]` function records nothing; mark a parameter `#[tracked]` or open a `tape!` window in its body",
+            );
+        }
+        window_form::expand(item, &mut errors)
+    };
+    let mut out = errors.to_compile_errors();
+    out.extend(body);
+    out
+}
+
+/// `#[tracked]` outside a `#[tape]` function.
+pub fn tracked(_args: TokenStream, input: TokenStream) -> TokenStream {
+    let at = input.clone().into_iter().next().map(TokenStream::from).unwrap_or_default();
+    let error = syn::Error::new_spanned(
+        at,
+        "`#[tracked]` marks a knob: a `let` or a parameter inside a `#[tape]` function",
+    )
+    .to_compile_error();
+    quote!(#error #input)
+}
+
+/// Wall 9: what kind of function `#[tape]` goes on.
+fn check_signature(item: &ItemFn, errors: &mut Errors) {
+    let sig = &item.sig;
+    if let Some(token) = &sig.asyncness {
+        errors.at(token, "`#[tape]` cannot go on an `async` function");
+    }
+    if let Some(token) = &sig.constness {
+        errors.at(token, "`#[tape]` cannot go on a `const` function");
+    }
+    if let Some(abi) = &sig.abi {
+        errors.at(abi, "`#[tape]` cannot go on an `extern` function");
+    }
+}
+
+/// Whether the tokens hold a `tape!` invocation anywhere.
+fn contains_window(tokens: TokenStream) -> bool {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    trees.iter().enumerate().any(|(i, tt)| match tt {
+        TokenTree::Ident(ident) => {
+            ident == "tape" && matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
+        }
+        TokenTree::Group(g) => contains_window(g.stream()),
+        _ => false,
+    })
+}

@@ -1,0 +1,301 @@
+//! The function form: `#[tape]` on a function with tracked parameters.
+//!
+//! Input:
+//!
+//! ```text
+//! #[tape]
+//! pub fn loss(#[tracked] a: f64, x: f64) -> f64 { a * x }
+//! ```
+//!
+//! Output: the function as written (marks removed) and three companions:
+//!
+//! ```text
+//! pub fn loss(a: f64, x: f64) -> f64 { a * x }
+//! pub fn loss_grad(a: f64, x: f64) -> (f64, f64) { … loss_backward(…) … }
+//! pub fn loss_backward(a: f64, x: f64, seed: f64, d_a: &mut f64) -> f64 {
+//!     /* forward sweep */ /* reverse sweep */ *d_a += …; value
+//! }
+//! #[doc(hidden)] pub mod loss { pub fn adjoint(…) }  // how callers reach `loss_backward`
+//! ```
+//!
+//! The hidden module shares the function's name, so wherever a caller can
+//! name `loss` it can name `loss::adjoint`: a call to `loss` from another
+//! tape function is differentiated through it. It takes a slot for every
+//! argument — `NoSlot` where the caller passes a constant — and hands
+//! `loss_backward` exactly the slots of the tracked parameters.
+
+use crate::errors::Errors;
+use crate::lower::{Origin, Sweep, Val};
+use crate::names::{internal, Names};
+use crate::parse::{self, Args, Param};
+use crate::reverse::{reverse, sum};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::{ItemFn, ReturnType};
+
+pub fn expand(args: &Args, mut item: ItemFn, errors: &mut Errors) -> TokenStream {
+    let params = parse::params(&mut item.sig, errors);
+    let ret = match &item.sig.output {
+        ReturnType::Type(_, ty) => ty.to_token_stream(),
+        ReturnType::Default => {
+            errors.at(&item.sig.ident, "a `#[tape]` function with tracked parameters returns a scalar; add `-> f64` or `-> f32`");
+            quote!(f64)
+        }
+    };
+    let backward = if args.custom {
+        TokenStream::new()
+    } else {
+        backward_fn(&item, &params, &ret, errors)
+    };
+    let grad = grad_fn(&item, &params, &ret);
+    let adapter = adapter_mod(&item, &params, &ret);
+    quote! {
+        #item
+        #grad
+        #backward
+        #adapter
+    }
+}
+
+fn tracked(params: &[Param]) -> impl Iterator<Item = (&Param, &parse::Shape)> {
+    params.iter().filter_map(|p| p.tracked.as_ref().map(|(_, shape)| (p, shape)))
+}
+
+fn slot_name(param: &Param) -> Ident {
+    format_ident!("d_{}", param.name, span = proc_macro2::Span::mixed_site())
+}
+
+fn companion_attrs(item: &ItemFn) -> TokenStream {
+    // keep `cfg`s and lint levels the user put on the function
+    let kept = item.attrs.iter().filter(|a| {
+        let p = a.path();
+        p.is_ident("cfg") || p.is_ident("allow") || p.is_ident("expect") || p.is_ident("warn") || p.is_ident("deny")
+    });
+    quote!(#(#kept)*)
+}
+
+/// `NAME_backward`: the forward sweep, then the reverse sweep seeded with
+/// `seed`, adding into the slots.
+fn backward_fn(item: &ItemFn, params: &[Param], ret: &TokenStream, errors: &mut Errors) -> TokenStream {
+    let mut names = Names::default();
+    let mut local_errors = Errors::default();
+    let mut sweep = Sweep::new(&mut names, &mut local_errors, true);
+    let mut inputs = Vec::new();
+    for param in params {
+        match (&param.binding, &param.tracked) {
+            (Some(name), Some(_)) => inputs.push(sweep.add_input(name, Origin::Param)),
+            (Some(name), None) => sweep.add_const(name, Origin::Param),
+            (None, _) => {}
+        }
+    }
+    let mut forward = TokenStream::new();
+    let output = sweep.lower_block_stmts(&item.block.stmts, &mut forward);
+    let seed = internal("seed");
+    let value = internal("value");
+    let (out_fwd, seeds) = match output {
+        Some(lowered) => {
+            let seeds = match lowered.val {
+                Val::Active(id) => vec![(id, seed.to_token_stream())],
+                _ => Vec::new(),
+            };
+            (lowered.fwd, seeds)
+        }
+        None => {
+            if sweep.errors.is_empty() {
+                let span = item.block.brace_token.span.close();
+                sweep.errors.push(syn::Error::new(span, "a `#[tape]` function ends with its value"));
+            }
+            (quote!(::core::unreachable!()), Vec::new())
+        }
+    };
+    let uses_seed = !seeds.is_empty();
+    let rev = reverse(&mut sweep, seeds);
+    let prologue = sweep.prologue();
+    let mut updates = TokenStream::new();
+    for ((param, _), id) in tracked(params).zip(&inputs) {
+        let slot = slot_name(param);
+        match rev.inputs.get(id) {
+            Some(parts) if !parts.is_empty() => {
+                let total = sum(parts);
+                updates.extend(quote!(*#slot += #total;));
+            }
+            // unread means zero: nothing to add
+            _ => updates.extend(quote!(let _ = #slot;)),
+        }
+    }
+    let code = rev.code;
+    drop(sweep);
+    let failed = !local_errors.is_empty();
+    if let Err(e) = local_errors.into_result() {
+        errors.push(e);
+    }
+    if failed {
+        return stub_backward(item, params, ret);
+    }
+    let silence_seed = if uses_seed { quote!() } else { quote!(let _ = #seed;) };
+    let signature = backward_signature(item, params, ret, true);
+    let attrs = companion_attrs(item);
+    quote! {
+        #attrs
+        #[allow(clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
+        #signature {
+            #prologue
+            #forward
+            let #value = #out_fwd;
+            #silence_seed
+            #code
+            #updates
+            #value
+        }
+    }
+}
+
+/// `vis fn NAME_backward(params…, seed: T, d_x: &mut X, …) -> T`; with
+/// `user_patterns`, parameters keep the patterns the body reads them by.
+fn backward_signature(item: &ItemFn, params: &[Param], ret: &TokenStream, user_patterns: bool) -> TokenStream {
+    let vis = &item.vis;
+    let name = format_ident!("{}_backward", item.sig.ident);
+    let (generics, where_clause) = (&item.sig.generics, &item.sig.generics.where_clause);
+    let inputs = params.iter().map(|p| {
+        let ty = &p.ty;
+        if user_patterns {
+            let (attrs, pat) = (&p.attrs, &p.pat);
+            quote!(#(#attrs)* #pat: #ty)
+        } else {
+            let name = &p.name;
+            quote!(#name: #ty)
+        }
+    });
+    let slots = tracked(params).map(|(p, shape)| {
+        let (slot, target) = (slot_name(p), &shape.slot);
+        quote!(#slot: &mut #target)
+    });
+    let seed = internal("seed");
+    let doc = format!(
+        "The adjoint of [`{}`]: returns its value and adds `seed` × the slope of each tracked parameter into its slot.",
+        item.sig.ident
+    );
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        #vis fn #name #generics (#(#inputs,)* #seed: #ret, #(#slots),*) -> #ret #where_clause
+    }
+}
+
+/// When the body breaks a wall: a companion with the right signature, so
+/// callers keep compiling while the user fixes the body.
+fn stub_backward(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
+    let signature = backward_signature(item, params, ret, false);
+    quote! {
+        #[allow(unused_variables, clippy::too_many_arguments)]
+        #signature { ::core::unreachable!() }
+    }
+}
+
+/// `NAME_grad`: the value and the gradient of every tracked parameter.
+fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
+    let vis = &item.vis;
+    let name = format_ident!("{}_grad", item.sig.ident);
+    let backward = format_ident!("{}_backward", item.sig.ident);
+    let (generics, where_clause) = (&item.sig.generics, &item.sig.generics.where_clause);
+    let inputs = params.iter().map(|p| {
+        let (attrs, name, ty) = (&p.attrs, &p.name, &p.ty);
+        quote!(#(#attrs)* #name: #ty)
+    });
+    let args = params.iter().map(|p| &p.name);
+    let slots: Vec<Ident> = tracked(params).map(|(p, _)| slot_name(p)).collect();
+    let grads: Vec<&TokenStream> = tracked(params).map(|(_, shape)| &shape.grad).collect();
+    let zeros = tracked(params).map(|(p, _)| {
+        let (slot, name) = (slot_name(p), &p.name);
+        quote!(let mut #slot = ::mica::__private::zeros_like(&#name);)
+    });
+    let (grad_ty, grad_val) = if grads.len() == 1 {
+        (quote!(#(#grads)*), quote!(#(#slots)*))
+    } else {
+        (quote!((#(#grads),*)), quote!((#(#slots),*)))
+    };
+    let value = internal("value");
+    let doc = format!(
+        "The value of [`{}`] and the gradient of its tracked parameters, in parameter order.",
+        item.sig.ident
+    );
+    let attrs = companion_attrs(item);
+    let span = item.sig.ident.span();
+    let one = quote_spanned!(span=> <#ret as ::mica::__private::One>::one());
+    quote! {
+        #attrs
+        #[doc = #doc]
+        #[inline]
+        #[allow(clippy::too_many_arguments)]
+        #vis fn #name #generics (#(#inputs),*) -> (#ret, #grad_ty) #where_clause {
+            #(#zeros)*
+            let #value = #backward(#(#args,)* #one, #(&mut #slots),*);
+            (#value, #grad_val)
+        }
+    }
+}
+
+/// The hidden module through which other tape functions call this one.
+fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let backward = format_ident!("{}_backward", name);
+    let lifetime = syn::Lifetime::new("'__mica_slots", proc_macro2::Span::mixed_site());
+    let mut bounds = Vec::new();
+    let mut inputs = Vec::new();
+    let mut prepare = Vec::new();
+    let mut passed = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        let (pname, ty) = (&p.name, &p.ty);
+        inputs.push(quote!(#pname: #ty));
+        let slot = format_ident!("slot{}", i, span = proc_macro2::Span::mixed_site());
+        let slot_ty = format_ident!("__MicaSlot{}", i);
+        match &p.tracked {
+            Some((_, shape)) => {
+                let target = &shape.slot;
+                bounds.push(quote!(#slot_ty: ::mica::__private::IntoSlot<#lifetime, #target>));
+                let scratch = format_ident!("scratch{}", i, span = proc_macro2::Span::mixed_site());
+                let d = format_ident!("d{}", i, span = proc_macro2::Span::mixed_site());
+                prepare.push(quote! {
+                    let mut #scratch;
+                    let #d: &mut #target = match ::mica::__private::IntoSlot::into_slot(#slot) {
+                        ::core::option::Option::Some(slot) => slot,
+                        ::core::option::Option::None => {
+                            #scratch = ::mica::__private::zeros_like(&#pname);
+                            &mut #scratch
+                        }
+                    };
+                });
+                passed.push(d);
+            }
+            None => {
+                bounds.push(quote!(#slot_ty: ::mica::__private::Untracked));
+                prepare.push(quote!(let _ = #slot;));
+            }
+        }
+        inputs.push(quote!(#slot: #slot_ty));
+    }
+    // interleaved above as (param, slot) pairs: split them back apart
+    let (values, slots): (Vec<_>, Vec<_>) = inputs.chunks(2).map(|pair| (pair[0].clone(), pair[1].clone())).unzip();
+    let args = params.iter().map(|p| &p.name);
+    let seed = internal("seed");
+    let generics = &item.sig.generics;
+    let params_generics = generics.params.iter();
+    let where_clause = &generics.where_clause;
+    let attrs = companion_attrs(item);
+    quote! {
+        #attrs
+        #[doc(hidden)]
+        #[allow(non_snake_case, non_camel_case_types, unused_imports, dead_code, clippy::too_many_arguments)]
+        #vis mod #name {
+            use super::*;
+            #[inline(always)]
+            pub fn adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
+                #(#values,)* #seed: #ret, #(#slots),*
+            ) #where_clause {
+                #(#prepare)*
+                super::#backward(#(#args,)* #seed, #(#passed),*);
+            }
+        }
+    }
+}

@@ -1,0 +1,867 @@
+//! Lowering: recorded code → a forward sweep and a compile-time record.
+//!
+//! Input (a window, or a `#[tape]` function's body):
+//!
+//! ```text
+//! let m = a * 2.0 - c;
+//! let loss = m * m;
+//! ```
+//!
+//! Output: the same statements with every recorded operation bound to a
+//! fresh immutable temporary, plus the record of those operations:
+//!
+//! ```text
+//! let __mica_t1 = a * 2.0;            // op 1: mul(a, 2.0)
+//! let __mica_c2 = c;                  // a constant operand, kept for the reverse sweep
+//! let __mica_t3 = __mica_t1 - __mica_c2;  // op 2: sub(t1, c2)
+//! let m = __mica_t3;
+//! let __mica_t4 = m * m;              // op 3: mul(t3, t3)
+//! let loss = __mica_t4;
+//! ```
+//!
+//! The user's own bindings stay as written (so code after a window can read
+//! them, and every binding is used exactly as in the primal), the arithmetic
+//! is the primal's, operation for operation, so forward values are
+//! bit-identical, and the temporaries are never overwritten, so the reverse
+//! sweep (`reverse.rs`) can read any value it needs without storing anything
+//! at run time. A value that does not depend on a knob is a constant to the
+//! record: its code is left exactly as written.
+
+use crate::errors::Errors;
+use crate::names::Names;
+use crate::rules::{self, Slope};
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::{quote, quote_spanned, ToTokens};
+use std::collections::HashMap;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Expr, Local, Pat, Stmt};
+
+pub type ValueId = usize;
+
+/// What a binding holds, as far as the record is concerned.
+#[derive(Clone, Debug)]
+pub enum Val {
+    /// does not depend on a knob
+    Const,
+    /// a recorded scalar
+    Active(ValueId),
+    /// a tuple of values
+    Tuple(Vec<Val>),
+}
+
+impl Val {
+    fn is_active(&self) -> bool {
+        match self {
+            Val::Const => false,
+            Val::Active(_) => true,
+            Val::Tuple(items) => items.iter().any(Val::is_active),
+        }
+    }
+}
+
+/// Where a binding was made: the placement law treats them differently.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Origin {
+    /// a `#[tracked] let` outside the window
+    Knob,
+    /// a parameter of a `#[tape]` function
+    Param,
+    /// made inside the window or function body
+    Local,
+}
+
+#[derive(Clone, Debug)]
+struct Binding {
+    val: Val,
+    origin: Origin,
+}
+
+/// An input to a recorded operation, as the forward and reverse sweeps see it.
+#[derive(Clone)]
+pub enum Operand {
+    Active(ValueId),
+    /// a literal or an immutable temporary: cheap and pure to read again
+    Const(TokenStream),
+}
+
+pub enum OpKind {
+    /// `rules::{name}_d{i}` gives the slope to input `i`
+    Rule(&'static str),
+    /// a call to a tape function, differentiated through `path::adjoint`
+    Call(TokenStream),
+}
+
+pub struct Op {
+    pub out: ValueId,
+    pub kind: OpKind,
+    pub inputs: Vec<Operand>,
+}
+
+pub struct Value {
+    /// an immutable local holding the value for the whole sweep
+    pub store: Ident,
+    /// for an input (a knob or tracked parameter): the name it is read from,
+    /// copied into `store` at the start of the sweep only if needed
+    pub capture: Option<Ident>,
+    pub needed: bool,
+}
+
+/// The result of lowering an expression.
+pub struct Lowered {
+    pub val: Val,
+    /// how the forward sweep reads the value: a user's binding, a
+    /// temporary, or (for a constant) the expression itself
+    pub fwd: TokenStream,
+}
+
+/// One recorded region: a window, or a whole `#[tape]` function.
+pub struct Sweep<'a> {
+    pub names: &'a mut Names,
+    pub errors: &'a mut Errors,
+    pub values: Vec<Value>,
+    pub ops: Vec<Op>,
+    scopes: Vec<HashMap<String, Binding>>,
+    /// temporaries made inside nested blocks, declared at the sweep's top so
+    /// the reverse sweep can read them
+    pub hoisted: Vec<Ident>,
+    depth: usize,
+    /// in the function form, `return` ends the forward story
+    pub function_form: bool,
+}
+
+impl<'a> Sweep<'a> {
+    pub fn new(names: &'a mut Names, errors: &'a mut Errors, function_form: bool) -> Self {
+        Sweep {
+            names,
+            errors,
+            values: Vec::new(),
+            ops: Vec::new(),
+            scopes: vec![HashMap::new()],
+            hoisted: Vec::new(),
+            depth: 0,
+            function_form,
+        }
+    }
+
+    /// A knob or tracked parameter, read under `name`.
+    pub fn add_input(&mut self, name: &Ident, origin: Origin) -> ValueId {
+        let id = self.values.len();
+        let store = self.names.fresh("v");
+        self.values.push(Value { store, capture: Some(name.clone()), needed: false });
+        self.bind(name, Val::Active(id), origin);
+        id
+    }
+
+    /// A binding that holds a constant (e.g. an untracked parameter).
+    pub fn add_const(&mut self, name: &Ident, origin: Origin) {
+        self.bind(name, Val::Const, origin);
+    }
+
+    fn bind(&mut self, name: &Ident, val: Val, origin: Origin) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), Binding { val, origin });
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|scope| scope.get(name))
+    }
+
+    /// Every name bound at the sweep's top level, with what it holds.
+    pub fn top_level_bindings(&self) -> HashMap<String, Val> {
+        self.scopes
+            .first()
+            .map(|s| s.iter().filter(|(_, b)| b.origin == Origin::Local).map(|(k, b)| (k.clone(), b.val.clone())).collect())
+            .unwrap_or_default()
+    }
+
+    /// The store of a value, marked as read.
+    pub fn read_store(&mut self, id: ValueId) -> Ident {
+        self.values[id].needed = true;
+        self.values[id].store.clone()
+    }
+
+    /// `let` lines that copy the inputs the sweep needs, and the
+    /// declarations of hoisted temporaries: what goes before the forward code.
+    pub fn prologue(&self) -> TokenStream {
+        let captures = self.values.iter().filter(|v| v.needed).filter_map(|v| {
+            let store = &v.store;
+            v.capture.as_ref().map(|name| quote!(let #store = #name;))
+        });
+        let hoisted = &self.hoisted;
+        quote!(#(#captures)* #(let #hoisted;)*)
+    }
+
+    // ------------------------------------------------------------ statements
+
+    /// Lowers statements into `out`; returns the tail expression's value, if
+    /// the last statement is one.
+    pub fn lower_block_stmts(&mut self, stmts: &[Stmt], out: &mut TokenStream) -> Option<Lowered> {
+        let mut tail = None;
+        for (i, stmt) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            match stmt {
+                Stmt::Expr(expr, None) if last => {
+                    let lowered = self.lower_expr(expr, out);
+                    tail = self.errors.ok(lowered);
+                }
+                Stmt::Expr(Expr::Return(ret), _) if last && self.function_form && self.depth == 0 => {
+                    tail = match &ret.expr {
+                        Some(expr) => {
+                            let lowered = self.lower_expr(expr, out);
+                            self.errors.ok(lowered)
+                        }
+                        None => None,
+                    };
+                }
+                _ => {
+                    if let Err(e) = self.lower_stmt(stmt, out) {
+                        self.errors.push(e);
+                        out.extend(stmt.to_token_stream());
+                    }
+                }
+            }
+        }
+        tail
+    }
+
+    fn lower_stmt(&mut self, stmt: &Stmt, out: &mut TokenStream) -> syn::Result<()> {
+        match stmt {
+            Stmt::Local(local) => self.lower_local(local, out),
+            Stmt::Item(_) => {
+                out.extend(stmt.to_token_stream());
+                Ok(())
+            }
+            Stmt::Macro(m) => {
+                self.check_macro(&m.mac)?;
+                out.extend(stmt.to_token_stream());
+                Ok(())
+            }
+            Stmt::Expr(expr, semi) => {
+                if !self.mentions_active(expr) {
+                    self.check_no_escape(expr)?;
+                    out.extend(stmt.to_token_stream());
+                    return Ok(());
+                }
+                match expr {
+                    Expr::Assign(assign) => self.lower_assign(&assign.left, None, &assign.right, out),
+                    Expr::Binary(b) if is_compound(&b.op) => {
+                        self.lower_assign(&b.left, Some(&b.op), &b.right, out)
+                    }
+                    Expr::Macro(m) => {
+                        self.check_macro(&m.mac)?;
+                        out.extend(stmt.to_token_stream());
+                        Ok(())
+                    }
+                    _ => {
+                        let lowered = self.lower_expr(expr, out)?;
+                        let fwd = lowered.fwd;
+                        match semi {
+                            Some(_) => out.extend(quote!(let _ = #fwd;)),
+                            None => out.extend(fwd),
+                        }
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    fn lower_local(&mut self, local: &Local, out: &mut TokenStream) -> syn::Result<()> {
+        let init = match &local.init {
+            Some(init) if self.mentions_active(&init.expr) => init,
+            _ => {
+                if let Some(init) = &local.init {
+                    self.check_no_escape(&init.expr)?;
+                }
+                out.extend(local.to_token_stream());
+                self.bind_pattern(&local.pat, Val::Const)?;
+                return Ok(());
+            }
+        };
+        if let Some((_, diverge)) = &init.diverge {
+            return Err(syn::Error::new_spanned(
+                diverge,
+                "`let … else` on a recorded value is outside the recorded vocabulary",
+            ));
+        }
+        let lowered = self.lower_expr(&init.expr, out)?;
+        let attrs = &local.attrs;
+        let pat = &local.pat;
+        let fwd = &lowered.fwd;
+        out.extend(quote!(#(#attrs)* let #pat = #fwd;));
+        self.bind_pattern(&local.pat, lowered.val)
+    }
+
+    fn bind_pattern(&mut self, pat: &Pat, val: Val) -> syn::Result<()> {
+        match pat {
+            Pat::Ident(p) if p.subpat.is_none() => {
+                if p.by_ref.is_some() && val.is_active() {
+                    return Err(syn::Error::new_spanned(
+                        p.by_ref,
+                        "a recorded value is bound by value; remove `ref`",
+                    ));
+                }
+                self.bind(&p.ident, val, Origin::Local);
+                Ok(())
+            }
+            Pat::Type(p) => self.bind_pattern(&p.pat, val),
+            Pat::Wild(_) => Ok(()),
+            Pat::Paren(p) => self.bind_pattern(&p.pat, val),
+            Pat::Tuple(t) => match val {
+                Val::Tuple(items) if items.len() == t.elems.len() => {
+                    for (p, v) in t.elems.iter().zip(items) {
+                        self.bind_pattern(p, v)?;
+                    }
+                    Ok(())
+                }
+                Val::Const => {
+                    for p in &t.elems {
+                        self.bind_pattern(p, Val::Const)?;
+                    }
+                    Ok(())
+                }
+                _ => Err(syn::Error::new_spanned(
+                    pat,
+                    "this pattern does not match the shape of the recorded value",
+                )),
+            },
+            _ if !val.is_active() => {
+                // a constant: bind every name the pattern introduces as such
+                let mut names = PatNames::default();
+                names.visit_pat(pat);
+                for name in names.0 {
+                    self.bind(&name, Val::Const, Origin::Local);
+                }
+                Ok(())
+            }
+            _ => Err(syn::Error::new_spanned(
+                pat,
+                "a recorded value is bound by a name or a tuple of names; this pattern is outside the recorded vocabulary",
+            )),
+        }
+    }
+
+    /// `x = e`, `x += e`, … on a binding made inside the sweep.
+    fn lower_assign(
+        &mut self,
+        target: &Expr,
+        op: Option<&syn::BinOp>,
+        value: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        let name = match target {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        };
+        let Some(name) = name else {
+            return Err(syn::Error::new_spanned(
+                target,
+                "a recorded value is assigned only to a name bound inside the window",
+            ));
+        };
+        match self.lookup(&name.to_string()).map(|b| b.origin) {
+            Some(Origin::Local) | Some(Origin::Param) => {}
+            Some(Origin::Knob) => {
+                return Err(syn::Error::new_spanned(
+                    target,
+                    format!("a window cannot write to the knob `{name}`; change knobs after the window"),
+                ))
+            }
+            None => {
+                return Err(syn::Error::new_spanned(
+                    target,
+                    format!("a window cannot write to `{name}`, which was bound before it; bind a new name inside the window"),
+                ))
+            }
+        }
+        let lowered = match op {
+            None => self.lower_expr(value, out)?,
+            Some(op) => {
+                let rule = rules::binary(op).ok_or_else(|| {
+                    syn::Error::new_spanned(op, "this operator is outside the recorded vocabulary")
+                })?;
+                let left = self.lower_operand(target, out)?;
+                let right = self.lower_operand(value, out)?;
+                let bin = compound_to_binary(op);
+                let fwd = {
+                    let (l, r) = (&left.1, &right.1);
+                    quote!(#l #bin #r)
+                };
+                self.new_op(OpKind::Rule(rule), vec![left.0, right.0], fwd, out)
+            }
+        };
+        let fwd = &lowered.fwd;
+        if lowered.val.is_active() || op.is_none() {
+            out.extend(quote_spanned!(target.span()=> #name = #fwd;));
+        }
+        if let Some(scope) = self.scopes.iter_mut().rev().find(|s| s.contains_key(&name.to_string())) {
+            if let Some(binding) = scope.get_mut(&name.to_string()) {
+                binding.val = lowered.val;
+            }
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------- expressions
+
+    /// Lowers an expression, emitting the temporaries it needs into `out`.
+    pub fn lower_expr(&mut self, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
+        if !self.mentions_active(expr) {
+            self.check_no_escape(expr)?;
+            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+        }
+        match expr {
+            Expr::Paren(p) => self.lower_expr(&p.expr, out),
+            Expr::Group(g) => self.lower_expr(&g.expr, out),
+            Expr::Path(p) => {
+                let ident = p.path.get_ident().ok_or_else(|| {
+                    syn::Error::new_spanned(p, "this path is outside the recorded vocabulary")
+                })?;
+                let val = self.lookup(&ident.to_string()).map(|b| b.val.clone()).unwrap_or(Val::Const);
+                Ok(Lowered { val, fwd: ident.to_token_stream() })
+            }
+            Expr::Binary(b) => {
+                if is_compound(&b.op) {
+                    return Err(syn::Error::new_spanned(
+                        b,
+                        "a compound assignment stands as a statement of its own",
+                    ));
+                }
+                match rules::binary(&b.op) {
+                    Some(rule) => {
+                        let left = self.lower_operand(&b.left, out)?;
+                        let right = self.lower_operand(&b.right, out)?;
+                        let (l, op, r) = (&left.1, &b.op, &right.1);
+                        self.new_op_or_const(rule, vec![left.0, right.0], quote!(#l #op #r), expr, out)
+                    }
+                    // comparisons carry no slope: a constant (bool)
+                    None => Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() }),
+                }
+            }
+            Expr::Unary(u) => match u.op {
+                syn::UnOp::Neg(_) => {
+                    let inner = self.lower_operand(&u.expr, out)?;
+                    let (op, x) = (&u.op, &inner.1);
+                    self.new_op_or_const("neg", vec![inner.0], quote!(#op #x), expr, out)
+                }
+                syn::UnOp::Not(_) => Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() }),
+                _ => Err(syn::Error::new_spanned(
+                    u.op,
+                    format!("`{}` on a recorded value is outside the recorded vocabulary", u.op.to_token_stream()),
+                )),
+            },
+            Expr::MethodCall(m) => self.lower_method(m, expr, out),
+            Expr::Call(c) => self.lower_call(c, expr, out),
+            Expr::Tuple(t) => {
+                let mut vals = Vec::new();
+                let mut fwds = Vec::new();
+                for elem in &t.elems {
+                    let lowered = self.lower_expr(elem, out)?;
+                    vals.push(lowered.val);
+                    fwds.push(lowered.fwd);
+                }
+                let fwd = if fwds.len() == 1 { quote!((#(#fwds,)*)) } else { quote!((#(#fwds),*)) };
+                Ok(Lowered { val: Val::Tuple(vals), fwd })
+            }
+            Expr::Field(f) => {
+                let base = self.lower_expr(&f.base, out)?;
+                let index = match &f.member {
+                    syn::Member::Unnamed(index) => index.index as usize,
+                    syn::Member::Named(name) => {
+                        return Err(syn::Error::new_spanned(
+                            name,
+                            format!("field `{name}` of a recorded value is outside the recorded vocabulary"),
+                        ))
+                    }
+                };
+                let val = match base.val {
+                    Val::Tuple(items) => items.get(index).cloned().unwrap_or(Val::Const),
+                    _ => Val::Const,
+                };
+                let (b, member) = (&base.fwd, &f.member);
+                Ok(Lowered { val, fwd: quote!(#b.#member) })
+            }
+            Expr::Block(b) if b.label.is_none() => self.lower_nested_block(&b.block, out),
+            Expr::Macro(m) => {
+                self.check_macro(&m.mac)?;
+                Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() })
+            }
+            Expr::Cast(c) => Err(syn::Error::new_spanned(
+                c.as_token,
+                "an `as` cast of a recorded value is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant",
+            )),
+            Expr::Reference(r) => Err(syn::Error::new_spanned(
+                r.and_token,
+                "a reference to a recorded value is outside the recorded vocabulary; pass the value itself",
+            )),
+            Expr::Return(r) if self.function_form => Err(syn::Error::new_spanned(
+                r.return_token,
+                "`return` before the end of a `#[tape]` function is not supported by this version of Mica; end with the value",
+            )),
+            Expr::Return(_) | Expr::Try(_) | Expr::Await(_) | Expr::Break(_) | Expr::Continue(_) => {
+                self.check_no_escape(expr)?;
+                Err(syn::Error::new_spanned(first_token(expr), "this expression leaves the window early"))
+            }
+            Expr::If(_) | Expr::Match(_) | Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                Err(syn::Error::new_spanned(
+                    first_token(expr),
+                    "control flow that depends on recorded values is not supported by this version of Mica",
+                ))
+            }
+            Expr::Index(i) => Err(syn::Error::new_spanned(
+                &i.index,
+                "indexing a recorded value is not supported by this version of Mica",
+            )),
+            Expr::Closure(c) => Err(syn::Error::new_spanned(
+                c.or1_token,
+                "a closure over a recorded value is outside the recorded vocabulary; write a `#[tape]` function and call it",
+            )),
+            _ => Err(syn::Error::new_spanned(
+                first_token(expr),
+                "this expression on a recorded value is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant",
+            )),
+        }
+    }
+
+    /// Lowers an input of an operation: a recorded value, a literal, or a
+    /// constant bound to a temporary so the reverse sweep can read it again.
+    fn lower_operand(&mut self, expr: &Expr, out: &mut TokenStream) -> syn::Result<(Operand, TokenStream)> {
+        let lowered = self.lower_expr(expr, out)?;
+        match lowered.val {
+            Val::Active(id) => Ok((Operand::Active(id), lowered.fwd)),
+            Val::Const => {
+                if is_literal(expr) {
+                    return Ok((Operand::Const(lowered.fwd.clone()), lowered.fwd));
+                }
+                let temp = self.names.fresh("c");
+                let fwd = &lowered.fwd;
+                self.emit_temp(&temp, quote!(#fwd), out);
+                Ok((Operand::Const(temp.to_token_stream()), temp.to_token_stream()))
+            }
+            Val::Tuple(_) => Err(syn::Error::new_spanned(
+                expr,
+                "a tuple is not a scalar; take one of its fields",
+            )),
+        }
+    }
+
+    fn emit_temp(&mut self, temp: &Ident, value: TokenStream, out: &mut TokenStream) {
+        if self.depth == 0 {
+            out.extend(quote!(let #temp = #value;));
+        } else {
+            self.hoisted.push(temp.clone());
+            out.extend(quote!(#temp = #value;));
+        }
+    }
+
+    /// Records an operation whose output is `fwd`, bound to a fresh store.
+    fn new_op(&mut self, kind: OpKind, inputs: Vec<Operand>, fwd: TokenStream, out: &mut TokenStream) -> Lowered {
+        let id = self.values.len();
+        let store = self.names.fresh("t");
+        self.emit_temp(&store, fwd, out);
+        self.values.push(Value { store: store.clone(), capture: None, needed: false });
+        self.ops.push(Op { out: id, kind, inputs });
+        Lowered { val: Val::Active(id), fwd: store.to_token_stream() }
+    }
+
+    /// As [`Self::new_op`], unless no input is recorded after all (e.g. a
+    /// binding that only looked recorded): then the expression is a constant.
+    fn new_op_or_const(
+        &mut self,
+        rule: &'static str,
+        inputs: Vec<Operand>,
+        fwd: TokenStream,
+        _expr: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        if inputs.iter().any(|i| matches!(i, Operand::Active(_))) {
+            Ok(self.new_op(OpKind::Rule(rule), inputs, fwd, out))
+        } else {
+            Ok(Lowered { val: Val::Const, fwd })
+        }
+    }
+
+    fn lower_method(&mut self, m: &syn::ExprMethodCall, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
+        let name = m.method.to_string();
+        let receiver_active = self.mentions_active(&m.receiver);
+        let Some(method) = rules::method(&name) else {
+            let message = if receiver_active {
+                format!("no derivative rule for the method `{name}`; use `mica::detach(…)` if a constant is meant")
+            } else {
+                format!("a recorded value is passed to the method `{name}`, which has no derivative rule; use `mica::detach(…)` if a constant is meant")
+            };
+            return Err(syn::Error::new_spanned(&m.method, message));
+        };
+        if m.args.len() != method.args {
+            // rustc reports the arity; keep the user's tokens
+            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+        }
+        if method.slope == Slope::Zero {
+            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+        }
+        let mut inputs = Vec::new();
+        let receiver = self.lower_operand(&m.receiver, out)?;
+        inputs.push(receiver.0);
+        let mut args = Vec::new();
+        for arg in &m.args {
+            let (operand, fwd) = self.lower_operand(arg, out)?;
+            inputs.push(operand);
+            args.push(fwd);
+        }
+        let (r, method_ident) = (&receiver.1, &m.method);
+        let receiver_tokens = if is_literal(&m.receiver) { quote!((#r)) } else { r.clone() };
+        let fwd = quote!(#receiver_tokens.#method_ident(#(#args),*));
+        self.new_op_or_const(method.name, inputs, fwd, expr, out)
+    }
+
+    fn lower_call(&mut self, c: &syn::ExprCall, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
+        let Expr::Path(func) = &*c.func else {
+            return Err(syn::Error::new_spanned(
+                &c.func,
+                "a recorded value is passed to a call of something other than a function; call a `#[tape]` function by name",
+            ));
+        };
+        let last = func.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if last == "detach" {
+            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+        }
+        if let Some(ident) = func.path.get_ident() {
+            if self.lookup(&ident.to_string()).is_some() {
+                return Err(syn::Error::new_spanned(
+                    ident,
+                    format!("`{ident}` is a local binding, not a `#[tape]` function; a recorded value is passed only to `#[tape]` functions"),
+                ));
+            }
+        }
+        if func.qself.is_some() {
+            return Err(syn::Error::new_spanned(func, "a recorded value is passed only to a `#[tape]` function named by its path"));
+        }
+        let mut inputs = Vec::new();
+        let mut args = Vec::new();
+        for arg in &c.args {
+            let (operand, fwd) = self.lower_operand(arg, out)?;
+            inputs.push(operand);
+            args.push(fwd);
+        }
+        // the adapter lives in a module named after the function, so it is in
+        // scope wherever the function is: `path::to::f` → `path::to::f::adjoint`
+        let mut path = func.path.clone();
+        if let Some(last) = path.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+        }
+        let span = c.func.span();
+        let adapter = quote_spanned!(span=> #path::adjoint);
+        let f = &c.func;
+        let fwd = quote!(#f(#(#args),*));
+        if inputs.iter().any(|i| matches!(i, Operand::Active(_))) {
+            Ok(self.new_op(OpKind::Call(adapter), inputs, fwd, out))
+        } else {
+            Ok(Lowered { val: Val::Const, fwd })
+        }
+    }
+
+    /// A block in value position: lowered in a scope of its own, its
+    /// temporaries hoisted, its value read from its store.
+    fn lower_nested_block(&mut self, block: &syn::Block, out: &mut TokenStream) -> syn::Result<Lowered> {
+        self.scopes.push(HashMap::new());
+        self.depth += 1;
+        let mut inner = TokenStream::new();
+        let tail = self.lower_block_stmts(&block.stmts, &mut inner);
+        self.depth -= 1;
+        self.scopes.pop();
+        let tail = tail.ok_or_else(|| {
+            syn::Error::new(block.brace_token.span.close(), "this block has no value")
+        })?;
+        match tail.val {
+            Val::Active(id) => {
+                // temporaries inside are hoisted, so the value is read from
+                // its store after the block
+                let store = self.read_store(id);
+                out.extend(quote!({ #inner }));
+                Ok(Lowered { val: Val::Active(id), fwd: store.to_token_stream() })
+            }
+            val => {
+                let fwd = tail.fwd;
+                Ok(Lowered { val, fwd: quote!({ #inner #fwd }) })
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------- walls
+
+    /// Macros other than the formatting and assertion ones may not be given
+    /// recorded values.
+    fn check_macro(&self, mac: &syn::Macro) -> syn::Result<()> {
+        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        match name.as_str() {
+            "tape" => Err(syn::Error::new_spanned(
+                &mac.path,
+                "windows do not nest; close this window before opening the next",
+            )),
+            "backward" => Err(syn::Error::new_spanned(
+                &mac.path,
+                "`backward!` follows its window; it cannot stand inside one",
+            )),
+            "gradient" => Err(syn::Error::new_spanned(
+                &mac.path,
+                "`gradient!` follows its window's `backward!`; it cannot stand inside a window",
+            )),
+            _ if rules::reads_only(&name) => Ok(()),
+            _ if self.tokens_mention_active(mac.tokens.clone()) => Err(syn::Error::new_spanned(
+                &mac.path,
+                format!("a recorded value is passed to the macro `{name}!`, which is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// `return`, `?`, `.await` and loop exits may not leave a window.
+    fn check_no_escape(&self, expr: &Expr) -> syn::Result<()> {
+        let mut finder = Escape { function_form: self.function_form, loops: 0, found: None };
+        finder.visit_expr(expr);
+        match finder.found {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    // -------------------------------------------------------------- activity
+
+    pub fn mentions_active(&self, expr: &Expr) -> bool {
+        let mut finder = Mentions { sweep: self, found: false };
+        finder.visit_expr(expr);
+        finder.found
+    }
+
+    fn tokens_mention_active(&self, tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            TokenTree::Ident(ident) => self.is_active_name(&ident.to_string()),
+            TokenTree::Group(g) => self.tokens_mention_active(g.stream()),
+            _ => false,
+        })
+    }
+
+    fn is_active_name(&self, name: &str) -> bool {
+        self.lookup(name).is_some_and(|b| b.val.is_active())
+    }
+}
+
+struct Mentions<'s, 'a> {
+    sweep: &'s Sweep<'a>,
+    found: bool,
+}
+
+impl<'ast> Visit<'ast> for Mentions<'_, '_> {
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        if let Some(ident) = p.path.get_ident() {
+            if self.sweep.is_active_name(&ident.to_string()) {
+                self.found = true;
+            }
+        }
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        if self.sweep.tokens_mention_active(m.tokens.clone()) {
+            self.found = true;
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Finds a `return`, `?`, `.await`, or a `break`/`continue` that leaves the
+/// expression (wall 4).
+struct Escape {
+    function_form: bool,
+    loops: usize,
+    found: Option<syn::Error>,
+}
+
+impl<'ast> Visit<'ast> for Escape {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        if self.found.is_some() {
+            return;
+        }
+        match e {
+            Expr::Return(r) if !self.function_form => {
+                self.found = Some(syn::Error::new_spanned(
+                    r.return_token,
+                    "a window is not left early; `return` after `backward!`",
+                ));
+            }
+            Expr::Try(t) => {
+                self.found = Some(syn::Error::new_spanned(
+                    t.question_token,
+                    "the `?` operator cannot leave a recorded region; handle the error before it",
+                ));
+            }
+            Expr::Await(a) => {
+                self.found = Some(syn::Error::new_spanned(a.await_token, "a recorded region cannot `.await`"));
+            }
+            Expr::Break(b) if self.loops == 0 || b.label.is_some() => {
+                self.found = Some(syn::Error::new_spanned(
+                    b.break_token,
+                    "a window is not left early; this `break` leaves it",
+                ));
+            }
+            Expr::Continue(c) if self.loops == 0 || c.label.is_some() => {
+                self.found = Some(syn::Error::new_spanned(
+                    c.continue_token,
+                    "a window is not left early; this `continue` leaves it",
+                ));
+            }
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                self.loops += 1;
+                syn::visit::visit_expr(self, e);
+                self.loops -= 1;
+            }
+            Expr::Closure(_) | Expr::Async(_) => {}
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+#[derive(Default)]
+struct PatNames(Vec<Ident>);
+
+impl<'ast> Visit<'ast> for PatNames {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.0.push(p.ident.clone());
+        syn::visit::visit_pat_ident(self, p);
+    }
+}
+
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_)
+            | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_)
+    )
+}
+
+fn compound_to_binary(op: &syn::BinOp) -> TokenStream {
+    use syn::BinOp::*;
+    let span = op.span();
+    match op {
+        AddAssign(_) => quote_spanned!(span=> +),
+        SubAssign(_) => quote_spanned!(span=> -),
+        MulAssign(_) => quote_spanned!(span=> *),
+        _ => quote_spanned!(span=> /),
+    }
+}
+
+fn is_literal(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(_) => true,
+        Expr::Paren(p) => is_literal(&p.expr),
+        Expr::Group(g) => is_literal(&g.expr),
+        _ => false,
+    }
+}
+
+/// The first token of an expression: the smallest span that names it.
+pub fn first_token(expr: &Expr) -> TokenStream {
+    expr.to_token_stream().into_iter().take(1).collect()
+}

@@ -1,0 +1,27 @@
+//! Hygienic names for everything the expansion introduces.
+//!
+//! Locals are made at `Span::mixed_site()`, so they resolve only against
+//! other tokens of this expansion: a user's `seed`, `d_a` or `__mica_t0`
+//! can never be captured or shadowed by them (a UI test proves it).
+
+use proc_macro2::{Ident, Span};
+use quote::format_ident;
+
+/// Hands out fresh local names; one per expansion keeps them unique across
+/// all the windows of a function.
+#[derive(Default)]
+pub struct Names {
+    next: usize,
+}
+
+impl Names {
+    pub fn fresh(&mut self, role: &str) -> Ident {
+        self.next += 1;
+        format_ident!("__mica_{}{}", role, self.next, span = Span::mixed_site())
+    }
+}
+
+/// A fixed internal name (a parameter of a generated function).
+pub fn internal(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}

@@ -1,0 +1,156 @@
+//! Reading a `#[tape]` item: its arguments, its parameters and their marks.
+
+use crate::errors::Errors;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, ToTokens};
+use syn::{Attribute, FnArg, Pat, Signature, Type};
+
+/// `#[tape]` or `#[tape(custom)]`.
+#[derive(Default)]
+pub struct Args {
+    /// the user writes `NAME_backward` by hand; the body is not differentiated
+    pub custom: bool,
+}
+
+pub fn parse_args(args: TokenStream) -> syn::Result<Args> {
+    let mut parsed = Args::default();
+    if args.is_empty() {
+        return Ok(parsed);
+    }
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("custom") {
+            parsed.custom = true;
+            Ok(())
+        } else {
+            Err(meta.error("unknown `#[tape]` argument; the only one is `custom`"))
+        }
+    });
+    syn::parse::Parser::parse2(parser, args)?;
+    Ok(parsed)
+}
+
+/// Whether an attribute is `#[tracked]` (or `#[mica::tracked]`).
+pub fn is_tracked(attr: &Attribute) -> bool {
+    attr.path().segments.last().is_some_and(|s| s.ident == "tracked")
+}
+
+/// Removes `#[tracked]` marks, returning the first one found.
+pub fn take_tracked(attrs: &mut Vec<Attribute>) -> Option<Attribute> {
+    let found = attrs.iter().position(is_tracked)?;
+    let attr = attrs.remove(found);
+    attrs.retain(|a| !is_tracked(a));
+    Some(attr)
+}
+
+/// The shape of a tracked parameter: what its gradient and slot look like.
+pub struct Shape {
+    /// the gradient's type in `_grad`
+    pub grad: TokenStream,
+    /// what the slot of `_backward` points to
+    pub slot: TokenStream,
+}
+
+/// One parameter of the function.
+pub struct Param {
+    pub attrs: Vec<Attribute>,
+    /// the pattern as written (`mut x`, `_`, …)
+    pub pat: Pat,
+    pub ty: Type,
+    /// the name the companions pass it on by
+    pub name: Ident,
+    /// the plain name the body reads it by, if the pattern is one
+    pub binding: Option<Ident>,
+    pub tracked: Option<(Attribute, Shape)>,
+}
+
+/// Reads the parameters, removing their `#[tracked]` marks from `sig`.
+pub fn params(sig: &mut Signature, errors: &mut Errors) -> Vec<Param> {
+    let mut params = Vec::new();
+    for (index, input) in sig.inputs.iter_mut().enumerate() {
+        match input {
+            FnArg::Receiver(receiver) => {
+                if let Some(attr) = take_tracked(&mut receiver.attrs) {
+                    errors.at(attr, "`self` cannot be tracked; track a float parameter");
+                }
+                errors.at(&receiver.self_token, "`#[tape]` on a method is not supported by this version of Mica; write a free function");
+            }
+            FnArg::Typed(typed) => {
+                let tracked = take_tracked(&mut typed.attrs);
+                let binding = match &*typed.pat {
+                    Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
+                    _ => None,
+                };
+                let name = binding
+                    .clone()
+                    .unwrap_or_else(|| format_ident!("arg{}", index, span = proc_macro2::Span::mixed_site()));
+                let tracked = match tracked {
+                    None => None,
+                    Some(attr) => {
+                        if binding.is_none() {
+                            errors.at(&typed.pat, "a tracked parameter is a plain name, not a pattern");
+                            None
+                        } else {
+                            match shape(&typed.ty) {
+                                Ok(shape) => Some((attr, shape)),
+                                Err(e) => {
+                                    errors.push(e);
+                                    None
+                                }
+                            }
+                        }
+                    }
+                };
+                params.push(Param {
+                    attrs: typed.attrs.clone(),
+                    pat: (*typed.pat).clone(),
+                    ty: (*typed.ty).clone(),
+                    name,
+                    binding,
+                    tracked,
+                });
+            }
+        }
+    }
+    params
+}
+
+const INTEGERS: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool", "char",
+];
+
+/// The gradient and slot types of a tracked parameter (SPEC 3.2's table).
+pub fn shape(ty: &Type) -> syn::Result<Shape> {
+    match ty {
+        Type::Reference(r) if r.mutability.is_some() => Err(syn::Error::new_spanned(
+            r.mutability,
+            "a `&mut` parameter cannot be tracked; take the value or a shared reference",
+        )),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            if INTEGERS.contains(&last.as_str()) {
+                return Err(syn::Error::new_spanned(
+                    ty,
+                    format!("`{last}` cannot be tracked: it has no slope; a knob is `f32`, `f64`, or an array of them"),
+                ));
+            }
+            if last == "Vec" {
+                return Err(not_yet(ty));
+            }
+            Ok(Shape { grad: ty.to_token_stream(), slot: ty.to_token_stream() })
+        }
+        Type::Paren(p) => shape(&p.elem),
+        Type::Group(g) => shape(&g.elem),
+        Type::Array(_) | Type::Slice(_) | Type::Reference(_) => Err(not_yet(ty)),
+        _ => Err(syn::Error::new_spanned(
+            ty,
+            "this type cannot be tracked; a knob is `f32`, `f64`, or an array or `Vec` of them",
+        )),
+    }
+}
+
+fn not_yet(ty: &Type) -> syn::Error {
+    syn::Error::new_spanned(
+        ty,
+        "tracked arrays, slices and `Vec`s are not supported by this version of Mica; track `f32` or `f64` parameters",
+    )
+}

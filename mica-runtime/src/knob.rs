@@ -1,0 +1,102 @@
+//! What a knob is, and how gradients reach a callee's slots.
+
+/// A type that can be a knob: a tracked parameter or a `#[tracked] let`.
+///
+/// Its gradient has the type [`Knob::Grad`]: the knob's own type for a float
+/// or an array of floats.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a knob",
+    label = "a knob is `f32`, `f64`, an array of them, or a shared reference to one",
+    note = "`#[tracked]` marks a value whose slopes are recorded; integers, `&mut` references and other types have none"
+)]
+pub trait Knob {
+    /// The type of this knob's gradient.
+    type Grad;
+    /// A gradient of the right shape, all zeros (what an unread knob answers).
+    fn zeros_like(&self) -> Self::Grad;
+}
+
+impl Knob for f32 {
+    type Grad = f32;
+    #[inline(always)]
+    fn zeros_like(&self) -> f32 {
+        0.0
+    }
+}
+
+impl Knob for f64 {
+    type Grad = f64;
+    #[inline(always)]
+    fn zeros_like(&self) -> f64 {
+        0.0
+    }
+}
+
+impl<K: Knob, const N: usize> Knob for [K; N] {
+    type Grad = [K::Grad; N];
+    #[inline(always)]
+    fn zeros_like(&self) -> Self::Grad {
+        core::array::from_fn(|i| self[i].zeros_like())
+    }
+}
+
+impl<K: Knob + ?Sized> Knob for &K {
+    type Grad = K::Grad;
+    #[inline(always)]
+    fn zeros_like(&self) -> Self::Grad {
+        (**self).zeros_like()
+    }
+}
+
+/// The zero gradient of a knob, typed after it.
+#[inline(always)]
+pub fn zeros_like<K: Knob + ?Sized>(k: &K) -> K::Grad {
+    k.zeros_like()
+}
+
+/// Checks at compile time that a `#[tracked] let` holds a knob.
+#[inline(always)]
+pub fn assert_knob<K: Knob + ?Sized>(_: &K) {}
+
+/// The scalar `1` of a recorded value's type: the seed of a window's walk.
+#[inline(always)]
+pub fn one_like<T: num_traits::Float>(_: &T) -> T {
+    T::one()
+}
+
+/// Stands for "no slot" where a constant is passed to a tracked parameter of a
+/// callee: the callee's slope for it is dropped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoSlot;
+
+/// Where a callee's adjoint adds one tracked parameter's slope: either a
+/// caller's `&mut` adjoint or [`NoSlot`].
+pub trait IntoSlot<'a, G: ?Sized> {
+    /// The caller's slot, if it has one.
+    fn into_slot(self) -> Option<&'a mut G>;
+}
+
+impl<'a, G: ?Sized> IntoSlot<'a, G> for &'a mut G {
+    #[inline(always)]
+    fn into_slot(self) -> Option<&'a mut G> {
+        Some(self)
+    }
+}
+
+impl<'a, G: ?Sized> IntoSlot<'a, G> for NoSlot {
+    #[inline(always)]
+    fn into_slot(self) -> Option<&'a mut G> {
+        None
+    }
+}
+
+/// Accepted by a callee's parameter that is not tracked: only a constant may
+/// be passed there.
+#[diagnostic::on_unimplemented(
+    message = "a recorded value is passed to a parameter that is not `#[tracked]`",
+    label = "its slope would be lost here",
+    note = "mark the callee's parameter `#[tracked]`, or pass `mica::detach(…)` if a constant is meant"
+)]
+pub trait Untracked {}
+
+impl Untracked for NoSlot {}

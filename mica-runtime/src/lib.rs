@@ -1,0 +1,32 @@
+//! The run-time half of Mica: plain Rust that generated adjoints and users
+//! call. Users reach it through the `mica` crate.
+//!
+//! - [`rules`]: the numeric pullback of every recorded operation,
+//! - [`Knob`]: what may be tracked, and the shape of its gradient,
+//! - [`detach`]: pass a value on as a constant (its slope stops here),
+//! - [`sigmoid`], [`relu`], [`softplus`]: differentiable functions with their
+//!   adjoints,
+//! - [`check`]: a finite-difference gradient checker.
+#![warn(missing_docs)]
+
+pub mod check;
+mod functions;
+mod knob;
+pub mod rules;
+
+pub use functions::*;
+pub use knob::{assert_knob, one_like, zeros_like, IntoSlot, Knob, NoSlot, Untracked};
+
+/// Passes `x` on unchanged, as a constant: no slope flows back through it.
+///
+/// Inside a window, `detach` turns a recorded value into a constant — for a
+/// value you want to use but not differentiate through, or to feed a
+/// recorded value to code outside the recorded vocabulary.
+///
+/// ```
+/// assert_eq!(mica_runtime::detach(2.5_f64), 2.5);
+/// ```
+#[inline(always)]
+pub fn detach<T>(x: T) -> T {
+    x
+}
