@@ -133,12 +133,14 @@ fn backward_fn(item: &ItemFn, params: &[Param], ret: &TokenStream, errors: &mut 
         return stub_backward(item, params, ret);
     }
     let silence_seed = if uses_seed { quote!() } else { quote!(let _ = #seed;) };
+    let keeps_primal_alive = primal_use(item);
     let signature = backward_signature(item, params, ret, true);
     let attrs = companion_attrs(item);
     quote! {
         #attrs
-        #[allow(clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
+        #[allow(dead_code, clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
         #signature {
+            #keeps_primal_alive
             #prologue
             #forward
             let #value = #out_fwd;
@@ -187,8 +189,19 @@ fn backward_signature(item: &ItemFn, params: &[Param], ret: &TokenStream, user_p
 fn stub_backward(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     let signature = backward_signature(item, params, ret, false);
     quote! {
-        #[allow(unused_variables, clippy::too_many_arguments)]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments)]
         #signature { ::core::unreachable!() }
+    }
+}
+
+/// A function used only through its gradient is used: the companions name
+/// the primal, so it is dead exactly when they all are.
+fn primal_use(item: &ItemFn) -> TokenStream {
+    if item.sig.generics.params.is_empty() {
+        let name = &item.sig.ident;
+        quote!(let _ = #name;)
+    } else {
+        TokenStream::new()
     }
 }
 
@@ -222,12 +235,14 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     let attrs = companion_attrs(item);
     let span = item.sig.ident.span();
     let one = quote_spanned!(span=> <#ret as ::mica::__private::One>::one());
+    let keeps_primal_alive = primal_use(item);
     quote! {
         #attrs
         #[doc = #doc]
         #[inline]
-        #[allow(clippy::too_many_arguments)]
+        #[allow(dead_code, clippy::too_many_arguments)]
         #vis fn #name #generics (#(#inputs),*) -> (#ret, #grad_ty) #where_clause {
+            #keeps_primal_alive
             #(#zeros)*
             let #value = #backward(#(#args,)* #one, #(&mut #slots),*);
             (#value, #grad_val)
@@ -283,6 +298,7 @@ fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStrea
     let params_generics = generics.params.iter();
     let where_clause = &generics.where_clause;
     let attrs = companion_attrs(item);
+    let keeps_primal_alive = primal_use(item);
     quote! {
         #attrs
         #[doc(hidden)]
@@ -293,6 +309,7 @@ fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStrea
             pub fn adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
                 #(#values,)* #seed: #ret, #(#slots),*
             ) #where_clause {
+                #keeps_primal_alive
                 #(#prepare)*
                 super::#backward(#(#args,)* #seed, #(#passed),*);
             }

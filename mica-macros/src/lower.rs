@@ -96,6 +96,8 @@ pub struct Op {
     pub out: ValueId,
     pub kind: OpKind,
     pub inputs: Vec<Operand>,
+    /// where each input was written, for errors about it
+    pub spans: Vec<proc_macro2::Span>,
 }
 
 pub struct Value {
@@ -558,11 +560,22 @@ impl<'a> Sweep<'a> {
 
     /// Records an operation whose output is `fwd`, bound to a fresh store.
     fn new_op(&mut self, kind: OpKind, inputs: Vec<Operand>, fwd: TokenStream, out: &mut TokenStream) -> Lowered {
+        self.new_op_at(kind, inputs, Vec::new(), fwd, out)
+    }
+
+    fn new_op_at(
+        &mut self,
+        kind: OpKind,
+        inputs: Vec<Operand>,
+        spans: Vec<proc_macro2::Span>,
+        fwd: TokenStream,
+        out: &mut TokenStream,
+    ) -> Lowered {
         let id = self.values.len();
         let store = self.names.fresh("t");
         self.emit_temp(&store, fwd, out);
         self.values.push(Value { store: store.clone(), capture: None, needed: false });
-        self.ops.push(Op { out: id, kind, inputs });
+        self.ops.push(Op { out: id, kind, inputs, spans });
         Lowered { val: Val::Active(id), fwd: store.to_token_stream() }
     }
 
@@ -656,7 +669,8 @@ impl<'a> Sweep<'a> {
         let f = &c.func;
         let fwd = quote!(#f(#(#args),*));
         if inputs.iter().any(|i| matches!(i, Operand::Active(_))) {
-            Ok(self.new_op(OpKind::Call(adapter), inputs, fwd, out))
+            let spans = c.args.iter().map(|a| a.span()).collect();
+            Ok(self.new_op_at(OpKind::Call(adapter), inputs, spans, fwd, out))
         } else {
             Ok(Lowered { val: Val::Const, fwd })
         }

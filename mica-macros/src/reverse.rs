@@ -21,8 +21,8 @@
 //! nothing flowed into has gradient exactly zero (unread means zero).
 
 use crate::lower::{OpKind, Operand, Sweep, ValueId};
-use proc_macro2::TokenStream;
-use quote::{quote, ToTokens};
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
 use std::collections::BTreeMap;
 
 /// The reverse sweep's code and what reached each input.
@@ -69,16 +69,20 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
             OpKind::Call(adapter) => {
                 // joint mode: the callee's adjoint re-runs its own forward
                 // sweep and adds its slopes into one slot per argument
+                // each slot carries its argument's span: a type error about
+                // it (a recorded value passed to an untracked parameter)
+                // points at the user's argument
                 let mut slots = Vec::new();
-                for (input, arg) in op.inputs.iter().zip(&args) {
+                for (i, (input, arg)) in op.inputs.iter().zip(&args).enumerate() {
+                    let span = op.spans.get(i).copied().unwrap_or_else(Span::call_site);
                     match input {
                         Operand::Active(id) => {
                             let slot = sweep.names.fresh("d");
                             code.extend(quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);));
-                            slots.push(quote!(&mut #slot));
+                            slots.push(quote_spanned!(span=> &mut #slot));
                             contributions.entry(*id).or_default().push(slot.into_token_stream());
                         }
-                        Operand::Const(_) => slots.push(quote!(::mica::__private::NoSlot)),
+                        Operand::Const(_) => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
                     }
                 }
                 code.extend(quote!(#adapter(#(#args,)* #adj, #(#slots),*);));

@@ -42,7 +42,8 @@ use syn::{Block, Expr, ItemFn, Macro, Pat, Stmt};
 /// What the first pass learns about one window.
 #[derive(Default, Clone)]
 struct Plan {
-    seed: Option<String>,
+    /// as written in `backward!(…)`: reading it there counts as a use
+    seed: Option<Ident>,
     gradients: BTreeSet<String>,
 }
 
@@ -260,14 +261,19 @@ impl<'a> Rewriter<'a> {
         let bindings: HashMap<String, Val> = sweep.top_level_bindings();
         // the seed, known from the first pass
         let mut seeds = Vec::new();
+        let mut walked_name = TokenStream::new();
         if let Some(seed) = &plan.seed {
-            if let Some(Val::Active(value)) = bindings.get(seed) {
-                let store = sweep.read_store(*value);
-                seeds.push((*value, quote!(::mica::__private::one_like(&#store))));
+            match bindings.get(&seed.to_string()) {
+                Some(Val::Active(value)) => {
+                    seeds.push((*value, quote!(::mica::__private::one_like(&#seed))));
+                }
+                Some(Val::Const) => walked_name = quote!(let _ = &#seed;),
+                _ => {}
             }
         }
         let rev = reverse(&mut sweep, seeds);
-        let mut reverse_code = rev.code;
+        let mut reverse_code = walked_name;
+        reverse_code.extend(rev.code);
         let mut gradients = HashMap::new();
         for knob in &plan.gradients {
             let Some(input) = inputs.get(knob) else { continue };
@@ -327,7 +333,7 @@ impl<'a> Rewriter<'a> {
         let name = seed.to_string();
         if first_pass {
             if let Some(plan) = self.plans_out.get_mut(id) {
-                plan.seed = Some(name);
+                plan.seed = Some(seed);
             }
             return;
         }
