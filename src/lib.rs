@@ -56,9 +56,11 @@
 #[doc(inline)]
 pub use mica_macros::{tape, tracked};
 
-pub use mica_runtime::{check, detach, relu, relu_backward, relu_grad, rules, sigmoid};
-pub use mica_runtime::{sigmoid_backward, sigmoid_grad, softplus, softplus_backward, softplus_grad};
 pub use mica_runtime::Knob;
+pub use mica_runtime::{check, detach, relu, relu_backward, relu_grad, rules, sigmoid};
+pub use mica_runtime::{
+    sigmoid_backward, sigmoid_grad, softplus, softplus_backward, softplus_grad,
+};
 
 /// Walks the latest window backward from a scalar it recorded.
 ///

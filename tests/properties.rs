@@ -32,13 +32,22 @@ fn fan_out_sums_over_paths() {
         let (value, slope) = thrice_grad(k);
         assert_eq!(value, thrice(k));
         let by_algebra = 2.0 * k + 3.0 + f64::cos(k);
-        assert!((slope - by_algebra).abs() <= 1e-12 * (1.0 + by_algebra.abs()), "{slope} vs {by_algebra}");
+        assert!(
+            (slope - by_algebra).abs() <= 1e-12 * (1.0 + by_algebra.abs()),
+            "{slope} vs {by_algebra}"
+        );
     }
 }
 
 #[test]
 fn a_value_read_by_several_lines_collects_all_of_them() {
-    for (a, b) in [(0.3, 0.4), (-0.8, 1.2), (1.1, -0.3), (0.0, 2.0), (-1.5, -0.2)] {
+    for (a, b) in [
+        (0.3, 0.4),
+        (-0.8, 1.2),
+        (1.1, -0.3),
+        (0.0, 2.0),
+        (-1.5, -0.2),
+    ] {
         let (value, (da, db)) = reused_grad(a, b);
         assert_eq!(value, reused(a, b));
         check_gradient(|x: &[f64]| reused(x[0], x[1]), &[a, b], &[da, db]).unwrap();
@@ -121,7 +130,11 @@ fn backward_over_a_batch_sums_the_batch_gradient() {
     for &(x, y) in &data {
         total += affine_backward(w, b, x, y, 1.0, &mut dw, &mut db);
     }
-    let batch = |p: &[f64]| data.iter().map(|&(x, y)| affine(p[0], p[1], x, y)).sum::<f64>();
+    let batch = |p: &[f64]| {
+        data.iter()
+            .map(|&(x, y)| affine(p[0], p[1], x, y))
+            .sum::<f64>()
+    };
     assert_eq!(total, batch(&[w, b]));
     check_gradient(batch, &[w, b], &[dw, db]).unwrap();
     // by algebra: Σ 2r·x and Σ 2r
@@ -151,7 +164,13 @@ fn outer(#[tracked] a: f64, #[tracked] b: f64) -> f64 {
 
 #[test]
 fn a_chain_of_three_tape_functions() {
-    for (a, b) in [(0.3, 0.9), (-1.2, 0.4), (0.8, -0.6), (2.0, 1.5), (-0.1, -2.2)] {
+    for (a, b) in [
+        (0.3, 0.9),
+        (-1.2, 0.4),
+        (0.8, -0.6),
+        (2.0, 1.5),
+        (-0.1, -2.2),
+    ] {
         let (value, (da, db)) = outer_grad(a, b);
         assert_eq!(value, outer(a, b));
         check_gradient(|x: &[f64]| outer(x[0], x[1]), &[a, b], &[da, db]).unwrap();
@@ -194,7 +213,13 @@ fn uses_snap(#[tracked] x: f32) -> f32 {
 
 #[test]
 fn a_custom_rule_is_used_by_its_callers() {
-    for (a, b) in [(1.0, 2.0), (-0.5, 0.7), (2.5, -1.5), (0.1, 4.0), (-3.0, -0.9)] {
+    for (a, b) in [
+        (1.0, 2.0),
+        (-0.5, 0.7),
+        (2.5, -1.5),
+        (0.1, 4.0),
+        (-3.0, -0.9),
+    ] {
         let (value, (da, db)) = uses_rules_grad(a, b);
         assert_eq!(value, uses_rules(a, b));
         check_gradient(|x: &[f64]| uses_rules(x[0], x[1]), &[a, b], &[da, db]).unwrap();
@@ -247,12 +272,18 @@ fn bindings(#[tracked] a: f32, #[tracked] b: f32, n: i32) -> f32 {
     };
     let mut param_copy = a;
     param_copy = param_copy * param_copy;
-    ((blk + param_copy)) * 1.0
+    (blk + param_copy) * 1.0
 }
 
 #[test]
 fn lets_shadowing_compound_assignment_tuples_and_blocks() {
-    for (a, b) in [(0.5_f32, 0.25_f32), (-1.0, 0.75), (1.5, -0.5), (0.1, 1.2), (-0.7, -1.1)] {
+    for (a, b) in [
+        (0.5_f32, 0.25_f32),
+        (-1.0, 0.75),
+        (1.5, -0.5),
+        (0.1, 1.2),
+        (-0.7, -1.1),
+    ] {
         let (value, (da, db)) = bindings_grad(a, b, 3);
         assert_eq!(value, bindings(a, b, 3));
         check_gradient(|x: &[f32]| bindings(x[0], x[1], 3), &[a, b], &[da, db]).unwrap();
@@ -279,7 +310,10 @@ fn parameters_shadowed_or_mutated() {
         let (value, slope) = shadowed_parameter_grad(x);
         assert_eq!(value, shadowed_parameter(x));
         assert!((slope - (3.0 * (3.0 * x).exp() - 3.0)).abs() < 1e-12);
-        assert_eq!(mutable_parameter_grad(x), (mutable_parameter(x), 2.0 * (x + 1.0)));
+        assert_eq!(
+            mutable_parameter_grad(x),
+            (mutable_parameter(x), 2.0 * (x + 1.0))
+        );
     }
 }
 

@@ -19,7 +19,7 @@ fn main() {
         }
         backward!(loss);
         let slope = gradient!(a);
-        a = a - RATE * slope;
+        a -= RATE * slope;
         println!("  round {round}: a={a:.6}, slope {slope:.6}, loss {loss:.6}");
     }
 }

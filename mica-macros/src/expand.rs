@@ -17,7 +17,12 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(input.clone()) {
         Ok(item) => item,
         Err(_) => {
-            let at = input.clone().into_iter().next().map(TokenStream::from).unwrap_or_default();
+            let at = input
+                .clone()
+                .into_iter()
+                .next()
+                .map(TokenStream::from)
+                .unwrap_or_default();
             errors.at(
                 at,
                 "`#[tape]` goes on a free function; the window form needs a body to rewrite, the function form tracked parameters",
@@ -58,7 +63,12 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// `#[tracked]` outside a `#[tape]` function.
 pub fn tracked(_args: TokenStream, input: TokenStream) -> TokenStream {
-    let at = input.clone().into_iter().next().map(TokenStream::from).unwrap_or_default();
+    let at = input
+        .clone()
+        .into_iter()
+        .next()
+        .map(TokenStream::from)
+        .unwrap_or_default();
     let error = syn::Error::new_spanned(
         at,
         "`#[tracked]` marks a knob: a `let` or a parameter inside a `#[tape]` function",
@@ -86,7 +96,8 @@ fn contains_window(tokens: TokenStream) -> bool {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     trees.iter().enumerate().any(|(i, tt)| match tt {
         TokenTree::Ident(ident) => {
-            ident == "tape" && matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
+            ident == "tape"
+                && matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
         }
         TokenTree::Group(g) => contains_window(g.stream()),
         _ => false,

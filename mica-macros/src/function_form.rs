@@ -58,7 +58,9 @@ pub fn expand(args: &Args, mut item: ItemFn, errors: &mut Errors) -> TokenStream
 }
 
 fn tracked(params: &[Param]) -> impl Iterator<Item = (&Param, &parse::Shape)> {
-    params.iter().filter_map(|p| p.tracked.as_ref().map(|(_, shape)| (p, shape)))
+    params
+        .iter()
+        .filter_map(|p| p.tracked.as_ref().map(|(_, shape)| (p, shape)))
 }
 
 fn slot_name(param: &Param) -> Ident {
@@ -69,14 +71,23 @@ fn companion_attrs(item: &ItemFn) -> TokenStream {
     // keep `cfg`s and lint levels the user put on the function
     let kept = item.attrs.iter().filter(|a| {
         let p = a.path();
-        p.is_ident("cfg") || p.is_ident("allow") || p.is_ident("expect") || p.is_ident("warn") || p.is_ident("deny")
+        p.is_ident("cfg")
+            || p.is_ident("allow")
+            || p.is_ident("expect")
+            || p.is_ident("warn")
+            || p.is_ident("deny")
     });
     quote!(#(#kept)*)
 }
 
 /// `NAME_backward`: the forward sweep, then the reverse sweep seeded with
 /// `seed`, adding into the slots.
-fn backward_fn(item: &ItemFn, params: &[Param], ret: &TokenStream, errors: &mut Errors) -> TokenStream {
+fn backward_fn(
+    item: &ItemFn,
+    params: &[Param],
+    ret: &TokenStream,
+    errors: &mut Errors,
+) -> TokenStream {
     let mut names = Names::default();
     let mut local_errors = Errors::default();
     let mut sweep = Sweep::new(&mut names, &mut local_errors, true);
@@ -103,7 +114,10 @@ fn backward_fn(item: &ItemFn, params: &[Param], ret: &TokenStream, errors: &mut 
         None => {
             if sweep.errors.is_empty() {
                 let span = item.block.brace_token.span.close();
-                sweep.errors.push(syn::Error::new(span, "a `#[tape]` function ends with its value"));
+                sweep.errors.push(syn::Error::new(
+                    span,
+                    "a `#[tape]` function ends with its value",
+                ));
             }
             (quote!(::core::unreachable!()), Vec::new())
         }
@@ -132,8 +146,12 @@ fn backward_fn(item: &ItemFn, params: &[Param], ret: &TokenStream, errors: &mut 
     if failed {
         return stub_backward(item, params, ret);
     }
-    let silence_seed = if uses_seed { quote!() } else { quote!(let _ = #seed;) };
-    let keeps_primal_alive = primal_use(item);
+    let silence_seed = if uses_seed {
+        quote!()
+    } else {
+        quote!(let _ = #seed;)
+    };
+    let keeps_primal_alive = primal_use(item, false);
     let signature = backward_signature(item, params, ret, true);
     let attrs = companion_attrs(item);
     quote! {
@@ -154,7 +172,12 @@ fn backward_fn(item: &ItemFn, params: &[Param], ret: &TokenStream, errors: &mut 
 
 /// `vis fn NAME_backward(params…, seed: T, d_x: &mut X, …) -> T`; with
 /// `user_patterns`, parameters keep the patterns the body reads them by.
-fn backward_signature(item: &ItemFn, params: &[Param], ret: &TokenStream, user_patterns: bool) -> TokenStream {
+fn backward_signature(
+    item: &ItemFn,
+    params: &[Param],
+    ret: &TokenStream,
+    user_patterns: bool,
+) -> TokenStream {
     let vis = &item.vis;
     let name = format_ident!("{}_backward", item.sig.ident);
     let (generics, where_clause) = (&item.sig.generics, &item.sig.generics.where_clause);
@@ -196,10 +219,15 @@ fn stub_backward(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStr
 
 /// A function used only through its gradient is used: the companions name
 /// the primal, so it is dead exactly when they all are.
-fn primal_use(item: &ItemFn) -> TokenStream {
+fn primal_use(item: &ItemFn, from_adapter: bool) -> TokenStream {
     if item.sig.generics.params.is_empty() {
         let name = &item.sig.ident;
-        quote!(let _ = #name;)
+        let prefix = if from_adapter {
+            quote!(super::)
+        } else {
+            quote!()
+        };
+        quote!(let _ = #prefix #name;)
     } else {
         TokenStream::new()
     }
@@ -235,7 +263,7 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     let attrs = companion_attrs(item);
     let span = item.sig.ident.span();
     let one = quote_spanned!(span=> <#ret as ::mica::__private::One>::one());
-    let keeps_primal_alive = primal_use(item);
+    let keeps_primal_alive = primal_use(item, false);
     quote! {
         #attrs
         #[doc = #doc]
@@ -291,14 +319,17 @@ fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStrea
         inputs.push(quote!(#slot: #slot_ty));
     }
     // interleaved above as (param, slot) pairs: split them back apart
-    let (values, slots): (Vec<_>, Vec<_>) = inputs.chunks(2).map(|pair| (pair[0].clone(), pair[1].clone())).unzip();
+    let (values, slots): (Vec<_>, Vec<_>) = inputs
+        .chunks(2)
+        .map(|pair| (pair[0].clone(), pair[1].clone()))
+        .unzip();
     let args = params.iter().map(|p| &p.name);
     let seed = internal("seed");
     let generics = &item.sig.generics;
     let params_generics = generics.params.iter();
     let where_clause = &generics.where_clause;
     let attrs = companion_attrs(item);
-    let keeps_primal_alive = primal_use(item);
+    let keeps_primal_alive = primal_use(item, true);
     quote! {
         #attrs
         #[doc(hidden)]

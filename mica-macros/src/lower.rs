@@ -150,7 +150,11 @@ impl<'a> Sweep<'a> {
     pub fn add_input(&mut self, name: &Ident, origin: Origin) -> ValueId {
         let id = self.values.len();
         let store = self.names.fresh("v");
-        self.values.push(Value { store, capture: Some(name.clone()), needed: false });
+        self.values.push(Value {
+            store,
+            capture: Some(name.clone()),
+            needed: false,
+        });
         self.bind(name, Val::Active(id), origin);
         id
     }
@@ -174,7 +178,12 @@ impl<'a> Sweep<'a> {
     pub fn top_level_bindings(&self) -> HashMap<String, Val> {
         self.scopes
             .first()
-            .map(|s| s.iter().filter(|(_, b)| b.origin == Origin::Local).map(|(k, b)| (k.clone(), b.val.clone())).collect())
+            .map(|s| {
+                s.iter()
+                    .filter(|(_, b)| b.origin == Origin::Local)
+                    .map(|(k, b)| (k.clone(), b.val.clone()))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -208,7 +217,9 @@ impl<'a> Sweep<'a> {
                     let lowered = self.lower_expr(expr, out);
                     tail = self.errors.ok(lowered);
                 }
-                Stmt::Expr(Expr::Return(ret), _) if last && self.function_form && self.depth == 0 => {
+                Stmt::Expr(Expr::Return(ret), _)
+                    if last && self.function_form && self.depth == 0 =>
+                {
                     tail = match &ret.expr {
                         Some(expr) => {
                             let lowered = self.lower_expr(expr, out);
@@ -247,7 +258,9 @@ impl<'a> Sweep<'a> {
                     return Ok(());
                 }
                 match expr {
-                    Expr::Assign(assign) => self.lower_assign(&assign.left, None, &assign.right, out),
+                    Expr::Assign(assign) => {
+                        self.lower_assign(&assign.left, None, &assign.right, out)
+                    }
                     Expr::Binary(b) if is_compound(&b.op) => {
                         self.lower_assign(&b.left, Some(&b.op), &b.right, out)
                     }
@@ -398,7 +411,12 @@ impl<'a> Sweep<'a> {
         if lowered.val.is_active() || op.is_none() {
             out.extend(quote_spanned!(target.span()=> #name = #fwd;));
         }
-        if let Some(scope) = self.scopes.iter_mut().rev().find(|s| s.contains_key(&name.to_string())) {
+        if let Some(scope) = self
+            .scopes
+            .iter_mut()
+            .rev()
+            .find(|s| s.contains_key(&name.to_string()))
+        {
             if let Some(binding) = scope.get_mut(&name.to_string()) {
                 binding.val = lowered.val;
             }
@@ -412,7 +430,10 @@ impl<'a> Sweep<'a> {
     pub fn lower_expr(&mut self, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
         if !self.mentions_active(expr) {
             self.check_no_escape(expr)?;
-            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
         }
         match expr {
             Expr::Paren(p) => self.lower_expr(&p.expr, out),
@@ -529,7 +550,11 @@ impl<'a> Sweep<'a> {
 
     /// Lowers an input of an operation: a recorded value, a literal, or a
     /// constant bound to a temporary so the reverse sweep can read it again.
-    fn lower_operand(&mut self, expr: &Expr, out: &mut TokenStream) -> syn::Result<(Operand, TokenStream)> {
+    fn lower_operand(
+        &mut self,
+        expr: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Operand, TokenStream)> {
         let lowered = self.lower_expr(expr, out)?;
         match lowered.val {
             Val::Active(id) => Ok((Operand::Active(id), lowered.fwd)),
@@ -540,7 +565,10 @@ impl<'a> Sweep<'a> {
                 let temp = self.names.fresh("c");
                 let fwd = &lowered.fwd;
                 self.emit_temp(&temp, quote!(#fwd), out);
-                Ok((Operand::Const(temp.to_token_stream()), temp.to_token_stream()))
+                Ok((
+                    Operand::Const(temp.to_token_stream()),
+                    temp.to_token_stream(),
+                ))
             }
             Val::Tuple(_) => Err(syn::Error::new_spanned(
                 expr,
@@ -559,7 +587,13 @@ impl<'a> Sweep<'a> {
     }
 
     /// Records an operation whose output is `fwd`, bound to a fresh store.
-    fn new_op(&mut self, kind: OpKind, inputs: Vec<Operand>, fwd: TokenStream, out: &mut TokenStream) -> Lowered {
+    fn new_op(
+        &mut self,
+        kind: OpKind,
+        inputs: Vec<Operand>,
+        fwd: TokenStream,
+        out: &mut TokenStream,
+    ) -> Lowered {
         self.new_op_at(kind, inputs, Vec::new(), fwd, out)
     }
 
@@ -574,9 +608,21 @@ impl<'a> Sweep<'a> {
         let id = self.values.len();
         let store = self.names.fresh("t");
         self.emit_temp(&store, fwd, out);
-        self.values.push(Value { store: store.clone(), capture: None, needed: false });
-        self.ops.push(Op { out: id, kind, inputs, spans });
-        Lowered { val: Val::Active(id), fwd: store.to_token_stream() }
+        self.values.push(Value {
+            store: store.clone(),
+            capture: None,
+            needed: false,
+        });
+        self.ops.push(Op {
+            out: id,
+            kind,
+            inputs,
+            spans,
+        });
+        Lowered {
+            val: Val::Active(id),
+            fwd: store.to_token_stream(),
+        }
     }
 
     /// As [`Self::new_op`], unless no input is recorded after all (e.g. a
@@ -592,11 +638,19 @@ impl<'a> Sweep<'a> {
         if inputs.iter().any(|i| matches!(i, Operand::Active(_))) {
             Ok(self.new_op(OpKind::Rule(rule), inputs, fwd, out))
         } else {
-            Ok(Lowered { val: Val::Const, fwd })
+            Ok(Lowered {
+                val: Val::Const,
+                fwd,
+            })
         }
     }
 
-    fn lower_method(&mut self, m: &syn::ExprMethodCall, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
+    fn lower_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        expr: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
         let name = m.method.to_string();
         let receiver_active = self.mentions_active(&m.receiver);
         let Some(method) = rules::method(&name) else {
@@ -609,10 +663,16 @@ impl<'a> Sweep<'a> {
         };
         if m.args.len() != method.args {
             // rustc reports the arity; keep the user's tokens
-            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
         }
         if method.slope == Slope::Zero {
-            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
         }
         let mut inputs = Vec::new();
         let receiver = self.lower_operand(&m.receiver, out)?;
@@ -624,21 +684,38 @@ impl<'a> Sweep<'a> {
             args.push(fwd);
         }
         let (r, method_ident) = (&receiver.1, &m.method);
-        let receiver_tokens = if is_literal(&m.receiver) { quote!((#r)) } else { r.clone() };
+        let receiver_tokens = if is_literal(&m.receiver) {
+            quote!((#r))
+        } else {
+            r.clone()
+        };
         let fwd = quote!(#receiver_tokens.#method_ident(#(#args),*));
         self.new_op_or_const(method.name, inputs, fwd, expr, out)
     }
 
-    fn lower_call(&mut self, c: &syn::ExprCall, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
+    fn lower_call(
+        &mut self,
+        c: &syn::ExprCall,
+        expr: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
         let Expr::Path(func) = &*c.func else {
             return Err(syn::Error::new_spanned(
                 &c.func,
                 "a recorded value is passed to a call of something other than a function; call a `#[tape]` function by name",
             ));
         };
-        let last = func.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let last = func
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
         if last == "detach" {
-            return Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() });
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
         }
         if let Some(ident) = func.path.get_ident() {
             if self.lookup(&ident.to_string()).is_some() {
@@ -649,7 +726,10 @@ impl<'a> Sweep<'a> {
             }
         }
         if func.qself.is_some() {
-            return Err(syn::Error::new_spanned(func, "a recorded value is passed only to a `#[tape]` function named by its path"));
+            return Err(syn::Error::new_spanned(
+                func,
+                "a recorded value is passed only to a `#[tape]` function named by its path",
+            ));
         }
         let mut inputs = Vec::new();
         let mut args = Vec::new();
@@ -672,13 +752,20 @@ impl<'a> Sweep<'a> {
             let spans = c.args.iter().map(|a| a.span()).collect();
             Ok(self.new_op_at(OpKind::Call(adapter), inputs, spans, fwd, out))
         } else {
-            Ok(Lowered { val: Val::Const, fwd })
+            Ok(Lowered {
+                val: Val::Const,
+                fwd,
+            })
         }
     }
 
     /// A block in value position: lowered in a scope of its own, its
     /// temporaries hoisted, its value read from its store.
-    fn lower_nested_block(&mut self, block: &syn::Block, out: &mut TokenStream) -> syn::Result<Lowered> {
+    fn lower_nested_block(
+        &mut self,
+        block: &syn::Block,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
         self.scopes.push(HashMap::new());
         self.depth += 1;
         let mut inner = TokenStream::new();
@@ -694,11 +781,17 @@ impl<'a> Sweep<'a> {
                 // its store after the block
                 let store = self.read_store(id);
                 out.extend(quote!({ #inner }));
-                Ok(Lowered { val: Val::Active(id), fwd: store.to_token_stream() })
+                Ok(Lowered {
+                    val: Val::Active(id),
+                    fwd: store.to_token_stream(),
+                })
             }
             val => {
                 let fwd = tail.fwd;
-                Ok(Lowered { val, fwd: quote!({ #inner #fwd }) })
+                Ok(Lowered {
+                    val,
+                    fwd: quote!({ #inner #fwd }),
+                })
             }
         }
     }
@@ -708,7 +801,12 @@ impl<'a> Sweep<'a> {
     /// Macros other than the formatting and assertion ones may not be given
     /// recorded values.
     fn check_macro(&self, mac: &syn::Macro) -> syn::Result<()> {
-        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
         match name.as_str() {
             "tape" => Err(syn::Error::new_spanned(
                 &mac.path,
@@ -733,7 +831,11 @@ impl<'a> Sweep<'a> {
 
     /// `return`, `?`, `.await` and loop exits may not leave a window.
     fn check_no_escape(&self, expr: &Expr) -> syn::Result<()> {
-        let mut finder = Escape { function_form: self.function_form, loops: 0, found: None };
+        let mut finder = Escape {
+            function_form: self.function_form,
+            loops: 0,
+            found: None,
+        };
         finder.visit_expr(expr);
         match finder.found {
             Some(e) => Err(e),
@@ -744,7 +846,10 @@ impl<'a> Sweep<'a> {
     // -------------------------------------------------------------- activity
 
     pub fn mentions_active(&self, expr: &Expr) -> bool {
-        let mut finder = Mentions { sweep: self, found: false };
+        let mut finder = Mentions {
+            sweep: self,
+            found: false,
+        };
         finder.visit_expr(expr);
         finder.found
     }
@@ -810,7 +915,10 @@ impl<'ast> Visit<'ast> for Escape {
                 ));
             }
             Expr::Await(a) => {
-                self.found = Some(syn::Error::new_spanned(a.await_token, "a recorded region cannot `.await`"));
+                self.found = Some(syn::Error::new_spanned(
+                    a.await_token,
+                    "a recorded region cannot `.await`",
+                ));
             }
             Expr::Break(b) if self.loops == 0 || b.label.is_some() => {
                 self.found = Some(syn::Error::new_spanned(
@@ -850,8 +958,16 @@ fn is_compound(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,
-        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_)
-            | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_)
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
     )
 }
 

@@ -31,7 +31,10 @@ pub fn parse_args(args: TokenStream) -> syn::Result<Args> {
 
 /// Whether an attribute is `#[tracked]` (or `#[mica::tracked]`).
 pub fn is_tracked(attr: &Attribute) -> bool {
-    attr.path().segments.last().is_some_and(|s| s.ident == "tracked")
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "tracked")
 }
 
 /// Removes `#[tracked]` marks, returning the first one found.
@@ -72,22 +75,27 @@ pub fn params(sig: &mut Signature, errors: &mut Errors) -> Vec<Param> {
                 if let Some(attr) = take_tracked(&mut receiver.attrs) {
                     errors.at(attr, "`self` cannot be tracked; track a float parameter");
                 }
-                errors.at(&receiver.self_token, "`#[tape]` on a method is not supported by this version of Mica; write a free function");
+                errors.at(receiver.self_token, "`#[tape]` on a method is not supported by this version of Mica; write a free function");
             }
             FnArg::Typed(typed) => {
                 let tracked = take_tracked(&mut typed.attrs);
                 let binding = match &*typed.pat {
-                    Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
+                    Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => {
+                        Some(p.ident.clone())
+                    }
                     _ => None,
                 };
-                let name = binding
-                    .clone()
-                    .unwrap_or_else(|| format_ident!("arg{}", index, span = proc_macro2::Span::mixed_site()));
+                let name = binding.clone().unwrap_or_else(|| {
+                    format_ident!("arg{}", index, span = proc_macro2::Span::mixed_site())
+                });
                 let tracked = match tracked {
                     None => None,
                     Some(attr) => {
                         if binding.is_none() {
-                            errors.at(&typed.pat, "a tracked parameter is a plain name, not a pattern");
+                            errors.at(
+                                &typed.pat,
+                                "a tracked parameter is a plain name, not a pattern",
+                            );
                             None
                         } else {
                             match shape(&typed.ty) {
@@ -115,7 +123,8 @@ pub fn params(sig: &mut Signature, errors: &mut Errors) -> Vec<Param> {
 }
 
 const INTEGERS: &[&str] = &[
-    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool", "char",
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
+    "char",
 ];
 
 /// The gradient and slot types of a tracked parameter (SPEC 3.2's table).
@@ -126,7 +135,12 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
             "a `&mut` parameter cannot be tracked; take the value or a shared reference",
         )),
         Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            let last = p
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
             if INTEGERS.contains(&last.as_str()) {
                 return Err(syn::Error::new_spanned(
                     ty,
@@ -136,7 +150,10 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
             if last == "Vec" {
                 return Err(not_yet(ty));
             }
-            Ok(Shape { grad: ty.to_token_stream(), slot: ty.to_token_stream() })
+            Ok(Shape {
+                grad: ty.to_token_stream(),
+                slot: ty.to_token_stream(),
+            })
         }
         Type::Paren(p) => shape(&p.elem),
         Type::Group(g) => shape(&g.elem),

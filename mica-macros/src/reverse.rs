@@ -61,7 +61,8 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
                 for (i, input) in op.inputs.iter().enumerate() {
                     if let Operand::Active(id) = input {
                         let rule = quote::format_ident!("{}_d{}", name, i);
-                        let contribution = quote!(::mica::__private::rules::#rule(#(#args,)* #out, #adj));
+                        let contribution =
+                            quote!(::mica::__private::rules::#rule(#(#args,)* #out, #adj));
                         contributions.entry(*id).or_default().push(contribution);
                     }
                 }
@@ -78,11 +79,18 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
                     match input {
                         Operand::Active(id) => {
                             let slot = sweep.names.fresh("d");
-                            code.extend(quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);));
+                            code.extend(
+                                quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);),
+                            );
                             slots.push(quote_spanned!(span=> &mut #slot));
-                            contributions.entry(*id).or_default().push(slot.into_token_stream());
+                            contributions
+                                .entry(*id)
+                                .or_default()
+                                .push(slot.into_token_stream());
                         }
-                        Operand::Const(_) => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
+                        Operand::Const(_) => {
+                            slots.push(quote_spanned!(span=> ::mica::__private::NoSlot))
+                        }
                     }
                 }
                 code.extend(quote!(#adapter(#(#args,)* #adj, #(#slots),*);));
@@ -90,7 +98,10 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
         }
     }
     sweep.ops = ops;
-    Reverse { code, inputs: contributions }
+    Reverse {
+        code,
+        inputs: contributions,
+    }
 }
 
 /// `a + b + …` of the contributions (at least one).

@@ -24,11 +24,19 @@ pub struct Method {
 }
 
 const fn rule(name: &'static str, args: usize) -> Method {
-    Method { name, args, slope: Slope::Rule }
+    Method {
+        name,
+        args,
+        slope: Slope::Rule,
+    }
 }
 
 const fn zero(name: &'static str) -> Method {
-    Method { name, args: 0, slope: Slope::Zero }
+    Method {
+        name,
+        args: 0,
+        slope: Slope::Zero,
+    }
 }
 
 pub const METHODS: &[Method] = &[

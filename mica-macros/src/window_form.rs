@@ -71,7 +71,7 @@ struct Window {
     /// knob name → the binding its gradient is in
     gradients: HashMap<String, Ident>,
     /// knobs visible to the window
-    knobs: BTreeSet<String>,
+    knobs: BTreeMap<String, Ident>,
     /// the window's top-level bindings and what they hold
     bindings: HashMap<String, Val>,
     /// the reverse sweep, written where `backward!` stands
@@ -80,8 +80,8 @@ struct Window {
 
 #[derive(Default)]
 struct BlockState {
-    /// names bound in this block so far: `true` for a knob
-    bindings: HashMap<String, bool>,
+    /// names bound in this block so far: the declared name for a knob
+    bindings: HashMap<String, Option<Ident>>,
     window: Option<Window>,
 }
 
@@ -99,7 +99,15 @@ struct Rewriter<'a> {
 
 impl<'a> Rewriter<'a> {
     fn new(plans: Option<Vec<Plan>>, names: &'a mut Names, errors: &'a mut Errors) -> Self {
-        Rewriter { plans, plans_out: Vec::new(), names, errors, blocks: Vec::new(), windows: 0, closures: 0 }
+        Rewriter {
+            plans,
+            plans_out: Vec::new(),
+            names,
+            errors,
+            blocks: Vec::new(),
+            windows: 0,
+            closures: 0,
+        }
     }
 
     fn first_pass(&self) -> bool {
@@ -122,7 +130,10 @@ impl<'a> Rewriter<'a> {
     fn check_walked(&mut self, window: Option<Window>) {
         if let Some(w) = window {
             if !w.walked && !self.first_pass() {
-                self.errors.at(&w.at, "this window is never walked; follow it with `backward!(…)` in the same block");
+                self.errors.at(
+                    &w.at,
+                    "this window is never walked; follow it with `backward!(…)` in the same block",
+                );
             }
         }
     }
@@ -154,13 +165,14 @@ impl<'a> Rewriter<'a> {
         self.visit_stmt_mut(&mut stmt);
         if let Stmt::Local(local) = &stmt {
             for name in pattern_names(&local.pat) {
-                self.bind_outer(&name, false);
+                self.bind_outer(&name, None);
             }
         }
         out.push(stmt);
     }
 
-    fn bind_outer(&mut self, name: &Ident, knob: bool) {
+    /// Records a binding of the outer code; `knob` is its declared name.
+    fn bind_outer(&mut self, name: &Ident, knob: Option<Ident>) {
         if let Some(block) = self.blocks.last_mut() {
             block.bindings.insert(name.to_string(), knob);
         }
@@ -168,16 +180,19 @@ impl<'a> Rewriter<'a> {
 
     /// Whether `name` currently names a knob.
     fn is_knob(&self, name: &str) -> bool {
-        self.blocks.iter().rev().find_map(|b| b.bindings.get(name)).copied().unwrap_or(false)
+        self.blocks.iter().rev().find_map(|b| b.bindings.get(name)).is_some_and(Option::is_some)
     }
 
-    fn visible_knobs(&self) -> BTreeSet<String> {
+    /// The knobs in scope, by name, with the names they were declared by.
+    fn visible_knobs(&self) -> BTreeMap<String, Ident> {
         let mut seen = BTreeSet::new();
-        let mut knobs = BTreeSet::new();
+        let mut knobs = BTreeMap::new();
         for block in self.blocks.iter().rev() {
             for (name, knob) in &block.bindings {
-                if seen.insert(name.clone()) && *knob {
-                    knobs.insert(name.clone());
+                if seen.insert(name.clone()) {
+                    if let Some(declared) = knob {
+                        knobs.insert(name.clone(), declared.clone());
+                    }
                 }
             }
         }
@@ -192,13 +207,18 @@ impl<'a> Rewriter<'a> {
         let (ident, ty) = match &local.pat {
             Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => (Some(&p.ident), None),
             Pat::Type(t) => match &*t.pat {
-                Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => (Some(&p.ident), Some(&t.ty)),
+                Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => {
+                    (Some(&p.ident), Some(&t.ty))
+                }
                 _ => (None, None),
             },
             _ => (None, None),
         };
         let Some(ident) = ident else {
-            self.errors.at(&local.pat, "a knob is one name; write one `#[tracked] let` per knob");
+            self.errors.at(
+                &local.pat,
+                "a knob is one name; write one `#[tracked] let` per knob",
+            );
             return;
         };
         if let Some(ty) = ty {
@@ -207,10 +227,13 @@ impl<'a> Rewriter<'a> {
             }
         }
         if local.init.is_none() {
-            self.errors.at(ident, "a knob starts with a value; write `#[tracked] let name = value;`");
+            self.errors.at(
+                ident,
+                "a knob starts with a value; write `#[tracked] let name = value;`",
+            );
         }
         let ident = ident.clone();
-        self.bind_outer(&ident, true);
+        self.bind_outer(&ident, Some(ident.clone()));
     }
 
     fn next_plan(&mut self) -> Plan {
@@ -249,9 +272,8 @@ impl<'a> Rewriter<'a> {
         let mut sweep_errors = Errors::default();
         let mut sweep = Sweep::new(self.names, &mut sweep_errors, false);
         let mut inputs = BTreeMap::new();
-        for knob in &knobs {
-            let ident = Ident::new(knob, mac.path.span());
-            inputs.insert(knob.clone(), sweep.add_input(&ident, Origin::Knob));
+        for (name, declared) in &knobs {
+            inputs.insert(name.clone(), sweep.add_input(declared, Origin::Knob));
         }
         let mut forward = TokenStream::new();
         if let Some(tail) = sweep.lower_block_stmts(&stmts, &mut forward) {
@@ -276,9 +298,11 @@ impl<'a> Rewriter<'a> {
         reverse_code.extend(rev.code);
         let mut gradients = HashMap::new();
         for knob in &plan.gradients {
-            let Some(input) = inputs.get(knob) else { continue };
+            let Some(input) = inputs.get(knob) else {
+                continue;
+            };
             let binding = sweep.names.fresh("g");
-            let knob_ident = Ident::new(knob, mac.path.span());
+            let knob_ident = &knobs[knob];
             let value = match rev.inputs.get(input) {
                 Some(parts) if !parts.is_empty() => sum(parts),
                 // unread means zero
@@ -293,11 +317,19 @@ impl<'a> Rewriter<'a> {
             self.errors.push(e);
         }
         for name in bindings.keys() {
-            self.bind_outer(&Ident::new(name, mac.path.span()), false);
+            self.bind_outer(&Ident::new(name, mac.path.span()), None);
         }
         out.push(verbatim(quote!(#prologue #forward)));
         if let Some(block) = self.blocks.last_mut() {
-            block.window = Some(Window { id, at, walked: false, gradients, knobs, bindings, reverse: reverse_code });
+            block.window = Some(Window {
+                id,
+                at,
+                walked: false,
+                gradients,
+                knobs,
+                bindings,
+                reverse: reverse_code,
+            });
         }
     }
 
@@ -312,12 +344,18 @@ impl<'a> Rewriter<'a> {
         let seed = match seed {
             Ok(seed) => seed,
             Err(_) => {
-                self.errors.at(&mac.tokens, "`backward!` takes the name of a scalar bound in its window: `backward!(loss)`");
+                self.errors.at(
+                    &mac.tokens,
+                    "`backward!` takes the name of a scalar bound in its window: `backward!(loss)`",
+                );
                 return;
             }
         };
         if self.closures > 0 {
-            self.errors.at(&mac.path, "`backward!` cannot stand inside a closure or `async` block");
+            self.errors.at(
+                &mac.path,
+                "`backward!` cannot stand inside a closure or `async` block",
+            );
             return;
         }
         let Some(window) = self.blocks.last_mut().and_then(|b| b.window.as_mut()) else {
@@ -325,7 +363,10 @@ impl<'a> Rewriter<'a> {
             return;
         };
         if window.walked {
-            self.errors.at(&mac.path, "this window was walked already; a window is walked exactly once");
+            self.errors.at(
+                &mac.path,
+                "this window was walked already; a window is walked exactly once",
+            );
             return;
         }
         window.walked = true;
@@ -340,10 +381,12 @@ impl<'a> Rewriter<'a> {
         let problem = match window.bindings.get(&name) {
             Some(Val::Active(_)) | Some(Val::Const) => None,
             Some(Val::Tuple(_)) => Some(format!("`{name}` is a tuple; walk a scalar")),
-            None if window.knobs.contains(&name) => {
-                Some(format!("`{name}` is a knob; walk a value the window computed from it"))
-            }
-            None => Some(format!("`{name}` is not bound by `let` in the window before this `backward!`")),
+            None if window.knobs.contains_key(&name) => Some(format!(
+                "`{name}` is a knob; walk a value the window computed from it"
+            )),
+            None => Some(format!(
+                "`{name}` is not bound by `let` in the window before this `backward!`"
+            )),
         };
         if let Some(message) = problem {
             self.errors.at(&seed, message);
@@ -358,12 +401,18 @@ impl<'a> Rewriter<'a> {
         let knob: Ident = match syn::parse2(tokens) {
             Ok(knob) => knob,
             Err(_) => {
-                self.errors.at(&at.tokens, "`gradient!` takes the name of a knob: `gradient!(a)`");
+                self.errors.at(
+                    &at.tokens,
+                    "`gradient!` takes the name of a knob: `gradient!(a)`",
+                );
                 return quote!(::core::unreachable!());
             }
         };
         if self.closures > 0 {
-            self.errors.at(&at.path, "`gradient!` cannot stand inside a closure; bind the gradient to a name first");
+            self.errors.at(
+                &at.path,
+                "`gradient!` cannot stand inside a closure; bind the gradient to a name first",
+            );
             return quote!(::core::unreachable!());
         }
         let name = knob.to_string();
@@ -371,10 +420,16 @@ impl<'a> Rewriter<'a> {
         let is_knob = self.is_knob(&name);
         let window = self.blocks.iter().rev().find_map(|b| b.window.as_ref());
         let message = match window {
-            None => "`gradient!` follows a window's `backward!`; there is no window before it".to_string(),
-            Some(w) if !w.walked => "`gradient!` follows its window's `backward!`; this window is not walked yet".to_string(),
-            Some(w) if !is_knob || !w.knobs.contains(&name) => {
-                format!("`{name}` is not a knob; `gradient!` answers the slope of a `#[tracked]` value")
+            None => "`gradient!` follows a window's `backward!`; there is no window before it"
+                .to_string(),
+            Some(w) if !w.walked => {
+                "`gradient!` follows its window's `backward!`; this window is not walked yet"
+                    .to_string()
+            }
+            Some(w) if !is_knob || !w.knobs.contains_key(&name) => {
+                format!(
+                    "`{name}` is not a knob; `gradient!` answers the slope of a `#[tracked]` value"
+                )
             }
             Some(w) => {
                 let id = w.id;
@@ -402,8 +457,11 @@ impl<'a> Rewriter<'a> {
         let mut out = TokenStream::new();
         let mut i = 0;
         while i < trees.len() {
-            if let (TokenTree::Ident(ident), Some(TokenTree::Punct(bang)), Some(TokenTree::Group(group))) =
-                (&trees[i], trees.get(i + 1), trees.get(i + 2))
+            if let (
+                TokenTree::Ident(ident),
+                Some(TokenTree::Punct(bang)),
+                Some(TokenTree::Group(group)),
+            ) = (&trees[i], trees.get(i + 1), trees.get(i + 2))
             {
                 if ident == "gradient" && bang.as_char() == '!' {
                     let replaced = self.gradient(group.stream(), mac);
@@ -446,7 +504,10 @@ impl VisitMut for Rewriter<'_> {
                     return;
                 }
                 "backward" => {
-                    self.errors.at(&m.mac.path, "`backward!` stands as a statement of its own, not inside an expression");
+                    self.errors.at(
+                        &m.mac.path,
+                        "`backward!` stands as a statement of its own, not inside an expression",
+                    );
                     return;
                 }
                 _ => {}
@@ -470,7 +531,10 @@ impl VisitMut for Rewriter<'_> {
     fn visit_local_mut(&mut self, local: &mut syn::Local) {
         for attr in &local.attrs {
             if is_tracked(attr) {
-                self.errors.at(attr, "`#[tracked]` goes on a `let` in the body of a `#[tape]` function");
+                self.errors.at(
+                    attr,
+                    "`#[tracked]` goes on a `let` in the body of a `#[tape]` function",
+                );
             }
         }
         syn::visit_mut::visit_local_mut(self, local);
@@ -489,7 +553,11 @@ fn stmt_macro(stmt: &Stmt) -> Option<&Macro> {
 }
 
 fn macro_name(mac: &Macro) -> String {
-    mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default()
+    mac.path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
 }
 
 fn verbatim(tokens: TokenStream) -> Stmt {
@@ -514,5 +582,7 @@ fn pattern_names(pat: &Pat) -> Vec<Ident> {
 fn knob_check(pat: &Pat) -> Option<Stmt> {
     let ident = pattern_names(pat).into_iter().next()?;
     let span = ident.span();
-    Some(verbatim(quote_spanned!(span=> ::mica::__private::assert_knob(&#ident);)))
+    Some(verbatim(
+        quote_spanned!(span=> ::mica::__private::assert_knob(&#ident);),
+    ))
 }
