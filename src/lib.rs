@@ -50,8 +50,8 @@
 //! assert!((descend() - 2.0).abs() < 1e-12);
 //! ```
 //!
-//! The recorded vocabulary and the placement law are in the repository's
-//! `SPEC.md`-derived documentation on [`tape`].
+//! The recorded vocabulary, the conventions at kinks and the placement law
+//! are described in the repository's README.
 
 #[doc(inline)]
 pub use mica_macros::{tape, tracked};
@@ -89,6 +89,11 @@ macro_rules! gradient {
         )
     };
 }
+
+/// The README's examples run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 /// What generated code names. Not public API: no stability promise.
 #[doc(hidden)]

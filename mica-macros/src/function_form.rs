@@ -15,10 +15,11 @@
 //! pub fn loss_backward(a: f64, x: f64, seed: f64, d_a: &mut f64) -> f64 {
 //!     /* forward sweep */ /* reverse sweep */ *d_a += …; value
 //! }
-//! #[doc(hidden)] pub mod loss { pub fn adjoint(…) }  // how callers reach `loss_backward`
+//! #[doc(hidden)] pub struct loss {}                 // how callers reach `loss_backward`:
+//! impl loss { pub fn adjoint(…) }                   //   `loss::adjoint(…)`
 //! ```
 //!
-//! The hidden module shares the function's name, so wherever a caller can
+//! The hidden type shares the function's name, so wherever a caller can
 //! name `loss` it can name `loss::adjoint`: a call to `loss` from another
 //! tape function is differentiated through it. It takes a slot for every
 //! argument — `NoSlot` where the caller passes a constant — and hands
@@ -151,7 +152,7 @@ fn backward_fn(
     } else {
         quote!(let _ = #seed;)
     };
-    let keeps_primal_alive = primal_use(item, false);
+    let keeps_primal_alive = primal_use(item);
     let signature = backward_signature(item, params, ret, true);
     let attrs = companion_attrs(item);
     quote! {
@@ -219,15 +220,10 @@ fn stub_backward(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStr
 
 /// A function used only through its gradient is used: the companions name
 /// the primal, so it is dead exactly when they all are.
-fn primal_use(item: &ItemFn, from_adapter: bool) -> TokenStream {
+fn primal_use(item: &ItemFn) -> TokenStream {
     if item.sig.generics.params.is_empty() {
         let name = &item.sig.ident;
-        let prefix = if from_adapter {
-            quote!(super::)
-        } else {
-            quote!()
-        };
-        quote!(let _ = #prefix #name;)
+        quote!(let _ = #name;)
     } else {
         TokenStream::new()
     }
@@ -263,7 +259,7 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     let attrs = companion_attrs(item);
     let span = item.sig.ident.span();
     let one = quote_spanned!(span=> <#ret as ::mica::__private::One>::one());
-    let keeps_primal_alive = primal_use(item, false);
+    let keeps_primal_alive = primal_use(item);
     quote! {
         #attrs
         #[doc = #doc]
@@ -278,7 +274,10 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     }
 }
 
-/// The hidden module through which other tape functions call this one.
+/// The hidden type through which other tape functions call this one. A
+/// braced struct lives in the type namespace only, so it can share the
+/// function's name: `use path::loss;` brings both, and `loss::adjoint` is
+/// reachable wherever `loss` is — in a module or inside a function body.
 fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     let vis = &item.vis;
     let name = &item.sig.ident;
@@ -329,20 +328,24 @@ fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStrea
     let params_generics = generics.params.iter();
     let where_clause = &generics.where_clause;
     let attrs = companion_attrs(item);
-    let keeps_primal_alive = primal_use(item, true);
+    let keeps_primal_alive = primal_use(item);
     quote! {
         #attrs
         #[doc(hidden)]
-        #[allow(non_snake_case, non_camel_case_types, unused_imports, dead_code, clippy::too_many_arguments)]
-        #vis mod #name {
-            use super::*;
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #name {}
+
+        #attrs
+        #[allow(dead_code)]
+        impl #name {
             #[inline(always)]
-            pub fn adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
+            #[allow(clippy::too_many_arguments)]
+            #vis fn adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
                 #(#values,)* #seed: #ret, #(#slots),*
             ) #where_clause {
                 #keeps_primal_alive
                 #(#prepare)*
-                super::#backward(#(#args,)* #seed, #(#passed),*);
+                #backward(#(#args,)* #seed, #(#passed),*);
             }
         }
     }

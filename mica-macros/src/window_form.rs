@@ -155,6 +155,10 @@ impl<'a> Rewriter<'a> {
         if let Stmt::Local(local) = &mut stmt {
             if let Some(attr) = take_tracked(&mut local.attrs) {
                 self.knob(local, attr);
+                // `#[tracked] let x = x;` makes a parameter a knob: not redundant
+                local
+                    .attrs
+                    .push(syn::parse_quote!(#[allow(clippy::redundant_locals)]));
                 self.visit_local_mut(local);
                 let check = knob_check(&local.pat);
                 out.push(stmt);
@@ -180,7 +184,11 @@ impl<'a> Rewriter<'a> {
 
     /// Whether `name` currently names a knob.
     fn is_knob(&self, name: &str) -> bool {
-        self.blocks.iter().rev().find_map(|b| b.bindings.get(name)).is_some_and(Option::is_some)
+        self.blocks
+            .iter()
+            .rev()
+            .find_map(|b| b.bindings.get(name))
+            .is_some_and(Option::is_some)
     }
 
     /// The knobs in scope, by name, with the names they were declared by.
