@@ -103,19 +103,3 @@ fn contains_window(tokens: TokenStream) -> bool {
         _ => false,
     })
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn show() {
-        let input: proc_macro2::TokenStream = syn::parse_quote! {
-            fn f(#[tracked] a: f64, #[tracked] b: f64, c: f64) -> f64 {
-                let m = a * c - b;
-                let mut s = 0.0;
-                s += m.sin() * b;
-                s + g(m, c)
-            }
-        };
-        println!("{}", super::tape(Default::default(), input));
-    }
-}

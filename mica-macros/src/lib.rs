@@ -15,6 +15,8 @@ mod expand;
 mod function_form;
 mod lower;
 mod names;
+#[cfg(test)]
+mod no_panic;
 mod parse;
 mod reverse;
 mod rules;

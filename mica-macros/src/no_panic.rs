@@ -1,0 +1,2 @@
+//! The macro never panics: property tests drive the expansion functions
+//! with arbitrary and mutated token streams.
