@@ -8,6 +8,7 @@ use crate::parse::{self, is_tracked};
 use crate::{function_form, window_form};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{quote, ToTokens};
+use syn::visit_mut::VisitMut;
 use syn::{FnArg, ItemFn};
 
 /// `#[tape]` / `#[tape(custom)]`.
@@ -38,11 +39,14 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
         FnArg::Receiver(r) => r.attrs.iter().any(is_tracked),
     });
     let body = if has_tracked {
-        if contains_window(item.block.to_token_stream()) {
+        let mut item = item;
+        if let Some(at) = find_window(item.block.to_token_stream()) {
             errors.at(
-                &item.sig.ident,
+                at,
                 "a `#[tape]` function with tracked parameters is itself a window and holds no `tape!`",
             );
+            // keep the window's lines, drop the marks: no cascade of errors
+            Unmark.visit_block_mut(&mut item.block);
         }
         function_form::expand(&args, item, &mut errors)
     } else {
@@ -93,13 +97,56 @@ fn check_signature(item: &ItemFn, errors: &mut Errors) {
 
 /// Whether the tokens hold a `tape!` invocation anywhere.
 fn contains_window(tokens: TokenStream) -> bool {
+    find_window(tokens).is_some()
+}
+
+/// The `tape` of the first `tape!` invocation in the tokens.
+pub fn find_window(tokens: TokenStream) -> Option<proc_macro2::Ident> {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
-    trees.iter().enumerate().any(|(i, tt)| match tt {
-        TokenTree::Ident(ident) => {
-            ident == "tape"
-                && matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
+    trees.iter().enumerate().find_map(|(i, tt)| match tt {
+        TokenTree::Ident(ident)
+            if ident == "tape"
+                && matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!') =>
+        {
+            Some(ident.clone())
         }
-        TokenTree::Group(g) => contains_window(g.stream()),
-        _ => false,
+        TokenTree::Group(g) => find_window(g.stream()),
+        _ => None,
     })
+}
+
+/// Replaces `tape! { … }` by its statements and drops `backward!`, for the
+/// fallback expansion of a function that should hold no window.
+struct Unmark;
+
+/// [`Unmark`] on a nested item that holds a window.
+pub fn unmark_item(item: &mut syn::Item) {
+    Unmark.visit_item_mut(item);
+}
+
+impl syn::visit_mut::VisitMut for Unmark {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let mut stmts = Vec::new();
+        for stmt in std::mem::take(&mut block.stmts) {
+            let mac = match &stmt {
+                syn::Stmt::Macro(m) => Some(&m.mac),
+                syn::Stmt::Expr(syn::Expr::Macro(m), _) => Some(&m.mac),
+                _ => None,
+            };
+            let name = mac
+                .and_then(|m| m.path.segments.last())
+                .map(|s| s.ident.to_string());
+            match (name.as_deref(), mac) {
+                (Some("tape"), Some(mac)) => {
+                    if let Ok(inner) = mac.parse_body_with(syn::Block::parse_within) {
+                        stmts.extend(inner);
+                    }
+                }
+                (Some("backward"), _) => {}
+                _ => stmts.push(stmt),
+            }
+        }
+        block.stmts = stmts;
+        syn::visit_mut::visit_block_mut(self, block);
+    }
 }

@@ -214,7 +214,9 @@ impl<'a> Sweep<'a> {
             let last = i + 1 == stmts.len();
             match stmt {
                 Stmt::Expr(expr, None) if last => {
-                    let lowered = self.lower_expr(expr, out);
+                    let lowered = self
+                        .check_no_escape(expr)
+                        .and_then(|()| self.lower_expr(expr, out));
                     tail = self.errors.ok(lowered);
                 }
                 Stmt::Expr(Expr::Return(ret), _)
@@ -231,7 +233,7 @@ impl<'a> Sweep<'a> {
                 _ => {
                     if let Err(e) = self.lower_stmt(stmt, out) {
                         self.errors.push(e);
-                        out.extend(stmt.to_token_stream());
+                        self.recover(stmt, out);
                     }
                 }
             }
@@ -239,7 +241,40 @@ impl<'a> Sweep<'a> {
         tail
     }
 
+    /// After an error in `stmt`: keep the user's code (so later lines still
+    /// see its bindings, and the editor keeps working) without cascading
+    /// into more errors.
+    fn recover(&mut self, stmt: &Stmt, out: &mut TokenStream) {
+        match stmt {
+            Stmt::Macro(m) if is_tape_macro(&m.mac) => {}
+            Stmt::Expr(Expr::Macro(m), _) if is_tape_macro(&m.mac) => {}
+            Stmt::Local(local) => {
+                let mut names = PatNames::default();
+                names.visit_pat(&local.pat);
+                for name in names.0 {
+                    self.bind(&name, Val::Const, Origin::Local);
+                }
+                let mut local = local.clone();
+                local.attrs.retain(|a| !crate::parse::is_tracked(a));
+                out.extend(local.to_token_stream());
+            }
+            _ => out.extend(stmt.to_token_stream()),
+        }
+    }
+
     fn lower_stmt(&mut self, stmt: &Stmt, out: &mut TokenStream) -> syn::Result<()> {
+        if !self.function_form {
+            self.check_writes(stmt)?;
+        }
+        match stmt {
+            Stmt::Expr(expr, _) => self.check_no_escape(expr)?,
+            Stmt::Local(local) => {
+                if let Some(init) = &local.init {
+                    self.check_no_escape(&init.expr)?;
+                }
+            }
+            _ => {}
+        }
         match stmt {
             Stmt::Local(local) => self.lower_local(local, out),
             Stmt::Item(_) => {
@@ -284,6 +319,14 @@ impl<'a> Sweep<'a> {
     }
 
     fn lower_local(&mut self, local: &Local, out: &mut TokenStream) -> syn::Result<()> {
+        if let Some(attr) = local.attrs.iter().find(|a| crate::parse::is_tracked(a)) {
+            let message = if self.function_form {
+                "a `#[tape]` function with tracked parameters has no knobs of its own; track a parameter instead"
+            } else {
+                "`#[tracked]` goes on a `let` before the window, not inside it"
+            };
+            return Err(syn::Error::new_spanned(attr, message));
+        }
         let init = match &local.init {
             Some(init) if self.mentions_active(&init.expr) => init,
             _ => {
@@ -829,6 +872,34 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// Wall 3: a window writes nothing outside itself — no assignment, `&mut`
+    /// borrow or mutating method call on a knob or on a binding made before
+    /// the window.
+    fn check_writes(&self, stmt: &Stmt) -> syn::Result<()> {
+        let mut own = PatNames::default();
+        own.visit_stmt(stmt);
+        let own: Vec<String> = own.0.iter().map(Ident::to_string).collect();
+        let mut finder = Writes {
+            sweep: self,
+            own,
+            found: None,
+        };
+        finder.visit_stmt(stmt);
+        match finder.found {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a write to `name` would reach outside the window.
+    fn is_outside(&self, name: &str) -> Option<&'static str> {
+        match self.lookup(name).map(|b| b.origin) {
+            Some(Origin::Local) | Some(Origin::Param) => None,
+            Some(Origin::Knob) => Some("knob"),
+            None => Some("outer"),
+        }
+    }
+
     /// `return`, `?`, `.await` and loop exits may not leave a window.
     fn check_no_escape(&self, expr: &Expr) -> syn::Result<()> {
         let mut finder = Escape {
@@ -944,6 +1015,116 @@ impl<'ast> Visit<'ast> for Escape {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
+/// Finds a write that reaches outside the window (wall 3).
+struct Writes<'s, 'a> {
+    sweep: &'s Sweep<'a>,
+    /// names the statement binds itself
+    own: Vec<String>,
+    found: Option<syn::Error>,
+}
+
+/// Standard collections' methods that change the receiver.
+const MUTATING: &[&str] = &[
+    "push",
+    "push_str",
+    "push_back",
+    "push_front",
+    "pop",
+    "pop_back",
+    "pop_front",
+    "clear",
+    "fill",
+    "insert",
+    "remove",
+    "extend",
+    "extend_from_slice",
+    "truncate",
+    "resize",
+    "swap",
+    "sort",
+    "sort_by",
+    "sort_unstable",
+    "reverse",
+    "append",
+    "drain",
+    "retain",
+    "dedup",
+    "iter_mut",
+    "get_mut",
+    "as_mut",
+    "as_mut_slice",
+    "set",
+    "take",
+    "replace",
+    "swap_remove",
+];
+
+impl Writes<'_, '_> {
+    fn check(&mut self, target: &Expr, what: &str) {
+        if self.found.is_some() {
+            return;
+        }
+        let Some(base) = base_name(target) else {
+            return;
+        };
+        let name = base.to_string();
+        if self.own.contains(&name) {
+            return;
+        }
+        // `what` is "verb" or "verb|suffix": "borrow| as mutable"
+        let (verb, suffix) = what.split_once('|').unwrap_or((what, ""));
+        let message = match self.sweep.is_outside(&name) {
+            None => return,
+            Some("knob") => {
+                format!("a window cannot {verb} the knob `{name}`{suffix}; change knobs after the window")
+            }
+            Some(_) => format!(
+                "a window cannot {verb} `{name}`{suffix}, which was bound before it; bind a new name inside the window"
+            ),
+        };
+        self.found = Some(syn::Error::new_spanned(base, message));
+    }
+}
+
+impl<'ast> Visit<'ast> for Writes<'_, '_> {
+    fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
+        self.check(&e.left, "assign to");
+        syn::visit::visit_expr_assign(self, e);
+    }
+    fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+        if is_compound(&e.op) {
+            self.check(&e.left, "assign to");
+        }
+        syn::visit::visit_expr_binary(self, e);
+    }
+    fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
+        if e.mutability.is_some() {
+            self.check(&e.expr, "borrow| as mutable");
+        }
+        syn::visit::visit_expr_reference(self, e);
+    }
+    fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
+        let method = e.method.to_string();
+        if MUTATING.contains(&method.as_str()) {
+            self.check(&e.receiver, &format!("call `{method}` on"));
+        }
+        syn::visit::visit_expr_method_call(self, e);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The binding a place expression starts from: `a` in `a.b[i].c`.
+fn base_name(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+        Expr::Field(f) => base_name(&f.base),
+        Expr::Index(i) => base_name(&i.expr),
+        Expr::Paren(p) => base_name(&p.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => base_name(&u.expr),
+        _ => None,
+    }
+}
+
 #[derive(Default)]
 struct PatNames(Vec<Ident>);
 
@@ -952,6 +1133,14 @@ impl<'ast> Visit<'ast> for PatNames {
         self.0.push(p.ident.clone());
         syn::visit::visit_pat_ident(self, p);
     }
+}
+
+/// `tape!`, `backward!` or `gradient!`: meaningless once left behind.
+fn is_tape_macro(mac: &syn::Macro) -> bool {
+    mac.path
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "tape" || s.ident == "backward" || s.ident == "gradient")
 }
 
 fn is_compound(op: &syn::BinOp) -> bool {

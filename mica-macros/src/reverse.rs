@@ -82,7 +82,10 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
                             code.extend(
                                 quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);),
                             );
-                            slots.push(quote_spanned!(span=> &mut #slot));
+                            // same name resolution, the argument's location
+                            let mut at = slot.clone();
+                            at.set_span(slot.span().located_at(span));
+                            slots.push(quote_spanned!(span=> &mut #at));
                             contributions
                                 .entry(*id)
                                 .or_default()

@@ -405,23 +405,23 @@ impl<'a> Rewriter<'a> {
     }
 
     /// `gradient!(k)`, resolved to the binding its window's walk made.
-    fn gradient(&mut self, tokens: TokenStream, at: &Macro) -> TokenStream {
-        let knob: Ident = match syn::parse2(tokens) {
+    fn gradient(&mut self, tokens: TokenStream, at: &TokenStream) -> TokenStream {
+        let knob: Ident = match syn::parse2(tokens.clone()) {
             Ok(knob) => knob,
             Err(_) => {
                 self.errors.at(
-                    &at.tokens,
+                    &tokens,
                     "`gradient!` takes the name of a knob: `gradient!(a)`",
                 );
-                return quote!(::core::unreachable!());
+                return quote!(0.0);
             }
         };
         if self.closures > 0 {
             self.errors.at(
-                &at.path,
+                at,
                 "`gradient!` cannot stand inside a closure; bind the gradient to a name first",
             );
-            return quote!(::core::unreachable!());
+            return quote!(0.0);
         }
         let name = knob.to_string();
         let first_pass = self.first_pass();
@@ -450,13 +450,13 @@ impl<'a> Rewriter<'a> {
                 if let Some(binding) = w.gradients.get(&name) {
                     return quote_spanned!(knob.span()=> #binding);
                 }
-                return quote!(::core::unreachable!());
+                return quote!(0.0);
             }
         };
         if !first_pass {
-            self.errors.at(&at.path, message);
+            self.errors.at(at, message);
         }
-        quote!(::core::unreachable!())
+        quote!(0.0)
     }
 
     /// Replaces `gradient!(…)` inside another macro's tokens (`println!`).
@@ -472,7 +472,8 @@ impl<'a> Rewriter<'a> {
             ) = (&trees[i], trees.get(i + 1), trees.get(i + 2))
             {
                 if ident == "gradient" && bang.as_char() == '!' {
-                    let replaced = self.gradient(group.stream(), mac);
+                    let at = ident.to_token_stream();
+                    let replaced = self.gradient(group.stream(), &at);
                     out.extend(quote!((#replaced)));
                     i += 3;
                     continue;
@@ -503,12 +504,13 @@ impl VisitMut for Rewriter<'_> {
             match macro_name(&m.mac).as_str() {
                 "gradient" => {
                     let mac = m.mac.clone();
-                    let replaced = self.gradient(m.mac.tokens.clone(), &mac);
+                    let replaced = self.gradient(m.mac.tokens.clone(), &mac.path.to_token_stream());
                     *expr = Expr::Verbatim(replaced);
                     return;
                 }
                 "tape" => {
                     self.errors.at(&m.mac.path, "a `tape!` window stands as a statement of its own, not inside an expression");
+                    *expr = Expr::Verbatim(quote!(()));
                     return;
                 }
                 "backward" => {
@@ -516,6 +518,7 @@ impl VisitMut for Rewriter<'_> {
                         &m.mac.path,
                         "`backward!` stands as a statement of its own, not inside an expression",
                     );
+                    *expr = Expr::Verbatim(quote!(()));
                     return;
                 }
                 _ => {}
@@ -548,8 +551,17 @@ impl VisitMut for Rewriter<'_> {
         syn::visit_mut::visit_local_mut(self, local);
     }
 
-    // nested items are not part of this function
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    // nested items are not part of this function: a window there has no
+    // `#[tape]` to give it meaning
+    fn visit_item_mut(&mut self, item: &mut syn::Item) {
+        if let Some(at) = crate::expand::find_window(item.to_token_stream()) {
+            self.errors.at(
+                at,
+                "a `tape!` window stands in the body of a `#[tape]` function; this nested item is not part of it",
+            );
+            crate::expand::unmark_item(item);
+        }
+    }
 }
 
 fn stmt_macro(stmt: &Stmt) -> Option<&Macro> {

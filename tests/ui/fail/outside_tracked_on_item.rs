@@ -1,0 +1,4 @@
+#[mica::tracked]
+fn helper() {}
+
+fn main() {}

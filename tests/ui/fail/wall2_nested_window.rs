@@ -1,0 +1,12 @@
+use mica::tape;
+
+#[tape]
+fn main() {
+    #[tracked]
+    let a = 1.0_f64;
+    tape! {
+        let y = a * a;
+        tape! { let z = y * 2.0; }
+    }
+    backward!(y);
+}

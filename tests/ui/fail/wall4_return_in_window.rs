@@ -1,0 +1,14 @@
+use mica::tape;
+
+#[tape]
+fn main() {
+    #[tracked]
+    let a = 1.0_f64;
+    tape! {
+        let y = a * a;
+        if a > 0.0 {
+            return;
+        }
+    }
+    backward!(y);
+}

@@ -1,0 +1,10 @@
+use mica::tape;
+
+#[tape]
+fn main() {
+    #[tracked]
+    let a = 1.0_f64;
+    tape! { let y = a * a; }
+    backward!(y);
+    backward!(y);
+}

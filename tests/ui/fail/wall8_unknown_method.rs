@@ -1,0 +1,8 @@
+use mica::tape;
+
+#[tape]
+fn loss(#[tracked] a: f64) -> f64 {
+    a.to_degrees() * 2.0
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mica::tape;
+
+#[tape]
+struct Model {
+    weight: f64,
+}
+
+fn main() {}
