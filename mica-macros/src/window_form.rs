@@ -460,7 +460,7 @@ impl<'a> Rewriter<'a> {
     }
 
     /// Replaces `gradient!(…)` inside another macro's tokens (`println!`).
-    fn gradients_in_tokens(&mut self, mac: &Macro, tokens: TokenStream) -> TokenStream {
+    fn gradients_in_tokens(&mut self, tokens: TokenStream) -> TokenStream {
         let trees: Vec<TokenTree> = tokens.into_iter().collect();
         let mut out = TokenStream::new();
         let mut i = 0;
@@ -481,7 +481,7 @@ impl<'a> Rewriter<'a> {
             }
             match &trees[i] {
                 TokenTree::Group(g) => {
-                    let inner = self.gradients_in_tokens(mac, g.stream());
+                    let inner = self.gradients_in_tokens(g.stream());
                     let mut group = proc_macro2::Group::new(g.delimiter(), inner);
                     group.set_span(g.span());
                     out.extend(std::iter::once(TokenTree::Group(group)));
@@ -535,8 +535,7 @@ impl VisitMut for Rewriter<'_> {
     }
 
     fn visit_macro_mut(&mut self, mac: &mut Macro) {
-        let snapshot = mac.clone();
-        mac.tokens = self.gradients_in_tokens(&snapshot, mac.tokens.clone());
+        mac.tokens = self.gradients_in_tokens(mac.tokens.clone());
     }
 
     fn visit_local_mut(&mut self, local: &mut syn::Local) {
