@@ -18,12 +18,7 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(input.clone()) {
         Ok(item) => item,
         Err(_) => {
-            let at = input
-                .clone()
-                .into_iter()
-                .next()
-                .map(TokenStream::from)
-                .unwrap_or_default();
+            let at = first_token(&input);
             errors.at(
                 at,
                 "`#[tape]` goes on a free function; the window form needs a body to rewrite, the function form tracked parameters",
@@ -67,18 +62,24 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// `#[tracked]` outside a `#[tape]` function.
 pub fn tracked(_args: TokenStream, input: TokenStream) -> TokenStream {
-    let at = input
-        .clone()
-        .into_iter()
-        .next()
-        .map(TokenStream::from)
-        .unwrap_or_default();
+    let at = first_token(&input);
     let error = syn::Error::new_spanned(
         at,
         "`#[tracked]` marks a knob: a `let` or a parameter inside a `#[tape]` function",
     )
     .to_compile_error();
     quote!(#error #input)
+}
+
+/// The first token of an item: where an error about the item as a whole
+/// points.
+fn first_token(input: &TokenStream) -> TokenStream {
+    input
+        .clone()
+        .into_iter()
+        .next()
+        .map(TokenStream::from)
+        .unwrap_or_default()
 }
 
 /// Wall 9: what kind of function `#[tape]` goes on.
