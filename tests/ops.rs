@@ -911,7 +911,6 @@ fn singular_points_give_ieee_infinities_without_panicking() {
     slopes_at!(atanh [1.0] => [INF]);
     slopes_at!(atanh [-1.0] => [INF]);
     slopes_at!(recip [0.0] => [-INF]);
-    slopes_at!(powf [0.0, 0.5] => [INF, f64::NAN]);
     slopes_at!(powf_const [0.0] => [0.0]);
 }
 
@@ -931,35 +930,22 @@ fn slopes_next_to_singular_points_follow_the_closed_form() {
     near_singular!(tan at std::f64::consts::FRAC_PI_2 - 1e-4, 1.5 => |x| 1.0 / (x.cos() * x.cos()));
 }
 
-// ------------------------------------------------------------ known bugs
-//
-// BUG: the slope of `x.powf(p)` to the exponent is NaN where the base is 0.
-// `rules::powf_d1` computes `y · ln x = 0 · (−∞)`; but for p > 0, 0^p is 0
-// on a whole neighbourhood of p, so the slope is 0 (finite differences give
-// 0). The same NaN reaches a constant zero base, `c.powf(p)` with c = 0.
-// Minimal repro:
-//     #[tape] fn p(#[tracked] x: f64, #[tracked] q: f64) -> f64 { x.powf(q) }
-//     p_grad(0.0, 2.0) == (0.0, (0.0, NaN))   // expected (0.0, (0.0, 0.0))
-// Re-enable when fixed:
-//
-// #[test]
-// fn powf_slope_to_the_exponent_at_a_zero_base_is_zero() {
-//     slopes_at!(powf [0.0, 2.0] => [0.0, 0.0]);
-//     slopes_at!(powf [0.0, 0.5] => [INF, 0.0]);
-// }
-//
-// BUG: at x = -0.0 (which equals 0.0) `sqrt`, `ln`, `log2` and `log10` have
-// slope −∞, where at +0.0 they have the documented +∞: the rules divide by
-// `y = sqrt(-0.0) = -0.0` or by `x = -0.0`. -0.0 arises from ordinary code
-// (`-x` at 0, `0.0 * -1.0`). Minimal repro:
-//     #[tape] fn r(#[tracked] x: f64) -> f64 { x.sqrt() }
-//     r_grad(-0.0) == (-0.0, -inf)            // expected (-0.0, +inf)
-// Re-enable when fixed:
-//
-// #[test]
-// fn singular_slopes_at_negative_zero_are_those_at_zero() {
-//     slopes_at!(sqrt [-0.0] => [INF]);
-//     slopes_at!(ln [-0.0] => [INF]);
-//     slopes_at!(log2 [-0.0] => [INF]);
-//     slopes_at!(log10 [-0.0] => [INF]);
-// }
+// --------------------------------------------- regressions (found here)
+
+/// `x.powf(p)` at base 0: `0ᵖ` is flat in `p` for `p > 0`, so the slope to
+/// the exponent is 0, not `0 · ln 0 = NaN`.
+#[test]
+fn powf_slope_to_the_exponent_at_a_zero_base_is_zero() {
+    slopes_at!(powf [0.0, 2.0] => [0.0, 0.0]);
+    slopes_at!(powf [0.0, 0.5] => [INF, 0.0]);
+}
+
+/// `-0.0` equals `0.0`: `sqrt`, `ln`, `log2`, `log10` have slope `+∞` at
+/// both (`-0.0` comes from ordinary code such as `-x` at 0).
+#[test]
+fn singular_slopes_at_negative_zero_are_those_at_zero() {
+    slopes_at!(sqrt [-0.0] => [INF]);
+    slopes_at!(ln [-0.0] => [INF]);
+    slopes_at!(log2 [-0.0] => [INF]);
+    slopes_at!(log10 [-0.0] => [INF]);
+}

@@ -87,7 +87,8 @@ pub fn neg_d0<T: Real>(_a: T, _y: T, adj: T) -> T {
 /// `x.sqrt()`: `1 / (2 √x)`
 #[inline(always)]
 pub fn sqrt_d0<T: Real>(_x: T, y: T, adj: T) -> T {
-    adj / (two::<T>() * y)
+    // `sqrt(-0.0)` is `-0.0`: the slope there is still `+∞`
+    adj / (two::<T>() * y.abs())
 }
 /// `x.cbrt()`: `1 / (3 ∛x²)`
 #[inline(always)]
@@ -112,17 +113,18 @@ pub fn exp_m1_d0<T: Real>(_x: T, y: T, adj: T) -> T {
 /// `x.ln()`: `1 / x`
 #[inline(always)]
 pub fn ln_d0<T: Real>(x: T, _y: T, adj: T) -> T {
-    adj / x
+    // `+ 0` turns `-0.0` into `+0.0`: `ln` of either is `-∞`, slope `+∞`
+    adj / (x + T::zero())
 }
 /// `x.log2()`: `1 / (x ln 2)`
 #[inline(always)]
 pub fn log2_d0<T: Real>(x: T, _y: T, adj: T) -> T {
-    adj / (x * T::LN_2())
+    adj / ((x + T::zero()) * T::LN_2())
 }
 /// `x.log10()`: `1 / (x ln 10)`
 #[inline(always)]
 pub fn log10_d0<T: Real>(x: T, _y: T, adj: T) -> T {
-    adj / (x * T::LN_10())
+    adj / ((x + T::zero()) * T::LN_10())
 }
 /// `x.ln_1p()`: `1 / (1 + x)`
 #[inline(always)]
@@ -230,7 +232,12 @@ pub fn powf_d0<T: Real>(x: T, p: T, _y: T, adj: T) -> T {
 /// `x.powf(p)`, slope to `p`: `xᵖ ln x`
 #[inline(always)]
 pub fn powf_d1<T: Real>(x: T, _p: T, y: T, adj: T) -> T {
-    adj * y * x.ln()
+    // `0ᵖ` is flat in `p` (for `p > 0`): `y · ln x` would be `0 · -∞`
+    if y == T::zero() {
+        T::zero()
+    } else {
+        adj * y * x.ln()
+    }
 }
 /// `x.log(b)`, slope to `x`: `1 / (x ln b)`
 #[inline(always)]
