@@ -460,3 +460,61 @@ fn companions_share_visibility_and_calls_cross_modules() {
     assert_eq!(v, exported(0.5) + crate_wide(0.5));
     assert!((d - (1.0 + 0.5_f32.exp())).abs() < 1e-6);
 }
+
+// ----------------------------------------------------------------- methods
+
+struct Spring {
+    stiffness: f64,
+    rest: f64,
+}
+
+impl Spring {
+    /// Elastic energy of a stretch `x`.
+    #[tape]
+    fn energy(&self, #[tracked] x: f64) -> f64 {
+        let d = x - self.rest;
+        0.5 * self.stiffness * d * d
+    }
+
+    /// Two springs in series, through `energy`.
+    #[tape]
+    pub fn pair(&self, #[tracked] x: f64, #[tracked] y: f64) -> f64 {
+        self.energy(x) + self.energy(y - x) * 2.0
+    }
+}
+
+#[tape]
+fn total(#[tracked] x: f64, spring: &Spring) -> f64 {
+    spring.pair(x, x * 3.0) + spring.energy(x.sin())
+}
+
+#[tape]
+fn method_in_a_window(spring: &Spring, x0: f64) -> f64 {
+    #[tracked]
+    let x = x0;
+    tape! {
+        let e = spring.energy(x) * 3.0;
+    }
+    backward!(e);
+    gradient!(x)
+}
+
+#[test]
+fn methods_are_differentiated_and_callable_from_tape_code() {
+    let spring = Spring {
+        stiffness: 4.0,
+        rest: 0.5,
+    };
+    for x in [-1.0, 0.0, 0.3, 0.5, 2.0] {
+        let (value, slope) = spring.energy_grad(x);
+        assert_eq!(value, spring.energy(x));
+        assert_eq!(slope, 4.0 * (x - 0.5));
+        let (value, (dx, dy)) = spring.pair_grad(x, 1.5);
+        assert_eq!(value, spring.pair(x, 1.5));
+        check_gradient(|p: &[f64]| spring.pair(p[0], p[1]), &[x, 1.5], &[dx, dy]).unwrap();
+        let (value, slope) = total_grad(x, &spring);
+        assert_eq!(value, total(x, &spring));
+        check_gradient(|p: &[f64]| total(p[0], &spring), &[x], &[slope]).unwrap();
+        assert_eq!(method_in_a_window(&spring, x), 3.0 * 4.0 * (x - 0.5));
+    }
+}

@@ -197,6 +197,7 @@ fn backward_signature(
         quote!(#slot: &mut #target)
     });
     let seed = internal("seed");
+    let receiver = receiver(item, !user_patterns);
     let doc = format!(
         "The adjoint of [`{}`]: returns its value and adds `seed` × the slope of each tracked parameter into its slot.",
         item.sig.ident
@@ -204,7 +205,7 @@ fn backward_signature(
     quote! {
         #[doc = #doc]
         #[inline]
-        #vis fn #name #generics (#(#inputs,)* #seed: #ret, #(#slots),*) -> #ret #where_clause
+        #vis fn #name #generics (#receiver #(#inputs,)* #seed: #ret, #(#slots),*) -> #ret #where_clause
     }
 }
 
@@ -218,11 +219,45 @@ fn stub_backward(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStr
     }
 }
 
+/// `self, ` in front of a method's companions' arguments.
+fn self_arg(item: &ItemFn) -> TokenStream {
+    if item.sig.receiver().is_some() {
+        quote!(self,)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// How a companion names a sibling: `Self::f` for a method, `f` otherwise.
+fn sibling(item: &ItemFn, name: &Ident) -> TokenStream {
+    if item.sig.receiver().is_some() {
+        quote!(Self::#name)
+    } else {
+        quote!(#name)
+    }
+}
+
+/// The receiver as written (`&self`, `mut self`, …), for `_backward`; with
+/// `plain`, without `mut`, for companions that only pass it on.
+fn receiver(item: &ItemFn, plain: bool) -> TokenStream {
+    match item.sig.receiver() {
+        None => TokenStream::new(),
+        Some(r) => {
+            let mut r = r.clone();
+            r.attrs.clear();
+            if plain && r.reference.is_none() {
+                r.mutability = None;
+            }
+            quote!(#r,)
+        }
+    }
+}
+
 /// A function used only through its gradient is used: the companions name
 /// the primal, so it is dead exactly when they all are.
 fn primal_use(item: &ItemFn) -> TokenStream {
     if item.sig.generics.params.is_empty() {
-        let name = &item.sig.ident;
+        let name = sibling(item, &item.sig.ident);
         quote!(let _ = #name;)
     } else {
         TokenStream::new()
@@ -260,15 +295,17 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     let span = item.sig.ident.span();
     let one = quote_spanned!(span=> <#ret as ::mica::__private::One>::one());
     let keeps_primal_alive = primal_use(item);
+    let (receiver, self_arg) = (receiver(item, true), self_arg(item));
+    let backward = sibling(item, &backward);
     quote! {
         #attrs
         #[doc = #doc]
         #[inline]
         #[allow(dead_code, clippy::too_many_arguments)]
-        #vis fn #name #generics (#(#inputs),*) -> (#ret, #grad_ty) #where_clause {
+        #vis fn #name #generics (#receiver #(#inputs),*) -> (#ret, #grad_ty) #where_clause {
             #keeps_primal_alive
             #(#zeros)*
-            let #value = #backward(#(#args,)* #one, #(&mut #slots),*);
+            let #value = #backward(#self_arg #(#args,)* #one, #(&mut #slots),*);
             (#value, #grad_val)
         }
     }
@@ -329,6 +366,25 @@ fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStrea
     let where_clause = &generics.where_clause;
     let attrs = companion_attrs(item);
     let keeps_primal_alive = primal_use(item);
+    if item.sig.receiver().is_some() {
+        // a method: the adapter is an associated function next to it,
+        // reached as `receiver.__mica_adjoint_NAME(…)`
+        let adapter = format_ident!("__mica_adjoint_{}", name);
+        let receiver = receiver(item, true);
+        return quote! {
+            #attrs
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(dead_code, non_snake_case, clippy::too_many_arguments)]
+            #vis fn #adapter<#lifetime, #(#params_generics,)* #(#bounds),*>(
+                #receiver #(#values,)* #seed: #ret, #(#slots),*
+            ) #where_clause {
+                #keeps_primal_alive
+                #(#prepare)*
+                Self::#backward(self, #(#args,)* #seed, #(#passed),*);
+            }
+        };
+    }
     quote! {
         #attrs
         #[doc(hidden)]

@@ -696,6 +696,13 @@ impl<'a> Sweep<'a> {
     ) -> syn::Result<Lowered> {
         let name = m.method.to_string();
         let receiver_active = self.mentions_active(&m.receiver);
+        if rules::method(&name).is_none()
+            && !receiver_active
+            && !MUTATING.contains(&name.as_str())
+            && m.args.iter().any(|a| self.mentions_active(a))
+        {
+            return self.lower_tape_method(m, out);
+        }
         let Some(method) = rules::method(&name) else {
             let message = if receiver_active {
                 format!("no derivative rule for the method `{name}`; use `mica::detach(…)` if a constant is meant")
@@ -734,6 +741,37 @@ impl<'a> Sweep<'a> {
         };
         let fwd = quote!(#receiver_tokens.#method_ident(#(#args),*));
         self.new_op_or_const(method.name, inputs, fwd, expr, out)
+    }
+
+    /// `object.method(args…)` where `method` is a `#[tape]` method: the
+    /// receiver is a constant, borrowed once, and the call is differentiated
+    /// through `object.__mica_adjoint_method(…)`.
+    fn lower_tape_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let receiver = &m.receiver;
+        let object = self.names.fresh("c");
+        self.emit_temp(&object, quote!(&(#receiver)), out);
+        let mut inputs = Vec::new();
+        let mut args = Vec::new();
+        for arg in &m.args {
+            let (operand, fwd) = self.lower_operand(arg, out)?;
+            inputs.push(operand);
+            args.push(fwd);
+        }
+        let method = &m.method;
+        let adapter = quote::format_ident!("__mica_adjoint_{}", method, span = method.span());
+        let fwd = quote!(#object.#method(#(#args),*));
+        let spans = m.args.iter().map(|a| a.span()).collect();
+        Ok(self.new_op_at(
+            OpKind::Call(quote!(#object.#adapter)),
+            inputs,
+            spans,
+            fwd,
+            out,
+        ))
     }
 
     fn lower_call(

@@ -75,7 +75,6 @@ pub fn params(sig: &mut Signature, errors: &mut Errors) -> Vec<Param> {
                 if let Some(attr) = take_tracked(&mut receiver.attrs) {
                     errors.at(attr, "`self` cannot be tracked; track a float parameter");
                 }
-                errors.at(receiver.self_token, "`#[tape]` on a method is not supported by this version of Mica; write a free function");
             }
             FnArg::Typed(typed) => {
                 let tracked = take_tracked(&mut typed.attrs);
