@@ -99,6 +99,9 @@ pub struct ReadmeDoctests;
 #[doc(hidden)]
 pub mod __private {
     pub use mica_runtime::rules;
-    pub use mica_runtime::{assert_knob, one_like, zeros_like, IntoSlot, Knob, NoSlot, Untracked};
+    pub use mica_runtime::{
+        assert_knob, one_like, val, zeros_like, AsValue, GradientView, IntoSlot, Knob, NoSlot,
+        Untracked,
+    };
     pub use num_traits::One;
 }

@@ -29,7 +29,7 @@ use crate::errors::Errors;
 use crate::lower::{Origin, Sweep, Val};
 use crate::names::{internal, Names};
 use crate::parse::{self, Args, Param};
-use crate::reverse::{reverse, sum};
+use crate::reverse::reverse;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::{ItemFn, ReturnType};
@@ -92,10 +92,32 @@ fn backward_fn(
     let mut names = Names::default();
     let mut local_errors = Errors::default();
     let mut sweep = Sweep::new(&mut names, &mut local_errors, true);
+    // a scalar is an input value; an array's slopes go straight into its slot
     let mut inputs = Vec::new();
+    let mut checks = TokenStream::new();
     for param in params {
         match (&param.binding, &param.tracked) {
-            (Some(name), Some(_)) => inputs.push(sweep.add_input(name, Origin::Param)),
+            (Some(name), Some((_, shape))) if shape.rank == 0 => {
+                inputs.push(Some(sweep.add_input(name, Origin::Param)))
+            }
+            (Some(name), Some((_, shape))) => {
+                let slot = slot_name(param);
+                sweep.add_array_input(
+                    name,
+                    Origin::Param,
+                    shape.rank,
+                    slot.to_token_stream(),
+                    None,
+                );
+                if shape.sized_at_run_time {
+                    let message =
+                        format!("the slot of `{name}` has {{}} slopes for its {{}} elements");
+                    checks.extend(quote! {
+                        ::core::assert_eq!(#slot.len(), #name.len(), #message, #slot.len(), #name.len());
+                    });
+                }
+                inputs.push(None);
+            }
             (Some(name), None) => sweep.add_const(name, Origin::Param),
             (None, _) => {}
         }
@@ -129,16 +151,14 @@ fn backward_fn(
     let mut updates = TokenStream::new();
     for ((param, _), id) in tracked(params).zip(&inputs) {
         let slot = slot_name(param);
-        match rev.inputs.get(id) {
-            Some(parts) if !parts.is_empty() => {
-                let total = sum(parts);
-                updates.extend(quote!(*#slot += #total;));
-            }
-            // unread means zero: nothing to add
-            _ => updates.extend(quote!(let _ = #slot;)),
+        match id.and_then(|id| rev.inputs.get(&id)) {
+            Some(total) => updates.extend(quote!(*#slot += #total;)),
+            // unread means zero (or an array, already added into): nothing to add
+            None => updates.extend(quote!(let _ = &#slot;)),
         }
     }
     let code = rev.code;
+    let forward = crate::lower::fill_placeholders(forward, &rev.fills);
     drop(sweep);
     let failed = !local_errors.is_empty();
     if let Err(e) = local_errors.into_result() {
@@ -160,6 +180,7 @@ fn backward_fn(
         #[allow(dead_code, clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
         #signature {
             #keeps_primal_alive
+            #checks
             #prologue
             #forward
             let #value = #out_fwd;

@@ -37,7 +37,12 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Local, Pat, Stmt};
 
+mod flow;
+pub use flow::fill_placeholders;
+use flow::hoisted_decls;
+
 pub type ValueId = usize;
+pub type ArrayId = usize;
 
 /// What a binding holds, as far as the record is concerned.
 #[derive(Clone, Debug)]
@@ -48,13 +53,19 @@ pub enum Val {
     Active(ValueId),
     /// a tuple of values
     Tuple(Vec<Val>),
+    /// a recorded array, or a row of one (`prefix` holds the row's indices):
+    /// its reads are recorded element by element
+    Array {
+        array: ArrayId,
+        prefix: Vec<Operand>,
+    },
 }
 
 impl Val {
-    fn is_active(&self) -> bool {
+    pub fn is_active(&self) -> bool {
         match self {
             Val::Const => false,
-            Val::Active(_) => true,
+            Val::Active(_) | Val::Array { .. } => true,
             Val::Tuple(items) => items.iter().any(Val::is_active),
         }
     }
@@ -78,11 +89,13 @@ struct Binding {
 }
 
 /// An input to a recorded operation, as the forward and reverse sweeps see it.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub enum Operand {
     Active(ValueId),
-    /// a literal or an immutable temporary: cheap and pure to read again
+    /// a literal: pure to read again
     Const(TokenStream),
+    /// a constant kept in a temporary (stored per iteration inside loops)
+    Stored(ValueId),
 }
 
 pub enum OpKind {
@@ -90,6 +103,12 @@ pub enum OpKind {
     Rule(&'static str),
     /// a call to a tape function, differentiated through `path::adjoint`
     Call(TokenStream),
+    /// an element of a recorded array: its slope is added into the array's
+    /// adjoint at the same indices
+    Read {
+        array: ArrayId,
+        indices: Vec<Operand>,
+    },
 }
 
 pub struct Op {
@@ -100,13 +119,78 @@ pub struct Op {
     pub spans: Vec<proc_macro2::Span>,
 }
 
+/// The record is a tree: straight-line operations, loops whose iterations
+/// are walked backward, and branches whose taken arm is walked.
+pub enum Step {
+    Op(Op),
+    Loop(Loop),
+    Branch(Branch),
+}
+
+/// A `for` or `while` loop. Each iteration pushes the values its reverse
+/// needs onto `tape` (a `Vec` of tuples); the reverse pops them.
+pub struct Loop {
+    pub region: usize,
+    /// this loop's storage scope: values made in its body
+    pub scope: usize,
+    pub steps: Vec<Step>,
+    pub tape: Ident,
+    /// the trip count, a value of the enclosing region
+    pub count: ValueId,
+    /// where the forward sweep pushes the iteration's values
+    pub fill: Ident,
+    pub carried: Vec<Carried>,
+}
+
+/// A binding the loop body assigns, whose value flows from one iteration to
+/// the next.
+pub struct Carried {
+    /// its value at the start of an iteration
+    pub entry: ValueId,
+    /// its value at the end of an iteration
+    pub end: Val,
+    /// its value before the loop
+    pub before: Val,
+    /// its value after the loop
+    pub exit: ValueId,
+}
+
+/// An `if` or `match`: `flag` records which arm ran.
+pub struct Branch {
+    pub flag: ValueId,
+    pub arms: Vec<(usize, Vec<Step>)>,
+    pub merges: Vec<Merge>,
+}
+
+/// A value that comes out of a branch: `per_arm[k]` is what arm `k` gave.
+pub struct Merge {
+    pub out: ValueId,
+    pub per_arm: Vec<Val>,
+}
+
+/// A recorded array: where its slopes are added.
+pub struct Array {
+    /// the adjoint buffer, indexed like the array
+    pub acc: TokenStream,
+    /// for a buffer the reverse sweep makes: its declaration
+    pub declare: Option<TokenStream>,
+    /// how many indices reach an element: 1 for `[T; N]` or `&[T]`, 2 for
+    /// `[[T; M]; N]`
+    pub rank: usize,
+}
+
 pub struct Value {
-    /// an immutable local holding the value for the whole sweep
+    /// an immutable local holding the value for the whole sweep (or, inside
+    /// a loop, for the iteration; the loop's tape keeps it for the reverse)
     pub store: Ident,
     /// for an input (a knob or tracked parameter): the name it is read from,
     /// copied into `store` at the start of the sweep only if needed
     pub capture: Option<Ident>,
     pub needed: bool,
+    /// the loop body or branch arm it was made in (0: the sweep itself)
+    pub region: usize,
+    /// the innermost loop it was made in (0: none)
+    pub scope: usize,
 }
 
 /// The result of lowering an expression.
@@ -117,17 +201,35 @@ pub struct Lowered {
     pub fwd: TokenStream,
 }
 
+/// Temporaries of one storage scope declared at its top, so the reverse
+/// sweep (or the loop's tape) can read them after nested blocks end.
+#[derive(Default)]
+struct Hoist {
+    /// `(name, made in a branch arm)`: a branch's temporaries start from
+    /// `Default::default()`, the other arm leaves them so
+    names: Vec<(Ident, bool)>,
+    /// block depth of the scope's own statements
+    base: usize,
+    /// branch arms entered within this scope
+    arms: usize,
+}
+
 /// One recorded region: a window, or a whole `#[tape]` function.
 pub struct Sweep<'a> {
     pub names: &'a mut Names,
     pub errors: &'a mut Errors,
     pub values: Vec<Value>,
-    pub ops: Vec<Op>,
+    pub arrays: Vec<Array>,
+    /// the record, one list per open loop body or branch arm
+    building: Vec<Vec<Step>>,
     scopes: Vec<HashMap<String, Binding>>,
-    /// temporaries made inside nested blocks, declared at the sweep's top so
-    /// the reverse sweep can read them
-    pub hoisted: Vec<Ident>,
+    hoists: Vec<Hoist>,
     depth: usize,
+    region: usize,
+    regions: usize,
+    scope: usize,
+    /// every loop's tape, declared at the sweep's top
+    pub tapes: Vec<Ident>,
     /// in the function form, `return` ends the forward story
     pub function_form: bool,
 }
@@ -138,24 +240,69 @@ impl<'a> Sweep<'a> {
             names,
             errors,
             values: Vec::new(),
-            ops: Vec::new(),
+            arrays: Vec::new(),
+            building: vec![Vec::new()],
             scopes: vec![HashMap::new()],
-            hoisted: Vec::new(),
+            hoists: vec![Hoist::default()],
             depth: 0,
+            region: 0,
+            regions: 1,
+            scope: 0,
+            tapes: Vec::new(),
             function_form,
+        }
+    }
+
+    /// The record, once lowering is done.
+    pub fn take_steps(&mut self) -> Vec<Step> {
+        self.building.drain(..).next().unwrap_or_default()
+    }
+
+    fn new_value(&mut self, store: Ident, capture: Option<Ident>) -> ValueId {
+        self.values.push(Value {
+            store,
+            capture,
+            needed: false,
+            region: self.region,
+            scope: self.scope,
+        });
+        self.values.len() - 1
+    }
+
+    fn push_step(&mut self, step: Step) {
+        if let Some(list) = self.building.last_mut() {
+            list.push(step);
         }
     }
 
     /// A knob or tracked parameter, read under `name`.
     pub fn add_input(&mut self, name: &Ident, origin: Origin) -> ValueId {
-        let id = self.values.len();
         let store = self.names.fresh("v");
-        self.values.push(Value {
-            store,
-            capture: Some(name.clone()),
-            needed: false,
-        });
+        let id = self.new_value(store, Some(name.clone()));
         self.bind(name, Val::Active(id), origin);
+        id
+    }
+
+    /// A tracked array (a knob or parameter) whose slopes are added into
+    /// `acc`; `declare` makes that buffer when the reverse sweep starts.
+    pub fn add_array_input(
+        &mut self,
+        name: &Ident,
+        origin: Origin,
+        rank: usize,
+        acc: TokenStream,
+        declare: Option<TokenStream>,
+    ) -> ArrayId {
+        self.arrays.push(Array { acc, declare, rank });
+        let id = self.arrays.len() - 1;
+        self.bind(
+            name,
+            Val::Array {
+                array: id,
+                prefix: Vec::new(),
+            },
+            origin,
+        );
         id
     }
 
@@ -193,15 +340,19 @@ impl<'a> Sweep<'a> {
         self.values[id].store.clone()
     }
 
-    /// `let` lines that copy the inputs the sweep needs, and the
-    /// declarations of hoisted temporaries: what goes before the forward code.
+    /// What goes before the forward code: copies of the inputs the sweep
+    /// needs, the declarations of hoisted temporaries, the loops' tapes.
     pub fn prologue(&self) -> TokenStream {
         let captures = self.values.iter().filter(|v| v.needed).filter_map(|v| {
             let store = &v.store;
-            v.capture.as_ref().map(|name| quote!(let #store = #name;))
+            v.capture
+                .as_ref()
+                .filter(|_| v.scope == 0 && v.region == 0)
+                .map(|name| quote!(let #store = #name;))
         });
-        let hoisted = &self.hoisted;
-        quote!(#(#captures)* #(let #hoisted;)*)
+        let hoisted = self.hoists.first().map(hoisted_decls).unwrap_or_default();
+        let tapes = &self.tapes;
+        quote!(#(#captures)* #hoisted #(let mut #tapes = ::std::vec::Vec::new();)*)
     }
 
     // ------------------------------------------------------------ statements
@@ -304,6 +455,13 @@ impl<'a> Sweep<'a> {
                         out.extend(stmt.to_token_stream());
                         Ok(())
                     }
+                    Expr::ForLoop(_) | Expr::While(_) | Expr::If(_) | Expr::Match(_) => {
+                        let lowered = self.lower_expr(expr, out)?;
+                        if semi.is_none() {
+                            out.extend(lowered.fwd);
+                        }
+                        Ok(())
+                    }
                     _ => {
                         let lowered = self.lower_expr(expr, out)?;
                         let fwd = lowered.fwd;
@@ -367,6 +525,7 @@ impl<'a> Sweep<'a> {
             Pat::Type(p) => self.bind_pattern(&p.pat, val),
             Pat::Wild(_) => Ok(()),
             Pat::Paren(p) => self.bind_pattern(&p.pat, val),
+            Pat::Reference(p) => self.bind_pattern(&p.pat, val),
             Pat::Tuple(t) => match val {
                 Val::Tuple(items) if items.len() == t.elems.len() => {
                     for (p, v) in t.elems.iter().zip(items) {
@@ -512,6 +671,12 @@ impl<'a> Sweep<'a> {
                     let (op, x) = (&u.op, &inner.1);
                     self.new_op_or_const("neg", vec![inner.0], quote!(#op #x), expr, out)
                 }
+                // `*x` of an element bound by reference: the element itself
+                syn::UnOp::Deref(_) => {
+                    let inner = self.lower_expr(&u.expr, out)?;
+                    let (op, x) = (&u.op, &inner.fwd);
+                    Ok(Lowered { val: inner.val, fwd: quote!(#op #x) })
+                }
                 syn::UnOp::Not(_) => Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() }),
                 _ => Err(syn::Error::new_spanned(
                     u.op,
@@ -554,10 +719,18 @@ impl<'a> Sweep<'a> {
                 self.check_macro(&m.mac)?;
                 Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() })
             }
-            Expr::Cast(c) => Err(syn::Error::new_spanned(
-                c.as_token,
-                "an `as` cast of a recorded value is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant",
-            )),
+            Expr::Cast(c) => {
+                // a cast of a constant (say, of `detach(…)`) is a constant
+                let inner = self.lower_expr(&c.expr, out)?;
+                if inner.val.is_active() {
+                    return Err(syn::Error::new_spanned(
+                        c.as_token,
+                        "an `as` cast of a recorded value is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant",
+                    ));
+                }
+                let (x, as_token, ty) = (&inner.fwd, &c.as_token, &c.ty);
+                Ok(Lowered { val: Val::Const, fwd: quote!((#x) #as_token #ty) })
+            }
             Expr::Reference(r) => Err(syn::Error::new_spanned(
                 r.and_token,
                 "a reference to a recorded value is outside the recorded vocabulary; pass the value itself",
@@ -570,16 +743,15 @@ impl<'a> Sweep<'a> {
                 self.check_no_escape(expr)?;
                 Err(syn::Error::new_spanned(first_token(expr), "this expression leaves the window early"))
             }
-            Expr::If(_) | Expr::Match(_) | Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
-                Err(syn::Error::new_spanned(
-                    first_token(expr),
-                    "control flow that depends on recorded values is not supported by this version of Mica",
-                ))
-            }
-            Expr::Index(i) => Err(syn::Error::new_spanned(
-                &i.index,
-                "indexing a recorded value is not supported by this version of Mica",
+            Expr::If(i) => self.lower_if(i, out),
+            Expr::Match(m) => self.lower_match(m, out),
+            Expr::ForLoop(f) => self.lower_for(f, out),
+            Expr::While(w) => self.lower_while(w, out),
+            Expr::Loop(l) => Err(syn::Error::new_spanned(
+                l.loop_token,
+                "`loop` over recorded values is not supported; write a `for` or `while` loop",
             )),
+            Expr::Index(i) => self.lower_index(i, out),
             Expr::Closure(c) => Err(syn::Error::new_spanned(
                 c.or1_token,
                 "a closure over a recorded value is outside the recorded vocabulary; write a `#[tape]` function and call it",
@@ -605,28 +777,40 @@ impl<'a> Sweep<'a> {
                 if is_literal(expr) {
                     return Ok((Operand::Const(lowered.fwd.clone()), lowered.fwd));
                 }
-                let temp = self.names.fresh("c");
-                let fwd = &lowered.fwd;
-                self.emit_temp(&temp, quote!(#fwd), out);
-                Ok((
-                    Operand::Const(temp.to_token_stream()),
-                    temp.to_token_stream(),
-                ))
+                // kept as written; a rule reads it through `val` (`reverse.rs`)
+                let id = self.stored(lowered.fwd, out);
+                let store = self.values[id].store.to_token_stream();
+                Ok((Operand::Stored(id), store))
             }
             Val::Tuple(_) => Err(syn::Error::new_spanned(
                 expr,
                 "a tuple is not a scalar; take one of its fields",
             )),
+            Val::Array { .. } => Err(syn::Error::new_spanned(
+                expr,
+                "an array is not a scalar; index it",
+            )),
         }
     }
 
+    /// `let temp = value;`, or, inside a nested block or branch arm, an
+    /// assignment to a temporary declared at the top of the storage scope.
     fn emit_temp(&mut self, temp: &Ident, value: TokenStream, out: &mut TokenStream) {
-        if self.depth == 0 {
-            out.extend(quote!(let #temp = #value;));
-        } else {
-            self.hoisted.push(temp.clone());
-            out.extend(quote!(#temp = #value;));
+        let depth = self.depth;
+        match self.hoists.last_mut() {
+            Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
+                hoist.names.push((temp.clone(), hoist.arms > 0));
+                out.extend(quote!(#temp = #value;));
+            }
+            _ => out.extend(quote!(let #temp = #value;)),
         }
+    }
+
+    /// A constant bound to a temporary the reverse sweep may read.
+    fn stored(&mut self, value: TokenStream, out: &mut TokenStream) -> ValueId {
+        let temp = self.names.fresh("c");
+        self.emit_temp(&temp, value, out);
+        self.new_value(temp, None)
     }
 
     /// Records an operation whose output is `fwd`, bound to a fresh store.
@@ -648,20 +832,15 @@ impl<'a> Sweep<'a> {
         fwd: TokenStream,
         out: &mut TokenStream,
     ) -> Lowered {
-        let id = self.values.len();
         let store = self.names.fresh("t");
         self.emit_temp(&store, fwd, out);
-        self.values.push(Value {
-            store: store.clone(),
-            capture: None,
-            needed: false,
-        });
-        self.ops.push(Op {
+        let id = self.new_value(store.clone(), None);
+        self.push_step(Step::Op(Op {
             out: id,
             kind,
             inputs,
             spans,
-        });
+        }));
         Lowered {
             val: Val::Active(id),
             fwd: store.to_token_stream(),
@@ -696,6 +875,13 @@ impl<'a> Sweep<'a> {
     ) -> syn::Result<Lowered> {
         let name = m.method.to_string();
         let receiver_active = self.mentions_active(&m.receiver);
+        if receiver_active && matches!(name.as_str(), "len" | "is_empty") && m.args.is_empty() {
+            // the shape of a recorded array is a constant
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
+        }
         if rules::method(&name).is_none()
             && !receiver_active
             && !MUTATING.contains(&name.as_str())

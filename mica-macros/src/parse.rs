@@ -51,6 +51,10 @@ pub struct Shape {
     pub grad: TokenStream,
     /// what the slot of `_backward` points to
     pub slot: TokenStream,
+    /// indices to reach an element: 0 for a scalar
+    pub rank: usize,
+    /// a slice-like slot, whose length is checked
+    pub sized_at_run_time: bool,
 }
 
 /// One parameter of the function.
@@ -133,30 +137,37 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
             r.mutability,
             "a `&mut` parameter cannot be tracked; take the value or a shared reference",
         )),
+        Type::Reference(r) => match &*r.elem {
+            Type::Array(_) => shape(&r.elem),
+            Type::Slice(slice) => run_time_sized(&slice.elem),
+            Type::Path(p) if vec_element(p).is_some() => shape(&r.elem),
+            _ => Err(syn::Error::new_spanned(
+                ty,
+                "a shared reference is tracked when it is to an array, a slice or a `Vec` of floats",
+            )),
+        },
         Type::Path(p) if p.qself.is_none() => {
-            let last = p
-                .path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
+            if let Some(element) = vec_element(p) {
+                return run_time_sized(element);
+            }
+            let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
             if INTEGERS.contains(&last.as_str()) {
                 return Err(syn::Error::new_spanned(
                     ty,
                     format!("`{last}` cannot be tracked: it has no slope; a knob is `f32`, `f64`, or an array of them"),
                 ));
             }
-            if last == "Vec" {
-                return Err(not_yet(ty));
+            Ok(Shape { grad: ty.to_token_stream(), slot: ty.to_token_stream(), rank: 0, sized_at_run_time: false })
+        }
+        Type::Array(a) => {
+            let element = shape(&a.elem)?;
+            if element.sized_at_run_time {
+                return Err(syn::Error::new_spanned(&a.elem, "an array of `Vec`s cannot be tracked; use nested arrays"));
             }
-            Ok(Shape {
-                grad: ty.to_token_stream(),
-                slot: ty.to_token_stream(),
-            })
+            Ok(Shape { grad: ty.to_token_stream(), slot: ty.to_token_stream(), rank: element.rank + 1, sized_at_run_time: false })
         }
         Type::Paren(p) => shape(&p.elem),
         Type::Group(g) => shape(&g.elem),
-        Type::Array(_) | Type::Slice(_) | Type::Reference(_) => Err(not_yet(ty)),
         _ => Err(syn::Error::new_spanned(
             ty,
             "this type cannot be tracked; a knob is `f32`, `f64`, or an array or `Vec` of them",
@@ -164,9 +175,34 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
     }
 }
 
-fn not_yet(ty: &Type) -> syn::Error {
-    syn::Error::new_spanned(
-        ty,
-        "tracked arrays, slices and `Vec`s are not supported by this version of Mica; track `f32` or `f64` parameters",
-    )
+/// `&[E]`, `&Vec<E>`, `Vec<E>`: a `Vec<E>` gradient, a `[E]` slot.
+fn run_time_sized(element: &Type) -> syn::Result<Shape> {
+    let inner = shape(element)?;
+    if inner.sized_at_run_time {
+        return Err(syn::Error::new_spanned(
+            element,
+            "a `Vec` of `Vec`s cannot be tracked; use a `Vec` of arrays",
+        ));
+    }
+    Ok(Shape {
+        grad: quote::quote!(::std::vec::Vec<#element>),
+        slot: quote::quote!([#element]),
+        rank: inner.rank + 1,
+        sized_at_run_time: true,
+    })
+}
+
+/// `E` of `Vec<E>`.
+fn vec_element(p: &syn::TypePath) -> Option<&Type> {
+    let last = p.path.segments.last()?;
+    if last.ident != "Vec" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) => args.args.iter().find_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    }
 }

@@ -1,109 +1,366 @@
 //! The reverse sweep: from the record `lower.rs` made, the adjoint code.
 //!
-//! Input: the record (operations in forward order) and the seeds.
-//! Output: one immutable `let` per adjoint, in reverse order:
+//! Straight-line code becomes one immutable `let` per adjoint, in reverse
+//! order:
 //!
 //! ```text
 //! // op 3: t4 = mul(t3, t3), seeded with `seed`
 //! let __mica_a5 = seed;
 //! // op 2: t3 = sub(t1, c2)
 //! let __mica_a6 = rules::mul_d0(t3, t3, t4, a5) + rules::mul_d1(t3, t3, t4, a5);
-//! // op 1: t1 = mul(a, 2.0)
-//! let __mica_a7 = rules::sub_d0(t1, c2, t3, a6);
 //! ```
-//!
-//! and, for each input, the sum of what flowed into it (`rules::mul_d0(a,
-//! 2.0, t1, a7)`), which the caller adds into a slot or binds as a gradient.
 //!
 //! Each adjoint is the sum of the contributions of its readers, collected
 //! while their operations are visited (fan-out sums). An adjoint that
 //! receives nothing is never written: dead values cost no code, and an input
 //! nothing flowed into has gradient exactly zero (unread means zero).
+//!
+//! Control flow adds three things:
+//!
+//! - A value that receives slopes from inside a loop body or branch arm
+//!   gets a mutable accumulator (`let mut acc = 0; … acc += …`), declared
+//!   where the value lives; everything else stays an immutable `let`.
+//! - A loop is walked backward by popping its tape — each iteration pushed
+//!   the values its reverse reads — and a binding carried from one
+//!   iteration to the next passes its adjoint back through a `carry`.
+//! - A branch replays the arm its flag recorded; a value that comes out of
+//!   the branch hands its adjoint to the value that arm gave.
+//!
+//! Arrays' adjoints are buffers: reading `w[i]` adds into `d_w[i]`.
 
-use crate::lower::{OpKind, Operand, Sweep, ValueId};
-use proc_macro2::{Span, TokenStream};
+use crate::lower::{Branch, Loop, OpKind, Operand, Step, Sweep, Val, ValueId};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The reverse sweep's code and what reached each input.
 pub struct Reverse {
     pub code: TokenStream,
-    /// input value → the contributions to its adjoint (empty: exactly zero)
-    pub inputs: BTreeMap<ValueId, Vec<TokenStream>>,
+    /// input value → its total adjoint (absent: exactly zero)
+    pub inputs: BTreeMap<ValueId, TokenStream>,
+    /// each loop's placeholder in the forward code → the push of the values
+    /// its reverse reads
+    pub fills: HashMap<String, TokenStream>,
 }
 
 /// Writes the reverse sweep of `sweep`'s record, seeded at the given values.
 pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Reverse {
-    let mut contributions: BTreeMap<ValueId, Vec<TokenStream>> = BTreeMap::new();
-    for (id, seed) in seeds {
-        contributions.entry(id).or_default().push(seed);
-    }
+    let steps = sweep.take_steps();
+    let mut accumulated = BTreeSet::new();
+    mark_accumulated(sweep, &steps, 0, &mut accumulated);
+    let mut gen = Gen {
+        sweep,
+        contributions: BTreeMap::new(),
+        accumulated,
+        accumulators: BTreeMap::new(),
+        fills: HashMap::new(),
+    };
     let mut code = TokenStream::new();
-    let ops = std::mem::take(&mut sweep.ops);
-    for op in ops.iter().rev() {
-        let Some(incoming) = contributions.remove(&op.out) else {
-            continue; // nothing reads this value: its adjoint is zero
-        };
-        let adj = sweep.names.fresh("a");
-        let sum = sum(&incoming);
-        code.extend(quote!(let #adj = #sum;));
-        let args: Vec<TokenStream> = op
-            .inputs
+    for array in &gen.sweep.arrays {
+        if let Some(declare) = &array.declare {
+            code.extend(declare.clone());
+        }
+    }
+    code.extend(gen.region(&steps, 0, seeds));
+    let inputs: Vec<ValueId> = (0..gen.sweep.values.len())
+        .filter(|&v| {
+            let value = &gen.sweep.values[v];
+            value.capture.is_some() && value.region == 0
+        })
+        .collect();
+    let mut totals = BTreeMap::new();
+    for v in inputs {
+        if let Some(total) = gen.total(v) {
+            totals.insert(v, total);
+        }
+    }
+    Reverse {
+        code,
+        inputs: totals,
+        fills: gen.fills,
+    }
+}
+
+/// Values that receive slopes from a region other than their own.
+fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut BTreeSet<ValueId>) {
+    let mark = |val: &Val, region: usize, out: &mut BTreeSet<ValueId>| {
+        if let Val::Active(v) = val {
+            if sweep.values[*v].region != region {
+                out.insert(*v);
+            }
+        }
+    };
+    for step in steps {
+        match step {
+            Step::Op(op) => {
+                for input in &op.inputs {
+                    if let Operand::Active(v) = input {
+                        mark(&Val::Active(*v), region, out);
+                    }
+                }
+            }
+            Step::Loop(l) => {
+                mark_accumulated(sweep, &l.steps, l.region, out);
+                for c in &l.carried {
+                    mark(&c.end, l.region, out);
+                    mark(&c.before, region, out);
+                }
+            }
+            Step::Branch(b) => {
+                for (k, (arm_region, arm)) in b.arms.iter().enumerate() {
+                    mark_accumulated(sweep, arm, *arm_region, out);
+                    for merge in &b.merges {
+                        if let Some(val) = merge.per_arm.get(k) {
+                            mark(val, *arm_region, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+struct Gen<'g, 'a> {
+    sweep: &'g mut Sweep<'a>,
+    contributions: BTreeMap<ValueId, Vec<TokenStream>>,
+    accumulated: BTreeSet<ValueId>,
+    /// accumulators written so far, by value
+    accumulators: BTreeMap<ValueId, Ident>,
+    fills: HashMap<String, TokenStream>,
+}
+
+impl Gen<'_, '_> {
+    /// Adds `part` to `v`'s adjoint: into its list, or, for an accumulated
+    /// value, into its accumulator right away.
+    fn contribute(&mut self, v: ValueId, part: TokenStream, code: &mut TokenStream) {
+        if self.accumulated.contains(&v) {
+            let acc = match self.accumulators.get(&v) {
+                Some(acc) => acc.clone(),
+                None => {
+                    let acc = self.sweep.names.fresh("acc");
+                    self.accumulators.insert(v, acc.clone());
+                    acc
+                }
+            };
+            code.extend(quote!(#acc += #part;));
+        } else {
+            self.contributions.entry(v).or_default().push(part);
+        }
+    }
+
+    /// Everything that reached `v`, or `None` if nothing did.
+    fn total(&mut self, v: ValueId) -> Option<TokenStream> {
+        let mut parts = self.contributions.remove(&v).unwrap_or_default();
+        if let Some(acc) = self.accumulators.get(&v) {
+            parts.push(acc.to_token_stream());
+        }
+        (!parts.is_empty()).then(|| sum(&parts))
+    }
+
+    fn operand(&mut self, operand: &Operand) -> TokenStream {
+        match operand {
+            Operand::Active(id) | Operand::Stored(id) => {
+                self.sweep.read_store(*id).into_token_stream()
+            }
+            Operand::Const(tokens) => tokens.clone(),
+        }
+    }
+
+    /// The reverse of one region's steps, with its accumulators declared
+    /// first.
+    fn region(
+        &mut self,
+        steps: &[Step],
+        region: usize,
+        seeds: Vec<(ValueId, TokenStream)>,
+    ) -> TokenStream {
+        let before: BTreeSet<ValueId> = self.accumulators.keys().copied().collect();
+        let mut code = TokenStream::new();
+        for (v, seed) in seeds {
+            self.contribute(v, seed, &mut code);
+        }
+        for step in steps.iter().rev() {
+            match step {
+                Step::Op(op) => self.op(op, &mut code),
+                Step::Loop(l) => self.walk_loop(l, &mut code),
+                Step::Branch(b) => self.branch(b, &mut code),
+            }
+        }
+        // accumulators first written while walking this region, for values
+        // that live in it: zero them where the region starts
+        let mut decls = TokenStream::new();
+        let new: Vec<(ValueId, Ident)> = self
+            .accumulators
             .iter()
-            .map(|input| match input {
-                Operand::Active(id) => sweep.read_store(*id).into_token_stream(),
-                Operand::Const(tokens) => tokens.clone(),
-            })
+            .filter(|(v, _)| !before.contains(v) && self.sweep.values[**v].region == region)
+            .map(|(v, acc)| (*v, acc.clone()))
             .collect();
+        for (v, acc) in new {
+            let store = self.sweep.read_store(v);
+            decls.extend(quote!(let mut #acc = ::mica::__private::zeros_like(&#store);));
+        }
+        decls.extend(code);
+        decls
+    }
+
+    fn op(&mut self, op: &crate::lower::Op, code: &mut TokenStream) {
+        let Some(incoming) = self.total(op.out) else {
+            return; // nothing reads this value: its adjoint is zero
+        };
+        let adj = self.sweep.names.fresh("a");
+        code.extend(quote!(let #adj = #incoming;));
+        let args: Vec<TokenStream> = op.inputs.iter().map(|input| self.operand(input)).collect();
         match &op.kind {
             OpKind::Rule(name) => {
-                let out = sweep.read_store(op.out);
+                // a constant is read as the rule's type (`&f64` → `f64`)
+                let args: Vec<TokenStream> = op
+                    .inputs
+                    .iter()
+                    .zip(&args)
+                    .map(|(input, arg)| match input {
+                        Operand::Stored(_) => quote!(::mica::__private::val(#arg)),
+                        _ => arg.clone(),
+                    })
+                    .collect();
+                let out = self.sweep.read_store(op.out);
                 for (i, input) in op.inputs.iter().enumerate() {
                     if let Operand::Active(id) = input {
                         let rule = quote::format_ident!("{}_d{}", name, i);
-                        let contribution =
-                            quote!(::mica::__private::rules::#rule(#(#args,)* #out, #adj));
-                        contributions.entry(*id).or_default().push(contribution);
+                        let part = quote!(::mica::__private::rules::#rule(#(#args,)* #out, #adj));
+                        self.contribute(*id, part, code);
                     }
                 }
             }
             OpKind::Call(adapter) => {
                 // joint mode: the callee's adjoint re-runs its own forward
-                // sweep and adds its slopes into one slot per argument
-                // each slot carries its argument's span: a type error about
-                // it (a recorded value passed to an untracked parameter)
-                // points at the user's argument
+                // sweep and adds its slopes into one slot per argument; each
+                // slot carries its argument's span, so a type error about it
+                // (a recorded value passed to an untracked parameter) points
+                // at the user's argument
                 let mut slots = Vec::new();
+                let mut parts = Vec::new();
                 for (i, (input, arg)) in op.inputs.iter().zip(&args).enumerate() {
                     let span = op.spans.get(i).copied().unwrap_or_else(Span::call_site);
                     match input {
                         Operand::Active(id) => {
-                            let slot = sweep.names.fresh("d");
+                            let slot = self.sweep.names.fresh("d");
                             code.extend(
                                 quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);),
                             );
-                            // same name resolution, the argument's location
                             let mut at = slot.clone();
                             at.set_span(slot.span().located_at(span));
                             slots.push(quote_spanned!(span=> &mut #at));
-                            contributions
-                                .entry(*id)
-                                .or_default()
-                                .push(slot.into_token_stream());
+                            parts.push((*id, slot));
                         }
-                        Operand::Const(_) => {
-                            slots.push(quote_spanned!(span=> ::mica::__private::NoSlot))
-                        }
+                        _ => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
                     }
                 }
                 code.extend(quote!(#adapter(#(#args,)* #adj, #(#slots),*);));
+                for (id, slot) in parts {
+                    self.contribute(id, slot.into_token_stream(), code);
+                }
+            }
+            OpKind::Read { array, indices } => {
+                let indices: Vec<TokenStream> = indices.iter().map(|i| self.operand(i)).collect();
+                let acc = self.sweep.arrays[*array].acc.clone();
+                code.extend(quote!(#acc #([#indices])* += #adj;));
             }
         }
     }
-    sweep.ops = ops;
-    Reverse {
-        code,
-        inputs: contributions,
+
+    /// A loop, walked from its last iteration to its first.
+    fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
+        // carried bindings: the adjoint after the loop flows back in
+        let mut carries = Vec::new();
+        for c in &l.carried {
+            let carry = self.sweep.names.fresh("k");
+            let init = match self.total(c.exit) {
+                Some(total) => total,
+                None => {
+                    let exit = self.sweep.read_store(c.exit);
+                    quote!(::mica::__private::zeros_like(&#exit))
+                }
+            };
+            code.extend(quote!(let mut #carry = #init;));
+            carries.push(carry);
+        }
+        let seeds = l
+            .carried
+            .iter()
+            .zip(&carries)
+            .filter_map(|(c, carry)| match c.end {
+                Val::Active(end) => Some((end, carry.to_token_stream())),
+                _ => None,
+            })
+            .collect();
+        let mut body = self.region(&l.steps, l.region, seeds);
+        for (c, carry) in l.carried.iter().zip(&carries) {
+            let next = match self.total(c.entry) {
+                Some(total) => total,
+                None => {
+                    let entry = self.sweep.read_store(c.entry);
+                    quote!(::mica::__private::zeros_like(&#entry))
+                }
+            };
+            body.extend(quote!(#carry = #next;));
+        }
+        // what the body's reverse reads, the forward pushes per iteration
+        let stored: Vec<Ident> = self
+            .sweep
+            .values
+            .iter()
+            .filter(|v| v.needed && v.scope == l.scope)
+            .map(|v| v.store.clone())
+            .collect();
+        let tape = &l.tape;
+        self.fills
+            .insert(l.fill.to_string(), quote!(#tape.push((#(#stored,)*));));
+        let count = self.sweep.read_store(l.count);
+        let left = self.sweep.names.fresh("r");
+        code.extend(quote! {
+            let mut #left = #count;
+            while #left > 0 {
+                #left -= 1;
+                if let ::core::option::Option::Some((#(#stored,)*)) = #tape.pop() {
+                    #body
+                }
+            }
+        });
+        for (c, carry) in l.carried.iter().zip(carries) {
+            if let Val::Active(before) = c.before {
+                self.contribute(before, carry.into_token_stream(), code);
+            }
+        }
+    }
+
+    /// A branch: the recorded arm, walked.
+    fn branch(&mut self, b: &Branch, code: &mut TokenStream) {
+        let mut merged = Vec::new();
+        for merge in &b.merges {
+            if let Some(total) = self.total(merge.out) {
+                let adj = self.sweep.names.fresh("a");
+                code.extend(quote!(let #adj = #total;));
+                merged.push((merge, adj));
+            }
+        }
+        let mut arms = Vec::new();
+        for (k, (region, steps)) in b.arms.iter().enumerate() {
+            let seeds = merged
+                .iter()
+                .filter_map(|(merge, adj)| match merge.per_arm.get(k) {
+                    Some(Val::Active(v)) => Some((*v, adj.to_token_stream())),
+                    _ => None,
+                })
+                .collect();
+            let arm = self.region(steps, *region, seeds);
+            if !arm.is_empty() {
+                arms.push(quote!(#k => { #arm }));
+            }
+        }
+        if !arms.is_empty() {
+            let flag = self.sweep.read_store(b.flag);
+            code.extend(quote!(match #flag { #(#arms)* _ => {} }));
+        }
     }
 }
 

@@ -31,7 +31,7 @@ use crate::errors::Errors;
 use crate::lower::{Origin, Sweep, Val};
 use crate::names::Names;
 use crate::parse::{is_tracked, take_tracked};
-use crate::reverse::{reverse, sum};
+use crate::reverse::reverse;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -71,7 +71,7 @@ struct Window {
     /// knob name → the binding its gradient is in
     gradients: HashMap<String, Ident>,
     /// knobs visible to the window
-    knobs: BTreeMap<String, Ident>,
+    knobs: BTreeMap<String, (Ident, usize)>,
     /// the window's top-level bindings and what they hold
     bindings: HashMap<String, Val>,
     /// the reverse sweep, written where `backward!` stands
@@ -80,8 +80,9 @@ struct Window {
 
 #[derive(Default)]
 struct BlockState {
-    /// names bound in this block so far: the declared name for a knob
-    bindings: HashMap<String, Option<Ident>>,
+    /// names bound in this block so far: for a knob, its declared name and
+    /// rank (0 for a scalar)
+    bindings: HashMap<String, Option<(Ident, usize)>>,
     window: Option<Window>,
 }
 
@@ -176,7 +177,7 @@ impl<'a> Rewriter<'a> {
     }
 
     /// Records a binding of the outer code; `knob` is its declared name.
-    fn bind_outer(&mut self, name: &Ident, knob: Option<Ident>) {
+    fn bind_outer(&mut self, name: &Ident, knob: Option<(Ident, usize)>) {
         if let Some(block) = self.blocks.last_mut() {
             block.bindings.insert(name.to_string(), knob);
         }
@@ -192,7 +193,7 @@ impl<'a> Rewriter<'a> {
     }
 
     /// The knobs in scope, by name, with the names they were declared by.
-    fn visible_knobs(&self) -> BTreeMap<String, Ident> {
+    fn visible_knobs(&self) -> BTreeMap<String, (Ident, usize)> {
         let mut seen = BTreeSet::new();
         let mut knobs = BTreeMap::new();
         for block in self.blocks.iter().rev() {
@@ -229,9 +230,14 @@ impl<'a> Rewriter<'a> {
             );
             return;
         };
+        let mut rank = local
+            .init
+            .as_ref()
+            .map_or(0, |init| literal_rank(&init.expr));
         if let Some(ty) = ty {
-            if let Err(e) = crate::parse::shape(ty) {
-                self.errors.push(e);
+            match crate::parse::shape(ty) {
+                Ok(shape) => rank = shape.rank,
+                Err(e) => self.errors.push(e),
             }
         }
         if local.init.is_none() {
@@ -241,7 +247,7 @@ impl<'a> Rewriter<'a> {
             );
         }
         let ident = ident.clone();
-        self.bind_outer(&ident, Some(ident.clone()));
+        self.bind_outer(&ident, Some((ident.clone(), rank)));
     }
 
     fn next_plan(&mut self) -> Plan {
@@ -279,14 +285,32 @@ impl<'a> Rewriter<'a> {
         let knobs = self.visible_knobs();
         let mut sweep_errors = Errors::default();
         let mut sweep = Sweep::new(self.names, &mut sweep_errors, false);
+        // a scalar knob is an input value; an array knob's slopes are added
+        // into a buffer the walk makes
         let mut inputs = BTreeMap::new();
-        for (name, declared) in &knobs {
-            inputs.insert(name.clone(), sweep.add_input(declared, Origin::Knob));
+        let mut buffers = BTreeMap::new();
+        for (name, (declared, rank)) in &knobs {
+            if *rank == 0 {
+                inputs.insert(name.clone(), sweep.add_input(declared, Origin::Knob));
+            } else {
+                let buffer = sweep.names.fresh("g");
+                let declare = quote!(let mut #buffer = ::mica::__private::zeros_like(&#declared););
+                sweep.add_array_input(
+                    declared,
+                    Origin::Knob,
+                    *rank,
+                    buffer.to_token_stream(),
+                    Some(declare),
+                );
+                buffers.insert(name.clone(), buffer);
+            }
         }
         let mut forward = TokenStream::new();
         if let Some(tail) = sweep.lower_block_stmts(&stmts, &mut forward) {
             let fwd = tail.fwd;
-            forward.extend(quote!(let _ = #fwd;));
+            if !fwd.is_empty() {
+                forward.extend(quote!(let _ = #fwd;));
+            }
         }
         let bindings: HashMap<String, Val> = sweep.top_level_bindings();
         // the seed, known from the first pass
@@ -306,19 +330,23 @@ impl<'a> Rewriter<'a> {
         reverse_code.extend(rev.code);
         let mut gradients = HashMap::new();
         for knob in &plan.gradients {
-            let Some(input) = inputs.get(knob) else {
+            if let Some(buffer) = buffers.get(knob) {
+                gradients.insert(knob.clone(), buffer.clone());
+                continue;
+            }
+            let (Some(input), Some((knob_ident, _))) = (inputs.get(knob), knobs.get(knob)) else {
                 continue;
             };
             let binding = sweep.names.fresh("g");
-            let knob_ident = &knobs[knob];
             let value = match rev.inputs.get(input) {
-                Some(parts) if !parts.is_empty() => sum(parts),
+                Some(total) => total.clone(),
                 // unread means zero
-                _ => quote!(::mica::__private::zeros_like(&#knob_ident)),
+                None => quote!(::mica::__private::zeros_like(&#knob_ident)),
             };
             reverse_code.extend(quote!(let #binding = #value;));
             gradients.insert(knob.clone(), binding);
         }
+        let forward = crate::lower::fill_placeholders(forward, &rev.fills);
         let prologue = sweep.prologue();
         drop(sweep);
         if let Err(e) = sweep_errors.into_result() {
@@ -389,6 +417,9 @@ impl<'a> Rewriter<'a> {
         let problem = match window.bindings.get(&name) {
             Some(Val::Active(_)) | Some(Val::Const) => None,
             Some(Val::Tuple(_)) => Some(format!("`{name}` is a tuple; walk a scalar")),
+            Some(Val::Array { .. }) => Some(format!(
+                "`{name}` is an array; walk a scalar, such as a sum of its elements"
+            )),
             None if window.knobs.contains_key(&name) => Some(format!(
                 "`{name}` is a knob; walk a value the window computed from it"
             )),
@@ -448,7 +479,7 @@ impl<'a> Rewriter<'a> {
                     return quote_spanned!(knob.span()=> #knob);
                 }
                 if let Some(binding) = w.gradients.get(&name) {
-                    return quote_spanned!(knob.span()=> #binding);
+                    return quote_spanned!(knob.span()=> ::mica::__private::GradientView::view(&#binding));
                 }
                 return quote!(0.0);
             }
@@ -604,4 +635,19 @@ fn knob_check(pat: &Pat) -> Option<Stmt> {
     Some(verbatim(
         quote_spanned!(span=> ::mica::__private::assert_knob(&#ident);),
     ))
+}
+
+/// How many indices reach an element of a knob's initial value, read from
+/// its syntax: `[[0.0; 3]; 2]` is 2, `vec![0.0; n]` is 1, `0.5` is 0.
+fn literal_rank(expr: &Expr) -> usize {
+    match expr {
+        Expr::Array(a) => 1 + a.elems.first().map_or(0, literal_rank),
+        Expr::Repeat(r) => 1 + literal_rank(&r.expr),
+        Expr::Paren(p) => literal_rank(&p.expr),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            let tokens = &m.mac.tokens;
+            syn::parse2::<Expr>(quote!([#tokens])).map_or(1, |e| literal_rank(&e))
+        }
+        _ => 0,
+    }
 }

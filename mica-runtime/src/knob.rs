@@ -40,6 +40,20 @@ impl<K: Knob, const N: usize> Knob for [K; N] {
     }
 }
 
+impl<K: Knob> Knob for [K] {
+    type Grad = Vec<K::Grad>;
+    fn zeros_like(&self) -> Self::Grad {
+        self.iter().map(Knob::zeros_like).collect()
+    }
+}
+
+impl<K: Knob> Knob for Vec<K> {
+    type Grad = Vec<K::Grad>;
+    fn zeros_like(&self) -> Self::Grad {
+        self.as_slice().zeros_like()
+    }
+}
+
 impl<K: Knob + ?Sized> Knob for &K {
     type Grad = K::Grad;
     #[inline(always)]
@@ -52,6 +66,88 @@ impl<K: Knob + ?Sized> Knob for &K {
 #[inline(always)]
 pub fn zeros_like<K: Knob + ?Sized>(k: &K) -> K::Grad {
     k.zeros_like()
+}
+
+/// How `gradient!(k)` hands out a gradient: a scalar or an array by value,
+/// a `Vec` knob's gradient as a slice.
+pub trait GradientView {
+    /// what `gradient!` gives
+    type View<'a>
+    where
+        Self: 'a;
+    /// the gradient, viewed
+    fn view(&self) -> Self::View<'_>;
+}
+
+impl GradientView for f32 {
+    type View<'a> = f32;
+    #[inline(always)]
+    fn view(&self) -> f32 {
+        *self
+    }
+}
+
+impl GradientView for f64 {
+    type View<'a> = f64;
+    #[inline(always)]
+    fn view(&self) -> f64 {
+        *self
+    }
+}
+
+impl<T: Copy, const N: usize> GradientView for [T; N] {
+    type View<'a>
+        = [T; N]
+    where
+        T: 'a;
+    #[inline(always)]
+    fn view(&self) -> [T; N] {
+        *self
+    }
+}
+
+impl<T> GradientView for Vec<T> {
+    type View<'a>
+        = &'a [T]
+    where
+        T: 'a;
+    #[inline(always)]
+    fn view(&self) -> &[T] {
+        self
+    }
+}
+
+/// A constant operand of a derivative rule, as the rule's type `T`: `T`
+/// itself or `&T` (an element from `.iter()`). Generic in `T`, so an
+/// unsuffixed literal takes the rule's type.
+pub trait AsValue<T> {
+    /// the value
+    fn into_value(self) -> T;
+}
+
+macro_rules! as_value {
+    ($($t:ty),*) => {$(
+        impl AsValue<$t> for $t {
+            #[inline(always)]
+            fn into_value(self) -> $t {
+                self
+            }
+        }
+        impl AsValue<$t> for &$t {
+            #[inline(always)]
+            fn into_value(self) -> $t {
+                *self
+            }
+        }
+    )*};
+}
+
+as_value!(f32, f64, i32);
+
+/// A constant operand of a derivative rule, as the rule's type.
+#[inline(always)]
+pub fn val<T, V: AsValue<T>>(v: V) -> T {
+    v.into_value()
 }
 
 /// Checks at compile time that a `#[tracked] let` holds a knob.

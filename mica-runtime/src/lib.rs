@@ -15,7 +15,10 @@ mod knob;
 pub mod rules;
 
 pub use functions::*;
-pub use knob::{assert_knob, one_like, zeros_like, IntoSlot, Knob, NoSlot, Untracked};
+pub use knob::{
+    assert_knob, one_like, val, zeros_like, AsValue, GradientView, IntoSlot, Knob, NoSlot,
+    Untracked,
+};
 
 /// Passes `x` on unchanged, as a constant: no slope flows back through it.
 ///

@@ -1,0 +1,889 @@
+//! Lowering of arrays, loops and branches.
+//!
+//! A loop over recorded values:
+//!
+//! ```text
+//! for x in w.iter() { s += x * x; }
+//! ```
+//!
+//! becomes the user's own loop plus a counter, the copies the reverse needs,
+//! and a push of them onto the loop's tape at the end of each iteration:
+//!
+//! ```text
+//! let mut __mica_kc1 = 0usize;
+//! let __mica_it2 = IntoIterator::into_iter(w.iter());
+//! __mica_tape3.reserve(size_hint(&__mica_it2).0);   // storage sized once
+//! for x in __mica_it2 {
+//!     let __mica_c4 = __mica_kc1; __mica_kc1 += 1;  // the element's index
+//!     let __mica_p5 = s;                             // `s` as the iteration found it
+//!     let __mica_t6 = w[__mica_c4];                  // the element, recorded
+//!     … s = …;
+//!     __mica_tape3.push((…what the reverse reads…));
+//! }
+//! let __mica_c7 = __mica_kc1;                        // the trip count
+//! let __mica_x8 = s;                                 // `s` after the loop
+//! ```
+//!
+//! A branch records which arm ran (`__mica_f = 0usize;` at the top of each
+//! arm), and a value that leaves it — the `if`'s value, or a binding an arm
+//! assigns — becomes a merge the reverse hands back to the arm that ran.
+
+use super::*;
+use std::collections::HashSet;
+
+/// What iterating over an expression yields, element by element.
+enum Source {
+    /// integers, or anything not recorded
+    Const,
+    /// the elements (or rows) of a recorded array
+    Array {
+        array: ArrayId,
+        prefix: Vec<Operand>,
+        base: TokenStream,
+    },
+    Enumerate(Box<Source>),
+    Zip(Box<Source>, Box<Source>),
+}
+
+impl Sweep<'_> {
+    /// `w[i]`: an element of a recorded array is recorded, a row is a view.
+    pub(super) fn lower_index(
+        &mut self,
+        i: &syn::ExprIndex,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let base = self.lower_expr(&i.expr, out)?;
+        let Val::Array { array, prefix } = base.val else {
+            return Err(syn::Error::new(
+                i.bracket_token.span.join(),
+                "only arrays, slices and `Vec`s of recorded values can be indexed",
+            ));
+        };
+        let (index, index_fwd) = self.lower_operand(&i.index, out)?;
+        if matches!(index, Operand::Active(_)) {
+            return Err(syn::Error::new_spanned(
+                &i.index,
+                "an index is an integer, not a recorded value",
+            ));
+        }
+        Ok(self.element(array, prefix, index, base.fwd, index_fwd, out))
+    }
+
+    fn element(
+        &mut self,
+        array: ArrayId,
+        mut prefix: Vec<Operand>,
+        index: Operand,
+        base: TokenStream,
+        index_fwd: TokenStream,
+        out: &mut TokenStream,
+    ) -> Lowered {
+        prefix.push(index);
+        let fwd = quote!(#base[#index_fwd]);
+        if prefix.len() >= self.arrays[array].rank {
+            self.new_op(
+                OpKind::Read {
+                    array,
+                    indices: prefix,
+                },
+                Vec::new(),
+                fwd,
+                out,
+            )
+        } else {
+            Lowered {
+                val: Val::Array { array, prefix },
+                fwd,
+            }
+        }
+    }
+
+    fn source(&mut self, expr: &Expr, out: &mut TokenStream) -> syn::Result<Source> {
+        if !self.mentions_active(expr) {
+            return Ok(Source::Const);
+        }
+        match expr {
+            Expr::Paren(p) => self.source(&p.expr, out),
+            Expr::Reference(r) if r.mutability.is_none() => self.source(&r.expr, out),
+            Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                match (name.as_str(), m.args.len()) {
+                    ("iter" | "into_iter" | "copied" | "cloned", 0) => {
+                        self.source(&m.receiver, out)
+                    }
+                    ("enumerate", 0) => {
+                        Ok(Source::Enumerate(Box::new(self.source(&m.receiver, out)?)))
+                    }
+                    ("zip", 1) => {
+                        let left = self.source(&m.receiver, out)?;
+                        let right = self.source(&m.args[0], out)?;
+                        Ok(Source::Zip(Box::new(left), Box::new(right)))
+                    }
+                    _ => Err(unsupported_iteration(expr)),
+                }
+            }
+            Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => {
+                let lowered = self.lower_expr(expr, out)?;
+                match lowered.val {
+                    Val::Array { array, prefix } => Ok(Source::Array {
+                        array,
+                        prefix,
+                        base: lowered.fwd,
+                    }),
+                    Val::Const => Ok(Source::Const),
+                    _ => Err(unsupported_iteration(expr)),
+                }
+            }
+            _ => Err(unsupported_iteration(expr)),
+        }
+    }
+
+    /// The element of `source` at the iteration's index.
+    fn materialize(
+        &mut self,
+        source: &Source,
+        index: &(Operand, TokenStream),
+        out: &mut TokenStream,
+    ) -> Val {
+        match source {
+            Source::Const => Val::Const,
+            Source::Array {
+                array,
+                prefix,
+                base,
+            } => {
+                self.element(
+                    *array,
+                    prefix.clone(),
+                    index.0.clone(),
+                    base.clone(),
+                    index.1.clone(),
+                    out,
+                )
+                .val
+            }
+            Source::Enumerate(inner) => {
+                Val::Tuple(vec![Val::Const, self.materialize(inner, index, out)])
+            }
+            Source::Zip(left, right) => {
+                let left = self.materialize(left, index, out);
+                Val::Tuple(vec![left, self.materialize(right, index, out)])
+            }
+        }
+    }
+
+    /// `for pat in expr { … }`
+    pub(super) fn lower_for(
+        &mut self,
+        f: &syn::ExprForLoop,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        if let Some(label) = &f.label {
+            return Err(syn::Error::new_spanned(
+                label,
+                "a labelled loop over recorded values is not supported",
+            ));
+        }
+        check_loop_exits(&f.body)?;
+        let source = self.source(&f.expr, out)?;
+        // the elements of a recorded array are recorded too
+        let mut elements = PatNames::default();
+        if !matches!(source, Source::Const) {
+            elements.visit_pat(&f.pat);
+        }
+        let elements: Vec<String> = elements.0.iter().map(Ident::to_string).collect();
+        let carried = self.carried(&f.body.stmts, &elements);
+        let lp = self.open_loop(out);
+        let it = self.names.fresh("it");
+        let (tape, expr) = (&lp.tape, &f.expr);
+        out.extend(quote! {
+            let #it = ::core::iter::IntoIterator::into_iter(#expr);
+            #tape.reserve(::core::iter::Iterator::size_hint(&#it).0);
+        });
+        let pat = &f.pat;
+        let (body, record) = self.loop_body(&lp, &carried, &f.body, |this, index, out| {
+            let element = this.materialize(&source, index, out);
+            this.bind_pattern(pat, element)
+        })?;
+        out.extend(quote!(for #pat in #it { #body }));
+        self.close_loop(lp, carried, record, out);
+        Ok(Lowered {
+            val: Val::Const,
+            fwd: TokenStream::new(),
+        })
+    }
+
+    /// `while cond { … }`
+    pub(super) fn lower_while(
+        &mut self,
+        w: &syn::ExprWhile,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        if let Some(label) = &w.label {
+            return Err(syn::Error::new_spanned(
+                label,
+                "a labelled loop over recorded values is not supported",
+            ));
+        }
+        if matches!(&*w.cond, Expr::Let(_)) && self.mentions_active(&w.cond) {
+            return Err(syn::Error::new_spanned(
+                w.while_token,
+                "`while let` on recorded values is not supported",
+            ));
+        }
+        check_loop_exits(&w.body)?;
+        let carried = self.carried(&w.body.stmts, &[]);
+        let lp = self.open_loop(out);
+        let (body, record) = self.loop_body(&lp, &carried, &w.body, |_, _, _| Ok(()))?;
+        let cond = &w.cond;
+        out.extend(quote!(while #cond { #body }));
+        self.close_loop(lp, carried, record, out);
+        Ok(Lowered {
+            val: Val::Const,
+            fwd: TokenStream::new(),
+        })
+    }
+
+    fn open_loop(&mut self, out: &mut TokenStream) -> OpenLoop {
+        let tape = self.names.fresh("tape");
+        self.tapes.push(tape.clone());
+        let counter = self.names.fresh("kc");
+        out.extend(quote!(let mut #counter = 0usize;));
+        OpenLoop {
+            tape,
+            counter,
+            fill: self.names.fresh("fill"),
+            region: self.regions,
+        }
+    }
+
+    /// The body of a loop, lowered in a region and storage scope of its own.
+    fn loop_body(
+        &mut self,
+        lp: &OpenLoop,
+        carried: &[(Ident, Origin, Val)],
+        block: &syn::Block,
+        bind: impl FnOnce(&mut Self, &(Operand, TokenStream), &mut TokenStream) -> syn::Result<()>,
+    ) -> syn::Result<(TokenStream, LoopRecord)> {
+        let saved = (self.region, self.scope);
+        self.regions += 1;
+        self.region = lp.region;
+        self.scope = lp.region;
+        self.depth += 1;
+        self.hoists.push(Hoist {
+            base: self.depth,
+            ..Hoist::default()
+        });
+        self.building.push(Vec::new());
+        self.scopes.push(HashMap::new());
+        let mut body = TokenStream::new();
+        let counter = &lp.counter;
+        let index = self.stored(quote!(#counter), &mut body);
+        body.extend(quote!(#counter += 1;));
+        let index = (
+            Operand::Stored(index),
+            self.values[index].store.to_token_stream(),
+        );
+        // each carried binding as this iteration found it
+        let mut entries = Vec::new();
+        for (name, origin, _) in carried {
+            let store = self.names.fresh("p");
+            body.extend(quote!(let #store = #name;));
+            let id = self.new_value(store, None);
+            self.bind(name, Val::Active(id), *origin);
+            entries.push(id);
+        }
+        let bound = bind(self, &index, &mut body);
+        if let Some(tail) = self.lower_block_stmts(&block.stmts, &mut body) {
+            let fwd = tail.fwd;
+            if !fwd.is_empty() {
+                body.extend(quote!(#fwd;));
+            }
+        }
+        // a binding of the enclosing code that now holds a value of this
+        // body, without being carried, would be read after the loop where
+        // that value no longer exists
+        let mut assigned = Assignments::default();
+        for stmt in &block.stmts {
+            assigned.visit_stmt(stmt);
+        }
+        for (name, _, _) in &assigned.assigned {
+            if carried.iter().any(|(c, _, _)| c == name) {
+                continue;
+            }
+            if let Some(Val::Active(v)) = self.lookup(&name.to_string()).map(|b| b.val.clone()) {
+                if self.values[v].scope == lp.region
+                    && !self
+                        .scopes
+                        .last()
+                        .is_some_and(|s| s.contains_key(&name.to_string()))
+                {
+                    self.errors.push(syn::Error::new_spanned(
+                        name,
+                        format!("`{name}` carries a recorded value from one iteration to the next in a way Mica cannot follow; start it from a recorded value before the loop"),
+                    ));
+                    self.set(name, Val::Const);
+                }
+            }
+        }
+        let ends: Vec<Val> = carried
+            .iter()
+            .map(|(name, _, _)| {
+                self.lookup(&name.to_string())
+                    .map(|b| b.val.clone())
+                    .unwrap_or(Val::Const)
+            })
+            .collect();
+        self.scopes.pop();
+        let steps = self.building.pop().unwrap_or_default();
+        let hoist = self.hoists.pop().unwrap_or_default();
+        self.depth -= 1;
+        (self.region, self.scope) = saved;
+        bound?;
+        let decls = hoisted_decls(&hoist);
+        let fill = &lp.fill;
+        Ok((
+            quote!(#decls #body #fill),
+            LoopRecord {
+                steps,
+                entries,
+                ends,
+            },
+        ))
+    }
+
+    /// After the loop: its trip count, the carried bindings' values after
+    /// it, and the loop's step in the record.
+    fn close_loop(
+        &mut self,
+        lp: OpenLoop,
+        carried: Vec<(Ident, Origin, Val)>,
+        record: LoopRecord,
+        out: &mut TokenStream,
+    ) {
+        let LoopRecord {
+            steps,
+            entries,
+            ends,
+        } = record;
+        let counter = &lp.counter;
+        let count = self.stored(quote!(#counter), out);
+        let mut record = Vec::new();
+        for (((name, _, before), entry), end) in carried.into_iter().zip(entries).zip(ends) {
+            let store = self.names.fresh("x");
+            out.extend(quote!(let #store = #name;));
+            let exit = self.new_value(store, None);
+            self.set(&name, Val::Active(exit));
+            record.push(Carried {
+                entry,
+                end,
+                before,
+                exit,
+            });
+        }
+        self.push_step(Step::Loop(Loop {
+            region: lp.region,
+            scope: lp.region,
+            steps,
+            tape: lp.tape,
+            count,
+            fill: lp.fill,
+            carried: record,
+        }));
+    }
+
+    /// Changes what an existing binding holds (where it was bound).
+    pub(super) fn set(&mut self, name: &Ident, val: Val) {
+        let key = name.to_string();
+        if let Some(binding) = self.scopes.iter_mut().rev().find_map(|s| s.get_mut(&key)) {
+            binding.val = val;
+        }
+    }
+
+    /// Bindings the body assigns whose values flow between iterations as
+    /// recorded values (found before lowering, so each iteration can start
+    /// from a copy).
+    fn carried(&self, stmts: &[Stmt], elements: &[String]) -> Vec<(Ident, Origin, Val)> {
+        let mut finder = Assignments::default();
+        for stmt in stmts {
+            finder.visit_stmt(stmt);
+        }
+        let mut active: HashSet<String> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.iter())
+            .filter(|(name, _)| self.is_active_name(name))
+            .map(|(name, _)| name.clone())
+            .chain(elements.iter().cloned())
+            .collect();
+        // a fixed point: a binding becomes recorded when assigned a recorded value
+        loop {
+            let before = active.len();
+            for (name, value, compound) in &finder.assigned {
+                if syntactically_active(value, &active)
+                    || (*compound && active.contains(&name.to_string()))
+                {
+                    active.insert(name.to_string());
+                }
+            }
+            for (name, init) in &finder.lets {
+                if syntactically_active(init, &active) {
+                    active.insert(name.to_string());
+                }
+            }
+            if active.len() == before {
+                break;
+            }
+        }
+        let mut seen = HashSet::new();
+        finder
+            .assigned
+            .iter()
+            .filter(|(name, _, _)| !finder.lets.iter().any(|(l, _)| l == name))
+            .filter(|(name, _, _)| {
+                active.contains(&name.to_string()) && seen.insert(name.to_string())
+            })
+            .filter_map(|(name, _, _)| {
+                let binding = self.lookup(&name.to_string())?;
+                matches!(binding.origin, Origin::Local | Origin::Param)
+                    .then(|| (name.clone(), binding.origin, binding.val.clone()))
+            })
+            .collect()
+    }
+
+    /// `if cond { … } else { … }`: each arm a region, the arm taken recorded.
+    pub(super) fn lower_if(
+        &mut self,
+        i: &syn::ExprIf,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        if matches!(&*i.cond, Expr::Let(_)) && self.mentions_active(&i.cond) {
+            return Err(syn::Error::new_spanned(
+                i.if_token,
+                "`if let` on recorded values is not supported; compare them instead",
+            ));
+        }
+        let cond = self.lower_expr(&i.cond, out)?;
+        if cond.val.is_active() {
+            return Err(syn::Error::new_spanned(
+                &i.cond,
+                "a condition is a comparison, not a recorded value",
+            ));
+        }
+        let then_block = i.then_branch.stmts.clone();
+        let else_block: Option<Vec<Stmt>> = i.else_branch.as_ref().map(|(_, e)| match &**e {
+            Expr::Block(b) => b.block.stmts.clone(),
+            other => vec![Stmt::Expr(other.clone(), None)],
+        });
+        let has_value = else_block.is_some()
+            && matches!(then_block.last(), Some(Stmt::Expr(_, None)))
+            && matches!(
+                else_block.as_ref().and_then(|b| b.last()),
+                Some(Stmt::Expr(_, None))
+            );
+        let arms = vec![then_block, else_block.unwrap_or_default()];
+        let (value, tokens, after) = self.lower_arms(&arms, has_value, &[], out)?;
+        let (cond, then_tokens, else_tokens) = (&cond.fwd, &tokens[0], &tokens[1]);
+        out.extend(quote!(if #cond { #then_tokens } else { #else_tokens } #after));
+        Ok(value)
+    }
+
+    /// `match scrutinee { pat => … }`: each arm a region.
+    pub(super) fn lower_match(
+        &mut self,
+        m: &syn::ExprMatch,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let scrutinee = self.lower_expr(&m.expr, out)?;
+        if scrutinee.val.is_active() {
+            return Err(syn::Error::new_spanned(
+                &m.expr,
+                "a `match` chooses by an integer, an enum or a comparison, not by a recorded value",
+            ));
+        }
+        let arms: Vec<Vec<Stmt>> = m
+            .arms
+            .iter()
+            .map(|arm| match &*arm.body {
+                Expr::Block(b) if b.label.is_none() => b.block.stmts.clone(),
+                other => vec![Stmt::Expr(other.clone(), None)],
+            })
+            .collect();
+        let patterns: Vec<&Pat> = m.arms.iter().map(|arm| &arm.pat).collect();
+        let (value, tokens, after) = self.lower_arms(&arms, true, &patterns, out)?;
+        let arms = m.arms.iter().zip(tokens).map(|(arm, body)| {
+            let pat = &arm.pat;
+            let guard = arm
+                .guard
+                .as_ref()
+                .map(|(if_token, cond)| quote!(#if_token #cond));
+            quote!(#pat #guard => { #body })
+        });
+        let scrutinee = &scrutinee.fwd;
+        out.extend(quote!(match #scrutinee { #(#arms)* } #after));
+        Ok(value)
+    }
+
+    /// The arms of a branch, each lowered in a region of its own; returns
+    /// the flag, the branch's value and each arm's forward code.
+    fn lower_arms(
+        &mut self,
+        arms: &[Vec<Stmt>],
+        has_value: bool,
+        patterns: &[&Pat],
+        out: &mut TokenStream,
+    ) -> syn::Result<(Lowered, Vec<TokenStream>, TokenStream)> {
+        let flag_store = self.names.fresh("f");
+        self.declare_late(&flag_store, out);
+        let flag = self.new_value(flag_store.clone(), None);
+        let value_store = self.names.fresh("m");
+        if has_value {
+            self.declare_late(&value_store, out);
+        }
+        // bindings made before the branch that some arm assigns
+        let mut finder = Assignments::default();
+        for stmt in arms.iter().flatten() {
+            finder.visit_stmt(stmt);
+        }
+        let mut candidates: Vec<(Ident, Val)> = Vec::new();
+        for (name, _, _) in &finder.assigned {
+            if candidates.iter().any(|(c, _)| c == name) {
+                continue;
+            }
+            if let Some(binding) = self.lookup(&name.to_string()) {
+                candidates.push((name.clone(), binding.val.clone()));
+            }
+        }
+        let mut tokens = Vec::new();
+        let mut record = Vec::new();
+        let mut tails = Vec::new();
+        let mut ends: Vec<Vec<Val>> = vec![Vec::new(); candidates.len()];
+        let mut failed = None;
+        for (k, stmts) in arms.iter().enumerate() {
+            let saved = self.region;
+            self.region = self.regions;
+            self.regions += 1;
+            if let Some(hoist) = self.hoists.last_mut() {
+                hoist.arms += 1;
+            }
+            self.depth += 1;
+            self.building.push(Vec::new());
+            self.scopes.push(HashMap::new());
+            if let Some(pat) = patterns.get(k) {
+                let mut names = PatNames::default();
+                names.visit_pat(pat);
+                for name in names.0 {
+                    self.bind(&name, Val::Const, Origin::Local);
+                }
+            }
+            let mut arm = quote!(#flag_store = #k;);
+            let tail = self.lower_block_stmts(stmts, &mut arm);
+            match (tail, has_value) {
+                (Some(tail), true) => {
+                    let fwd = tail.fwd;
+                    arm.extend(quote!(#value_store = #fwd;));
+                    tails.push(tail.val);
+                }
+                (Some(tail), false) => {
+                    let fwd = tail.fwd;
+                    if !fwd.is_empty() {
+                        arm.extend(quote!(#fwd;));
+                    }
+                }
+                (None, true) => tails.push(Val::Const),
+                (None, false) => {}
+            }
+            for (c, (name, _)) in candidates.iter().enumerate() {
+                let val = self
+                    .lookup(&name.to_string())
+                    .map(|b| b.val.clone())
+                    .unwrap_or(Val::Const);
+                ends[c].push(val);
+            }
+            self.scopes.pop();
+            let steps = self.building.pop().unwrap_or_default();
+            self.depth -= 1;
+            if let Some(hoist) = self.hoists.last_mut() {
+                hoist.arms -= 1;
+            }
+            record.push((self.region, steps));
+            self.region = saved;
+            // the next arm starts from the values before the branch
+            for (name, before) in &candidates {
+                self.set(name, before.clone());
+            }
+            tokens.push(arm);
+            if tails
+                .iter()
+                .chain(ends.iter().flatten())
+                .any(|v| matches!(v, Val::Tuple(_) | Val::Array { .. }))
+            {
+                failed = Some(k);
+            }
+        }
+        if failed.is_some() {
+            return Err(syn::Error::new_spanned(
+                first_token_of_stmts(arms),
+                "a branch gives a scalar or a constant; tuples and arrays out of a branch are not supported",
+            ));
+        }
+        let mut merges = Vec::new();
+        let value = if has_value && tails.iter().any(Val::is_active) {
+            let out_id = self.new_value(value_store.clone(), None);
+            merges.push(Merge {
+                out: out_id,
+                per_arm: tails,
+            });
+            Lowered {
+                val: Val::Active(out_id),
+                fwd: value_store.to_token_stream(),
+            }
+        } else if has_value {
+            Lowered {
+                val: Val::Const,
+                fwd: value_store.to_token_stream(),
+            }
+        } else {
+            Lowered {
+                val: Val::Const,
+                fwd: TokenStream::new(),
+            }
+        };
+        let mut after = TokenStream::new();
+        for ((name, _), per_arm) in candidates.iter().zip(ends) {
+            let first = per_arm.first().cloned().unwrap_or(Val::Const);
+            let same = per_arm.iter().all(|v| match (v, &first) {
+                (Val::Active(a), Val::Active(b)) => a == b,
+                (Val::Const, Val::Const) => true,
+                _ => false,
+            });
+            if same {
+                self.set(name, first);
+            } else {
+                let store = self.names.fresh("m");
+                after.extend(quote!(let #store = #name;));
+                let id = self.new_value(store, None);
+                self.set(name, Val::Active(id));
+                merges.push(Merge { out: id, per_arm });
+            }
+        }
+        self.push_step(Step::Branch(Branch {
+            flag,
+            arms: record,
+            merges,
+        }));
+        Ok((value, tokens, after))
+    }
+
+    /// A local assigned later (in every arm of a branch): declared here, or
+    /// at the top of the storage scope when the branch is nested.
+    fn declare_late(&mut self, name: &Ident, out: &mut TokenStream) {
+        let depth = self.depth;
+        match self.hoists.last_mut() {
+            Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
+                hoist.names.push((name.clone(), hoist.arms > 0))
+            }
+            _ => out.extend(quote!(let #name;)),
+        }
+    }
+}
+
+/// What lowering a loop body left for the record.
+pub(super) struct LoopRecord {
+    steps: Vec<Step>,
+    entries: Vec<ValueId>,
+    ends: Vec<Val>,
+}
+
+/// A loop being lowered.
+pub(super) struct OpenLoop {
+    tape: Ident,
+    counter: Ident,
+    fill: Ident,
+    region: usize,
+}
+
+/// `let` lines for a storage scope's hoisted temporaries.
+pub(super) fn hoisted_decls(hoist: &Hoist) -> TokenStream {
+    hoist
+        .names
+        .iter()
+        .map(|(name, in_arm)| {
+            if *in_arm {
+                quote!(#[allow(unused_assignments)] let mut #name = ::core::default::Default::default();)
+            } else {
+                quote!(let #name;)
+            }
+        })
+        .collect()
+}
+
+/// Replaces each loop's placeholder by the push its reverse needs (or by
+/// nothing, when no reverse walks the loop).
+pub fn fill_placeholders(tokens: TokenStream, fills: &HashMap<String, TokenStream>) -> TokenStream {
+    tokens
+        .into_iter()
+        .flat_map(|tt| match tt {
+            TokenTree::Ident(ident) if ident.to_string().starts_with("__mica_fill") => {
+                fills.get(&ident.to_string()).cloned().unwrap_or_default()
+            }
+            TokenTree::Group(g) => {
+                let mut group =
+                    proc_macro2::Group::new(g.delimiter(), fill_placeholders(g.stream(), fills));
+                group.set_span(g.span());
+                TokenTree::Group(group).into()
+            }
+            other => other.into(),
+        })
+        .collect()
+}
+
+fn unsupported_iteration(expr: &Expr) -> syn::Error {
+    syn::Error::new_spanned(
+        expr,
+        "iterate over recorded values with a range, `.iter()`, `.iter().enumerate()` or `.zip(…)`",
+    )
+}
+
+fn first_token_of_stmts(arms: &[Vec<Stmt>]) -> TokenStream {
+    arms.iter()
+        .flatten()
+        .next()
+        .map(|s| s.to_token_stream().into_iter().take(1).collect())
+        .unwrap_or_default()
+}
+
+/// `break` and `continue` would skip the iteration's push.
+fn check_loop_exits(body: &syn::Block) -> syn::Result<()> {
+    struct Exits(Option<syn::Error>, usize);
+    impl<'ast> Visit<'ast> for Exits {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Break(b) if self.1 == 0 || b.label.is_some() => {
+                    self.0.get_or_insert_with(|| {
+                        syn::Error::new_spanned(b.break_token, "`break` in a loop over recorded values is not supported; loop over a range that ends where you would break")
+                    });
+                }
+                Expr::Continue(c) if self.1 == 0 || c.label.is_some() => {
+                    self.0.get_or_insert_with(|| {
+                        syn::Error::new_spanned(c.continue_token, "`continue` in a loop over recorded values is not supported; put the rest of the body in an `if`")
+                    });
+                }
+                Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                    self.1 += 1;
+                    syn::visit::visit_expr(self, e);
+                    self.1 -= 1;
+                }
+                Expr::Closure(_) | Expr::Async(_) => {}
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut exits = Exits(None, 0);
+    exits.visit_block(body);
+    exits.0.map_or(Ok(()), Err)
+}
+
+/// Assignments and `let`s in a body, for the activity fixed point.
+#[derive(Default)]
+struct Assignments {
+    /// `(target, value, compound)`
+    assigned: Vec<(Ident, Expr, bool)>,
+    lets: Vec<(Ident, Expr)>,
+}
+
+impl<'ast> Visit<'ast> for Assignments {
+    fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
+        if let Some(name) = plain_name(&e.left) {
+            self.assigned
+                .push((name.clone(), (*e.right).clone(), false));
+        }
+        syn::visit::visit_expr_assign(self, e);
+    }
+    fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+        if is_compound(&e.op) {
+            if let Some(name) = plain_name(&e.left) {
+                self.assigned.push((name.clone(), (*e.right).clone(), true));
+            }
+        }
+        syn::visit::visit_expr_binary(self, e);
+    }
+    fn visit_local(&mut self, local: &'ast Local) {
+        if let Some(init) = &local.init {
+            let mut names = PatNames::default();
+            names.visit_pat(&local.pat);
+            for name in names.0 {
+                self.lets.push((name, (*init.expr).clone()));
+            }
+        }
+        syn::visit::visit_local(self, local);
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+fn plain_name(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+        Expr::Paren(p) => plain_name(&p.expr),
+        _ => None,
+    }
+}
+
+/// Whether an expression would be recorded, judged from its syntax alone:
+/// arithmetic and rule methods carry recorded values, comparisons, casts and
+/// `detach` do not.
+fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
+    match expr {
+        Expr::Path(p) => p
+            .path
+            .get_ident()
+            .is_some_and(|i| active.contains(&i.to_string())),
+        Expr::Binary(b) => {
+            crate::rules::binary(&b.op).is_some()
+                && (syntactically_active(&b.left, active) || syntactically_active(&b.right, active))
+        }
+        Expr::Unary(u) => {
+            !matches!(u.op, syn::UnOp::Not(_)) && syntactically_active(&u.expr, active)
+        }
+        Expr::Paren(p) => syntactically_active(&p.expr, active),
+        Expr::Group(g) => syntactically_active(&g.expr, active),
+        Expr::Reference(r) => syntactically_active(&r.expr, active),
+        Expr::MethodCall(m) => match crate::rules::method(&m.method.to_string()) {
+            Some(method) if method.slope == crate::rules::Slope::Zero => false,
+            Some(_) => syntactically_active(&m.receiver, active) || any_active(&m.args, active),
+            None => {
+                !matches!(m.method.to_string().as_str(), "len" | "is_empty")
+                    && any_active(&m.args, active)
+            }
+        },
+        Expr::Call(c) => {
+            let detach = matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "detach"));
+            !detach && any_active(&c.args, active)
+        }
+        Expr::Index(i) => syntactically_active(&i.expr, active),
+        Expr::Field(f) => syntactically_active(&f.base, active),
+        Expr::Tuple(t) => any_active(&t.elems, active),
+        Expr::Array(a) => any_active(&a.elems, active),
+        Expr::Block(b) => match b.block.stmts.last() {
+            Some(Stmt::Expr(e, None)) => syntactically_active(e, active),
+            _ => false,
+        },
+        Expr::If(i) => {
+            matches!(i.then_branch.stmts.last(), Some(Stmt::Expr(e, None)) if syntactically_active(e, active))
+                || i.else_branch
+                    .as_ref()
+                    .is_some_and(|(_, e)| syntactically_active(e, active))
+        }
+        Expr::Match(m) => m
+            .arms
+            .iter()
+            .any(|arm| syntactically_active(&arm.body, active)),
+        _ => false,
+    }
+}
+
+fn any_active<'e>(items: impl IntoIterator<Item = &'e Expr>, active: &HashSet<String>) -> bool {
+    items.into_iter().any(|e| syntactically_active(e, active))
+}

@@ -1,0 +1,125 @@
+#![deny(warnings)]
+use mica::tape;
+
+#[tape]
+fn sq_loss(#[tracked] w: &[f64], #[tracked] b: f64, xs: &[f64], ys: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..xs.len() {
+        let r = w[0] * xs[i] + w[1] * xs[i] * xs[i] + b - ys[i];
+        s += r * r;
+    }
+    s / xs.len() as f64
+}
+
+#[tape]
+fn iters(#[tracked] w: [f64; 3], xs: &[f64]) -> f64 {
+    let mut s = 1.0;
+    for (j, x) in w.iter().enumerate() {
+        s = s * x + xs[j];
+    }
+    for (a, b) in w.iter().zip(xs) {
+        s += a * b;
+    }
+    s
+}
+
+#[tape]
+fn branches(#[tracked] x: f64, #[tracked] y: f64) -> f64 {
+    let mut m = x;
+    if y > m {
+        m = y;
+    }
+    let z = if x > 0.0 { x * y } else { y.sin() };
+    let k = match mica::detach(x * 10.0) as i32 {
+        0 => 1.0,
+        1 | 2 => x * 2.0,
+        _ => y * y,
+    };
+    m * z + k
+}
+
+#[tape]
+fn spring(#[tracked] k: f64, #[tracked] c: f64, steps: usize) -> f64 {
+    let (mut x, mut v) = (1.0, 0.0);
+    let dt = 0.01;
+    let mut t = 0;
+    while t < steps {
+        let a = -k * x - c * v;
+        v += dt * a;
+        x += dt * v;
+        t += 1;
+    }
+    x * x
+}
+
+#[tape]
+fn matrix(#[tracked] w: &[[f64; 2]; 2], x: [f64; 2]) -> f64 {
+    let mut s = 0.0;
+    for row in w.iter() {
+        let mut h = 0.0;
+        for j in 0..2 {
+            h += row[j] * x[j];
+        }
+        s += h.tanh();
+    }
+    s + w[1][0] * w[0][1]
+}
+
+#[tape]
+fn window_arrays() -> ([f64; 3], f64) {
+    #[tracked]
+    let w = [0.5, -1.0, 2.0];
+    #[tracked]
+    let b = 0.25_f64;
+    tape! {
+        let mut s = 0.0;
+        for x in w.iter() {
+            s += x * x * b;
+        }
+    }
+    backward!(s);
+    (gradient!(w), gradient!(b))
+}
+
+fn check(f: impl Fn(&[f64]) -> f64, at: &[f64], g: &[f64]) {
+    mica::check::check_gradient(f, at, g).unwrap();
+}
+
+#[test]
+fn smoke() {
+    let xs = [0.5, 1.0, -2.0];
+    let ys = [1.0, 0.0, 3.0];
+    let (v, (dw, db)) = sq_loss_grad(&[0.3, -0.2], 0.1, &xs, &ys);
+    assert_eq!(v, sq_loss(&[0.3, -0.2], 0.1, &xs, &ys));
+    check(
+        |p| sq_loss(&p[..2], p[2], &xs, &ys),
+        &[0.3, -0.2, 0.1],
+        &[dw[0], dw[1], db],
+    );
+    let (v, dw) = iters_grad([0.3, -0.7, 1.1], &xs);
+    assert_eq!(v, iters([0.3, -0.7, 1.1], &xs));
+    check(|p| iters([p[0], p[1], p[2]], &xs), &[0.3, -0.7, 1.1], &dw);
+    for (x, y) in [
+        (0.05, 0.3),
+        (0.15, -0.4),
+        (0.5, 0.7),
+        (-0.3, 0.2),
+        (0.25, 0.1),
+    ] {
+        let (v, (dx, dy)) = branches_grad(x, y);
+        assert_eq!(v, branches(x, y));
+        check(|p| branches(p[0], p[1]), &[x, y], &[dx, dy]);
+    }
+    let (v, (dk, dc)) = spring_grad(2.0, 0.3, 500);
+    assert_eq!(v, spring(2.0, 0.3, 500));
+    check(|p| spring(p[0], p[1], 500), &[2.0, 0.3], &[dk, dc]);
+    let w = [[0.2, -0.4], [0.7, 0.1]];
+    let (v, dw) = matrix_grad(&w, [1.5, -0.5]);
+    assert_eq!(v, matrix(&w, [1.5, -0.5]));
+    check(
+        |p| matrix(&[[p[0], p[1]], [p[2], p[3]]], [1.5, -0.5]),
+        &[0.2, -0.4, 0.7, 0.1],
+        &[dw[0][0], dw[0][1], dw[1][0], dw[1][1]],
+    );
+    assert_eq!(window_arrays(), ([0.25, -0.5, 1.0], 0.25 + 1.0 + 4.0));
+}
