@@ -100,8 +100,8 @@ pub struct ReadmeDoctests;
 pub mod __private {
     pub use mica_runtime::rules;
     pub use mica_runtime::{
-        assert_knob, one_like, val, zeros_like, AsValue, GradientView, IntoSlot, Knob, NoSlot,
-        Untracked,
+        assert_knob, one_like, shape_of, take_sum, val, zeros_like, zeros_of, AsValue,
+        GradientView, IntoSlot, Knob, NoSlot, ShapeOf, Shaped, Untracked,
     };
     pub use num_traits::One;
 }

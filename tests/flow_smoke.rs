@@ -81,6 +81,25 @@ fn window_arrays() -> ([f64; 3], f64) {
     (gradient!(w), gradient!(b))
 }
 
+#[tape]
+fn layer(#[tracked] w: &[[f64; 3]; 2], #[tracked] b: [f64; 2], x: [f64; 3]) -> f64 {
+    let mut h = [0.0; 2];
+    for i in 0..2 {
+        let mut z = b[i];
+        for j in 0..3 {
+            z += w[i][j] * x[j];
+        }
+        h[i] = z.tanh();
+    }
+    let mut out = vec![0.0; x.len() - 1];
+    out[0] = h[0] * h[1];
+    out[1] += h[1];
+    out[1] *= 2.0;
+    let lit = [h[0], 3.0, h[1] * h[1]];
+    let rep = [b[0]; 4];
+    out[0] + out[1] + lit[0] + lit[2] + rep[3] + rep[0]
+}
+
 fn check(f: impl Fn(&[f64]) -> f64, at: &[f64], g: &[f64]) {
     mica::check::check_gradient(f, at, g).unwrap();
 }
@@ -121,5 +140,18 @@ fn smoke() {
         &[0.2, -0.4, 0.7, 0.1],
         &[dw[0][0], dw[0][1], dw[1][0], dw[1][1]],
     );
+    let w = [[0.2, -0.4, 0.1], [0.7, 0.1, -0.3]];
+    let (v, (dw, db)) = layer_grad(&w, [0.05, -0.1], [1.0, 2.0, -1.5]);
+    assert_eq!(v, layer(&w, [0.05, -0.1], [1.0, 2.0, -1.5]));
+    let flat = |p: &[f64]| {
+        layer(
+            &[[p[0], p[1], p[2]], [p[3], p[4], p[5]]],
+            [p[6], p[7]],
+            [1.0, 2.0, -1.5],
+        )
+    };
+    let mut g: Vec<f64> = dw.iter().flatten().copied().collect();
+    g.extend(db);
+    check(flat, &[0.2, -0.4, 0.1, 0.7, 0.1, -0.3, 0.05, -0.1], &g);
     assert_eq!(window_arrays(), ([0.25, -0.5, 1.0], 0.25 + 1.0 + 4.0));
 }

@@ -125,6 +125,18 @@ pub enum Step {
     Op(Op),
     Loop(Loop),
     Branch(Branch),
+    /// `array[indices] = value`: the element's old value reaches nothing
+    /// after this
+    Write {
+        array: ArrayId,
+        indices: Vec<Operand>,
+        value: Operand,
+    },
+    /// `[value; n]`: every element is `value`
+    Fill {
+        array: ArrayId,
+        value: ValueId,
+    },
 }
 
 /// A `for` or `while` loop. Each iteration pushes the values its reverse
@@ -177,6 +189,9 @@ pub struct Array {
     /// how many indices reach an element: 1 for `[T; N]` or `&[T]`, 2 for
     /// `[[T; M]; N]`
     pub rank: usize,
+    /// for an array made inside the sweep: the region it was made in and its
+    /// captured shape, from which the reverse makes its buffer there
+    pub local: Option<(usize, ValueId)>,
 }
 
 pub struct Value {
@@ -293,7 +308,12 @@ impl<'a> Sweep<'a> {
         acc: TokenStream,
         declare: Option<TokenStream>,
     ) -> ArrayId {
-        self.arrays.push(Array { acc, declare, rank });
+        self.arrays.push(Array {
+            acc,
+            declare,
+            rank,
+            local: None,
+        });
         let id = self.arrays.len() - 1;
         self.bind(
             name,
@@ -380,6 +400,12 @@ impl<'a> Sweep<'a> {
                         }
                         None => None,
                     };
+                }
+                Stmt::Local(local) if self.makes_recorded_array(local, &stmts[i + 1..]) => {
+                    if let Err(e) = self.lower_local_array(local, out) {
+                        self.errors.push(e);
+                        self.recover(stmt, out);
+                    }
                 }
                 _ => {
                     if let Err(e) = self.lower_stmt(stmt, out) {
@@ -572,6 +598,9 @@ impl<'a> Sweep<'a> {
             Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
             _ => None,
         };
+        if let Expr::Index(index) = target {
+            return self.lower_array_write(index, op, value, out);
+        }
         let Some(name) = name else {
             return Err(syn::Error::new_spanned(
                 target,

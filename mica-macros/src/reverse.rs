@@ -106,6 +106,14 @@ fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut 
                     mark(&c.before, region, out);
                 }
             }
+            Step::Write {
+                value: Operand::Active(v),
+                ..
+            }
+            | Step::Fill { value: v, .. } => {
+                mark(&Val::Active(*v), region, out);
+            }
+            Step::Write { .. } => {}
             Step::Branch(b) => {
                 for (k, (arm_region, arm)) in b.arms.iter().enumerate() {
                     mark_accumulated(sweep, arm, *arm_region, out);
@@ -184,6 +192,31 @@ impl Gen<'_, '_> {
                 Step::Op(op) => self.op(op, &mut code),
                 Step::Loop(l) => self.walk_loop(l, &mut code),
                 Step::Branch(b) => self.branch(b, &mut code),
+                Step::Write {
+                    array,
+                    indices,
+                    value,
+                } => {
+                    // the element's adjoint goes to the written value; the
+                    // value it replaced reaches nothing after this write
+                    let indices: Vec<TokenStream> =
+                        indices.iter().map(|i| self.operand(i)).collect();
+                    let acc = self.sweep.arrays[*array].acc.clone();
+                    let adj = self.sweep.names.fresh("a");
+                    code.extend(quote! {
+                        let #adj = #acc #([#indices])*;
+                        #acc #([#indices])* = ::mica::__private::zeros_like(&#adj);
+                    });
+                    if let Operand::Active(v) = value {
+                        self.contribute(*v, adj.to_token_stream(), &mut code);
+                    }
+                }
+                Step::Fill { array, value } => {
+                    let acc = self.sweep.arrays[*array].acc.clone();
+                    let adj = self.sweep.names.fresh("a");
+                    code.extend(quote!(let #adj = ::mica::__private::take_sum(&mut #acc);));
+                    self.contribute(*value, adj.to_token_stream(), &mut code);
+                }
             }
         }
         // accumulators first written while walking this region, for values
@@ -198,6 +231,23 @@ impl Gen<'_, '_> {
         for (v, acc) in new {
             let store = self.sweep.read_store(v);
             decls.extend(quote!(let mut #acc = ::mica::__private::zeros_like(&#store);));
+        }
+        // adjoint buffers of the arrays made in this region
+        let locals: Vec<(TokenStream, ValueId)> = self
+            .sweep
+            .arrays
+            .iter()
+            .filter_map(|a| {
+                a.local
+                    .filter(|(r, _)| *r == region)
+                    .map(|(_, shape)| (a.acc.clone(), shape))
+            })
+            .collect();
+        for (acc, shape) in locals {
+            let shape = self.sweep.read_store(shape);
+            decls.extend(
+                quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape);),
+            );
         }
         decls.extend(code);
         decls

@@ -639,7 +639,7 @@ fn knob_check(pat: &Pat) -> Option<Stmt> {
 
 /// How many indices reach an element of a knob's initial value, read from
 /// its syntax: `[[0.0; 3]; 2]` is 2, `vec![0.0; n]` is 1, `0.5` is 0.
-fn literal_rank(expr: &Expr) -> usize {
+pub(crate) fn literal_rank(expr: &Expr) -> usize {
     match expr {
         Expr::Array(a) => 1 + a.elems.first().map_or(0, literal_rank),
         Expr::Repeat(r) => 1 + literal_rank(&r.expr),

@@ -196,3 +196,93 @@ impl<'a, G: ?Sized> IntoSlot<'a, G> for NoSlot {
 pub trait Untracked {}
 
 impl Untracked for NoSlot {}
+
+/// The shape of an array made inside a window, captured where it is made,
+/// so its adjoint buffer can be made later, wherever the walk reaches it.
+pub trait Shaped {
+    /// what is kept: nothing for a fixed-size array of floats, the length
+    /// of a `Vec`
+    type Shape: Copy + Default;
+    /// the adjoint buffer's type
+    type Grad;
+    /// this value's shape
+    fn shape(&self) -> Self::Shape;
+    /// an all-zero buffer of that shape
+    fn zeros(shape: Self::Shape) -> Self::Grad;
+}
+
+macro_rules! shaped_float {
+    ($($t:ty),*) => {$(
+        impl Shaped for $t {
+            type Shape = ();
+            type Grad = $t;
+            #[inline(always)]
+            fn shape(&self) {}
+            #[inline(always)]
+            fn zeros((): ()) -> $t {
+                0.0
+            }
+        }
+    )*};
+}
+
+shaped_float!(f32, f64);
+
+impl<K: Shaped, const N: usize> Shaped for [K; N] {
+    type Shape = K::Shape;
+    type Grad = [K::Grad; N];
+    #[inline(always)]
+    fn shape(&self) -> K::Shape {
+        self.first().map(K::shape).unwrap_or_default()
+    }
+    #[inline(always)]
+    fn zeros(shape: K::Shape) -> Self::Grad {
+        core::array::from_fn(|_| K::zeros(shape))
+    }
+}
+
+impl<K: Shaped> Shaped for Vec<K> {
+    type Shape = (usize, K::Shape);
+    type Grad = Vec<K::Grad>;
+    fn shape(&self) -> Self::Shape {
+        (self.len(), self.first().map(K::shape).unwrap_or_default())
+    }
+    fn zeros((len, shape): Self::Shape) -> Self::Grad {
+        (0..len).map(|_| K::zeros(shape)).collect()
+    }
+}
+
+/// A captured shape, typed after its array.
+pub struct ShapeOf<A: Shaped>(core::marker::PhantomData<fn() -> A>, A::Shape);
+
+impl<A: Shaped> Clone for ShapeOf<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: Shaped> Copy for ShapeOf<A> {}
+
+/// The shape of an array made inside a window.
+#[inline(always)]
+pub fn shape_of<A: Shaped>(array: &A) -> ShapeOf<A> {
+    ShapeOf(core::marker::PhantomData, array.shape())
+}
+
+/// A zero adjoint buffer for an array of the shape `shape_of` captured.
+#[inline(always)]
+pub fn zeros_of<A: Shaped>(shape: ShapeOf<A>) -> A::Grad {
+    A::zeros(shape.1)
+}
+
+/// The adjoint of `[x; n]`'s `x`: the sum of the elements' adjoints, which
+/// are cleared (the literal is where they end).
+#[inline]
+pub fn take_sum<T: num_traits::Float>(adjoints: &mut [T]) -> T {
+    let mut total = T::zero();
+    for a in adjoints.iter_mut() {
+        total = total + *a;
+        *a = T::zero();
+    }
+    total
+}

@@ -16,8 +16,8 @@ pub mod rules;
 
 pub use functions::*;
 pub use knob::{
-    assert_knob, one_like, val, zeros_like, AsValue, GradientView, IntoSlot, Knob, NoSlot,
-    Untracked,
+    assert_knob, one_like, shape_of, take_sum, val, zeros_like, zeros_of, AsValue, GradientView,
+    IntoSlot, Knob, NoSlot, ShapeOf, Shaped, Untracked,
 };
 
 /// Passes `x` on unchanged, as a constant: no slope flows back through it.

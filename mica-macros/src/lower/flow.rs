@@ -791,6 +791,8 @@ struct Assignments {
     /// `(target, value, compound)`
     assigned: Vec<(Ident, Expr, bool)>,
     lets: Vec<(Ident, Expr)>,
+    /// `(array, value)` of `array[…] = value` and `array[…] op= value`
+    writes: Vec<(Ident, Expr)>,
 }
 
 impl<'ast> Visit<'ast> for Assignments {
@@ -798,6 +800,8 @@ impl<'ast> Visit<'ast> for Assignments {
         if let Some(name) = plain_name(&e.left) {
             self.assigned
                 .push((name.clone(), (*e.right).clone(), false));
+        } else if let Some(name) = indexed_name(&e.left) {
+            self.writes.push((name.clone(), (*e.right).clone()));
         }
         syn::visit::visit_expr_assign(self, e);
     }
@@ -805,6 +809,10 @@ impl<'ast> Visit<'ast> for Assignments {
         if is_compound(&e.op) {
             if let Some(name) = plain_name(&e.left) {
                 self.assigned.push((name.clone(), (*e.right).clone(), true));
+            } else if let Some(name) = indexed_name(&e.left) {
+                self.writes.push((name.clone(), (*e.right).clone()));
+            } else if let Some(name) = indexed_name(&e.left) {
+                self.writes.push((name.clone(), (*e.right).clone()));
             }
         }
         syn::visit::visit_expr_binary(self, e);
@@ -821,6 +829,17 @@ impl<'ast> Visit<'ast> for Assignments {
     }
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `h` of `h[i]`, `h[i][j]`.
+fn indexed_name(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Index(i) => match &*i.expr {
+            Expr::Index(_) => indexed_name(&i.expr),
+            other => plain_name(other),
+        },
+        _ => None,
+    }
 }
 
 fn plain_name(expr: &Expr) -> Option<&Ident> {
@@ -886,4 +905,302 @@ fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
 
 fn any_active<'e>(items: impl IntoIterator<Item = &'e Expr>, active: &HashSet<String>) -> bool {
     items.into_iter().any(|e| syntactically_active(e, active))
+}
+
+/// Arrays made inside the sweep: `let mut h = [0.0; N];` then `h[j] = …`.
+impl Sweep<'_> {
+    /// Whether this `let` makes an array that recorded values are written
+    /// into (by its literal, or later in the block): such an array is
+    /// recorded from the start, with its shape captured here.
+    pub(super) fn makes_recorded_array(&self, local: &Local, rest: &[Stmt]) -> bool {
+        let Some(init) = &local.init else {
+            return false;
+        };
+        let Some(name) = array_binding(&local.pat) else {
+            return false;
+        };
+        let Some(literal) = array_literal(&init.expr) else {
+            return false;
+        };
+        let mut active: HashSet<String> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.keys())
+            .filter(|name| self.is_active_name(name))
+            .cloned()
+            .collect();
+        let elements: Vec<&Expr> = match &literal {
+            Expr::Array(a) => a.elems.iter().collect(),
+            Expr::Repeat(r) => vec![&*r.expr],
+            _ => Vec::new(),
+        };
+        if elements.iter().any(|e| syntactically_active(e, &active)) {
+            return true;
+        }
+        // what later lines could record: names bound from recorded values,
+        // and the elements of loops over recorded arrays
+        let mut finder = Assignments::default();
+        let mut loops = LoopPatterns::default();
+        for stmt in rest {
+            finder.visit_stmt(stmt);
+            loops.visit_stmt(stmt);
+        }
+        for (pat, iterated) in &loops.0 {
+            if self.mentions_active(iterated) {
+                let mut names = PatNames::default();
+                names.visit_pat(pat);
+                active.extend(names.0.iter().map(Ident::to_string));
+            }
+        }
+        for _ in 0..3 {
+            for (binding, init) in &finder.lets {
+                if syntactically_active(init, &active) {
+                    active.insert(binding.to_string());
+                }
+            }
+            for (binding, value, _) in &finder.assigned {
+                if syntactically_active(value, &active) {
+                    active.insert(binding.to_string());
+                }
+            }
+        }
+        finder
+            .writes
+            .iter()
+            .any(|(target, value)| *target == name && syntactically_active(value, &active))
+    }
+
+    pub(super) fn lower_local_array(
+        &mut self,
+        local: &Local,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        let (Some(init), Some(name)) = (&local.init, array_binding(&local.pat)) else {
+            return Err(syn::Error::new_spanned(
+                &local.pat,
+                "an array is bound to one name",
+            ));
+        };
+        let literal = array_literal(&init.expr).unwrap_or_else(|| (*init.expr).clone());
+        let is_vec = matches!(&*init.expr, Expr::Macro(_));
+        let rank = crate::window_form::literal_rank(&literal);
+        // the elements, lowered in order
+        let (fwd, writes) = match &literal {
+            Expr::Array(a) => {
+                let mut fwds = Vec::new();
+                let mut writes = Vec::new();
+                for (k, elem) in a.elems.iter().enumerate() {
+                    let lowered = self.lower_expr(elem, out)?;
+                    match lowered.val {
+                        Val::Active(id) => writes.push((k, id)),
+                        Val::Const => {}
+                        _ => {
+                            return Err(syn::Error::new_spanned(
+                                elem,
+                                "an array literal of recorded values holds scalars; nested literals are not supported",
+                            ))
+                        }
+                    }
+                    fwds.push(lowered.fwd);
+                }
+                (quote!([#(#fwds),*]), Fill::Elements(writes))
+            }
+            Expr::Repeat(r) => {
+                let lowered = self.lower_expr(&r.expr, out)?;
+                let len = &r.len;
+                let fwd = &lowered.fwd;
+                let fill = match lowered.val {
+                    Val::Active(id) if rank == 1 => Fill::All(id),
+                    Val::Active(_) => {
+                        return Err(syn::Error::new_spanned(
+                            &r.expr,
+                            "`[x; n]` of a recorded value makes a flat array; nested ones are not supported",
+                        ))
+                    }
+                    _ => Fill::Elements(Vec::new()),
+                };
+                (quote!([#fwd; #len]), fill)
+            }
+            _ => {
+                return Err(syn::Error::new_spanned(
+                    &init.expr,
+                    "an array made inside a window starts from a literal",
+                ))
+            }
+        };
+        let fwd = if is_vec {
+            let inner: TokenStream = fwd
+                .into_iter()
+                .flat_map(|tt| match tt {
+                    TokenTree::Group(g) => g.stream(),
+                    other => other.into(),
+                })
+                .collect();
+            quote!(::std::vec![#inner])
+        } else {
+            fwd
+        };
+        let (attrs, pat) = (&local.attrs, &local.pat);
+        let ty = local_type(local);
+        out.extend(quote!(#(#attrs)* let #pat #ty = #fwd;));
+        let shape = self.stored(quote!(::mica::__private::shape_of(&#name)), out);
+        let acc = self.names.fresh("h");
+        self.arrays.push(Array {
+            acc: acc.to_token_stream(),
+            declare: None,
+            rank: rank.max(1),
+            local: Some((self.region, shape)),
+        });
+        let array = self.arrays.len() - 1;
+        match writes {
+            Fill::Elements(writes) => {
+                for (k, id) in writes {
+                    let index = proc_macro2::Literal::usize_unsuffixed(k);
+                    self.push_step(Step::Write {
+                        array,
+                        indices: vec![Operand::Const(index.to_token_stream())],
+                        value: Operand::Active(id),
+                    });
+                }
+            }
+            Fill::All(id) => self.push_step(Step::Fill { array, value: id }),
+        }
+        self.bind(
+            &name,
+            Val::Array {
+                array,
+                prefix: Vec::new(),
+            },
+            Origin::Local,
+        );
+        Ok(())
+    }
+
+    /// `h[i] = v`, `h[i][j] += v` on an array made inside the sweep.
+    pub(super) fn lower_array_write(
+        &mut self,
+        target: &syn::ExprIndex,
+        op: Option<&syn::BinOp>,
+        value: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        // h[i][j]: the base and the indices, outermost first
+        let mut indices_exprs = vec![&*target.index];
+        let mut base = &*target.expr;
+        while let Expr::Index(inner) = base {
+            indices_exprs.push(&*inner.index);
+            base = &*inner.expr;
+        }
+        indices_exprs.reverse();
+        let lowered = self.lower_expr(base, out)?;
+        let Val::Array { array, prefix } = lowered.val else {
+            return Err(syn::Error::new_spanned(
+                base,
+                "a recorded value is written into an array made inside the window",
+            ));
+        };
+        if self.arrays[array].local.is_none() {
+            return Err(syn::Error::new_spanned(
+                base,
+                "a tracked array cannot be written to; copy what you need into an array made inside the window",
+            ));
+        }
+        let mut indices = prefix;
+        let mut index_fwds = Vec::new();
+        for index in indices_exprs {
+            let (operand, fwd) = self.lower_operand(index, out)?;
+            indices.push(operand);
+            index_fwds.push(fwd);
+        }
+        if indices.len() != self.arrays[array].rank {
+            return Err(syn::Error::new_spanned(
+                target,
+                "write one element at a time: `h[i] = …`",
+            ));
+        }
+        let base_fwd = &lowered.fwd;
+        let place = quote!(#base_fwd #([#index_fwds])*);
+        let (operand, fwd) = match op {
+            None => self.lower_operand(value, out)?,
+            Some(op) => {
+                let rule = crate::rules::binary(op).ok_or_else(|| {
+                    syn::Error::new_spanned(op, "this operator is outside the recorded vocabulary")
+                })?;
+                self.new_op(
+                    OpKind::Read {
+                        array,
+                        indices: indices.clone(),
+                    },
+                    Vec::new(),
+                    place.clone(),
+                    out,
+                );
+                let old = self.values.len() - 1;
+                let (right, right_fwd) = self.lower_operand(value, out)?;
+                let old_store = self.values[old].store.clone();
+                let bin = compound_to_binary(op);
+                let lowered = self.new_op(
+                    OpKind::Rule(rule),
+                    vec![Operand::Active(old), right],
+                    quote!(#old_store #bin #right_fwd),
+                    out,
+                );
+                (Operand::Active(self.values.len() - 1), lowered.fwd)
+            }
+        };
+        out.extend(quote!(#place = #fwd;));
+        self.push_step(Step::Write {
+            array,
+            indices,
+            value: operand,
+        });
+        Ok(())
+    }
+}
+
+/// What an array literal writes when it is made.
+enum Fill {
+    /// these elements (by index) are recorded values
+    Elements(Vec<(usize, ValueId)>),
+    /// `[x; n]` of a recorded `x`
+    All(ValueId),
+}
+
+fn array_binding(pat: &Pat) -> Option<Ident> {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
+        Pat::Type(t) => array_binding(&t.pat),
+        _ => None,
+    }
+}
+
+/// `: T` of a `let`, if written (kept on the rewritten `let`).
+fn local_type(_local: &Local) -> TokenStream {
+    TokenStream::new()
+}
+
+/// The literal an array `let` starts from: `[…]`, `[x; n]` or `vec![…]`.
+fn array_literal(expr: &Expr) -> Option<Expr> {
+    match expr {
+        Expr::Array(_) | Expr::Repeat(_) => Some(expr.clone()),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            let tokens = &m.mac.tokens;
+            syn::parse2::<Expr>(quote!([#tokens]))
+                .ok()
+                .filter(|e| matches!(e, Expr::Array(_) | Expr::Repeat(_)))
+        }
+        _ => None,
+    }
+}
+
+/// The patterns and iterated expressions of `for` loops.
+#[derive(Default)]
+struct LoopPatterns(Vec<(Pat, Expr)>);
+
+impl<'ast> Visit<'ast> for LoopPatterns {
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.0.push(((*f.pat).clone(), (*f.expr).clone()));
+        syn::visit::visit_expr_for_loop(self, f);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
