@@ -371,7 +371,7 @@ impl Sweep<'_> {
         let mut record = Vec::new();
         for (((name, _, before), entry), end) in carried.into_iter().zip(entries).zip(ends) {
             let store = self.names.fresh("x");
-            out.extend(quote!(let #store = #name;));
+            self.emit_temp(&store, quote!(#name), out);
             let exit = self.new_value(store, None);
             self.set(&name, Val::Active(exit));
             record.push(Carried {
@@ -661,7 +661,7 @@ impl Sweep<'_> {
                 self.set(name, first);
             } else {
                 let store = self.names.fresh("m");
-                after.extend(quote!(let #store = #name;));
+                self.emit_temp(&store, quote!(#name), &mut after);
                 let id = self.new_value(store, None);
                 self.set(name, Val::Active(id));
                 merges.push(Merge { out: id, per_arm });
