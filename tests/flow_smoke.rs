@@ -100,6 +100,27 @@ fn layer(#[tracked] w: &[[f64; 3]; 2], #[tracked] b: [f64; 2], x: [f64; 3]) -> f
     out[0] + out[1] + lit[0] + lit[2] + rep[3] + rep[0]
 }
 
+#[tape]
+fn early(#[tracked] x: f64, #[tracked] y: f64) -> f64 {
+    if x < 0.0 {
+        return y * 2.0;
+    }
+    let z = x * y;
+    if z > 1.0 {
+        let w = z.sqrt();
+        if w > 1.5 {
+            return w * x;
+        }
+        return w + y;
+    }
+    match mica::detach(y) as i32 {
+        0 => return z * 3.0,
+        1 => return z * 4.0,
+        _ => {}
+    }
+    z + x.sin()
+}
+
 fn check(f: impl Fn(&[f64]) -> f64, at: &[f64], g: &[f64]) {
     mica::check::check_gradient(f, at, g).unwrap();
 }
@@ -153,5 +174,17 @@ fn smoke() {
     let mut g: Vec<f64> = dw.iter().flatten().copied().collect();
     g.extend(db);
     check(flat, &[0.2, -0.4, 0.1, 0.7, 0.1, -0.3, 0.05, -0.1], &g);
+    for (x, y) in [
+        (-1.0, 0.5),
+        (0.5, 0.4),
+        (2.0, 0.9),
+        (3.0, 1.0),
+        (0.3, 2.5),
+        (0.2, 0.7),
+    ] {
+        let (v, (dx, dy)) = early_grad(x, y);
+        assert_eq!(v, early(x, y));
+        check(|p| early(p[0], p[1]), &[x, y], &[dx, dy]);
+    }
     assert_eq!(window_arrays(), ([0.25, -0.5, 1.0], 0.25 + 1.0 + 4.0));
 }

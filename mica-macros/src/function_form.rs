@@ -123,7 +123,16 @@ fn backward_fn(
         }
     }
     let mut forward = TokenStream::new();
-    let output = sweep.lower_block_stmts(&item.block.stmts, &mut forward);
+    // `return`s become an assignment to the result and a guard on the rest
+    let rewritten = match crate::returns::eliminate(&item.block.stmts, ret) {
+        Ok(rewritten) => rewritten,
+        Err(e) => {
+            sweep.errors.push(e);
+            None
+        }
+    };
+    let body = rewritten.as_deref().unwrap_or(&item.block.stmts);
+    let output = sweep.lower_block_stmts(body, &mut forward);
     let seed = internal("seed");
     let value = internal("value");
     let (out_fwd, seeds) = match output {

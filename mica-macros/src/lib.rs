@@ -18,6 +18,7 @@ mod names;
 #[cfg(test)]
 mod no_panic;
 mod parse;
+mod returns;
 mod reverse;
 mod rules;
 mod window_form;

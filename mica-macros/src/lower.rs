@@ -384,7 +384,7 @@ impl<'a> Sweep<'a> {
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
             match stmt {
-                Stmt::Expr(expr, None) if last => {
+                Stmt::Expr(expr, None) if last && !flow::is_assignment(expr) => {
                     let lowered = self
                         .check_no_escape(expr)
                         .and_then(|()| self.lower_expr(expr, out));
@@ -481,16 +481,17 @@ impl<'a> Sweep<'a> {
                         out.extend(stmt.to_token_stream());
                         Ok(())
                     }
+                    // in statement position their value (if any) is dropped
                     Expr::ForLoop(_) | Expr::While(_) | Expr::If(_) | Expr::Match(_) => {
-                        let lowered = self.lower_expr(expr, out)?;
-                        if semi.is_none() {
-                            out.extend(lowered.fwd);
-                        }
+                        self.lower_expr(expr, out)?;
                         Ok(())
                     }
                     _ => {
                         let lowered = self.lower_expr(expr, out)?;
                         let fwd = lowered.fwd;
+                        if fwd.is_empty() {
+                            return Ok(());
+                        }
                         match semi {
                             Some(_) => out.extend(quote!(let _ = #fwd;)),
                             None => out.extend(fwd),
@@ -1068,9 +1069,14 @@ impl<'a> Sweep<'a> {
         let tail = self.lower_block_stmts(&block.stmts, &mut inner);
         self.depth -= 1;
         self.scopes.pop();
-        let tail = tail.ok_or_else(|| {
-            syn::Error::new(block.brace_token.span.close(), "this block has no value")
-        })?;
+        let Some(tail) = tail else {
+            // a block standing as a statement: its lines, in a scope of their own
+            out.extend(quote!({ #inner }));
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: TokenStream::new(),
+            });
+        };
         match tail.val {
             Val::Active(id) => {
                 // temporaries inside are hoisted, so the value is read from

@@ -506,11 +506,19 @@ impl Sweep<'_> {
             .iter()
             .map(|arm| match &*arm.body {
                 Expr::Block(b) if b.label.is_none() => b.block.stmts.clone(),
+                // `k => d = x,`: an assignment is a statement, not a value
+                other if is_assignment(other) => {
+                    vec![Stmt::Expr(other.clone(), Some(Default::default()))]
+                }
                 other => vec![Stmt::Expr(other.clone(), None)],
             })
             .collect();
         let patterns: Vec<&Pat> = m.arms.iter().map(|arm| &arm.pat).collect();
-        let (value, tokens, after) = self.lower_arms(&arms, true, &patterns, out)?;
+        // arms of `()` (`{}`, a block of statements) give no value to keep
+        let has_value = arms
+            .iter()
+            .any(|arm| matches!(arm.last(), Some(Stmt::Expr(_, None))));
+        let (value, tokens, after) = self.lower_arms(&arms, has_value, &patterns, out)?;
         let arms = m.arms.iter().zip(tokens).map(|(arm, body)| {
             let pat = &arm.pat;
             let guard = arm
@@ -1203,4 +1211,13 @@ impl<'ast> Visit<'ast> for LoopPatterns {
         syn::visit::visit_expr_for_loop(self, f);
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `x = …` or `x op= …`.
+pub(super) fn is_assignment(expr: &Expr) -> bool {
+    match expr {
+        Expr::Assign(_) => true,
+        Expr::Binary(b) => is_compound(&b.op),
+        _ => false,
+    }
 }
