@@ -54,6 +54,27 @@ fn window(x0: f32, steps: usize) -> f32 {
     x
 }
 
+#[tape]
+fn looped(#[tracked] w: &[f64], xs: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, x) in xs.iter().enumerate() {
+        let r = w[i % 2] * x - 1.0;
+        s += r * r;
+    }
+    s
+}
+
+#[tape]
+fn nested(#[tracked] w: &[f64], rows: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..rows {
+        for j in 0..w.len() {
+            s += (w[j] * (i + 1) as f64).sin();
+        }
+    }
+    s
+}
+
 fn allocations_during(f: impl FnOnce()) -> usize {
     let before = ALLOCATIONS.load(Ordering::SeqCst);
     f();
@@ -76,6 +97,24 @@ fn straight_line_gradients_allocate_nothing() {
     });
     assert!(sink.is_finite());
     assert_eq!(n, 0, "generated code allocated {n} times");
+    // a `for` loop's storage is sized once, before the loop: one allocation
+    // per gradient however many iterations run
+    let xs: Vec<f64> = (0..1_000).map(|i| f64::from(i) * 0.001).collect();
+    let w = [0.5, -0.25];
+    let mut d_w = [0.0; 2];
+    for n in [10, 1_000] {
+        let counted = allocations_during(|| {
+            sink += looped_backward(&w, &xs[..n], 1.0, &mut d_w);
+        });
+        assert_eq!(counted, 1, "{n} iterations");
+    }
+    // nested loops: the outer loop's storage once, the inner loop's storage
+    // sized at each outer iteration (it grows a few times, not per element)
+    let counted = allocations_during(|| {
+        sink += nested_backward(&w, 200, 1.0, &mut d_w);
+    });
+    assert!((2..=12).contains(&counted), "{counted} allocations");
+    assert!(sink.is_finite());
     // the counter does count: a Vec allocates once
     assert_eq!(
         allocations_during(|| drop(std::hint::black_box(vec![1.0_f64; 4]))),

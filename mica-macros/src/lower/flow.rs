@@ -104,6 +104,15 @@ impl Sweep<'_> {
         }
         match expr {
             Expr::Paren(p) => self.source(&p.expr, out),
+            // `0..w.len()`: integers, whatever the bounds read
+            Expr::Range(r) => {
+                for bound in r.start.iter().chain(r.end.iter()) {
+                    if self.lower_expr(bound, &mut TokenStream::new())?.val.is_active() {
+                        return Err(syn::Error::new_spanned(bound, "a range's bounds are integers, not recorded values"));
+                    }
+                }
+                Ok(Source::Const)
+            }
             Expr::Reference(r) if r.mutability.is_none() => self.source(&r.expr, out),
             Expr::MethodCall(m) => {
                 let name = m.method.to_string();
