@@ -99,6 +99,7 @@ pub struct ReadmeDoctests;
 #[doc(hidden)]
 pub mod __private {
     pub use mica_runtime::rules;
+    pub use mica_runtime::ArrayVec;
     pub use mica_runtime::{
         assert_knob, one_like, shape_of, take_sum, val, zeros_like, zeros_of, AsValue,
         GradientView, IntoSlot, Knob, NoSlot, ShapeOf, Shaped, Untracked,

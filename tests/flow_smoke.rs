@@ -121,6 +121,28 @@ fn early(#[tracked] x: f64, #[tracked] y: f64) -> f64 {
     z + x.sin()
 }
 
+/// A loop over a literal range: its storage lives on the stack.
+#[tape]
+fn fixed_trips(#[tracked] x: f64) -> f64 {
+    let mut s = x;
+    for _ in 0..50 {
+        s = (s * 0.9).sin() + x;
+    }
+    s
+}
+
+/// An outer range loop around an inner loop over a recorded slice.
+#[tape]
+fn nested(#[tracked] w: &[f64], rows: usize) -> f64 {
+    let mut s = 0.0_f64;
+    for i in 0..rows {
+        for wj in w.iter() {
+            s += (wj * (i + 1) as f64).sin() * s.cos();
+        }
+    }
+    s
+}
+
 fn check(f: impl Fn(&[f64]) -> f64, at: &[f64], g: &[f64]) {
     mica::check::check_gradient(f, at, g).unwrap();
 }
@@ -186,5 +208,13 @@ fn smoke() {
         assert_eq!(v, early(x, y));
         check(|p| early(p[0], p[1]), &[x, y], &[dx, dy]);
     }
+    for x in [-1.0, -0.2, 0.3, 0.8, 2.0] {
+        let (v, slope) = fixed_trips_grad(x);
+        assert_eq!(v, fixed_trips(x));
+        check(|p| fixed_trips(p[0]), &[x], &[slope]);
+    }
+    let (v, d_w) = nested_grad(&[0.3, -0.6, 0.9], 4);
+    assert_eq!(v, nested(&[0.3, -0.6, 0.9], 4));
+    check(|p| nested(p, 4), &[0.3, -0.6, 0.9], &d_w);
     assert_eq!(window_arrays(), ([0.25, -0.5, 1.0], 0.25 + 1.0 + 4.0));
 }

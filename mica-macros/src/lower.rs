@@ -243,8 +243,9 @@ pub struct Sweep<'a> {
     region: usize,
     regions: usize,
     scope: usize,
-    /// every loop's tape, declared at the sweep's top
-    pub tapes: Vec<Ident>,
+    /// every loop's tape, declared at the sweep's top, with its capacity
+    /// when it lives on the stack
+    pub tapes: Vec<(Ident, Option<usize>)>,
     /// in the function form, `return` ends the forward story
     pub function_form: bool,
 }
@@ -371,8 +372,13 @@ impl<'a> Sweep<'a> {
                 .map(|name| quote!(let #store = #name;))
         });
         let hoisted = self.hoists.first().map(hoisted_decls).unwrap_or_default();
-        let tapes = &self.tapes;
-        quote!(#(#captures)* #hoisted #(let mut #tapes = ::std::vec::Vec::new();)*)
+        let tapes = self.tapes.iter().map(|(tape, capacity)| match capacity {
+            Some(capacity) => {
+                quote!(let mut #tape = ::mica::__private::ArrayVec::<_, #capacity>::new();)
+            }
+            None => quote!(let mut #tape = ::std::vec::Vec::new();),
+        });
+        quote!(#(#captures)* #hoisted #(#tapes)*)
     }
 
     // ------------------------------------------------------------ statements

@@ -15,6 +15,9 @@ mod knob;
 pub mod rules;
 
 pub use functions::*;
+
+#[doc(hidden)]
+pub use arrayvec::ArrayVec;
 pub use knob::{
     assert_knob, one_like, shape_of, take_sum, val, zeros_like, zeros_of, AsValue, GradientView,
     IntoSlot, Knob, NoSlot, ShapeOf, Shaped, Untracked,

@@ -107,8 +107,15 @@ impl Sweep<'_> {
             // `0..w.len()`: integers, whatever the bounds read
             Expr::Range(r) => {
                 for bound in r.start.iter().chain(r.end.iter()) {
-                    if self.lower_expr(bound, &mut TokenStream::new())?.val.is_active() {
-                        return Err(syn::Error::new_spanned(bound, "a range's bounds are integers, not recorded values"));
+                    if self
+                        .lower_expr(bound, &mut TokenStream::new())?
+                        .val
+                        .is_active()
+                    {
+                        return Err(syn::Error::new_spanned(
+                            bound,
+                            "a range's bounds are integers, not recorded values",
+                        ));
                     }
                 }
                 Ok(Source::Const)
@@ -202,13 +209,20 @@ impl Sweep<'_> {
         }
         let elements: Vec<String> = elements.0.iter().map(Ident::to_string).collect();
         let carried = self.carried(&f.body.stmts, &elements);
-        let lp = self.open_loop(out);
+        // a loop run once per sweep over a literal range keeps its storage
+        // on the stack; any other `for` sizes its heap storage once, here
+        let capacity = if self.scope == 0 {
+            literal_trip_bound(&f.expr)
+        } else {
+            None
+        };
+        let lp = self.open_loop(capacity, out);
         let it = self.names.fresh("it");
         let (tape, expr) = (&lp.tape, &f.expr);
-        out.extend(quote! {
-            let #it = ::core::iter::IntoIterator::into_iter(#expr);
-            #tape.reserve(::core::iter::Iterator::size_hint(&#it).0);
-        });
+        out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);));
+        if capacity.is_none() {
+            out.extend(quote!(#tape.reserve(::core::iter::Iterator::size_hint(&#it).0);));
+        }
         let pat = &f.pat;
         let (body, record) = self.loop_body(&lp, &carried, &f.body, |this, index, out| {
             let element = this.materialize(&source, index, out);
@@ -242,7 +256,7 @@ impl Sweep<'_> {
         }
         check_loop_exits(&w.body)?;
         let carried = self.carried(&w.body.stmts, &[]);
-        let lp = self.open_loop(out);
+        let lp = self.open_loop(None, out);
         let (body, record) = self.loop_body(&lp, &carried, &w.body, |_, _, _| Ok(()))?;
         let cond = &w.cond;
         out.extend(quote!(while #cond { #body }));
@@ -253,9 +267,9 @@ impl Sweep<'_> {
         })
     }
 
-    fn open_loop(&mut self, out: &mut TokenStream) -> OpenLoop {
+    fn open_loop(&mut self, capacity: Option<usize>, out: &mut TokenStream) -> OpenLoop {
         let tape = self.names.fresh("tape");
-        self.tapes.push(tape.clone());
+        self.tapes.push((tape.clone(), capacity));
         let counter = self.names.fresh("kc");
         out.extend(quote!(let mut #counter = 0usize;));
         OpenLoop {
@@ -425,9 +439,21 @@ impl Sweep<'_> {
             .map(|(name, _)| name.clone())
             .chain(elements.iter().cloned())
             .collect();
-        // a fixed point: a binding becomes recorded when assigned a recorded value
+        let mut loops = LoopPatterns::default();
+        for stmt in stmts {
+            loops.visit_stmt(stmt);
+        }
+        // a fixed point: a binding becomes recorded when assigned a recorded
+        // value, an inner loop's element when it iterates a recorded array
         loop {
             let before = active.len();
+            for (pat, iterated) in &loops.0 {
+                if mentions_any(iterated, &active) {
+                    let mut names = PatNames::default();
+                    names.visit_pat(pat);
+                    active.extend(names.0.iter().map(Ident::to_string));
+                }
+            }
             for (name, value, compound) in &finder.assigned {
                 if syntactically_active(value, &active)
                     || (*compound && active.contains(&name.to_string()))
@@ -1229,4 +1255,45 @@ pub(super) fn is_assignment(expr: &Expr) -> bool {
         Expr::Binary(b) => is_compound(&b.op),
         _ => false,
     }
+}
+
+/// The most iterations `for … in a..b` (or `a..=b`) with literal bounds can
+/// run, if it is small enough for the stack.
+fn literal_trip_bound(expr: &Expr) -> Option<usize> {
+    const STACK_LIMIT: usize = 1024;
+    let Expr::Range(range) = expr else {
+        return None;
+    };
+    let literal = |e: &Expr| match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<usize>().ok(),
+        _ => None,
+    };
+    let start = match &range.start {
+        Some(start) => literal(start)?,
+        None => 0,
+    };
+    let end = literal(range.end.as_deref()?)?;
+    let count = match range.limits {
+        syn::RangeLimits::HalfOpen(_) => end.checked_sub(start)?,
+        syn::RangeLimits::Closed(_) => end.checked_sub(start)?.checked_add(1)?,
+    };
+    (count <= STACK_LIMIT).then_some(count)
+}
+
+/// Whether an expression names any of `names`.
+fn mentions_any(expr: &Expr, names: &HashSet<String>) -> bool {
+    struct Finder<'n>(&'n HashSet<String>, bool);
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_ident(&mut self, ident: &'ast Ident) {
+            if self.0.contains(&ident.to_string()) {
+                self.1 = true;
+            }
+        }
+    }
+    let mut finder = Finder(names, false);
+    finder.visit_expr(expr);
+    finder.1
 }
