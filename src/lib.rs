@@ -101,8 +101,9 @@ pub mod __private {
     pub use mica_runtime::rules;
     pub use mica_runtime::ArrayVec;
     pub use mica_runtime::{
-        assert_knob, one_like, shape_of, take_sum, val, zeros_like, zeros_of, AsValue,
-        GradientView, IntoSlot, Knob, NoSlot, ShapeOf, Shaped, Untracked,
+        assert_knob, element, one_like, placeholder, shape_of, take_sum, val, zeros_like, zeros_of,
+        AsValue, Element, GradientView, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped,
+        Untracked,
     };
     pub use num_traits::One;
 }

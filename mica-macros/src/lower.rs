@@ -764,8 +764,7 @@ impl<'a> Sweep<'a> {
                         "an `as` cast of a recorded value is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant",
                     ));
                 }
-                let (x, as_token, ty) = (&inner.fwd, &c.as_token, &c.ty);
-                Ok(Lowered { val: Val::Const, fwd: quote!((#x) #as_token #ty) })
+                                Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() })
             }
             Expr::Reference(r) => Err(syn::Error::new_spanned(
                 r.and_token,
@@ -806,6 +805,8 @@ impl<'a> Sweep<'a> {
         expr: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<(Operand, TokenStream)> {
+        // `(e)` is `e`: bound to a temporary, its parentheses would be unused
+        let expr = strip_parens(expr);
         let lowered = self.lower_expr(expr, out)?;
         match lowered.val {
             Val::Active(id) => Ok((Operand::Active(id), lowered.fwd)),
@@ -813,7 +814,7 @@ impl<'a> Sweep<'a> {
                 if is_literal(expr) {
                     return Ok((Operand::Const(lowered.fwd.clone()), lowered.fwd));
                 }
-                // kept as written; a rule reads it through `val` (`reverse.rs`)
+                // kept as written; a rule reads it through `val`
                 let id = self.stored(lowered.fwd, out);
                 let store = self.values[id].store.to_token_stream();
                 Ok((Operand::Stored(id), store))
@@ -1433,6 +1434,13 @@ fn compound_to_binary(op: &syn::BinOp) -> TokenStream {
         SubAssign(_) => quote_spanned!(span=> -),
         MulAssign(_) => quote_spanned!(span=> *),
         _ => quote_spanned!(span=> /),
+    }
+}
+
+fn strip_parens(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        other => other,
     }
 }
 

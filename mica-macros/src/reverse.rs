@@ -344,7 +344,9 @@ impl Gen<'_, '_> {
             })
             .collect();
         let mut body = self.region(&l.steps, l.region, seeds);
-        for (c, carry) in l.carried.iter().zip(&carries) {
+        // all carries move at once: one carry's next value may read another's
+        let mut nexts = Vec::new();
+        for c in &l.carried {
             let next = match self.total(c.entry) {
                 Some(total) => total,
                 None => {
@@ -352,6 +354,11 @@ impl Gen<'_, '_> {
                     quote!(::mica::__private::zeros_like(&#entry))
                 }
             };
+            let name = self.sweep.names.fresh("n");
+            body.extend(quote!(let #name = #next;));
+            nexts.push(name);
+        }
+        for (carry, next) in carries.iter().zip(nexts) {
             body.extend(quote!(#carry = #next;));
         }
         // what the body's reverse reads, the forward pushes per iteration

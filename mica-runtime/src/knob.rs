@@ -286,3 +286,94 @@ pub fn take_sum<T: num_traits::Float>(adjoints: &mut [T]) -> T {
     }
     total
 }
+
+/// A value to start a temporary from, before the branch arm that computes
+/// it runs (the reverse reads it only if that arm ran).
+pub trait Placeholder {
+    /// any value of the type
+    fn placeholder() -> Self;
+}
+
+macro_rules! placeholder {
+    ($($t:ty => $v:expr),* $(,)?) => {$(
+        impl Placeholder for $t {
+            #[inline(always)]
+            fn placeholder() -> Self {
+                $v
+            }
+        }
+        impl<'a> Placeholder for &'a $t {
+            #[inline(always)]
+            fn placeholder() -> Self {
+                const VALUE: $t = $v;
+                &VALUE
+            }
+        }
+    )*};
+}
+
+placeholder!(
+    f32 => 0.0, f64 => 0.0, usize => 0, isize => 0, i32 => 0, i64 => 0, u32 => 0, u64 => 0, bool => false,
+);
+
+impl<T: Placeholder, const N: usize> Placeholder for [T; N] {
+    #[inline(always)]
+    fn placeholder() -> Self {
+        core::array::from_fn(|_| T::placeholder())
+    }
+}
+
+impl<A: Shaped> Placeholder for ShapeOf<A> {
+    #[inline(always)]
+    fn placeholder() -> Self {
+        ShapeOf(core::marker::PhantomData, A::Shape::default())
+    }
+}
+
+/// The starting value of a temporary computed in a branch arm.
+#[inline(always)]
+pub fn placeholder<T: Placeholder>() -> T {
+    T::placeholder()
+}
+
+/// A loop element as a scalar value: `x` or `*x`.
+pub trait Element {
+    /// the scalar
+    type Out;
+    /// the scalar, by value
+    fn element(self) -> Self::Out;
+}
+
+macro_rules! element {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            type Out = $t;
+            #[inline(always)]
+            fn element(self) -> $t {
+                self
+            }
+        }
+        impl Element for &$t {
+            type Out = $t;
+            #[inline(always)]
+            fn element(self) -> $t {
+                *self
+            }
+        }
+        impl Element for &&$t {
+            type Out = $t;
+            #[inline(always)]
+            fn element(self) -> $t {
+                **self
+            }
+        }
+    )*};
+}
+
+element!(f32, f64);
+
+/// A loop element, as the scalar the reverse sweep keeps.
+#[inline(always)]
+pub fn element<E: Element>(e: E) -> E::Out {
+    e.element()
+}

@@ -19,8 +19,9 @@ pub use functions::*;
 #[doc(hidden)]
 pub use arrayvec::ArrayVec;
 pub use knob::{
-    assert_knob, one_like, shape_of, take_sum, val, zeros_like, zeros_of, AsValue, GradientView,
-    IntoSlot, Knob, NoSlot, ShapeOf, Shaped, Untracked,
+    assert_knob, element, one_like, placeholder, shape_of, take_sum, val, zeros_like, zeros_of,
+    AsValue, Element, GradientView, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped,
+    Untracked,
 };
 
 /// Passes `x` on unchanged, as a constant: no slope flows back through it.

@@ -39,7 +39,6 @@ enum Source {
     Array {
         array: ArrayId,
         prefix: Vec<Operand>,
-        base: TokenStream,
     },
     Enumerate(Box<Source>),
     Zip(Box<Source>, Box<Source>),
@@ -141,11 +140,7 @@ impl Sweep<'_> {
             Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => {
                 let lowered = self.lower_expr(expr, out)?;
                 match lowered.val {
-                    Val::Array { array, prefix } => Ok(Source::Array {
-                        array,
-                        prefix,
-                        base: lowered.fwd,
-                    }),
+                    Val::Array { array, prefix } => Ok(Source::Array { array, prefix }),
                     Val::Const => Ok(Source::Const),
                     _ => Err(unsupported_iteration(expr)),
                 }
@@ -154,37 +149,60 @@ impl Sweep<'_> {
         }
     }
 
-    /// The element of `source` at the iteration's index.
-    fn materialize(
+    /// Binds the loop's pattern to the elements of `source` at the
+    /// iteration's index. A recorded element is read from the user's own
+    /// binding (`x`, `&x`), so iterating a `Vec` by value works too.
+    fn bind_elements(
         &mut self,
         source: &Source,
+        pat: &Pat,
         index: &(Operand, TokenStream),
         out: &mut TokenStream,
-    ) -> Val {
-        match source {
-            Source::Const => Val::Const,
-            Source::Array {
-                array,
-                prefix,
-                base,
-            } => {
-                self.element(
-                    *array,
-                    prefix.clone(),
-                    index.0.clone(),
-                    base.clone(),
-                    index.1.clone(),
-                    out,
-                )
-                .val
+    ) -> syn::Result<()> {
+        match (source, pat) {
+            (Source::Const, _) => self.bind_pattern(pat, Val::Const),
+            (_, Pat::Wild(_)) => Ok(()),
+            (_, Pat::Paren(p)) => self.bind_elements(source, &p.pat, index, out),
+            (_, Pat::Reference(r)) => self.bind_elements(source, &r.pat, index, out),
+            (_, Pat::Type(t)) => self.bind_elements(source, &t.pat, index, out),
+            (Source::Enumerate(inner), Pat::Tuple(t)) if t.elems.len() == 2 => {
+                self.bind_pattern(&t.elems[0], Val::Const)?;
+                self.bind_elements(inner, &t.elems[1], index, out)
             }
-            Source::Enumerate(inner) => {
-                Val::Tuple(vec![Val::Const, self.materialize(inner, index, out)])
+            (Source::Zip(left, right), Pat::Tuple(t)) if t.elems.len() == 2 => {
+                self.bind_elements(left, &t.elems[0], index, out)?;
+                self.bind_elements(right, &t.elems[1], index, out)
             }
-            Source::Zip(left, right) => {
-                let left = self.materialize(left, index, out);
-                Val::Tuple(vec![left, self.materialize(right, index, out)])
+            (Source::Array { array, prefix }, Pat::Ident(p)) if p.subpat.is_none() => {
+                let mut indices = prefix.clone();
+                indices.push(index.0.clone());
+                let val = if indices.len() >= self.arrays[*array].rank {
+                    let ident = &p.ident;
+                    let fwd = quote!(::mica::__private::element(#ident));
+                    self.new_op(
+                        OpKind::Read {
+                            array: *array,
+                            indices,
+                        },
+                        Vec::new(),
+                        fwd,
+                        out,
+                    )
+                    .val
+                } else {
+                    // a row: read through the user's binding when indexed
+                    Val::Array {
+                        array: *array,
+                        prefix: indices,
+                    }
+                };
+                self.bind(&p.ident, val, Origin::Local);
+                Ok(())
             }
+            _ => Err(syn::Error::new_spanned(
+                pat,
+                "bind each element of a recorded array to a name (`x`, `&x`, `(i, x)`, `(a, b)`)",
+            )),
         }
     }
 
@@ -225,8 +243,7 @@ impl Sweep<'_> {
         }
         let pat = &f.pat;
         let (body, record) = self.loop_body(&lp, &carried, &f.body, |this, index, out| {
-            let element = this.materialize(&source, index, out);
-            this.bind_pattern(pat, element)
+            this.bind_elements(&source, pat, index, out)
         })?;
         out.extend(quote!(for #pat in #it { #body }));
         self.close_loop(lp, carried, record, out);
@@ -316,6 +333,9 @@ impl Sweep<'_> {
             self.bind(name, Val::Active(id), *origin);
             entries.push(id);
         }
+        // the body's own bindings, above the carried copies: a `let` that
+        // shadows a carried name does not hide it
+        self.scopes.push(HashMap::new());
         let bound = bind(self, &index, &mut body);
         if let Some(tail) = self.lower_block_stmts(&block.stmts, &mut body) {
             let fwd = tail.fwd;
@@ -323,6 +343,7 @@ impl Sweep<'_> {
                 body.extend(quote!(#fwd;));
             }
         }
+        self.scopes.pop();
         // a binding of the enclosing code that now holds a value of this
         // body, without being carried, would be read after the loop where
         // that value no longer exists
@@ -335,12 +356,7 @@ impl Sweep<'_> {
                 continue;
             }
             if let Some(Val::Active(v)) = self.lookup(&name.to_string()).map(|b| b.val.clone()) {
-                if self.values[v].scope == lp.region
-                    && !self
-                        .scopes
-                        .last()
-                        .is_some_and(|s| s.contains_key(&name.to_string()))
-                {
+                if self.values[v].scope == lp.region {
                     self.errors.push(syn::Error::new_spanned(
                         name,
                         format!("`{name}` carries a recorded value from one iteration to the next in a way Mica cannot follow; start it from a recorded value before the loop"),
@@ -474,7 +490,6 @@ impl Sweep<'_> {
         finder
             .assigned
             .iter()
-            .filter(|(name, _, _)| !finder.lets.iter().any(|(l, _)| l == name))
             .filter(|(name, _, _)| {
                 active.contains(&name.to_string()) && seen.insert(name.to_string())
             })
@@ -511,11 +526,8 @@ impl Sweep<'_> {
             other => vec![Stmt::Expr(other.clone(), None)],
         });
         let has_value = else_block.is_some()
-            && matches!(then_block.last(), Some(Stmt::Expr(_, None)))
-            && matches!(
-                else_block.as_ref().and_then(|b| b.last()),
-                Some(Stmt::Expr(_, None))
-            );
+            && gives_value(&then_block)
+            && else_block.as_deref().is_some_and(gives_value);
         let arms = vec![then_block, else_block.unwrap_or_default()];
         let (value, tokens, after) = self.lower_arms(&arms, has_value, &[], out)?;
         let (cond, then_tokens, else_tokens) = (&cond.fwd, &tokens[0], &tokens[1]);
@@ -550,9 +562,7 @@ impl Sweep<'_> {
             .collect();
         let patterns: Vec<&Pat> = m.arms.iter().map(|arm| &arm.pat).collect();
         // arms of `()` (`{}`, a block of statements) give no value to keep
-        let has_value = arms
-            .iter()
-            .any(|arm| matches!(arm.last(), Some(Stmt::Expr(_, None))));
+        let has_value = arms.iter().any(|arm| gives_value(arm));
         let (value, tokens, after) = self.lower_arms(&arms, has_value, &patterns, out)?;
         let arms = m.arms.iter().zip(tokens).map(|(arm, body)| {
             let pat = &arm.pat;
@@ -753,7 +763,7 @@ pub(super) fn hoisted_decls(hoist: &Hoist) -> TokenStream {
         .iter()
         .map(|(name, in_arm)| {
             if *in_arm {
-                quote!(#[allow(unused_assignments)] let mut #name = ::core::default::Default::default();)
+                quote!(#[allow(unused_assignments)] let mut #name = ::mica::__private::placeholder();)
             } else {
                 quote!(let #name;)
             }
@@ -928,6 +938,10 @@ fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
         Expr::Field(f) => syntactically_active(&f.base, active),
         Expr::Tuple(t) => any_active(&t.elems, active),
         Expr::Array(a) => any_active(&a.elems, active),
+        Expr::Repeat(r) => syntactically_active(&r.expr, active),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            array_literal(expr).is_some_and(|literal| syntactically_active(&literal, active))
+        }
         Expr::Block(b) => match b.block.stmts.last() {
             Some(Stmt::Expr(e, None)) => syntactically_active(e, active),
             _ => false,
@@ -1296,4 +1310,10 @@ fn mentions_any(expr: &Expr, names: &HashSet<String>) -> bool {
     let mut finder = Finder(names, false);
     finder.visit_expr(expr);
     finder.1
+}
+
+/// Whether a block's statements end with a value (not `()` and not an
+/// assignment).
+fn gives_value(stmts: &[Stmt]) -> bool {
+    matches!(stmts.last(), Some(Stmt::Expr(e, None)) if !is_assignment(e))
 }
