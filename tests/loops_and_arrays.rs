@@ -169,6 +169,48 @@ fn vec_knob(n: usize) -> (Vec<f64>, f64) {
     (v, last)
 }
 
+/// A dense layer's first unit: a tape function taking recorded arrays.
+#[tape]
+fn unit(#[tracked] w: &[f64; 3], #[tracked] x: &[f64; 3]) -> f64 {
+    let mut s = 0.0;
+    for (a, b) in w.iter().zip(x.iter()) {
+        s += a * b;
+    }
+    s.tanh()
+}
+
+#[tape]
+fn total_of(#[tracked] v: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for x in v.iter() {
+        s += x * x;
+    }
+    s
+}
+
+/// Calls passing whole arrays, rows of a matrix, a local array and a slice.
+#[tape]
+fn composed(#[tracked] m: &[[f64; 3]; 2], #[tracked] x: [f64; 3], #[tracked] v: &[f64]) -> f64 {
+    let mut h = [0.0; 3];
+    for j in 0..3 {
+        h[j] = x[j] * 2.0;
+    }
+    unit(&m[0], &x) + unit(&m[1], &h) * unit(&x, &h) + total_of(v)
+}
+
+#[tape]
+fn composed_in_a_window(m0: [[f64; 3]; 2], x0: [f64; 3]) -> ([[f64; 3]; 2], [f64; 3]) {
+    #[tracked]
+    let m: [[f64; 3]; 2] = m0;
+    #[tracked]
+    let x: [f64; 3] = x0;
+    tape! {
+        let y = unit(&m[0], &x) + unit(&m[1], &x) * 3.0;
+    }
+    backward!(y);
+    (gradient!(m), gradient!(x))
+}
+
 fn check(f: impl Fn(&[f64]) -> f64, at: &[f64], g: &[f64]) {
     mica::check::check_gradient(f, at, g).unwrap();
 }
@@ -257,5 +299,36 @@ fn programs_with_loops_branches_and_arrays() {
         }
     }
     assert_eq!(vec_knob(4), (v, last));
+    let m = [[0.2, -0.4, 0.1], [0.7, 0.1, -0.3]];
+    let (x, v) = ([0.5, -1.0, 0.25], vec![0.3, -0.2]);
+    let (value, (dm, dx, dv)) = composed_grad(&m, x, &v);
+    assert_eq!(value, composed(&m, x, &v));
+    let flat = |p: &[f64]| {
+        composed(
+            &[[p[0], p[1], p[2]], [p[3], p[4], p[5]]],
+            [p[6], p[7], p[8]],
+            &p[9..],
+        )
+    };
+    let mut g: Vec<f64> = dm.iter().flatten().copied().collect();
+    g.extend(dx);
+    g.extend(&dv);
+    check(
+        flat,
+        &[0.2, -0.4, 0.1, 0.7, 0.1, -0.3, 0.5, -1.0, 0.25, 0.3, -0.2],
+        &g,
+    );
+    let (wm, wx) = composed_in_a_window(m, x);
+    let by_function = |p: &[f64]| {
+        unit(&[p[0], p[1], p[2]], &[p[6], p[7], p[8]])
+            + unit(&[p[3], p[4], p[5]], &[p[6], p[7], p[8]]) * 3.0
+    };
+    let mut g: Vec<f64> = wm.iter().flatten().copied().collect();
+    g.extend(wx);
+    check(
+        by_function,
+        &[0.2, -0.4, 0.1, 0.7, 0.1, -0.3, 0.5, -1.0, 0.25],
+        &g,
+    );
     assert_eq!(window_arrays(), ([0.25, -0.5, 1.0], 0.25 + 1.0 + 4.0));
 }

@@ -106,7 +106,7 @@ fn backward_fn(
                     name,
                     Origin::Param,
                     shape.rank,
-                    slot.to_token_stream(),
+                    quote!((*#slot)), // the slot is the adjoint buffer: `(*d_w)[i]`
                     None,
                 );
                 if shape.sized_at_run_time {

@@ -96,6 +96,13 @@ pub enum Operand {
     Const(TokenStream),
     /// a constant kept in a temporary (stored per iteration inside loops)
     Stored(ValueId),
+    /// a recorded array (or row) passed to a tape function: the argument as
+    /// written, kept in a temporary, and the array whose buffer is its slot
+    Array {
+        arg: ValueId,
+        array: ArrayId,
+        prefix: Vec<Operand>,
+    },
 }
 
 pub enum OpKind {
@@ -766,6 +773,11 @@ impl<'a> Sweep<'a> {
                 }
                                 Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() })
             }
+                        Expr::Reference(r) if r.mutability.is_none() && self.is_recorded_array(&r.expr) => {
+                let inner = self.lower_expr(&r.expr, out)?;
+                let (and, x) = (&r.and_token, &inner.fwd);
+                Ok(Lowered { val: inner.val, fwd: quote!(#and #x) })
+            }
             Expr::Reference(r) => Err(syn::Error::new_spanned(
                 r.and_token,
                 "a reference to a recorded value is outside the recorded vocabulary; pass the value itself",
@@ -966,6 +978,75 @@ impl<'a> Sweep<'a> {
         self.new_op_or_const(method.name, inputs, fwd, expr, out)
     }
 
+    /// Whether `expr` names a recorded array (or a row of one), judged
+    /// without emitting anything.
+    fn is_recorded_array(&mut self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|i| self.lookup(&i.to_string()))
+                .is_some_and(|b| matches!(b.val, Val::Array { .. })),
+            Expr::Index(i) => {
+                self.is_recorded_array(&i.expr) && {
+                    // a row, not an element
+                    let mut depth = 1;
+                    let mut base = &*i.expr;
+                    while let Expr::Index(inner) = base {
+                        depth += 1;
+                        base = &inner.expr;
+                    }
+                    let rank = match base {
+                        Expr::Path(p) => p
+                            .path
+                            .get_ident()
+                            .and_then(|i| self.lookup(&i.to_string()))
+                            .and_then(|b| match &b.val {
+                                Val::Array { array, prefix } => {
+                                    Some(self.arrays[*array].rank - prefix.len())
+                                }
+                                _ => None,
+                            }),
+                        _ => None,
+                    };
+                    rank.is_some_and(|rank| depth < rank)
+                }
+            }
+            Expr::Paren(p) => self.is_recorded_array(&p.expr),
+            Expr::Reference(r) => r.mutability.is_none() && self.is_recorded_array(&r.expr),
+            _ => false,
+        }
+    }
+
+    /// An argument of a call to a tape function: as an operand, or, for a
+    /// recorded array, the argument kept as written and its buffer.
+    fn lower_call_arg(
+        &mut self,
+        arg: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Operand, TokenStream)> {
+        if !self.is_recorded_array(arg) {
+            return self.lower_operand(arg, out);
+        }
+        let lowered = self.lower_expr(arg, out)?;
+        let Val::Array { array, prefix } = lowered.val else {
+            return Err(syn::Error::new_spanned(
+                arg,
+                "this argument is not a recorded array",
+            ));
+        };
+        let id = self.stored(lowered.fwd, out);
+        let store = self.values[id].store.to_token_stream();
+        Ok((
+            Operand::Array {
+                arg: id,
+                array,
+                prefix,
+            },
+            store,
+        ))
+    }
+
     /// `object.method(args…)` where `method` is a `#[tape]` method: the
     /// receiver is a constant, borrowed once, and the call is differentiated
     /// through `object.__mica_adjoint_method(…)`.
@@ -980,7 +1061,7 @@ impl<'a> Sweep<'a> {
         let mut inputs = Vec::new();
         let mut args = Vec::new();
         for arg in &m.args {
-            let (operand, fwd) = self.lower_operand(arg, out)?;
+            let (operand, fwd) = self.lower_call_arg(arg, out)?;
             inputs.push(operand);
             args.push(fwd);
         }
@@ -1038,7 +1119,7 @@ impl<'a> Sweep<'a> {
         let mut inputs = Vec::new();
         let mut args = Vec::new();
         for arg in &c.args {
-            let (operand, fwd) = self.lower_operand(arg, out)?;
+            let (operand, fwd) = self.lower_call_arg(arg, out)?;
             inputs.push(operand);
             args.push(fwd);
         }
@@ -1052,7 +1133,10 @@ impl<'a> Sweep<'a> {
         let adapter = quote_spanned!(span=> #path::adjoint);
         let f = &c.func;
         let fwd = quote!(#f(#(#args),*));
-        if inputs.iter().any(|i| matches!(i, Operand::Active(_))) {
+        if inputs
+            .iter()
+            .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
+        {
             let spans = c.args.iter().map(|a| a.span()).collect();
             Ok(self.new_op_at(OpKind::Call(adapter), inputs, spans, fwd, out))
         } else {

@@ -167,7 +167,7 @@ impl Gen<'_, '_> {
 
     fn operand(&mut self, operand: &Operand) -> TokenStream {
         match operand {
-            Operand::Active(id) | Operand::Stored(id) => {
+            Operand::Active(id) | Operand::Stored(id) | Operand::Array { arg: id, .. } => {
                 self.sweep.read_store(*id).into_token_stream()
             }
             Operand::Const(tokens) => tokens.clone(),
@@ -301,6 +301,13 @@ impl Gen<'_, '_> {
                             at.set_span(slot.span().located_at(span));
                             slots.push(quote_spanned!(span=> &mut #at));
                             parts.push((*id, slot));
+                        }
+                        // the callee adds straight into the array's buffer
+                        Operand::Array { array, prefix, .. } => {
+                            let acc = self.sweep.arrays[*array].acc.clone();
+                            let prefix: Vec<TokenStream> =
+                                prefix.iter().map(|i| self.operand(i)).collect();
+                            slots.push(quote_spanned!(span=> &mut #acc #([#prefix])*));
                         }
                         _ => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
                     }

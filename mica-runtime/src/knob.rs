@@ -179,6 +179,22 @@ impl<'a, G: ?Sized> IntoSlot<'a, G> for &'a mut G {
     }
 }
 
+/// An array's adjoint buffer, where the callee takes a slice.
+impl<'a, T, const N: usize> IntoSlot<'a, [T]> for &'a mut [T; N] {
+    #[inline(always)]
+    fn into_slot(self) -> Option<&'a mut [T]> {
+        Some(self)
+    }
+}
+
+/// A `Vec`'s adjoint buffer, where the callee takes a slice.
+impl<'a, T> IntoSlot<'a, [T]> for &'a mut Vec<T> {
+    #[inline(always)]
+    fn into_slot(self) -> Option<&'a mut [T]> {
+        Some(self.as_mut_slice())
+    }
+}
+
 impl<'a, G: ?Sized> IntoSlot<'a, G> for NoSlot {
     #[inline(always)]
     fn into_slot(self) -> Option<&'a mut G> {

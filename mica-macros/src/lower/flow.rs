@@ -52,6 +52,19 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
         let base = self.lower_expr(&i.expr, out)?;
+        if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
+            if let Some(name) = p.path.get_ident() {
+                if self
+                    .lookup(&name.to_string())
+                    .is_some_and(|b| b.origin == Origin::Knob)
+                {
+                    return Err(syn::Error::new_spanned(
+                        name,
+                        format!("`{name}` is tracked as a scalar; a knob that is an array needs its type: `#[tracked] let {name}: [f64; N] = …;`"),
+                    ));
+                }
+            }
+        }
         let Val::Array { array, prefix } = base.val else {
             return Err(syn::Error::new(
                 i.bracket_token.span.join(),
