@@ -84,6 +84,17 @@ fn fixed_trips(#[tracked] x: f64) -> f64 {
     s
 }
 
+const STEPS: usize = 300;
+
+#[tape]
+fn const_trips(#[tracked] x: f64) -> f64 {
+    let mut s = x;
+    for _ in 0..STEPS {
+        s = (s * 0.9).sin() + x;
+    }
+    s
+}
+
 fn allocations_during(f: impl FnOnce()) -> usize {
     let before = ALLOCATIONS.load(Ordering::SeqCst);
     f();
@@ -125,6 +136,9 @@ fn straight_line_gradients_allocate_nothing() {
     assert!((2..=12).contains(&counted), "{counted} allocations");
     // a loop over a literal range keeps its storage on the stack
     let counted = allocations_during(|| sink += fixed_trips_grad(0.3).1);
+    assert_eq!(counted, 0);
+    // … and so does one over a range bounded by a `const` item
+    let counted = allocations_during(|| sink += const_trips_grad(0.3).1);
     assert_eq!(counted, 0);
     assert!(sink.is_finite());
     // the counter does count: a Vec allocates once

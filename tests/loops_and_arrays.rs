@@ -211,6 +211,18 @@ fn composed_in_a_window(m0: [[f64; 3]; 2], x0: [f64; 3]) -> ([[f64; 3]; 2], [f64
     (gradient!(m), gradient!(x))
 }
 
+const STEPS: usize = 40;
+
+/// A loop bounded by a `const` item: its storage lives on the stack.
+#[tape]
+fn const_trips(#[tracked] x: f64) -> f64 {
+    let mut s = x;
+    for _ in 0..=STEPS {
+        s = (s * 0.9).sin() + x;
+    }
+    s
+}
+
 fn check(f: impl Fn(&[f64]) -> f64, at: &[f64], g: &[f64]) {
     mica::check::check_gradient(f, at, g).unwrap();
 }
@@ -330,5 +342,10 @@ fn programs_with_loops_branches_and_arrays() {
         &[0.2, -0.4, 0.1, 0.7, 0.1, -0.3, 0.5, -1.0, 0.25],
         &g,
     );
+    for x in [-1.0, 0.3, 2.0] {
+        let (v, slope) = const_trips_grad(x);
+        assert_eq!(v, const_trips(x));
+        check(|p| const_trips(p[0]), &[x], &[slope]);
+    }
     assert_eq!(window_arrays(), ([0.25, -0.5, 1.0], 0.25 + 1.0 + 4.0));
 }

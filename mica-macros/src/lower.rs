@@ -252,7 +252,7 @@ pub struct Sweep<'a> {
     scope: usize,
     /// every loop's tape, declared at the sweep's top, with its capacity
     /// when it lives on the stack
-    pub tapes: Vec<(Ident, Option<usize>)>,
+    pub tapes: Vec<(Ident, Option<TokenStream>)>,
     /// in the function form, `return` ends the forward story
     pub function_form: bool,
 }
@@ -381,7 +381,7 @@ impl<'a> Sweep<'a> {
         let hoisted = self.hoists.first().map(hoisted_decls).unwrap_or_default();
         let tapes = self.tapes.iter().map(|(tape, capacity)| match capacity {
             Some(capacity) => {
-                quote!(let mut #tape = ::mica::__private::ArrayVec::<_, #capacity>::new();)
+                quote!(let mut #tape = ::mica::__private::SmallVec::<[_; #capacity]>::new();)
             }
             None => quote!(let mut #tape = ::std::vec::Vec::new();),
         });

@@ -16,13 +16,13 @@ pub mod rules;
 
 pub use functions::*;
 
-#[doc(hidden)]
-pub use arrayvec::ArrayVec;
 pub use knob::{
     assert_knob, element, one_like, placeholder, shape_of, take_sum, val, zeros_like, zeros_of,
     AsValue, Element, GradientView, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped,
     Untracked,
 };
+#[doc(hidden)]
+pub use smallvec::SmallVec;
 
 /// Passes `x` on unchanged, as a constant: no slope flows back through it.
 ///

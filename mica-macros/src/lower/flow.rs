@@ -243,11 +243,11 @@ impl Sweep<'_> {
         // a loop run once per sweep over a literal range keeps its storage
         // on the stack; any other `for` sizes its heap storage once, here
         let capacity = if self.scope == 0 {
-            literal_trip_bound(&f.expr)
+            constant_trip_bound(&f.expr)
         } else {
             None
         };
-        let lp = self.open_loop(capacity, out);
+        let lp = self.open_loop(capacity.clone(), out);
         let it = self.names.fresh("it");
         let (tape, expr) = (&lp.tape, &f.expr);
         out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);));
@@ -297,7 +297,7 @@ impl Sweep<'_> {
         })
     }
 
-    fn open_loop(&mut self, capacity: Option<usize>, out: &mut TokenStream) -> OpenLoop {
+    fn open_loop(&mut self, capacity: Option<TokenStream>, out: &mut TokenStream) -> OpenLoop {
         let tape = self.names.fresh("tape");
         self.tapes.push((tape.clone(), capacity));
         let counter = self.names.fresh("kc");
@@ -1284,30 +1284,47 @@ pub(super) fn is_assignment(expr: &Expr) -> bool {
     }
 }
 
-/// The most iterations `for … in a..b` (or `a..=b`) with literal bounds can
-/// run, if it is small enough for the stack.
-fn literal_trip_bound(expr: &Expr) -> Option<usize> {
-    const STACK_LIMIT: usize = 1024;
+/// For `for … in a..N` (or `a..=N`) with a literal or `const` bound: a
+/// bound on the trip count, capped so the inline storage stays small (past
+/// it the storage spills to the heap).
+fn constant_trip_bound(expr: &Expr) -> Option<TokenStream> {
+    const INLINE_LIMIT: usize = 1024;
     let Expr::Range(range) = expr else {
         return None;
     };
-    let literal = |e: &Expr| match e {
+    let end = range.end.as_deref()?;
+    let extra = match range.limits {
+        syn::RangeLimits::HalfOpen(_) => 0usize,
+        syn::RangeLimits::Closed(_) => 1,
+    };
+    match end {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(i),
             ..
-        }) => i.base10_parse::<usize>().ok(),
+        }) => {
+            let bound = i
+                .base10_parse::<usize>()
+                .ok()?
+                .checked_add(extra)?
+                .min(INLINE_LIMIT);
+            Some(quote!(#bound))
+        }
+        // a `const` item, by Rust's naming convention
+        Expr::Path(p)
+            if p.qself.is_none()
+                && p.path.segments.last().is_some_and(|s| {
+                    let name = s.ident.to_string();
+                    name.chars().any(|c| c.is_ascii_uppercase())
+                        && !name.chars().any(|c| c.is_ascii_lowercase())
+                }) =>
+        {
+            Some(quote!({
+                let n = (#p) as usize + #extra;
+                if n < #INLINE_LIMIT { n } else { #INLINE_LIMIT }
+            }))
+        }
         _ => None,
-    };
-    let start = match &range.start {
-        Some(start) => literal(start)?,
-        None => 0,
-    };
-    let end = literal(range.end.as_deref()?)?;
-    let count = match range.limits {
-        syn::RangeLimits::HalfOpen(_) => end.checked_sub(start)?,
-        syn::RangeLimits::Closed(_) => end.checked_sub(start)?.checked_add(1)?,
-    };
-    (count <= STACK_LIMIT).then_some(count)
+    }
 }
 
 /// Whether an expression names any of `names`.
