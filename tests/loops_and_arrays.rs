@@ -223,6 +223,26 @@ fn const_trips(#[tracked] x: f64) -> f64 {
     s
 }
 
+/// `return` from inside loops: the first element past a threshold.
+#[tape]
+fn first_past(#[tracked] w: &[f64], limit: f64) -> f64 {
+    let mut s = 0.0;
+    for (i, x) in w.iter().enumerate() {
+        s += x * x;
+        if s > limit {
+            return s * (i + 1) as f64;
+        }
+    }
+    let mut k = 0;
+    while k < w.len() {
+        if w[k] < -0.5 {
+            return w[k] * s;
+        }
+        k += 1;
+    }
+    s.sqrt()
+}
+
 fn check(f: impl Fn(&[f64]) -> f64, at: &[f64], g: &[f64]) {
     mica::check::check_gradient(f, at, g).unwrap();
 }
@@ -346,6 +366,15 @@ fn programs_with_loops_branches_and_arrays() {
         let (v, slope) = const_trips_grad(x);
         assert_eq!(v, const_trips(x));
         check(|p| const_trips(p[0]), &[x], &[slope]);
+    }
+    for (w, limit) in [
+        (vec![0.3, 0.9, -0.2], 0.5),
+        (vec![0.1, -0.7, 0.2], 5.0),
+        (vec![0.1, 0.2, 0.3], 5.0),
+    ] {
+        let (v, d_w) = first_past_grad(&w, limit);
+        assert_eq!(v, first_past(&w, limit));
+        check(|p| first_past(p, limit), &w, &d_w);
     }
     assert_eq!(window_arrays(), ([0.25, -0.5, 1.0], 0.25 + 1.0 + 4.0));
 }

@@ -26,7 +26,8 @@
 //! __mica_ret
 //! ```
 //!
-//! Every statement after one that may return is guarded, so the same
+//! Every statement after one that may return is guarded (and a loop's
+//! iterations run only until the function is done), so the same
 //! arithmetic runs in the same order as in the function: the value is
 //! bit-identical, and the branches are differentiated like any other.
 
@@ -125,9 +126,25 @@ impl Names {
                 }
                 Ok(Expr::Match(m))
             }
-            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => Err(syn::Error::new_spanned(
+                        // each iteration runs only until the function is done; a `while`
+            // stops asking its condition then
+            Expr::ForLoop(f) => {
+                let mut f = f.clone();
+                let body = self.block(&f.body.stmts, false)?;
+                f.body.stmts = vec![syn::parse_quote!(if !#done { #(#body)* })];
+                Ok(Expr::ForLoop(f))
+            }
+            Expr::While(w) if !matches!(&*w.cond, Expr::Let(_)) => {
+                let mut w = w.clone();
+                let body = self.block(&w.body.stmts, false)?;
+                let cond = &w.cond;
+                w.cond = syn::parse_quote!(!#done && (#cond));
+                w.body.stmts = body;
+                Ok(Expr::While(w))
+            }
+            Expr::While(_) | Expr::Loop(_) => Err(syn::Error::new_spanned(
                 first(expr),
-                "`return` inside a loop of a `#[tape]` function is not supported; return after the loop",
+                "`return` inside this loop of a `#[tape]` function is not supported; return from a `for` or `while` loop",
             )),
             other if !has_return_expr(other) => Ok(other.clone()),
             other => Err(syn::Error::new_spanned(
