@@ -64,14 +64,20 @@ fn flower_loss(
     total.ln() + largest - z[label]
 }
 
-/// The species the network predicts.
-fn predict(net: &Net, x: &[f64; INPUTS]) -> usize {
+/// The hidden layer and the logits, in plain Rust (no tape).
+fn forward(net: &Net, x: &[f64; INPUTS]) -> (Vec<f64>, Vec<f64>) {
     let h: Vec<f64> = (0..HIDDEN)
         .map(|i| (net.b1[i] + (0..INPUTS).map(|j| net.w1[i][j] * x[j]).sum::<f64>()).tanh())
         .collect();
     let z: Vec<f64> = (0..CLASSES)
         .map(|k| net.b2[k] + (0..HIDDEN).map(|i| net.w2[k][i] * h[i]).sum::<f64>())
         .collect();
+    (h, z)
+}
+
+/// The species the network predicts.
+fn predict(net: &Net, x: &[f64; INPUTS]) -> usize {
+    let (_, z) = forward(net, x);
     (0..CLASSES).fold(0, |best, k| if z[k] > z[best] { k } else { best })
 }
 
@@ -176,12 +182,7 @@ mod tests {
 
     /// The gradient of `flower_loss`, written by hand (backpropagation).
     fn by_hand(net: &Net, x: &[f64; INPUTS], label: usize) -> Net {
-        let h: Vec<f64> = (0..HIDDEN)
-            .map(|i| (net.b1[i] + (0..INPUTS).map(|j| net.w1[i][j] * x[j]).sum::<f64>()).tanh())
-            .collect();
-        let z: Vec<f64> = (0..CLASSES)
-            .map(|k| net.b2[k] + (0..HIDDEN).map(|i| net.w2[k][i] * h[i]).sum::<f64>())
-            .collect();
+        let (h, z) = forward(net, x);
         let largest = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let total: f64 = z.iter().map(|v| (v - largest).exp()).sum();
         let dz: Vec<f64> = (0..CLASSES)

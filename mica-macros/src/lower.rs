@@ -1018,6 +1018,23 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// The arguments of a call to a tape function, in order, with where
+    /// each was written (for errors about it).
+    fn lower_call_args(
+        &mut self,
+        args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Vec<Operand>, Vec<TokenStream>, Vec<proc_macro2::Span>)> {
+        let mut inputs = Vec::new();
+        let mut fwds = Vec::new();
+        for arg in args {
+            let (operand, fwd) = self.lower_call_arg(arg, out)?;
+            inputs.push(operand);
+            fwds.push(fwd);
+        }
+        Ok((inputs, fwds, args.iter().map(|a| a.span()).collect()))
+    }
+
     /// An argument of a call to a tape function: as an operand, or, for a
     /// recorded array, the argument kept as written and its buffer.
     fn lower_call_arg(
@@ -1058,17 +1075,10 @@ impl<'a> Sweep<'a> {
         let receiver = &m.receiver;
         let object = self.names.fresh("c");
         self.emit_temp(&object, quote!(&(#receiver)), out);
-        let mut inputs = Vec::new();
-        let mut args = Vec::new();
-        for arg in &m.args {
-            let (operand, fwd) = self.lower_call_arg(arg, out)?;
-            inputs.push(operand);
-            args.push(fwd);
-        }
+        let (inputs, args, spans) = self.lower_call_args(&m.args, out)?;
         let method = &m.method;
         let adapter = quote::format_ident!("__mica_adjoint_{}", method, span = method.span());
         let fwd = quote!(#object.#method(#(#args),*));
-        let spans = m.args.iter().map(|a| a.span()).collect();
         Ok(self.new_op_at(
             OpKind::Call(quote!(#object.#adapter)),
             inputs,
@@ -1116,13 +1126,7 @@ impl<'a> Sweep<'a> {
                 "a recorded value is passed only to a `#[tape]` function named by its path",
             ));
         }
-        let mut inputs = Vec::new();
-        let mut args = Vec::new();
-        for arg in &c.args {
-            let (operand, fwd) = self.lower_call_arg(arg, out)?;
-            inputs.push(operand);
-            args.push(fwd);
-        }
+        let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
         // the adapter lives in a module named after the function, so it is in
         // scope wherever the function is: `path::to::f` → `path::to::f::adjoint`
         let mut path = func.path.clone();
@@ -1137,7 +1141,6 @@ impl<'a> Sweep<'a> {
             .iter()
             .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
         {
-            let spans = c.args.iter().map(|a| a.span()).collect();
             Ok(self.new_op_at(OpKind::Call(adapter), inputs, spans, fwd, out))
         } else {
             Ok(Lowered {

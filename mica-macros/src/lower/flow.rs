@@ -225,12 +225,7 @@ impl Sweep<'_> {
         f: &syn::ExprForLoop,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        if let Some(label) = &f.label {
-            return Err(syn::Error::new_spanned(
-                label,
-                "a labelled loop over recorded values is not supported",
-            ));
-        }
+        reject_label(&f.label)?;
         check_loop_exits(&f.body)?;
         let source = self.source(&f.expr, out)?;
         // the elements of a recorded array are recorded too
@@ -272,12 +267,7 @@ impl Sweep<'_> {
         w: &syn::ExprWhile,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        if let Some(label) = &w.label {
-            return Err(syn::Error::new_spanned(
-                label,
-                "a labelled loop over recorded values is not supported",
-            ));
-        }
+        reject_label(&w.label)?;
         if matches!(&*w.cond, Expr::Let(_)) && self.mentions_active(&w.cond) {
             return Err(syn::Error::new_spanned(
                 w.while_token,
@@ -1346,4 +1336,14 @@ fn mentions_any(expr: &Expr, names: &HashSet<String>) -> bool {
 /// assignment).
 fn gives_value(stmts: &[Stmt]) -> bool {
     matches!(stmts.last(), Some(Stmt::Expr(e, None)) if !is_assignment(e))
+}
+
+fn reject_label(label: &Option<syn::Label>) -> syn::Result<()> {
+    match label {
+        Some(label) => Err(syn::Error::new_spanned(
+            label,
+            "a labelled loop over recorded values is not supported",
+        )),
+        None => Ok(()),
+    }
 }
