@@ -1,12 +1,21 @@
 //! The procedural macros of Mica. Use them through the `mica` crate, whose
 //! documentation describes the surface.
 //!
-//! Stages, one file each: `parse` reads the function and its marks,
-//! `lower` turns recorded code into a forward sweep plus a compile-time
-//! record (and holds the walls that concern recorded values), `reverse`
-//! writes the reverse sweep from that record, `rules` is the derivative
-//! rule table, `function_form` and `window_form` put the pieces together,
-//! `expand` is the entry point and the fallback.
+//! One file per stage:
+//!
+//! | file | stage |
+//! | --- | --- |
+//! | `expand.rs` | entry points, the fallback expansion, wall 9 |
+//! | `parse.rs` | arguments, parameters, `#[tracked]` marks, shapes (wall 7) |
+//! | `returns.rs` | `return` anywhere in the function form, rewritten for the adjoint |
+//! | `lower.rs` | recorded code → forward sweep + compile-time record |
+//! | `lower/flow.rs` | arrays, loops, branches |
+//! | `lower/walls.rs` | walls 3, 4 and 8 inside a recorded region |
+//! | `reverse.rs` | the reverse sweep from the record |
+//! | `rules.rs` | the derivative rule table |
+//! | `function_form.rs` | `_grad`, `_backward` and the call adapter |
+//! | `window_form.rs` | knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
+//! | `names.rs`, `errors.rs` | hygienic names, accumulated errors |
 
 extern crate proc_macro;
 

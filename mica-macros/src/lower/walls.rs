@@ -1,0 +1,248 @@
+//! The placement law, where it concerns the code inside a recorded region:
+//! which macros may see recorded values (wall 8), that a window writes
+//! nothing outside itself (wall 3) and is not left early (wall 4).
+//! `window_form.rs` holds the walls about where windows, `backward!` and
+//! `gradient!` stand (1, 2, 5, 6, 7); `expand.rs` what `#[tape]` goes on (9).
+
+use super::*;
+
+impl Sweep<'_> {
+    /// Macros other than the formatting and assertion ones may not be given
+    /// recorded values.
+    pub(super) fn check_macro(&self, mac: &syn::Macro) -> syn::Result<()> {
+        let name = mac
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        match name.as_str() {
+            "tape" => Err(syn::Error::new_spanned(
+                &mac.path,
+                "windows do not nest; close this window before opening the next",
+            )),
+            "backward" => Err(syn::Error::new_spanned(
+                &mac.path,
+                "`backward!` follows its window; it cannot stand inside one",
+            )),
+            "gradient" => Err(syn::Error::new_spanned(
+                &mac.path,
+                "`gradient!` follows its window's `backward!`; it cannot stand inside a window",
+            )),
+            _ if rules::reads_only(&name) => Ok(()),
+            _ if self.tokens_mention_active(mac.tokens.clone()) => Err(syn::Error::new_spanned(
+                &mac.path,
+                format!("a recorded value is passed to the macro `{name}!`, which is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Wall 3: a window writes nothing outside itself — no assignment, `&mut`
+    /// borrow or mutating method call on a knob or on a binding made before
+    /// the window.
+    pub(super) fn check_writes(&self, stmt: &Stmt) -> syn::Result<()> {
+        let mut own = PatNames::default();
+        own.visit_stmt(stmt);
+        let own: Vec<String> = own.0.iter().map(Ident::to_string).collect();
+        let mut finder = Writes {
+            sweep: self,
+            own,
+            found: None,
+        };
+        finder.visit_stmt(stmt);
+        match finder.found {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a write to `name` would reach outside the window.
+    pub(super) fn is_outside(&self, name: &str) -> Option<&'static str> {
+        match self.lookup(name).map(|b| b.origin) {
+            Some(Origin::Local) | Some(Origin::Param) => None,
+            Some(Origin::Knob) => Some("knob"),
+            None => Some("outer"),
+        }
+    }
+
+    /// `return`, `?`, `.await` and loop exits may not leave a window.
+    pub(super) fn check_no_escape(&self, expr: &Expr) -> syn::Result<()> {
+        let mut finder = Escape {
+            function_form: self.function_form,
+            loops: 0,
+            found: None,
+        };
+        finder.visit_expr(expr);
+        match finder.found {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Finds a `return`, `?`, `.await`, or a `break`/`continue` that leaves the
+/// expression (wall 4).
+struct Escape {
+    function_form: bool,
+    loops: usize,
+    found: Option<syn::Error>,
+}
+
+impl<'ast> Visit<'ast> for Escape {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        if self.found.is_some() {
+            return;
+        }
+        match e {
+            Expr::Return(r) if !self.function_form => {
+                self.found = Some(syn::Error::new_spanned(
+                    r.return_token,
+                    "a window is not left early; `return` after `backward!`",
+                ));
+            }
+            Expr::Try(t) => {
+                self.found = Some(syn::Error::new_spanned(
+                    t.question_token,
+                    "the `?` operator cannot leave a recorded region; handle the error before it",
+                ));
+            }
+            Expr::Await(a) => {
+                self.found = Some(syn::Error::new_spanned(
+                    a.await_token,
+                    "a recorded region cannot `.await`",
+                ));
+            }
+            Expr::Break(b) if self.loops == 0 || b.label.is_some() => {
+                self.found = Some(syn::Error::new_spanned(
+                    b.break_token,
+                    "a window is not left early; this `break` leaves it",
+                ));
+            }
+            Expr::Continue(c) if self.loops == 0 || c.label.is_some() => {
+                self.found = Some(syn::Error::new_spanned(
+                    c.continue_token,
+                    "a window is not left early; this `continue` leaves it",
+                ));
+            }
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                self.loops += 1;
+                syn::visit::visit_expr(self, e);
+                self.loops -= 1;
+            }
+            Expr::Closure(_) | Expr::Async(_) => {}
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Finds a write that reaches outside the window (wall 3).
+struct Writes<'s, 'a> {
+    sweep: &'s Sweep<'a>,
+    /// names the statement binds itself
+    own: Vec<String>,
+    found: Option<syn::Error>,
+}
+
+/// Standard collections' methods that change the receiver.
+pub(super) const MUTATING: &[&str] = &[
+    "push",
+    "push_str",
+    "push_back",
+    "push_front",
+    "pop",
+    "pop_back",
+    "pop_front",
+    "clear",
+    "fill",
+    "insert",
+    "remove",
+    "extend",
+    "extend_from_slice",
+    "truncate",
+    "resize",
+    "swap",
+    "sort",
+    "sort_by",
+    "sort_unstable",
+    "reverse",
+    "append",
+    "drain",
+    "retain",
+    "dedup",
+    "iter_mut",
+    "get_mut",
+    "as_mut",
+    "as_mut_slice",
+    "set",
+    "take",
+    "replace",
+    "swap_remove",
+];
+
+impl Writes<'_, '_> {
+    fn check(&mut self, target: &Expr, what: &str) {
+        if self.found.is_some() {
+            return;
+        }
+        let Some(base) = base_name(target) else {
+            return;
+        };
+        let name = base.to_string();
+        if self.own.contains(&name) {
+            return;
+        }
+        // `what` is "verb" or "verb|suffix": "borrow| as mutable"
+        let (verb, suffix) = what.split_once('|').unwrap_or((what, ""));
+        let message = match self.sweep.is_outside(&name) {
+            None => return,
+            Some("knob") => {
+                format!("a window cannot {verb} the knob `{name}`{suffix}; change knobs after the window")
+            }
+            Some(_) => format!(
+                "a window cannot {verb} `{name}`{suffix}, which was bound before it; bind a new name inside the window"
+            ),
+        };
+        self.found = Some(syn::Error::new_spanned(base, message));
+    }
+}
+
+impl<'ast> Visit<'ast> for Writes<'_, '_> {
+    fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
+        self.check(&e.left, "assign to");
+        syn::visit::visit_expr_assign(self, e);
+    }
+    fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+        if is_compound(&e.op) {
+            self.check(&e.left, "assign to");
+        }
+        syn::visit::visit_expr_binary(self, e);
+    }
+    fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
+        if e.mutability.is_some() {
+            self.check(&e.expr, "borrow| as mutable");
+        }
+        syn::visit::visit_expr_reference(self, e);
+    }
+    fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
+        let method = e.method.to_string();
+        if MUTATING.contains(&method.as_str()) {
+            self.check(&e.receiver, &format!("call `{method}` on"));
+        }
+        syn::visit::visit_expr_method_call(self, e);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The binding a place expression starts from: `a` in `a.b[i].c`.
+fn base_name(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+        Expr::Field(f) => base_name(&f.base),
+        Expr::Index(i) => base_name(&i.expr),
+        Expr::Paren(p) => base_name(&p.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => base_name(&u.expr),
+        _ => None,
+    }
+}
