@@ -1,0 +1,37 @@
+//! Benchmark programs for Mica: each module holds the primal (a `#[tape]`
+//! function, which Mica keeps exactly as written), a hand-written adjoint
+//! with the same signature as Mica's `_backward`, and, where a peer crate
+//! can express it, the peers' gradients (in [`peers`]).
+
+pub mod advection;
+pub mod course;
+pub mod data;
+pub mod helmholtz;
+pub mod logistic;
+pub mod mlp;
+pub mod ode;
+pub mod peers;
+pub mod peers_ad_trait;
+pub mod peers_candle;
+pub mod rosenbrock;
+
+/// The largest relative difference between two gradients, each slope scaled
+/// by `max(1, |a|, |b|)`.
+pub fn max_rel_diff(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len(), "gradients of different lengths");
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs() / 1.0_f64.max(x.abs()).max(y.abs()))
+        .fold(0.0, f64::max)
+}
+
+/// Asserts that two gradients agree within `1e-10` relative.
+pub fn assert_close(what: &str, a: &[f64], b: &[f64]) {
+    assert_close_within(what, a, b, 1e-10);
+}
+
+/// Asserts that two gradients agree within `tol` relative.
+pub fn assert_close_within(what: &str, a: &[f64], b: &[f64], tol: f64) {
+    let d = max_rel_diff(a, b);
+    assert!(d <= tol, "{what}: gradients differ by {d:e} relative");
+}

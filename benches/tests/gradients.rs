@@ -1,0 +1,154 @@
+//! Every hand-written adjoint against finite differences (`mica::check`),
+//! and Mica's `_backward` and `_grad` against the hand-written adjoint.
+
+use mica::check::check_gradient;
+use mica_benches::{advection, assert_close, course, logistic, mlp, ode, rosenbrock};
+
+#[test]
+fn course_loss() {
+    let a = 0.7;
+    let mut hand = 0.0;
+    course::course_hand(a, 1.0, &mut hand);
+    check_gradient(|v: &[f64]| course::course(v[0]), &[a], &[hand]).unwrap();
+    let mut m = 0.0;
+    course::course_backward(a, 1.0, &mut m);
+    assert_close("course _backward", &[m], &[hand]);
+    assert_close("course _grad", &[course::course_grad(a).1], &[hand]);
+}
+
+#[test]
+fn extended_rosenbrock() {
+    for n in [10, 1000] {
+        let x = rosenbrock::start(n);
+        let mut hand = vec![0.0; n];
+        rosenbrock::rosenbrock_hand(&x, 1.0, &mut hand);
+        check_gradient(rosenbrock::rosenbrock, &x, &hand).unwrap();
+        let mut m = vec![0.0; n];
+        rosenbrock::rosenbrock_backward(&x, 1.0, &mut m);
+        assert_close("rosenbrock _backward", &m, &hand);
+        assert_close(
+            "rosenbrock _grad",
+            &rosenbrock::rosenbrock_grad(&x).1,
+            &hand,
+        );
+    }
+}
+
+#[test]
+fn logistic_regression() {
+    let p = logistic::problem(200, 10);
+    let mut hw = vec![0.0; 10];
+    let mut hb = 0.0;
+    logistic::logistic_hand(&p.w, p.b, &p.x, &p.y, 1.0, &mut hw, &mut hb);
+    let mut at = p.w.clone();
+    at.push(p.b);
+    let mut hand = hw.clone();
+    hand.push(hb);
+    check_gradient(
+        |v: &[f64]| logistic::logistic(&v[..10], v[10], &p.x, &p.y),
+        &at,
+        &hand,
+    )
+    .unwrap();
+    let mut mw = vec![0.0; 10];
+    let mut mb = 0.0;
+    logistic::logistic_backward(&p.w, p.b, &p.x, &p.y, 1.0, &mut mw, &mut mb);
+    mw.push(mb);
+    assert_close("logistic _backward", &mw, &hand);
+    let (_, (gw, gb)) = logistic::logistic_grad(&p.w, p.b, &p.x, &p.y);
+    let mut g = gw;
+    g.push(gb);
+    assert_close("logistic _grad", &g, &hand);
+}
+
+#[test]
+fn mlp_batch() {
+    let p = mlp::Params::init(7);
+    let data = mlp::batch();
+    let mut hand = mlp::Params::zeros();
+    let lh = mlp::batch_hand(&p, &data, &mut hand);
+    assert!((lh - mlp::batch_loss(&p, &data)).abs() < 1e-12);
+    check_gradient(
+        |v: &[f64]| mlp::batch_loss(&mlp::Params::from_flat(v), &data),
+        &p.flat(),
+        &hand.flat(),
+    )
+    .unwrap();
+    let mut m = mlp::Params::zeros();
+    mlp::batch_mica(&p, &data, &mut m);
+    assert_close("mlp _backward", &m.flat(), &hand.flat());
+    assert_close(
+        "mlp _grad",
+        &mlp::batch_mica_grad(&p, &data).1.flat(),
+        &hand.flat(),
+    );
+}
+
+#[test]
+fn advection_schemes() {
+    let q0 = advection::initial();
+    let nt = 200; // finite differences over 2,000 steps are slow in debug
+    type Hand = fn(&[f64], usize, f64, f64, &mut [f64]) -> f64;
+    type Primal = fn(&[f64], usize, f64) -> f64;
+    type Backward = fn(&[f64], usize, f64, f64, &mut [f64]) -> f64;
+    let schemes: [(&str, Primal, Hand, Backward); 2] = [
+        (
+            "lax_wendroff",
+            advection::lax_wendroff,
+            advection::lax_wendroff_hand,
+            advection::lax_wendroff_backward,
+        ),
+        (
+            "toon",
+            advection::toon,
+            advection::toon_hand,
+            advection::toon_backward,
+        ),
+    ];
+    for (name, primal, hand_fn, backward) in schemes {
+        let mut hand = vec![0.0; q0.len()];
+        let j = hand_fn(&q0, nt, advection::COURANT, 1.0, &mut hand);
+        assert!((j - primal(&q0, nt, advection::COURANT)).abs() <= 1e-12 * j.abs());
+        check_gradient(|v: &[f64]| primal(v, nt, advection::COURANT), &q0, &hand).unwrap();
+        let mut m = vec![0.0; q0.len()];
+        backward(&q0, nt, advection::COURANT, 1.0, &mut m);
+        assert_close(name, &m, &hand);
+    }
+}
+
+#[test]
+fn damped_oscillator() {
+    let obs = ode::observations();
+    let (k, c) = (4.0, 0.2);
+    let (mut hk, mut hc) = (0.0, 0.0);
+    ode::oscillator_hand(k, c, &obs, 1.0, &mut hk, &mut hc);
+    check_gradient(
+        |v: &[f64]| ode::oscillator(v[0], v[1], &obs),
+        &[k, c],
+        &[hk, hc],
+    )
+    .unwrap();
+    let (mut mk, mut mc) = (0.0, 0.0);
+    ode::oscillator_backward(k, c, &obs, 1.0, &mut mk, &mut mc);
+    assert_close("oscillator _backward", &[mk, mc], &[hk, hc]);
+    let (_, (gk, gc)) = ode::oscillator_grad(k, c, &obs);
+    assert_close("oscillator _grad", &[gk, gc], &[hk, hc]);
+}
+
+#[test]
+fn helmholtz_energy() {
+    use mica_benches::helmholtz;
+    let (x, a, b) = helmholtz::problem(100);
+    let mut hand = vec![0.0; 100];
+    let v = helmholtz::helmholtz_hand(&x, &a, &b, 1.0, &mut hand);
+    assert!((v - helmholtz::helmholtz(&x, &a, &b)).abs() <= 1e-12 * v.abs().max(1.0));
+    check_gradient(|v: &[f64]| helmholtz::helmholtz(v, &a, &b), &x, &hand).unwrap();
+    let mut m = vec![0.0; 100];
+    helmholtz::helmholtz_backward(&x, &a, &b, 1.0, &mut m);
+    assert_close("helmholtz _backward", &m, &hand);
+    assert_close(
+        "helmholtz _grad",
+        &helmholtz::helmholtz_grad(&x, &a, &b).1,
+        &hand,
+    );
+}
