@@ -651,13 +651,11 @@ impl<'a> Sweep<'a> {
                     let (l, r) = (&left.1, &right.1);
                     quote!(#l #bin #r)
                 };
-                self.new_op(OpKind::Rule(rule), vec![left.0, right.0], fwd, out)
+                self.new_op_or_const(rule, vec![left.0, right.0], fwd, value, out)?
             }
         };
         let fwd = &lowered.fwd;
-        if lowered.val.is_active() || op.is_none() {
-            out.extend(quote_spanned!(target.span()=> #name = #fwd;));
-        }
+        out.extend(quote_spanned!(target.span()=> #name = #fwd;));
         if let Some(scope) = self
             .scopes
             .iter_mut()
@@ -760,6 +758,13 @@ impl<'a> Sweep<'a> {
                 Ok(Lowered { val, fwd: quote!(#b.#member) })
             }
             Expr::Block(b) if b.label.is_none() => self.lower_nested_block(&b.block, out),
+            // an array literal whose elements are all constants (say, of
+            // slope-0 methods) is a constant
+            Expr::Array(_) | Expr::Repeat(_) => self.constant_array(expr, expr, out),
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => match flow::array_literal(expr) {
+                Some(literal) => self.constant_array(&literal, expr, out),
+                None => Err(syn::Error::new_spanned(&m.mac.path, "this `vec!` of recorded values is outside the recorded vocabulary")),
+            },
             Expr::Macro(m) => {
                 self.check_macro(&m.mac)?;
                 Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() })
@@ -971,7 +976,8 @@ impl<'a> Sweep<'a> {
             args.push(fwd);
         }
         let (r, method_ident) = (&receiver.1, &m.method);
-        let receiver_tokens = if is_literal(&m.receiver) {
+        // `(*a).sin()`: a receiver that is more than one token keeps parentheses
+        let receiver_tokens = if is_literal(&m.receiver) || r.clone().into_iter().count() > 1 {
             quote!((#r))
         } else {
             r.clone()
@@ -1152,6 +1158,38 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// `[a, b]`, `[x; n]`, `vec![…]` outside a `let`: a constant when every
+    /// element is one.
+    fn constant_array(
+        &mut self,
+        literal: &Expr,
+        written: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let elements: Vec<&Expr> = match literal {
+            Expr::Array(a) => a.elems.iter().collect(),
+            Expr::Repeat(r) => vec![&*r.expr],
+            _ => Vec::new(),
+        };
+        for element in elements {
+            if self
+                .lower_expr(element, &mut TokenStream::new())?
+                .val
+                .is_active()
+            {
+                return Err(syn::Error::new_spanned(
+                    element,
+                    "an array of recorded values is made by `let`: `let h = [a, b];`",
+                ));
+            }
+        }
+        let _ = out;
+        Ok(Lowered {
+            val: Val::Const,
+            fwd: written.to_token_stream(),
+        })
+    }
+
     /// A block in value position: lowered in a scope of its own, its
     /// temporaries hoisted, its value read from its store.
     fn lower_nested_block(
@@ -1178,7 +1216,9 @@ impl<'a> Sweep<'a> {
                 // temporaries inside are hoisted, so the value is read from
                 // its store after the block
                 let store = self.read_store(id);
-                out.extend(quote!({ #inner }));
+                // reading the tail as written keeps its binding used
+                let tail_fwd = tail.fwd;
+                out.extend(quote!({ #inner let _ = #tail_fwd; }));
                 Ok(Lowered {
                     val: Val::Active(id),
                     fwd: store.to_token_stream(),

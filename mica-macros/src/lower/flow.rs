@@ -635,11 +635,12 @@ impl Sweep<'_> {
             let mut arm = quote!(#flag_store = #k;);
             let tail = self.lower_block_stmts(stmts, &mut arm);
             match (tail, has_value) {
-                (Some(tail), true) => {
+                (Some(tail), true) if !tail.fwd.is_empty() => {
                     let fwd = tail.fwd;
                     arm.extend(quote!(#value_store = #fwd;));
                     tails.push(tail.val);
                 }
+                (Some(_), true) => tails.push(Val::Const),
                 (Some(tail), false) => {
                     let fwd = tail.fwd;
                     if !fwd.is_empty() {
@@ -1154,10 +1155,21 @@ impl Sweep<'_> {
         indices_exprs.reverse();
         let lowered = self.lower_expr(base, out)?;
         let Val::Array { array, prefix } = lowered.val else {
-            return Err(syn::Error::new_spanned(
-                base,
-                "a recorded value is written into an array made inside the window",
-            ));
+            // an array that is not recorded may take a constant (a slope-0
+            // value); the write is kept as the user wrote it
+            let value = self.lower_expr(value, out)?;
+            if value.val.is_active() {
+                return Err(syn::Error::new_spanned(
+                    base,
+                    "a recorded value is written into an array made inside the window",
+                ));
+            }
+            let (fwd, place) = (value.fwd, target);
+            match op {
+                Some(op) => out.extend(quote!(#place #op #fwd;)),
+                None => out.extend(quote!(#place = #fwd;)),
+            }
+            return Ok(());
         };
         if self.arrays[array].local.is_none() {
             return Err(syn::Error::new_spanned(
@@ -1240,7 +1252,7 @@ fn local_type(_local: &Local) -> TokenStream {
 }
 
 /// The literal an array `let` starts from: `[…]`, `[x; n]` or `vec![…]`.
-fn array_literal(expr: &Expr) -> Option<Expr> {
+pub(super) fn array_literal(expr: &Expr) -> Option<Expr> {
     match expr {
         Expr::Array(_) | Expr::Repeat(_) => Some(expr.clone()),
         Expr::Macro(m) if m.mac.path.is_ident("vec") => {
@@ -1335,7 +1347,12 @@ fn mentions_any(expr: &Expr, names: &HashSet<String>) -> bool {
 /// Whether a block's statements end with a value (not `()` and not an
 /// assignment).
 fn gives_value(stmts: &[Stmt]) -> bool {
-    matches!(stmts.last(), Some(Stmt::Expr(e, None)) if !is_assignment(e))
+    match stmts.last() {
+        Some(Stmt::Expr(Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_), None)) => false,
+        Some(Stmt::Expr(Expr::If(i), None)) => i.else_branch.is_some(),
+        Some(Stmt::Expr(e, None)) => !is_assignment(e),
+        _ => false,
+    }
 }
 
 fn reject_label(label: &Option<syn::Label>) -> syn::Result<()> {
