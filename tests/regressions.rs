@@ -2,7 +2,7 @@
 //! now compiled warning-free and checked against finite differences.
 #![deny(warnings)]
 // the shadowing block and the `if` ending a match arm are the point
-#![allow(clippy::let_and_return, clippy::collapsible_match)]
+#![allow(clippy::let_and_return, clippy::collapsible_match, clippy::useless_vec)]
 use mica::tape;
 #[tape]
 pub fn a(#[tracked] x: f64) -> f64 {
