@@ -1,0 +1,1623 @@
+//! Random `#[tape]` programs: a tiny syntax tree, a generator deterministic
+//! from a seed, a renderer into two dialects (Mica's `f64` and the test's
+//! `Dual`), and a statement-deletion shrinker.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// SplitMix64: tiny, good enough, deterministic.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+    /// A short literal in `[lo, hi)`, two decimals.
+    pub fn lit(&mut self, lo: f64, hi: f64) -> f64 {
+        (self.uniform(lo, hi) * 100.0).round() / 100.0
+    }
+}
+
+/// An index into an array.
+#[derive(Clone, Debug)]
+pub enum Ix {
+    Const(usize),
+    /// a loop index (`usize`), reduced modulo the length when it may exceed it
+    Var(String, bool),
+}
+
+#[derive(Clone, Debug)]
+pub enum E {
+    Var(String),
+    /// `*a`, an element reached through `.iter()`
+    Deref(String),
+    Lit(f64),
+    /// the untracked `f64` parameter
+    Param,
+    /// a loop index as `f64`
+    IdxF(String),
+    Index(String, Ix),
+    /// `m[i][j]` on a matrix knob of `R` rows and `C` columns
+    Index2(String, Ix, usize, Ix, usize),
+    Bin(char, Box<E>, Box<E>),
+    Neg(Box<E>),
+    M1(&'static str, Box<E>),
+    M2(&'static str, Box<E>, Box<E>),
+    Powi(Box<E>, i32),
+    MulAdd(Box<E>, Box<E>, Box<E>),
+    /// `mica::sigmoid`, `relu`, `softplus`, `detach`
+    Fun(&'static str, Box<E>),
+    /// the crate's custom rule
+    Custom(Box<E>),
+    /// the program's scalar helper `h(a, b)`
+    CallH(Box<E>, Box<E>),
+    /// the program's array helper `g(arr)` on a local `[f64; 3]`
+    CallG(String),
+    If(Box<Cond>, Box<E>, Box<E>),
+    Match(Vec<E>),
+    /// `{ let u = a; let u = u.sin() * 0.5 + b; u }`
+    Shadow(String, Box<E>, Box<E>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Cond {
+    pub a: E,
+    pub gt: bool,
+    pub b: E,
+}
+
+#[derive(Clone, Debug)]
+pub enum For {
+    Range(String, usize),
+    Iter(String, String),
+    Enum(String, String, String),
+    Zip(String, String, String, String),
+}
+
+#[derive(Clone, Debug)]
+pub enum S {
+    Let(String, E),
+    /// compound assignment `+= -= *= /=`, or `=` whose value reads the name
+    Assign(String, &'static str, E),
+    /// `let mut h = [0.0; n]` (None) or an array literal
+    LetArr(String, usize, Option<Vec<E>>),
+    LetVec(String, Vec<E>),
+    SetArr(String, Ix, &'static str, E),
+    LetTuple(String, String, E, E),
+    For(For, Vec<S>),
+    While(String, usize, Option<Cond>, Vec<S>),
+    If(Cond, Vec<S>, Vec<S>),
+    Match(Vec<Vec<S>>),
+    Return(Cond, E),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    Scalar,
+    Arr(usize),
+    Slice(usize),
+    /// `&[[f64; C]; R]`, read as `m[i][j]`
+    Mat(usize, usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub knobs: Vec<(String, Shape)>,
+    pub window: bool,
+    pub helper: Vec<S>,
+    pub helper_out: E,
+    pub body: Vec<S>,
+    /// the point: knob coordinates, the untracked parameter, the match key
+    pub at: Vec<f64>,
+    pub cp: f64,
+    pub k: usize,
+}
+
+// ---------------------------------------------------------------- generation
+
+#[derive(Clone)]
+struct Arr {
+    name: String,
+    len: usize,
+    /// writable local `[f64; 3]` (may be passed to `g`)
+    local: bool,
+    /// a `.iter()` over it yields references; knob slices are read by index
+    iterable: bool,
+}
+
+#[derive(Clone, Default)]
+struct Scope {
+    scalars: Vec<(String, f64)>,
+    /// top-level mutable scalars (assignment targets)
+    muts: Vec<String>,
+    arrays: Vec<Arr>,
+    mats: Vec<(String, usize, usize)>,
+    derefs: Vec<String>,
+    idx: Vec<(String, usize)>,
+    in_loop: usize,
+    /// inside a `match` arm: no `return` (trips Mica: see the regression
+    /// tests)
+    in_match: bool,
+}
+
+struct Gen {
+    rng: Rng,
+    fresh: usize,
+    window: bool,
+    helper: bool,
+    /// generating the helper: no `cp`, no `k`, no calls
+    plain: bool,
+    knobs: Vec<(String, Shape)>,
+}
+
+const MONO: [&str; 24] = [
+    "sqrt", "cbrt", "exp", "exp2", "exp_m1", "ln", "log2", "log10", "ln_1p", "sin", "cos", "tan",
+    "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "abs", "recip",
+    "step",
+];
+const STEPS: [&str; 5] = ["floor", "ceil", "round", "trunc", "signum"];
+
+fn b(e: E) -> Box<E> {
+    Box::new(e)
+}
+
+fn sq_plus(e: E, c: f64) -> E {
+    E::Bin('+', b(E::Bin('*', b(e.clone()), b(e))), b(E::Lit(c)))
+}
+
+/// `e + knob * 0.25`: a value that surely carries a slope. An array or `vec!`
+/// whose elements are all recorded with slope 0 (`x.trunc()`, constants
+/// chosen by a recorded branch) trips Mica: see the regression tests.
+fn with_knob(e: E, knobs: &[(String, Shape)]) -> E {
+    let k = match &knobs[0] {
+        (x, Shape::Scalar) => E::Var(x.clone()),
+        (m, Shape::Mat(r, c)) => E::Index2(m.clone(), Ix::Const(0), *r, Ix::Const(0), *c),
+        (w, _) => E::Index(w.clone(), Ix::Const(0)),
+    };
+    E::Bin('+', b(e), b(E::Bin('*', b(k), b(E::Lit(0.25)))))
+}
+
+fn fit(e: (E, f64), limit: f64) -> (E, f64) {
+    if e.1 > limit {
+        (E::M1("tanh", b(e.0)), 1.0)
+    } else {
+        e
+    }
+}
+
+impl Gen {
+    fn name(&mut self, p: &str) -> String {
+        self.fresh += 1;
+        format!("{p}{}", self.fresh)
+    }
+
+    fn leaf(&mut self, s: &Scope) -> (E, f64) {
+        loop {
+            match self.rng.below(7) {
+                0..=2 if !s.scalars.is_empty() => {
+                    let (n, bd) = s.scalars[self.rng.below(s.scalars.len())].clone();
+                    return (E::Var(n), bd);
+                }
+                3 if !s.arrays.is_empty() => {
+                    let a = s.arrays[self.rng.below(s.arrays.len())].clone();
+                    let ix = if !s.idx.is_empty() && self.rng.chance(0.7) {
+                        let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
+                        Ix::Var(i, n > a.len)
+                    } else {
+                        Ix::Const(self.rng.below(a.len))
+                    };
+                    return (E::Index(a.name, ix), 4.0);
+                }
+                4 if !s.mats.is_empty() && self.rng.chance(0.5) => {
+                    let (m, r, c) = s.mats[self.rng.below(s.mats.len())].clone();
+                    let mut ix = |n: usize| {
+                        if !s.idx.is_empty() && self.rng.chance(0.6) {
+                            let (i, l) = s.idx[self.rng.below(s.idx.len())].clone();
+                            Ix::Var(i, l > n)
+                        } else {
+                            Ix::Const(self.rng.below(n))
+                        }
+                    };
+                    let (i, j) = (ix(r), ix(c));
+                    return (E::Index2(m, i, r, j, c), 1.5);
+                }
+                4 if !s.derefs.is_empty() => {
+                    return (
+                        E::Deref(s.derefs[self.rng.below(s.derefs.len())].clone()),
+                        4.0,
+                    )
+                }
+                5 => {
+                    if !s.idx.is_empty() && self.rng.chance(0.3) {
+                        let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
+                        return (E::IdxF(i), n as f64);
+                    }
+                    if !self.plain && self.rng.chance(0.5) {
+                        return (E::Param, 1.0);
+                    }
+                    let l = self.rng.lit(-1.0, 1.0);
+                    return (E::Lit(l), l.abs());
+                }
+                6 => {
+                    let l = self.rng.lit(-1.0, 1.0);
+                    return (E::Lit(l), l.abs());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn cond(&mut self, s: &Scope, d: usize) -> Cond {
+        let a = self.expr(s, d).0;
+        let b = if self.rng.chance(0.5) {
+            E::Lit(self.rng.lit(-0.5, 0.5))
+        } else {
+            self.expr(s, d).0
+        };
+        Cond {
+            a,
+            gt: self.rng.chance(0.5),
+            b,
+        }
+    }
+
+    /// An expression and a bound on its magnitude.
+    fn expr(&mut self, s: &Scope, d: usize) -> (E, f64) {
+        if d == 0 || self.rng.chance(0.25) {
+            return self.leaf(s);
+        }
+        let d = d - 1;
+        match self.rng.below(16) {
+            0 | 1 => {
+                let (x, bx) = self.expr(s, d);
+                let (y, by) = self.expr(s, d);
+                let op = ['+', '-'][self.rng.below(2)];
+                fit((E::Bin(op, b(x), b(y)), bx + by), 8.0)
+            }
+            2 | 3 => {
+                let (x, bx) = fit(self.expr(s, d), 3.0);
+                let (y, by) = fit(self.expr(s, d), 3.0);
+                fit((E::Bin('*', b(x), b(y)), bx * by), 8.0)
+            }
+            4 => {
+                let (x, bx) = fit(self.expr(s, d), 4.0);
+                let (y, _) = fit(self.expr(s, d), 4.0);
+                (E::Bin('/', b(x), b(sq_plus(y, 0.5))), bx * 2.0)
+            }
+            5 => {
+                let (x, bx) = self.expr(s, d);
+                (E::Neg(b(x)), bx)
+            }
+            6..=9 => self.method(s, d),
+            10 => {
+                let (x, bx) = fit(self.expr(s, d), 2.0);
+                let (y, by) = fit(self.expr(s, d), 2.0);
+                let (z, bz) = fit(self.expr(s, d), 2.0);
+                (E::MulAdd(b(x), b(y), b(z)), bx * by + bz)
+            }
+            11 => {
+                let (x, bx) = self.expr(s, d);
+                let f = ["sigmoid", "relu", "softplus", "detach"][self.rng.below(4)];
+                let bd = match f {
+                    "sigmoid" => 1.0,
+                    _ => bx + 1.0,
+                };
+                (E::Fun(f, b(x)), bd)
+            }
+            12 if !self.plain => {
+                let (x, bx) = fit(self.expr(s, d), 4.0);
+                if self.helper && self.rng.chance(0.5) {
+                    let (y, _) = fit(self.expr(s, d), 4.0);
+                    (E::CallH(b(x), b(y)), 4.0)
+                } else {
+                    (E::Custom(b(x)), bx * 1.25 + 1.0)
+                }
+            }
+            13 => {
+                let c = self.cond(s, d);
+                let (x, bx) = self.expr(s, d);
+                let (y, by) = self.expr(s, d);
+                (E::If(Box::new(c), b(x), b(y)), bx.max(by))
+            }
+            14 if !self.plain => {
+                let arms: Vec<(E, f64)> = (0..2 + self.rng.below(2))
+                    .map(|_| self.expr(s, d))
+                    .collect();
+                let bd = arms.iter().map(|a| a.1).fold(0.0, f64::max);
+                (E::Match(arms.into_iter().map(|a| a.0).collect()), bd)
+            }
+            _ => {
+                let locals: Vec<&Arr> = s.arrays.iter().filter(|a| a.local).collect();
+                if self.helper && !self.plain && !locals.is_empty() && self.rng.chance(0.5) {
+                    let a = locals[self.rng.below(locals.len())].name.clone();
+                    return (E::CallG(a), 4.0);
+                }
+                let (x, bx) = fit(self.expr(s, d), 4.0);
+                let (y, by) = fit(self.expr(s, d), 4.0);
+                let u = self.name("u");
+                (E::Shadow(u, b(x), b(y)), bx * 0.5 + 0.5 + by)
+            }
+        }
+    }
+
+    fn method(&mut self, s: &Scope, d: usize) -> (E, f64) {
+        if self.rng.chance(0.3) {
+            let (x, bx) = fit(self.expr(s, d), 4.0);
+            let (y, by) = fit(self.expr(s, d), 4.0);
+            return match self.rng.below(7) {
+                0 => (E::M2("min", b(x), b(y)), bx.max(by)),
+                1 => (E::M2("max", b(x), b(y)), bx.max(by)),
+                2 => (E::M2("atan2", b(x), b(sq_plus(y, 0.5))), 3.2),
+                3 => (E::M2("hypot", b(x), b(sq_plus(y, 0.5))), bx + by * by + 0.5),
+                4 => {
+                    let base = if self.rng.chance(0.5) {
+                        E::Lit(3.0)
+                    } else {
+                        sq_plus(y, 2.0)
+                    };
+                    (E::M2("log", b(sq_plus(x, 0.5)), b(base)), bx * bx)
+                }
+                5 => {
+                    let e = if self.rng.chance(0.5) {
+                        E::Lit(1.5)
+                    } else {
+                        E::M1("tanh", b(y))
+                    };
+                    let x = sq_plus(fit((x, bx), 1.5).0, 0.5);
+                    (E::M2("powf", b(x), b(e)), 6.0)
+                }
+                _ => {
+                    let lo = self.rng.lit(-1.0, 0.0);
+                    let hi = self.rng.lit(0.0, 1.0) + 0.01;
+                    (
+                        E::M2("clamp", b(x), b(E::Bin(',', b(E::Lit(lo)), b(E::Lit(hi))))),
+                        1.0,
+                    )
+                }
+            };
+        }
+        let (x, bx) = self.expr(s, d);
+        let f = MONO[self.rng.below(MONO.len())];
+        let pos = |x: E, bx: f64| (sq_plus(fit((x, bx), 4.0).0, 0.5), 16.5_f64);
+        match f {
+            "sqrt" | "cbrt" | "ln" | "log2" | "log10" | "recip" => {
+                let (p, bp) = pos(x, bx);
+                let bd = match f {
+                    "sqrt" => bp.sqrt(),
+                    "cbrt" => bp.cbrt(),
+                    "recip" => 2.0,
+                    _ => 4.0,
+                };
+                (E::M1(f, b(p)), bd)
+            }
+            "ln_1p" => {
+                let x = fit((x, bx), 4.0).0;
+                (E::M1(f, b(E::Bin('*', b(x.clone()), b(x)))), 3.0)
+            }
+            "exp" | "exp2" | "exp_m1" | "sinh" | "cosh" => {
+                let (x, bx) = fit((x, bx), 2.0);
+                (E::M1(f, b(x)), bx.exp() + 1.0)
+            }
+            "tan" => (E::M1(f, b(E::M1("tanh", b(x)))), 1.6),
+            "asin" | "acos" | "atanh" => {
+                let inner = E::Bin('*', b(E::M1("tanh", b(x))), b(E::Lit(0.9)));
+                (E::M1(f, b(inner)), 3.2)
+            }
+            "acosh" => (E::M1(f, b(sq_plus(fit((x, bx), 4.0).0, 1.5))), 3.0),
+            "step" => {
+                let g = STEPS[self.rng.below(STEPS.len())];
+                (E::M1(g, b(x)), bx + 1.0)
+            }
+            "abs" => (E::M1(f, b(x)), bx),
+            "powi" => unreachable!(),
+            _ => {
+                if self.rng.chance(0.15) {
+                    let (x, bx) = fit((x, bx), 2.0);
+                    let n = 2 + self.rng.below(2) as i32;
+                    return (E::Powi(b(x), n), bx.powi(n));
+                }
+                let bd = match f {
+                    "asinh" => 3.0,
+                    "atan" => 1.6,
+                    "sin" | "cos" | "tanh" => 1.0,
+                    _ => bx,
+                };
+                (E::M1(f, b(x)), bd)
+            }
+        }
+    }
+
+    /// A small update to a top-level mutable scalar, bounded per step.
+    fn update(&mut self, s: &Scope, d: usize) -> Option<S> {
+        if s.muts.is_empty() {
+            return None;
+        }
+        let t = s.muts[self.rng.below(s.muts.len())].clone();
+        let (e, _) = fit(self.expr(s, d), 1.0);
+        Some(match self.rng.below(5) {
+            0 => S::Assign(t, "+=", E::Bin('*', b(e), b(E::Lit(0.1)))),
+            1 => S::Assign(t, "-=", E::Bin('*', b(e), b(E::Lit(0.1)))),
+            2 => S::Assign(
+                t,
+                "*=",
+                E::Bin('+', b(E::Lit(0.9)), b(E::Bin('*', b(e), b(E::Lit(0.1))))),
+            ),
+            3 => S::Assign(t, "/=", sq_plus(e, 1.0)),
+            _ => {
+                let me = E::Var(t.clone());
+                S::Assign(
+                    t,
+                    "=",
+                    E::M1(
+                        "tanh",
+                        b(E::Bin('+', b(me), b(E::Bin('*', b(e), b(E::Lit(0.5)))))),
+                    ),
+                )
+            }
+        })
+    }
+
+    /// Statements of a nested block: reads, array writes, updates of outer
+    /// scalars, nested control flow.
+    fn block(&mut self, s: &mut Scope, depth: usize, n: usize) -> Vec<S> {
+        let mut out = Vec::new();
+        let top = depth == 0;
+        for _ in 0..n {
+            // inside a `match` arm, no control flow (trips Mica: see the
+            // regression tests)
+            let k = self.rng.below(if s.in_match {
+                5
+            } else if depth >= 2 {
+                6
+            } else {
+                11
+            });
+            match k {
+                0 | 1 => {
+                    let t = self.name("t");
+                    let (mut e, bd) = fit(self.expr(s, 3), 4.0);
+                    if top {
+                        // a loop-carried value must start from a value with a
+                        // slope (Mica's documented limit)
+                        e = with_knob(e, &self.knobs);
+                    }
+                    out.push(S::Let(t.clone(), e));
+                    // an inner let is read by an update right after it
+                    s.scalars.push((t.clone(), bd));
+                    if top {
+                        s.muts.push(t);
+                    } else if !s.muts.is_empty() {
+                        let m = s.muts[self.rng.below(s.muts.len())].clone();
+                        let e = E::Bin('*', b(E::M1("tanh", b(E::Var(t)))), b(E::Lit(0.1)));
+                        out.push(S::Assign(m, "+=", e));
+                    }
+                }
+                2 | 3 => {
+                    if let Some(u) = self.update(s, 3) {
+                        out.push(u);
+                    }
+                }
+                4 => {
+                    let locals: Vec<Arr> = s.arrays.iter().filter(|a| a.local).cloned().collect();
+                    if !locals.is_empty() {
+                        let a = &locals[self.rng.below(locals.len())];
+                        let ix = if !s.idx.is_empty() && self.rng.chance(0.7) {
+                            let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
+                            Ix::Var(i, n > a.len)
+                        } else {
+                            Ix::Const(self.rng.below(a.len))
+                        };
+                        let (e, _) = fit(self.expr(s, 2), 1.0);
+                        if self.rng.chance(0.5) {
+                            out.push(S::SetArr(a.name.clone(), ix, "=", e));
+                        } else {
+                            let e = E::Bin('*', b(e), b(E::Lit(0.25)));
+                            out.push(S::SetArr(a.name.clone(), ix, "+=", e));
+                        }
+                    }
+                }
+                5 => {
+                    if !self.window && !s.in_match && self.rng.chance(0.4) {
+                        let c = self.cond(s, 2);
+                        let (e, _) = self.expr(s, 2);
+                        out.push(S::Return(c, e));
+                    } else if let Some(u) = self.update(s, 2) {
+                        out.push(u);
+                    }
+                }
+                6 | 7 => out.push(self.for_loop(s, depth)),
+                8 => {
+                    let i = self.name("i");
+                    let n = 1 + self.rng.below(3);
+                    let c = if self.rng.chance(0.5) {
+                        Some(self.cond(s, 1))
+                    } else {
+                        None
+                    };
+                    let mut inner = s.clone();
+                    inner.idx.push((i.clone(), n));
+                    inner.in_loop += 1;
+                    let body = {
+                        let n = 1 + self.rng.below(3);
+                        self.block(&mut inner, depth + 1, n)
+                    };
+                    s.muts = inner.muts.clone();
+                    out.push(S::While(i, n, c, body));
+                }
+                9 => {
+                    let c = self.cond(s, 2);
+                    let mut a = s.clone();
+                    let th = {
+                        let n = 1 + self.rng.below(2);
+                        self.block(&mut a, depth + 1, n)
+                    };
+                    let mut bb = s.clone();
+                    let el = {
+                        let n = self.rng.below(2);
+                        self.block(&mut bb, depth + 1, n)
+                    };
+                    out.push(S::If(c, th, el));
+                }
+                _ => {
+                    let arms = (0..2 + self.rng.below(2))
+                        .map(|_| {
+                            let mut a = s.clone();
+                            a.in_match = true;
+                            {
+                                let n = 1 + self.rng.below(2);
+                                self.block(&mut a, depth + 1, n)
+                            }
+                        })
+                        .collect();
+                    out.push(S::Match(arms));
+                }
+            }
+        }
+        out
+    }
+
+    fn for_loop(&mut self, s: &mut Scope, depth: usize) -> S {
+        let mut inner = s.clone();
+        inner.in_loop += 1;
+        let iterable: Vec<Arr> = s.arrays.iter().filter(|a| a.iterable).cloned().collect();
+        let kind = match self.rng.below(4) {
+            1 if !iterable.is_empty() => {
+                let a = self.name("a");
+                let arr = iterable[self.rng.below(iterable.len())].name.clone();
+                inner.derefs.push(a.clone());
+                For::Iter(a, arr)
+            }
+            2 if !iterable.is_empty() => {
+                let (j, a) = (self.name("j"), self.name("a"));
+                let arr = &iterable[self.rng.below(iterable.len())];
+                inner.derefs.push(a.clone());
+                inner.idx.push((j.clone(), arr.len));
+                For::Enum(j, a, arr.name.clone())
+            }
+            3 if !iterable.is_empty() => {
+                let (a, c) = (self.name("a"), self.name("a"));
+                let x = iterable[self.rng.below(iterable.len())].name.clone();
+                let y = iterable[self.rng.below(iterable.len())].name.clone();
+                inner.derefs.push(a.clone());
+                inner.derefs.push(c.clone());
+                For::Zip(a, c, x, y)
+            }
+            _ => {
+                let i = self.name("i");
+                let n = 1 + self.rng.below(4);
+                inner.idx.push((i.clone(), n));
+                For::Range(i, n)
+            }
+        };
+        let body = {
+            let n = 1 + self.rng.below(3);
+            self.block(&mut inner, depth + 1, n)
+        };
+        S::For(kind, body)
+    }
+
+    fn top(&mut self, knobs: &[(String, Shape)]) -> Vec<S> {
+        let mut s = Scope::default();
+        for (n, sh) in knobs {
+            match sh {
+                Shape::Scalar => s.scalars.push((n.clone(), 1.5)),
+                Shape::Mat(r, c) => s.mats.push((n.clone(), *r, *c)),
+                Shape::Arr(l) | Shape::Slice(l) => s.arrays.push(Arr {
+                    name: n.clone(),
+                    len: *l,
+                    local: false,
+                    iterable: true,
+                }),
+            }
+        }
+        let mut out = Vec::new();
+        // an accumulator, a local array, maybe a vec and a tuple
+        let acc = self.name("t");
+        let (e, _) = fit(self.expr(&s, 2), 2.0);
+        out.push(S::Let(acc.clone(), with_knob(e, knobs)));
+        s.scalars.push((acc.clone(), 4.0));
+        s.muts.push(acc);
+        if self.rng.chance(0.7) {
+            let h = self.name("h");
+            let init = if self.rng.chance(0.6) {
+                None
+            } else {
+                let mut el: Vec<E> = (0..3).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
+                el[0] = with_knob(el[0].clone(), knobs);
+                Some(el)
+            };
+            let zeros = init.is_none();
+            out.push(S::LetArr(h.clone(), 3, init));
+            if zeros {
+                // a first write that reads a knob (a write of a value recorded
+                // only through a branch trips Mica: see the regression tests)
+                let e = with_knob(E::Lit(0.0), knobs);
+                out.push(S::SetArr(h.clone(), Ix::Const(0), "+=", e));
+            }
+            s.arrays.push(Arr {
+                name: h,
+                len: 3,
+                local: true,
+                iterable: false,
+            });
+        }
+        if self.rng.chance(0.3) {
+            let v = self.name("vv");
+            let n = 1 + self.rng.below(3);
+            let mut el: Vec<E> = (0..n).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
+            el[0] = with_knob(el[0].clone(), knobs);
+            out.push(S::LetVec(v.clone(), el));
+            s.arrays.push(Arr {
+                name: v,
+                len: n,
+                local: false,
+                iterable: true,
+            });
+        }
+        if self.rng.chance(0.3) {
+            let (p, q) = (self.name("t"), self.name("t"));
+            let e1 = fit(self.expr(&s, 2), 4.0).0;
+            let e2 = fit(self.expr(&s, 2), 4.0).0;
+            out.push(S::LetTuple(p.clone(), q.clone(), e1, e2));
+            s.scalars.push((p, 4.0));
+            s.scalars.push((q, 4.0));
+        }
+        let n = 3 + self.rng.below(6);
+        out.extend(self.block(&mut s, 0, n));
+        out
+    }
+}
+
+pub fn generate(seed: u64) -> Program {
+    let mut rng = Rng::new(seed);
+    let window = rng.chance(0.4);
+    let helper = rng.chance(0.6);
+    let mut knobs = Vec::new();
+    let nk = 1 + rng.below(4);
+    for i in 0..nk {
+        let sh = match rng.below(4) {
+            0 | 1 => Shape::Scalar,
+            2 => Shape::Arr(2 + rng.below(3)),
+            3 if rng.chance(0.3) => Shape::Mat(2 + rng.below(2), 2),
+            _ => Shape::Slice(1 + rng.below(4)),
+        };
+        let p = match sh {
+            Shape::Scalar => "x",
+            Shape::Arr(_) => "w",
+            Shape::Slice(_) => "v",
+            Shape::Mat(..) => "m",
+        };
+        knobs.push((format!("{p}{i}"), sh));
+    }
+    let mut g = Gen {
+        rng,
+        fresh: 0,
+        window,
+        helper,
+        plain: true,
+        knobs: knobs.clone(),
+    };
+    let mut hs = Scope::default();
+    hs.scalars.push(("a".into(), 4.0));
+    hs.scalars.push(("b".into(), 4.0));
+    let hv = g.name("t");
+    let he = fit(g.expr(&hs, 3), 4.0).0;
+    let helper_body = vec![S::Let(hv.clone(), he)];
+    hs.scalars.push((hv, 4.0));
+    let helper_out = fit(g.expr(&hs, 2), 4.0).0;
+    g.plain = false;
+    let body = g.top(&knobs);
+    let mut rng = g.rng;
+    let dim: usize = knobs
+        .iter()
+        .map(|(_, s)| match s {
+            Shape::Scalar => 1,
+            Shape::Arr(n) | Shape::Slice(n) => *n,
+            Shape::Mat(r, c) => r * c,
+        })
+        .sum();
+    let at = (0..dim).map(|_| rng.uniform(-1.5, 1.5)).collect();
+    let cp = rng.uniform(-1.0, 1.0);
+    let k = rng.below(4);
+    Program {
+        knobs,
+        window,
+        helper: helper_body,
+        helper_out,
+        body,
+        at,
+        cp,
+        k,
+    }
+}
+
+// ---------------------------------------------------------------- names used
+
+fn refs_e(e: &E, r: &mut BTreeSet<String>) {
+    match e {
+        E::Var(n) | E::Deref(n) | E::IdxF(n) | E::CallG(n) => {
+            r.insert(n.clone());
+        }
+        E::Index(n, ix) => {
+            r.insert(n.clone());
+            if let Ix::Var(i, _) = ix {
+                r.insert(i.clone());
+            }
+        }
+        E::Index2(n, ix, _, jx, _) => {
+            r.insert(n.clone());
+            for x in [ix, jx] {
+                if let Ix::Var(i, _) = x {
+                    r.insert(i.clone());
+                }
+            }
+        }
+        E::Lit(_) => {}
+        E::Param => {
+            r.insert("cp".into());
+        }
+        E::Bin(_, x, y) | E::M2(_, x, y) | E::CallH(x, y) => {
+            refs_e(x, r);
+            refs_e(y, r);
+        }
+        E::Shadow(_, x, y) => {
+            refs_e(x, r);
+            refs_e(y, r);
+        }
+        E::Neg(x) | E::M1(_, x) | E::Powi(x, _) | E::Fun(_, x) | E::Custom(x) => refs_e(x, r),
+        E::MulAdd(x, y, z) => {
+            refs_e(x, r);
+            refs_e(y, r);
+            refs_e(z, r);
+        }
+        E::If(c, x, y) => {
+            refs_c(c, r);
+            refs_e(x, r);
+            refs_e(y, r);
+        }
+        E::Match(arms) => {
+            r.insert("k".into());
+            arms.iter().for_each(|a| refs_e(a, r));
+        }
+    }
+}
+
+fn refs_c(c: &Cond, r: &mut BTreeSet<String>) {
+    refs_e(&c.a, r);
+    refs_e(&c.b, r);
+}
+
+fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
+    match s {
+        S::Let(_, e) => refs_e(e, r),
+        S::Assign(n, _, e) => {
+            assigned.insert(n.clone());
+            refs_e(e, r);
+        }
+        S::LetArr(_, _, init) => init.iter().flatten().for_each(|e| refs_e(e, r)),
+        S::LetVec(_, el) => el.iter().for_each(|e| refs_e(e, r)),
+        S::SetArr(n, ix, _, e) => {
+            assigned.insert(n.clone());
+            r.insert(n.clone());
+            if let Ix::Var(i, _) = ix {
+                r.insert(i.clone());
+            }
+            refs_e(e, r);
+        }
+        S::LetTuple(_, _, x, y) => {
+            refs_e(x, r);
+            refs_e(y, r);
+        }
+        S::For(f, body) => {
+            match f {
+                For::Range(..) => {}
+                For::Iter(_, a) | For::Enum(_, _, a) => {
+                    r.insert(a.clone());
+                }
+                For::Zip(_, _, a, c) => {
+                    r.insert(a.clone());
+                    r.insert(c.clone());
+                }
+            }
+            body.iter().for_each(|s| refs_s(s, r, assigned));
+        }
+        S::While(_, _, c, body) => {
+            if let Some(c) = c {
+                refs_c(c, r);
+            }
+            body.iter().for_each(|s| refs_s(s, r, assigned));
+        }
+        S::If(c, a, e) => {
+            refs_c(c, r);
+            a.iter().chain(e).for_each(|s| refs_s(s, r, assigned));
+        }
+        S::Match(arms) => {
+            r.insert("k".into());
+            arms.iter().flatten().for_each(|s| refs_s(s, r, assigned));
+        }
+        S::Return(c, e) => {
+            refs_c(c, r);
+            refs_e(e, r);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- rendering
+
+/// Renders one program for one dialect.
+struct R<'p> {
+    dual: bool,
+    used: &'p BTreeSet<String>,
+    assigned: &'p BTreeSet<String>,
+    id: usize,
+}
+
+impl R<'_> {
+    fn n(&self, name: &str) -> String {
+        if self.used.contains(name) {
+            name.to_string()
+        } else {
+            format!("_{name}")
+        }
+    }
+    fn lit(&self, l: f64) -> (String, bool) {
+        let s = format!("{l:?}");
+        if self.dual {
+            (format!("cst({s})"), true)
+        } else {
+            // `-0.0` too is not an atom: `-0.0_f64.sin()` is `-(0.0.sin())`
+            (format!("{s}_f64"), !s.starts_with('-'))
+        }
+    }
+    /// A method call's receiver.
+    fn recv(&self, e: &E) -> String {
+        if let E::Deref(n) = e {
+            // a method call derefs by itself (`(*a).sin()` trips Mica: see
+            // the regression tests)
+            return n.clone();
+        }
+        self.atom(e)
+    }
+    fn atom(&self, e: &E) -> String {
+        let (s, a) = self.e(e);
+        if a {
+            s
+        } else {
+            format!("({s})")
+        }
+    }
+    fn ix(&self, arr: &str, ix: &Ix, len: Option<usize>) -> String {
+        match ix {
+            Ix::Const(c) => format!("{arr}[{c}]"),
+            Ix::Var(i, true) => match len {
+                Some(l) => format!("{arr}[{i} % {l}]"),
+                None => format!("{arr}[{i} % {arr}.len()]"),
+            },
+            Ix::Var(i, false) => format!("{arr}[{i}]"),
+        }
+    }
+    /// The rendering and whether it is an atom (safe as a receiver).
+    fn e(&self, e: &E) -> (String, bool) {
+        match e {
+            E::Var(n) => (n.clone(), true),
+            E::Deref(n) => (format!("*{n}"), false),
+            E::Lit(l) => self.lit(*l),
+            E::Param => (
+                if self.dual {
+                    "cst(cp)".into()
+                } else {
+                    "cp".into()
+                },
+                true,
+            ),
+            E::IdxF(i) => {
+                if self.dual {
+                    (format!("cst({i} as f64)"), true)
+                } else {
+                    (format!("{i} as f64"), false)
+                }
+            }
+            E::Index(a, ix) => (self.ix(a, ix, None), true),
+            E::Index2(m, ix, r, jx, c) => {
+                let one = |x: &Ix, n: usize| match x {
+                    Ix::Const(k) => k.to_string(),
+                    Ix::Var(i, true) => format!("{i} % {n}"),
+                    Ix::Var(i, false) => i.clone(),
+                };
+                (format!("{m}[{}][{}]", one(ix, *r), one(jx, *c)), true)
+            }
+            E::Bin(',', x, y) => (format!("{}, {}", self.e(x).0, self.e(y).0), false),
+            E::Bin(op, x, y) => (format!("{} {op} {}", self.atom(x), self.atom(y)), false),
+            E::Neg(x) => (format!("-{}", self.atom(x)), false),
+            E::M1(f, x) => (format!("{}.{f}()", self.recv(x)), true),
+            E::M2(f, x, y) => (format!("{}.{f}({})", self.recv(x), self.e(y).0), true),
+            E::Powi(x, n) => (format!("{}.powi({n})", self.recv(x)), true),
+            E::MulAdd(x, y, z) => (
+                format!("{}.mul_add({}, {})", self.recv(x), self.e(y).0, self.e(z).0),
+                true,
+            ),
+            E::Fun(f, x) => {
+                let p = if self.dual { "" } else { "mica::" };
+                (format!("{p}{f}({})", self.e(x).0), true)
+            }
+            E::Custom(x) => {
+                let d = if self.dual { "_d" } else { "" };
+                (format!("custom{d}({})", self.e(x).0), true)
+            }
+            E::CallH(x, y) => {
+                let d = if self.dual { "_d" } else { "" };
+                let id = self.id;
+                (
+                    format!("p{id}_h{d}({}, {})", self.e(x).0, self.e(y).0),
+                    true,
+                )
+            }
+            E::CallG(a) => {
+                let d = if self.dual { "_d" } else { "" };
+                (format!("p{}_g{d}({a})", self.id), true)
+            }
+            E::If(c, x, y) => (
+                format!(
+                    "if {} {{ {} }} else {{ {} }}",
+                    self.c(c),
+                    self.e(x).0,
+                    self.e(y).0
+                ),
+                false,
+            ),
+            E::Match(arms) => {
+                let mut s = "match k {".to_string();
+                for (i, a) in arms.iter().enumerate() {
+                    let pat = if i + 1 == arms.len() {
+                        "_".to_string()
+                    } else {
+                        i.to_string()
+                    };
+                    write!(s, " {pat} => {},", self.e(a).0).unwrap();
+                }
+                (s + " }", false)
+            }
+            E::Shadow(u, x, y) => (
+                format!(
+                    "{{ let {u} = {}; {u}.sin() * {} + {} }}",
+                    self.e(x).0,
+                    self.lit(0.5).0,
+                    self.atom(y)
+                ),
+                false,
+            ),
+        }
+    }
+    fn c(&self, c: &Cond) -> String {
+        if self.dual {
+            let f = if c.gt { "gt" } else { "lt" };
+            format!("{f}({}, {})", self.e(&c.a).0, self.e(&c.b).0)
+        } else {
+            let op = if c.gt { ">" } else { "<" };
+            format!("{} {op} {}", self.atom(&c.a), self.atom(&c.b))
+        }
+    }
+    fn mutk(&self, n: &str) -> &'static str {
+        if self.assigned.contains(n) {
+            "mut "
+        } else {
+            ""
+        }
+    }
+    fn block(&self, body: &[S], ind: usize, out: &mut String) {
+        for s in body {
+            self.s(s, ind, out);
+        }
+        // a loop or branch ending a nested block gets a `;` (without it
+        // Mica's output does not parse: see the regression tests)
+        let flow = matches!(
+            body.last(),
+            Some(S::For(..) | S::While(..) | S::If(..) | S::Match(..) | S::Return(..))
+        );
+        if flow && ind > 1 {
+            out.pop();
+            out.push_str(";\n");
+        }
+    }
+    fn s(&self, s: &S, ind: usize, o: &mut String) {
+        let pad = "    ".repeat(ind);
+        match s {
+            S::Let(n, e) => writeln!(
+                o,
+                "{pad}let {}{} = {};",
+                self.mutk(n),
+                self.n(n),
+                self.e(e).0
+            )
+            .unwrap(),
+            S::Assign(n, op, e) => writeln!(o, "{pad}{n} {op} {};", self.e(e).0).unwrap(),
+            S::LetArr(n, len, init) => {
+                let v = match init {
+                    None => format!("[{}; {len}]", self.lit(0.0).0),
+                    Some(el) => {
+                        let el: Vec<String> = el.iter().map(|e| self.e(e).0).collect();
+                        format!("[{}]", el.join(", "))
+                    }
+                };
+                writeln!(o, "{pad}let {}{} = {v};", self.mutk(n), self.n(n)).unwrap()
+            }
+            S::LetVec(n, el) => {
+                let el: Vec<String> = el.iter().map(|e| self.e(e).0).collect();
+                writeln!(o, "{pad}let {} = vec![{}];", self.n(n), el.join(", ")).unwrap()
+            }
+            S::SetArr(n, ix, op, e) => {
+                writeln!(o, "{pad}{} {op} {};", self.ix(n, ix, Some(3)), self.e(e).0).unwrap()
+            }
+            S::LetTuple(p, q, x, y) => writeln!(
+                o,
+                "{pad}let ({}, {}) = ({}, {});",
+                self.n(p),
+                self.n(q),
+                self.e(x).0,
+                self.e(y).0
+            )
+            .unwrap(),
+            S::For(f, body) => {
+                let head = match f {
+                    For::Range(i, n) => format!("{} in 0..{n}", self.n(i)),
+                    For::Iter(a, arr) => format!("{} in {arr}.iter()", self.n(a)),
+                    For::Enum(j, a, arr) => {
+                        format!("({}, {}) in {arr}.iter().enumerate()", self.n(j), self.n(a))
+                    }
+                    For::Zip(a, c, x, y) => {
+                        format!(
+                            "({}, {}) in {x}.iter().zip({y}.iter())",
+                            self.n(a),
+                            self.n(c)
+                        )
+                    }
+                };
+                writeln!(o, "{pad}for {head} {{").unwrap();
+                self.block(body, ind + 1, o);
+                writeln!(o, "{pad}}}").unwrap();
+            }
+            S::While(i, n, c, body) => {
+                let extra = match c {
+                    Some(c) => format!(" && {}", self.c(c)),
+                    None => String::new(),
+                };
+                writeln!(o, "{pad}let mut {i} = 0;").unwrap();
+                writeln!(o, "{pad}while {i} < {n}{extra} {{").unwrap();
+                self.block(body, ind + 1, o);
+                writeln!(o, "{pad}    {i} += 1;").unwrap();
+                writeln!(o, "{pad}}}").unwrap();
+            }
+            S::If(c, a, e) => {
+                writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
+                self.block(a, ind + 1, o);
+                if !e.is_empty() {
+                    writeln!(o, "{pad}}} else {{").unwrap();
+                    self.block(e, ind + 1, o);
+                }
+                writeln!(o, "{pad}}}").unwrap();
+            }
+            S::Match(arms) => {
+                writeln!(o, "{pad}match k {{").unwrap();
+                for (i, a) in arms.iter().enumerate() {
+                    let pat = if i + 1 == arms.len() {
+                        "_".to_string()
+                    } else {
+                        i.to_string()
+                    };
+                    writeln!(o, "{pad}    {pat} => {{").unwrap();
+                    self.block(a, ind + 2, o);
+                    writeln!(o, "{pad}    }}").unwrap();
+                }
+                writeln!(o, "{pad}}}").unwrap();
+            }
+            S::Return(c, e) => {
+                writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
+                writeln!(o, "{pad}    return {};", self.e(e).0).unwrap();
+                writeln!(o, "{pad}}}").unwrap();
+            }
+        }
+    }
+}
+
+/// The names the program's final value sums: every top-level scalar and the
+/// first element of every top-level array, so that nothing is left unread.
+fn outputs(p: &Program) -> Vec<E> {
+    let mut out = Vec::new();
+    for s in &p.body {
+        match s {
+            S::Let(n, _) => out.push(E::Var(n.clone())),
+            S::LetTuple(a, c, _, _) => {
+                out.push(E::Var(a.clone()));
+                out.push(E::Var(c.clone()));
+            }
+            S::LetArr(n, _, _) | S::LetVec(n, _) => out.push(E::Index(n.clone(), Ix::Const(0))),
+            _ => {}
+        }
+    }
+    if out.is_empty() {
+        out.push(E::Lit(0.5));
+    }
+    out
+}
+
+fn sum(es: &[E]) -> E {
+    let mut it = es.iter().cloned();
+    let first = it.next().unwrap();
+    it.fold(first, |acc, e| E::Bin('+', b(acc), b(e)))
+}
+
+fn knob_ty(sh: Shape, dual: bool) -> String {
+    let t = if dual { "Dual" } else { "f64" };
+    match sh {
+        Shape::Scalar => t.to_string(),
+        Shape::Arr(n) => format!("&[{t}; {n}]"),
+        Shape::Slice(_) => format!("&[{t}]"),
+        Shape::Mat(r, c) => format!("&[[{t}; {c}]; {r}]"),
+    }
+}
+
+/// The program's items, named `p{id}_…`, in the crate's `lib.rs`.
+pub fn render(p: &Program, id: usize) -> String {
+    let out_e = sum(&outputs(p));
+    let mut used = BTreeSet::new();
+    let mut assigned = BTreeSet::new();
+    for s in &p.body {
+        refs_s(s, &mut used, &mut assigned);
+    }
+    refs_e(&out_e, &mut used);
+    let calls_h = format!("{:?}", p.body).contains("CallH");
+    let calls_g = format!("{:?}", p.body).contains("CallG");
+    let mut o = String::new();
+    let dims: Vec<usize> = p
+        .knobs
+        .iter()
+        .map(|(_, s)| match s {
+            Shape::Scalar => 1,
+            Shape::Arr(n) | Shape::Slice(n) => *n,
+            Shape::Mat(r, c) => r * c,
+        })
+        .collect();
+    // helpers
+    if calls_h {
+        let mut hu = BTreeSet::new();
+        let mut ha = BTreeSet::new();
+        for s in &p.helper {
+            refs_s(s, &mut hu, &mut ha);
+        }
+        refs_e(&p.helper_out, &mut hu);
+        hu.remove("cp");
+        for dual in [false, true] {
+            let r = R {
+                dual,
+                used: &hu,
+                assigned: &ha,
+                id,
+            };
+            let (t, d, tr) = if dual {
+                ("Dual", "_d", "")
+            } else {
+                ("f64", "", "#[tracked] ")
+            };
+            if !dual {
+                writeln!(o, "#[tape]").unwrap();
+            }
+            // the helper has no `cp`: its literals only
+            writeln!(
+                o,
+                "pub fn p{id}_h{d}({tr}{}: {t}, {tr}{}: {t}) -> {t} {{",
+                r.n("a"),
+                r.n("b")
+            )
+            .unwrap();
+            r.block(&p.helper, 1, &mut o);
+            writeln!(o, "    {}\n}}\n", r.e(&p.helper_out).0).unwrap();
+        }
+    }
+    if calls_g {
+        writeln!(
+            o,
+            "#[tape]\npub fn p{id}_g(#[tracked] a: [f64; 3]) -> f64 {{\n    \
+             (a[0] * 0.5 - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "pub fn p{id}_g_d(a: [Dual; 3]) -> Dual {{\n    \
+             (a[0] * cst(0.5) - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
+        )
+        .unwrap();
+    }
+    for dual in [false, true] {
+        let r = R {
+            dual,
+            used: &used,
+            assigned: &assigned,
+            id,
+        };
+        let d = if dual { "_d" } else { "" };
+        let mut params = Vec::new();
+        for (n, sh) in &p.knobs {
+            let tr = if dual || p.window { "" } else { "#[tracked] " };
+            let nm = if p.window && !dual {
+                format!("{n}_in")
+            } else {
+                r.n(n)
+            };
+            params.push(format!("{tr}{nm}: {}", knob_ty(*sh, dual)));
+        }
+        params.push(format!("{}: f64", r.n("cp")));
+        params.push(format!("{}: usize", r.n("k")));
+        let ret = if dual {
+            "Dual"
+        } else if p.window {
+            "(f64, Vec<f64>)"
+        } else {
+            "f64"
+        };
+        if !dual {
+            writeln!(o, "#[tape]").unwrap();
+        }
+        writeln!(o, "pub fn p{id}_f{d}({}) -> {ret} {{", params.join(", ")).unwrap();
+        if p.window && !dual {
+            for (n, sh) in &p.knobs {
+                let (ty, init) = match sh {
+                    Shape::Scalar => ("f64".to_string(), format!("{n}_in")),
+                    Shape::Arr(l) => (format!("[f64; {l}]"), format!("*{n}_in")),
+                    Shape::Slice(_) => ("Vec<f64>".to_string(), format!("{n}_in.to_vec()")),
+                    Shape::Mat(r, c) => (format!("[[f64; {c}]; {r}]"), format!("*{n}_in")),
+                };
+                writeln!(o, "    #[tracked]\n    let {}: {ty} = {init};", r.n(n)).unwrap();
+            }
+            writeln!(o, "    tape! {{").unwrap();
+            r.block(&p.body, 2, &mut o);
+            writeln!(o, "        let out = {};\n    }}", r.e(&out_e).0).unwrap();
+            writeln!(o, "    backward!(out);\n    let mut g = Vec::new();").unwrap();
+            for (n, sh) in &p.knobs {
+                let n = r.n(n);
+                match sh {
+                    Shape::Scalar => writeln!(o, "    g.push(gradient!({n}));").unwrap(),
+                    Shape::Mat(..) => writeln!(
+                        o,
+                        "    g.extend(gradient!({n}).to_owned().iter().flatten());"
+                    )
+                    .unwrap(),
+                    _ => writeln!(o, "    g.extend(gradient!({n}).to_owned());").unwrap(),
+                }
+            }
+            writeln!(o, "    (out, g)\n}}\n").unwrap();
+        } else {
+            r.block(&p.body, 1, &mut o);
+            writeln!(o, "    {}\n}}\n", r.e(&out_e).0).unwrap();
+        }
+    }
+    // the runner: unpack the flat point into the knobs' shapes
+    let mut args = Vec::new();
+    let mut dargs = Vec::new();
+    let mut off = 0;
+    for ((_, sh), &n) in p.knobs.iter().zip(&dims) {
+        let (a, da) = match sh {
+            Shape::Scalar => (format!("p[{off}]"), format!("p[{off}]")),
+            Shape::Mat(r, c) => {
+                let rows: Vec<String> = (0..*r)
+                    .map(|i| {
+                        let el: Vec<String> =
+                            (0..*c).map(|j| format!("p[{}]", off + i * c + j)).collect();
+                        format!("[{}]", el.join(", "))
+                    })
+                    .collect();
+                let m = format!("&[{}]", rows.join(", "));
+                (m.clone(), m)
+            }
+            Shape::Arr(_) => {
+                let el: Vec<String> = (off..off + n).map(|i| format!("p[{i}]")).collect();
+                (
+                    format!("&[{}]", el.join(", ")),
+                    format!("&[{}]", el.join(", ")),
+                )
+            }
+            Shape::Slice(_) => (
+                format!("&p[{off}..{}]", off + n),
+                format!("&p[{off}..{}]", off + n),
+            ),
+        };
+        args.push(a);
+        dargs.push(da);
+        off += n;
+    }
+    let args = args.join(", ");
+    let dargs = dargs.join(", ");
+    writeln!(o, "pub fn p{id}_run() -> Result<bool, String> {{").unwrap();
+    writeln!(o, "    let at: [f64; {off}] = {:?};", p.at).unwrap();
+    writeln!(o, "    let (cp, k) = ({:?}, {});", p.cp, p.k).unwrap();
+    if p.window {
+        writeln!(o, "    let primal = |p: &[f64]| p{id}_f({args}, cp, k).0;").unwrap();
+        writeln!(o, "    let grad = |p: &[f64]| p{id}_f({args}, cp, k);").unwrap();
+    } else {
+        writeln!(o, "    let primal = |p: &[f64]| p{id}_f({args}, cp, k);").unwrap();
+        writeln!(o, "    let grad = |p: &[f64]| {{").unwrap();
+        let gs: Vec<String> = (0..p.knobs.len()).map(|i| format!("g{i}")).collect();
+        let pat = if gs.len() == 1 {
+            gs[0].clone()
+        } else {
+            format!("({},)", gs.join(", "))
+        };
+        writeln!(o, "        let (y, {pat}) = p{id}_f_grad({args}, cp, k);").unwrap();
+        writeln!(o, "        let mut g: Vec<f64> = Vec::new();").unwrap();
+        for (i, (_, sh)) in p.knobs.iter().enumerate() {
+            match sh {
+                Shape::Scalar => writeln!(o, "        g.push(g{i});").unwrap(),
+                Shape::Mat(..) => writeln!(o, "        g.extend(g{i}.iter().flatten());").unwrap(),
+                _ => writeln!(o, "        g.extend(g{i});").unwrap(),
+            }
+        }
+        writeln!(o, "        (y, g)\n    }};").unwrap();
+        // _backward: slots carved out of one flat buffer
+        writeln!(o, "    let backward = |p: &[f64], s: &mut [f64]| {{").unwrap();
+        let mut off = 0;
+        let mut slots = Vec::new();
+        for (i, ((_, sh), &n)) in p.knobs.iter().zip(&dims).enumerate() {
+            match sh {
+                Shape::Scalar => {
+                    writeln!(o, "        let mut s{i} = s[{off}];").unwrap();
+                    slots.push(format!("&mut s{i}"));
+                }
+                Shape::Mat(r, c) => {
+                    writeln!(o, "        let mut s{i} = [[0.0; {c}]; {r}];").unwrap();
+                    writeln!(
+                        o,
+                        "        for (a, b) in s{i}.iter_mut().flatten().zip(&s[{off}..{}]) {{ *a = *b; }}",
+                        off + n
+                    )
+                    .unwrap();
+                    slots.push(format!("&mut s{i}"));
+                }
+                Shape::Arr(_) => {
+                    writeln!(o, "        let mut s{i} = [0.0; {n}];").unwrap();
+                    writeln!(o, "        s{i}.copy_from_slice(&s[{off}..{}]);", off + n).unwrap();
+                    slots.push(format!("&mut s{i}"));
+                }
+                Shape::Slice(_) => {
+                    writeln!(o, "        let mut s{i} = s[{off}..{}].to_vec();", off + n).unwrap();
+                    slots.push(format!("&mut s{i}[..]"));
+                }
+            }
+            off += n;
+        }
+        writeln!(
+            o,
+            "        let y = p{id}_f_backward({args}, cp, k, 0.5, {});",
+            slots.join(", ")
+        )
+        .unwrap();
+        let mut off = 0;
+        for (i, ((_, sh), &n)) in p.knobs.iter().zip(&dims).enumerate() {
+            match sh {
+                Shape::Scalar => writeln!(o, "        s[{off}] = s{i};").unwrap(),
+                Shape::Mat(..) => writeln!(
+                    o,
+                    "        for (a, b) in s[{off}..{}].iter_mut().zip(s{i}.iter().flatten()) {{ *a = *b; }}",
+                    off + n
+                )
+                .unwrap(),
+                _ => writeln!(o, "        s[{off}..{}].copy_from_slice(&s{i});", off + n).unwrap(),
+            }
+            off += n;
+        }
+        writeln!(o, "        y\n    }};").unwrap();
+    }
+    writeln!(o, "    let dual = |p: &[Dual]| p{id}_f_d({dargs}, cp, k);").unwrap();
+    let bw = if p.window { "None" } else { "Some(&backward)" };
+    writeln!(
+        o,
+        "    harness::check(&harness::Program {{ primal: &primal, grad: &grad, dual: &dual, \
+         backward: {bw} }}, &at)\n}}\n"
+    )
+    .unwrap();
+    o
+}
+
+/// A readable listing of the program (its Mica form only), for reports.
+pub fn listing(p: &Program) -> String {
+    let full = render(p, 0);
+    let mut keep = String::new();
+    let mut on = false;
+    for line in full.lines() {
+        if line.starts_with("#[tape]") {
+            on = true;
+        }
+        if line.starts_with("pub fn p0_f_d") || line.starts_with("pub fn p0_h_d") {
+            on = false;
+        }
+        if line.starts_with("pub fn p0_g_d") || line.starts_with("pub fn p0_run") {
+            on = false;
+        }
+        if on {
+            keep.push_str(line);
+            keep.push('\n');
+        }
+    }
+    format!("{keep}// at {:?}, cp = {:?}, k = {}", p.at, p.cp, p.k)
+}
+
+// ---------------------------------------------------------------- shrinking
+
+fn defs(s: &S) -> Vec<String> {
+    match s {
+        S::Let(n, _) | S::LetArr(n, _, _) | S::LetVec(n, _) => vec![n.clone()],
+        S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
+        _ => vec![],
+    }
+}
+
+/// Every block of the body, by path, for editing.
+fn blocks_mut(body: &mut Vec<S>, out: &mut Vec<*mut Vec<S>>) {
+    out.push(body as *mut Vec<S>);
+    for s in body.iter_mut() {
+        match s {
+            S::For(_, b) | S::While(_, _, _, b) => blocks_mut(b, out),
+            S::If(_, a, e) => {
+                blocks_mut(a, out);
+                blocks_mut(e, out);
+            }
+            S::Match(arms) => arms.iter_mut().for_each(|a| blocks_mut(a, out)),
+            _ => {}
+        }
+    }
+}
+
+fn count_blocks(p: &Program) -> Vec<usize> {
+    let mut body = p.body.clone();
+    let mut v = Vec::new();
+    blocks_mut(&mut body, &mut v);
+    // SAFETY: the pointers point into `body`, alive and not otherwise borrowed
+    v.iter().map(|&b| unsafe { (*b).len() }).collect()
+}
+
+fn edit(p: &Program, block: usize, f: impl FnOnce(&mut Vec<S>)) -> Program {
+    let mut q = p.clone();
+    let mut v = Vec::new();
+    blocks_mut(&mut q.body, &mut v);
+    // SAFETY: as in `count_blocks`; one pointer is used, once
+    f(unsafe { &mut *v[block] });
+    q
+}
+
+/// Smaller variants of `p`: each deletes one statement (one whose names
+/// nothing else reads), or replaces a statement's expression by a child or a
+/// literal. Every variant still compiles by construction.
+pub fn shrink_candidates(p: &Program) -> Vec<Program> {
+    let mut out = Vec::new();
+    let lens = count_blocks(p);
+    for (bi, &len) in lens.iter().enumerate() {
+        for si in 0..len {
+            let del = edit(p, bi, |b| {
+                b.remove(si);
+            });
+            // the deleted statement's names must be read nowhere else
+            let mut gone = Vec::new();
+            let _ = edit(p, bi, |b| gone = defs(&b[si]));
+            let mut used = BTreeSet::new();
+            let mut asg = BTreeSet::new();
+            del.body.iter().for_each(|s| refs_s(s, &mut used, &mut asg));
+            let top_level = bi == 0;
+            if gone.iter().all(|g| !used.contains(g) && !asg.contains(g)) || gone.is_empty() {
+                // a top-level name is read by the output sum only
+                let _ = top_level;
+                out.push(del);
+            }
+            // simplify the statement's expression
+            let mut exprs: Vec<E> = Vec::new();
+            let _ = edit(p, bi, |b| {
+                let e = match &b[si] {
+                    S::Let(_, e) | S::Assign(_, _, e) | S::SetArr(_, _, _, e) => Some(e),
+                    S::Return(_, e) => Some(e),
+                    _ => None,
+                };
+                if let Some(e) = e {
+                    exprs = children(e);
+                }
+            });
+            for c in exprs {
+                out.push(edit(p, bi, |b| match &mut b[si] {
+                    S::Let(_, e) | S::Assign(_, _, e) | S::SetArr(_, _, _, e) => *e = c,
+                    S::Return(_, e) => *e = c,
+                    _ => {}
+                }));
+            }
+            // unwrap a control-flow statement into its first block
+            let mut inner: Option<Vec<S>> = None;
+            let _ = edit(p, bi, |b| {
+                inner = match &b[si] {
+                    S::For(For::Range(..), body) | S::While(_, _, _, body) => Some(body.clone()),
+                    S::If(_, a, _) => Some(a.clone()),
+                    S::Match(arms) => arms.first().cloned(),
+                    _ => None,
+                }
+            });
+            if let Some(inner) = inner {
+                let mut rs = BTreeSet::new();
+                let mut asg = BTreeSet::new();
+                inner.iter().for_each(|s| refs_s(s, &mut rs, &mut asg));
+                // loop indices would be unbound outside the loop
+                if !rs.iter().any(|n| n.starts_with('i') || n.starts_with('j')) {
+                    out.push(edit(p, bi, |b| {
+                        b.splice(si..=si, inner);
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Children of an expression that may stand in its place (same type, same
+/// names in scope), and a literal.
+fn children(e: &E) -> Vec<E> {
+    let mut v = Vec::new();
+    match e {
+        E::Bin(',', _, _) => {}
+        E::Bin(_, x, y) | E::M2(_, x, y) | E::CallH(x, y) => {
+            v.push((**x).clone());
+            if !matches!(**y, E::Bin(',', _, _)) {
+                v.push((**y).clone());
+            }
+        }
+        E::Neg(x) | E::M1(_, x) | E::Powi(x, _) | E::Fun(_, x) | E::Custom(x) => {
+            v.push((**x).clone())
+        }
+        E::MulAdd(x, y, z) => v.extend([(**x).clone(), (**y).clone(), (**z).clone()]),
+        E::If(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
+        E::Match(arms) => v.extend(arms.iter().cloned()),
+        E::Shadow(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
+        _ => {}
+    }
+    if !matches!(e, E::Lit(_)) {
+        v.push(E::Lit(0.5));
+    }
+    v
+}
+
+/// A size, for picking the smaller of two programs.
+pub fn size(p: &Program) -> usize {
+    format!("{:?}", p.body).len()
+}
