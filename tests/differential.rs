@@ -180,9 +180,10 @@ enum Outcome {
     NoBuild(String),
 }
 
-fn build_and_run(dir: &Path) -> Outcome {
-    let out = Command::new(env!("CARGO"))
-        .args(["run", "--release", "--quiet", "--manifest-path"])
+/// `cargo VERB --release` on a generated crate, sharing one target folder.
+fn cargo(verb: &str, dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO"))
+        .args([verb, "--release", "--quiet", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .env(
             "CARGO_TARGET_DIR",
@@ -190,7 +191,11 @@ fn build_and_run(dir: &Path) -> Outcome {
         )
         .env_remove("RUSTFLAGS")
         .output()
-        .expect("cargo runs");
+        .expect("cargo runs")
+}
+
+fn build_and_run(dir: &Path) -> Outcome {
+    let out = cargo("run", dir);
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     let Some(last) = stdout.lines().rev().find(|l| l.contains(" passed, ")) else {
@@ -375,16 +380,7 @@ fn build_snippet(name: &str, src: &str) -> Result<(), String> {
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     let lib = format!("#![deny(warnings)]\nuse mica::tape;\n\n{src}");
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
-    let out = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .env(
-            "CARGO_TARGET_DIR",
-            root().join("target/differential/target"),
-        )
-        .env_remove("RUSTFLAGS")
-        .output()
-        .expect("cargo runs");
+    let out = cargo("build", &dir);
     if out.status.success() {
         Ok(())
     } else {
