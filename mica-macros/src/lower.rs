@@ -651,7 +651,7 @@ impl<'a> Sweep<'a> {
                     let (l, r) = (&left.1, &right.1);
                     quote!(#l #bin #r)
                 };
-                self.new_op_or_const(rule, vec![left.0, right.0], fwd, value, out)?
+                self.new_op_or_const(rule, vec![left.0, right.0], fwd, out)
             }
         };
         let fwd = &lowered.fwd;
@@ -702,7 +702,7 @@ impl<'a> Sweep<'a> {
                         let left = self.lower_operand(&b.left, out)?;
                         let right = self.lower_operand(&b.right, out)?;
                         let (l, op, r) = (&left.1, &b.op, &right.1);
-                        self.new_op_or_const(rule, vec![left.0, right.0], quote!(#l #op #r), expr, out)
+                        Ok(self.new_op_or_const(rule, vec![left.0, right.0], quote!(#l #op #r), out))
                     }
                     // comparisons carry no slope: a constant (bool)
                     None => Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() }),
@@ -712,7 +712,7 @@ impl<'a> Sweep<'a> {
                 syn::UnOp::Neg(_) => {
                     let inner = self.lower_operand(&u.expr, out)?;
                     let (op, x) = (&u.op, &inner.1);
-                    self.new_op_or_const("neg", vec![inner.0], quote!(#op #x), expr, out)
+                    Ok(self.new_op_or_const("neg", vec![inner.0], quote!(#op #x), out))
                 }
                 // `*x` of an element bound by reference: the element itself
                 syn::UnOp::Deref(_) => {
@@ -910,16 +910,15 @@ impl<'a> Sweep<'a> {
         rule: &'static str,
         inputs: Vec<Operand>,
         fwd: TokenStream,
-        _expr: &Expr,
         out: &mut TokenStream,
-    ) -> syn::Result<Lowered> {
+    ) -> Lowered {
         if inputs.iter().any(|i| matches!(i, Operand::Active(_))) {
-            Ok(self.new_op(OpKind::Rule(rule), inputs, fwd, out))
+            self.new_op(OpKind::Rule(rule), inputs, fwd, out)
         } else {
-            Ok(Lowered {
+            Lowered {
                 val: Val::Const,
                 fwd,
-            })
+            }
         }
     }
 
@@ -983,7 +982,7 @@ impl<'a> Sweep<'a> {
             r.clone()
         };
         let fwd = quote!(#receiver_tokens.#method_ident(#(#args),*));
-        self.new_op_or_const(method.name, inputs, fwd, expr, out)
+        Ok(self.new_op_or_const(method.name, inputs, fwd, out))
     }
 
     /// Whether `expr` names a recorded array (or a row of one), judged

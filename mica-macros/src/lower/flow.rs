@@ -1102,8 +1102,7 @@ impl Sweep<'_> {
             fwd
         };
         let (attrs, pat) = (&local.attrs, &local.pat);
-        let ty = local_type(local);
-        out.extend(quote!(#(#attrs)* let #pat #ty = #fwd;));
+        out.extend(quote!(#(#attrs)* let #pat = #fwd;));
         let shape = self.stored(quote!(::mica::__private::shape_of(&#name)), out);
         let acc = self.names.fresh("h");
         self.arrays.push(Array {
@@ -1244,11 +1243,6 @@ fn array_binding(pat: &Pat) -> Option<Ident> {
         Pat::Type(t) => array_binding(&t.pat),
         _ => None,
     }
-}
-
-/// `: T` of a `let`, if written (kept on the rewritten `let`).
-fn local_type(_local: &Local) -> TokenStream {
-    TokenStream::new()
 }
 
 /// The literal an array `let` starts from: `[…]`, `[x; n]` or `vec![…]`.
