@@ -259,29 +259,49 @@ impl Gen<'_, '_> {
         };
         let adj = self.sweep.names.fresh("a");
         code.extend(quote!(let #adj = #incoming;));
-        let args: Vec<TokenStream> = op.inputs.iter().map(|input| self.operand(input)).collect();
         match &op.kind {
             OpKind::Rule(name) => {
-                // a constant is read as the rule's type (`&f64` → `f64`)
-                let args: Vec<TokenStream> = op
-                    .inputs
-                    .iter()
-                    .zip(&args)
-                    .map(|(input, arg)| match input {
-                        Operand::Stored(_) => quote!(::mica::__private::val(#arg)),
-                        _ => arg.clone(),
-                    })
-                    .collect();
-                let out = self.sweep.read_store(op.out);
+                let k = op.inputs.len();
                 for (i, input) in op.inputs.iter().enumerate() {
-                    if let Operand::Active(id) = input {
-                        let rule = quote::format_ident!("{}_d{}", name, i);
-                        let part = quote!(::mica::__private::rules::#rule(#(#args,)* #out, #adj));
-                        self.contribute(*id, part, code);
-                    }
+                    let Operand::Active(id) = input else { continue };
+                    let reads = crate::rules::reads(name, i);
+                    // `a ± b` passes the adjoint on as it is
+                    let part = match *name {
+                        "add" | "sub" if i == 0 => adj.to_token_stream(),
+                        "add" => adj.to_token_stream(),
+                        "sub" | "neg" => quote!(-#adj),
+                        _ => {
+                            // the positions the pullback reads, the others
+                            // filled with the adjoint (same type, ignored)
+                            let mut args = Vec::with_capacity(k + 1);
+                            for (p, input) in op.inputs.iter().enumerate() {
+                                args.push(if reads.contains(&p) {
+                                    let arg = self.operand(input);
+                                    // a constant is read as the rule's type
+                                    // (`&f64` → `f64`)
+                                    match input {
+                                        Operand::Stored(_) => quote!(::mica::__private::val(#arg)),
+                                        _ => arg,
+                                    }
+                                } else {
+                                    adj.to_token_stream()
+                                });
+                            }
+                            args.push(if reads.contains(&k) {
+                                self.sweep.read_store(op.out).into_token_stream()
+                            } else {
+                                adj.to_token_stream()
+                            });
+                            let rule = quote::format_ident!("{}_d{}", name, i);
+                            quote!(::mica::__private::rules::#rule(#(#args,)* #adj))
+                        }
+                    };
+                    self.contribute(*id, part, code);
                 }
             }
             OpKind::Call(adapter) => {
+                let args: Vec<TokenStream> =
+                    op.inputs.iter().map(|input| self.operand(input)).collect();
                 // joint mode: the callee's adjoint re-runs its own forward
                 // sweep and adds its slopes into one slot per argument; each
                 // slot carries its argument's span, so a type error about it

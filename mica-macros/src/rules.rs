@@ -117,3 +117,76 @@ pub fn reads_only(macro_name: &str) -> bool {
             | "debug_assert_ne"
     )
 }
+
+/// Which arguments the pullback `rules::{rule}_d{i}` reads: positions
+/// `0..k` are the rule's inputs, `k` its output. The reverse sweep reads (and
+/// inside a loop, stores) only these; the other positions receive the
+/// adjoint, which the pullback ignores. A test checks the table against the
+/// runtime's signatures.
+pub fn reads(rule: &str, i: usize) -> &'static [usize] {
+    match (rule, i) {
+        ("add" | "sub" | "neg", _) | ("mul_add", 2) => &[],
+        ("mul" | "div" | "mul_add", 0) => &[1],
+        ("mul" | "mul_add", 1) => &[0],
+        ("div", 1) => &[1, 2],
+        ("sqrt" | "cbrt" | "exp" | "exp2" | "exp_m1" | "tan" | "tanh" | "recip", 0) => &[1],
+        (
+            "ln" | "log2" | "log10" | "ln_1p" | "sin" | "cos" | "asin" | "acos" | "atan" | "sinh"
+            | "cosh" | "asinh" | "acosh" | "atanh" | "abs",
+            0,
+        ) => &[0],
+        ("powi" | "powf" | "log" | "atan2", 0) | ("atan2", 1) | ("clamp", 1) => &[0, 1],
+        ("powf", 1) | ("hypot", 0) | ("clamp", 2) => &[0, 2],
+        ("log" | "hypot", 1) => &[1, 2],
+        ("min" | "max", _) | ("clamp", 0) => &[0, 1, 2],
+        _ => &[0, 1, 2, 3, 4],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every pullback in the runtime reads exactly the positions [`super::reads`]
+    /// says (its other parameters are named `_…`), and every rule of the
+    /// vocabulary has its pullbacks there.
+    #[test]
+    fn reads_matches_the_runtime() {
+        let text = include_str!("../../mica-runtime/src/rules.rs");
+        let file = syn::parse_file(text).expect("the runtime's rules parse");
+        let mut seen = Vec::new();
+        for item in &file.items {
+            let syn::Item::Fn(f) = item else { continue };
+            let name = f.sig.ident.to_string();
+            let Some((rule, i)) = name.rsplit_once("_d") else {
+                continue;
+            };
+            let Ok(i) = i.parse::<usize>() else { continue };
+            let params: Vec<String> = f
+                .sig
+                .inputs
+                .iter()
+                .filter_map(|arg| match arg {
+                    syn::FnArg::Typed(t) => {
+                        Some(quote::ToTokens::to_token_stream(&t.pat).to_string())
+                    }
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .collect();
+            let read: Vec<usize> = params[..params.len() - 1]
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.starts_with('_'))
+                .map(|(k, _)| k)
+                .collect();
+            assert_eq!(super::reads(rule, i), read.as_slice(), "{name}");
+            seen.push(rule.to_string());
+        }
+        let rules = super::METHODS
+            .iter()
+            .filter(|m| m.slope == super::Slope::Rule)
+            .map(|m| m.name)
+            .chain(["add", "sub", "mul", "div", "neg"]);
+        for rule in rules {
+            assert!(seen.iter().any(|s| s == rule), "no pullback for `{rule}`");
+        }
+    }
+}
