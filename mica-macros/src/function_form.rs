@@ -26,7 +26,7 @@
 //! `loss_backward` exactly the slots of the tracked parameters.
 
 use crate::errors::Errors;
-use crate::lower::{Origin, Sweep, Val};
+use crate::lower::{Origin, Stability, Sweep, Val};
 use crate::names::{internal, Names};
 use crate::parse::{self, Args, Param};
 use crate::reverse::reverse;
@@ -131,6 +131,11 @@ fn backward_fn(
             None
         }
     };
+    // without `return`, the reverse sweep follows the body's own top-level
+    // bindings and may read names again instead of storing their values
+    if rewritten.is_none() {
+        sweep.stability = Some(Stability::new(&item.sig, &item.block.stmts));
+    }
     let body = rewritten.as_deref().unwrap_or(&item.block.stmts);
     let output = sweep.lower_block_stmts(body, &mut forward);
     let seed = internal("seed");

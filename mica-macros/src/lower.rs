@@ -38,9 +38,11 @@ use syn::visit::Visit;
 use syn::{Expr, Local, Pat, Stmt};
 
 mod flow;
+mod recompute;
 mod walls;
 pub use flow::fill_placeholders;
 use flow::hoisted_decls;
+pub use recompute::Stability;
 use walls::MUTATING;
 
 pub type ValueId = usize;
@@ -160,7 +162,20 @@ pub struct Loop {
     pub count: ValueId,
     /// where the forward sweep pushes the iteration's values
     pub fill: Ident,
+    /// where the forward sweep sizes the tape once, and how
+    pub reserve: Option<(Ident, TokenStream)>,
+    /// a loop over a range: its pattern and the range, walked backward
+    /// instead of counted
+    pub range: Option<(TokenStream, RangeSource)>,
     pub carried: Vec<Carried>,
+}
+
+/// Where the reverse sweep finds a loop's range.
+pub enum RangeSource {
+    /// its expression, evaluated again (its ends are pure)
+    Again(TokenStream),
+    /// a value of the enclosing region holding it
+    Kept(ValueId),
 }
 
 /// A binding the loop body assigns, whose value flows from one iteration to
@@ -211,6 +226,9 @@ pub struct Value {
     /// copied into `store` at the start of the sweep only if needed
     pub capture: Option<Ident>,
     pub needed: bool,
+    /// for a constant the reverse sweep can evaluate again (see
+    /// `lower/recompute.rs`): its expression, read instead of stored
+    pub recompute: Option<TokenStream>,
     /// the loop body or branch arm it was made in (0: the sweep itself)
     pub region: usize,
     /// the innermost loop it was made in (0: none)
@@ -257,6 +275,11 @@ pub struct Sweep<'a> {
     pub tapes: Vec<(Ident, Option<TokenStream>)>,
     /// in the function form, `return` ends the forward story
     pub function_form: bool,
+    /// which names the reverse sweep may read again (function form without
+    /// `return`; `None`: store every constant a loop's reverse reads)
+    pub stability: Option<Stability>,
+    /// loops whose tapes hold nothing (everything recomputed): not declared
+    pub empty_tapes: std::collections::HashSet<String>,
 }
 
 impl<'a> Sweep<'a> {
@@ -275,6 +298,8 @@ impl<'a> Sweep<'a> {
             scope: 0,
             tapes: Vec::new(),
             function_form,
+            stability: None,
+            empty_tapes: Default::default(),
         }
     }
 
@@ -288,6 +313,7 @@ impl<'a> Sweep<'a> {
             store,
             capture,
             needed: false,
+            recompute: None,
             region: self.region,
             scope: self.scope,
         });
@@ -381,12 +407,16 @@ impl<'a> Sweep<'a> {
                 .map(|name| quote!(let #store = #name;))
         });
         let hoisted = self.hoists.first().map(hoisted_decls).unwrap_or_default();
-        let tapes = self.tapes.iter().map(|(tape, capacity)| match capacity {
-            Some(capacity) => {
-                quote!(let mut #tape = ::mica::__private::SmallVec::<[_; #capacity]>::new();)
-            }
-            None => quote!(let mut #tape = ::std::vec::Vec::new();),
-        });
+        let tapes = self
+            .tapes
+            .iter()
+            .filter(|(tape, _)| !self.empty_tapes.contains(&tape.to_string()))
+            .map(|(tape, capacity)| match capacity {
+                Some(capacity) => {
+                    quote!(let mut #tape = ::mica::__private::SmallVec::<[_; #capacity]>::new();)
+                }
+                None => quote!(let mut #tape = ::std::vec::Vec::new();),
+            });
         quote!(#(#captures)* #hoisted #(#tapes)*)
     }
 
@@ -535,6 +565,7 @@ impl<'a> Sweep<'a> {
                 }
                 out.extend(local.to_token_stream());
                 self.bind_pattern(&local.pat, Val::Const)?;
+                self.top_level_let(local);
                 return Ok(());
             }
         };
@@ -549,7 +580,18 @@ impl<'a> Sweep<'a> {
         let pat = &local.pat;
         let fwd = &lowered.fwd;
         out.extend(quote!(#(#attrs)* let #pat = #fwd;));
-        self.bind_pattern(&local.pat, lowered.val)
+        self.bind_pattern(&local.pat, lowered.val)?;
+        self.top_level_let(local);
+        Ok(())
+    }
+
+    /// A `let` at the top of the function body may make its name stable.
+    fn top_level_let(&mut self, local: &Local) {
+        if self.depth == 0 && self.region == 0 && self.scopes.len() == 1 {
+            if let Some(stability) = &mut self.stability {
+                stability.top_level_let(local);
+            }
+        }
     }
 
     fn bind_pattern(&mut self, pat: &Pat, val: Val) -> syn::Result<()> {
@@ -835,6 +877,9 @@ impl<'a> Sweep<'a> {
                 }
                 // kept as written; a rule reads it through `val`
                 let id = self.stored(lowered.fwd, out);
+                if self.stability.as_ref().is_some_and(|s| s.pure(expr)) {
+                    self.values[id].recompute = Some(expr.to_token_stream());
+                }
                 let store = self.values[id].store.to_token_stream();
                 Ok((Operand::Stored(id), store))
             }

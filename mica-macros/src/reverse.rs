@@ -28,7 +28,7 @@
 //!
 //! Arrays' adjoints are buffers: reading `w[i]` adds into `d_w[i]`.
 
-use crate::lower::{Branch, Loop, OpKind, Operand, Step, Sweep, Val, ValueId};
+use crate::lower::{Branch, Loop, OpKind, Operand, RangeSource, Step, Sweep, Val, ValueId};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -388,28 +388,68 @@ impl Gen<'_, '_> {
         for (carry, next) in carries.iter().zip(nexts) {
             body.extend(quote!(#carry = #next;));
         }
-        // what the body's reverse reads, the forward pushes per iteration
-        let stored: Vec<Ident> = self
-            .sweep
-            .values
-            .iter()
-            .filter(|v| v.needed && v.scope == l.scope)
-            .map(|v| v.store.clone())
-            .collect();
+        // what the body's reverse reads: evaluated again where that gives
+        // the same value (see `lower/recompute.rs`), else pushed by the
+        // forward sweep per iteration
+        let mut again = TokenStream::new();
+        let mut stored = Vec::new();
+        for v in &self.sweep.values {
+            if !v.needed || v.scope != l.scope {
+                continue;
+            }
+            let store = &v.store;
+            match &v.recompute {
+                Some(expr) if v.region == l.region => again.extend(quote!(let #store = #expr;)),
+                _ => stored.push(store.clone()),
+            }
+        }
+        let body = quote!(#again #body);
         let tape = &l.tape;
-        self.fills
-            .insert(l.fill.to_string(), quote!(#tape.push((#(#stored,)*));));
-        let count = self.sweep.read_store(l.count);
-        let left = self.sweep.names.fresh("r");
-        code.extend(quote! {
-            let mut #left = #count;
-            while #left > 0 {
-                #left -= 1;
+        let body = if stored.is_empty() {
+            self.sweep.empty_tapes.insert(tape.to_string());
+            body
+        } else {
+            self.fills
+                .insert(l.fill.to_string(), quote!(#tape.push((#(#stored,)*));));
+            if let Some((reserve, code)) = &l.reserve {
+                self.fills.insert(reserve.to_string(), code.clone());
+            }
+            quote! {
                 if let ::core::option::Option::Some((#(#stored,)*)) = #tape.pop() {
                     #body
                 }
             }
-        });
+        };
+        match &l.range {
+            // a range, walked backward: its variable is read again, not stored
+            Some((pat, source)) => {
+                let range = match source {
+                    RangeSource::Again(expr) => expr.clone(),
+                    RangeSource::Kept(id) => self.sweep.read_store(*id).into_token_stream(),
+                };
+                let pat = if mentions(&body, pat) {
+                    pat.clone()
+                } else {
+                    quote!(_)
+                };
+                code.extend(quote! {
+                    for #pat in ::core::iter::Iterator::rev(#range) {
+                        #body
+                    }
+                });
+            }
+            None => {
+                let count = self.sweep.read_store(l.count);
+                let left = self.sweep.names.fresh("r");
+                code.extend(quote! {
+                    let mut #left = #count;
+                    while #left > 0 {
+                        #left -= 1;
+                        #body
+                    }
+                });
+            }
+        }
         for (c, carry) in l.carried.iter().zip(carries) {
             if let Val::Active(before) = c.before {
                 self.contribute(before, carry.into_token_stream(), code);
@@ -453,4 +493,19 @@ pub fn sum(parts: &[TokenStream]) -> TokenStream {
     let mut parts = parts.iter();
     let first = parts.next().cloned().unwrap_or_default();
     parts.fold(first, |acc, part| quote!(#acc + #part))
+}
+
+/// Whether `tokens` mention the name `pat` binds (a single identifier).
+fn mentions(tokens: &TokenStream, pat: &TokenStream) -> bool {
+    let Some(proc_macro2::TokenTree::Ident(name)) = pat.clone().into_iter().next() else {
+        return false;
+    };
+    fn walk(tokens: TokenStream, name: &Ident) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => i == *name,
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
+            _ => false,
+        })
+    }
+    walk(tokens.clone(), &name)
 }

@@ -242,23 +242,78 @@ impl Sweep<'_> {
         } else {
             None
         };
-        let lp = self.open_loop(capacity.clone(), out);
+        // a range the reverse sweep walks backward: kept (or recomputed)
+        // in the enclosing region instead of counting iterations
+        let range = self.walked_range(f, out);
+        let mut lp = self.open_loop(capacity.clone(), out);
         let it = self.names.fresh("it");
         let (tape, expr) = (&lp.tape, &f.expr);
-        out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);));
+        match &range {
+            Some((_, RangeSource::Kept(range))) => {
+                let store = &self.values[*range].store;
+                out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(::core::clone::Clone::clone(&#store));));
+            }
+            _ => out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);)),
+        }
         if capacity.is_none() {
-            out.extend(quote!(#tape.reserve(::core::iter::Iterator::size_hint(&#it).0);));
+            let reserve = self.names.fresh("fill");
+            out.extend(reserve.to_token_stream());
+            lp.reserve = Some((
+                reserve,
+                quote!(#tape.reserve(::core::iter::Iterator::size_hint(&#it).0);),
+            ));
         }
         let pat = &f.pat;
-        let (body, record) = self.loop_body(&lp, &carried, &f.body, |this, index, out| {
+        // inside the body, a range's variable is stable
+        let entered = match (&range, &mut self.stability) {
+            (Some((Some(name), _)), Some(stability)) => stability.enter_loop(name, &f.body),
+            _ => None,
+        };
+        let lowered = self.loop_body(&lp, &carried, &f.body, |this, index, out| {
             this.bind_elements(&source, pat, index, out)
-        })?;
+        });
+        if let Some(stability) = &mut self.stability {
+            stability.leave_loop(entered);
+        }
+        let (body, record) = lowered?;
         out.extend(quote!(for #pat in #it { #body }));
+        lp.range = range.map(|(_, source)| (pat.to_token_stream(), source));
         self.close_loop(lp, carried, record, out);
         Ok(Lowered {
             val: Val::Const,
             fwd: TokenStream::new(),
         })
+    }
+
+    /// For `for x in a..b` (or `a..=b`, `_` for `x`) in a function whose
+    /// names are tracked for stability: the range, kept in a value of the
+    /// enclosing region (recomputed when its ends are pure), and the loop
+    /// variable's name.
+    fn walked_range(
+        &mut self,
+        f: &syn::ExprForLoop,
+        out: &mut TokenStream,
+    ) -> Option<(Option<String>, RangeSource)> {
+        let stability = self.stability.as_ref()?;
+        let name = match &*f.pat {
+            Pat::Wild(_) => None,
+            pat => Some(super::recompute::immutable_name(pat)?),
+        };
+        let expr = strip_parens(&f.expr);
+        let Expr::Range(range) = expr else {
+            return None;
+        };
+        let (start, end) = (range.start.as_deref()?, range.end.as_deref()?);
+        if self.mentions_active(expr) {
+            return None;
+        }
+        if stability.pure(start) && stability.pure(end) {
+            return Some((name, RangeSource::Again(expr.to_token_stream())));
+        }
+        Some((
+            name,
+            RangeSource::Kept(self.stored(expr.to_token_stream(), out)),
+        ))
     }
 
     /// `while cond { … }`
@@ -297,6 +352,8 @@ impl Sweep<'_> {
             counter,
             fill: self.names.fresh("fill"),
             region: self.regions,
+            reserve: None,
+            range: None,
         }
     }
 
@@ -430,6 +487,8 @@ impl Sweep<'_> {
             tape: lp.tape,
             count,
             fill: lp.fill,
+            reserve: lp.reserve,
+            range: lp.range,
             carried: record,
         }));
     }
@@ -758,6 +817,8 @@ pub(super) struct OpenLoop {
     counter: Ident,
     fill: Ident,
     region: usize,
+    reserve: Option<(Ident, TokenStream)>,
+    range: Option<(TokenStream, RangeSource)>,
 }
 
 /// `let` lines for a storage scope's hoisted temporaries.

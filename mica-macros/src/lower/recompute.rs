@@ -1,0 +1,203 @@
+//! Recompute instead of store (function form).
+//!
+//! Inside a loop, the reverse sweep needs some constants of each iteration:
+//! indices (`i`, `i + 1`), elements of untracked inputs (`x[i * d + j]`),
+//! loop-invariant factors (`0.5 * c`). Storing them on the loop's tape costs
+//! memory traffic a hand-written adjoint does not pay; it reads them again.
+//! Mica does the same when reading again is sure to give the same value:
+//!
+//! - the expression is pure: literals, names, arithmetic, casts, field and
+//!   index reads, and `len()` — no calls, macros or blocks;
+//! - every name in it is *stable*: a constant item (bound nowhere in the
+//!   function), an immutable parameter or top-level `let` bound exactly once
+//!   in the function (so no later binding can shadow it where the reverse
+//!   sweep runs), or the variable of an enclosing loop over a range, which
+//!   the reverse sweep walks backward (`for i in (a..b).rev()`) instead of
+//!   storing;
+//! - the loop evaluated it unconditionally (not inside a branch arm), so
+//!   reading it again cannot fail where the forward did not run it.
+//!
+//! A loop over a range (`for i in a..b`, the variable a plain name) runs
+//! every element of the range, in order: recorded loops have no `break` or
+//! `continue`, and this is used only where the body has no `return`.
+
+use std::collections::{HashMap, HashSet};
+use syn::visit::Visit;
+use syn::{Expr, Pat};
+
+/// What the lowering knows about names, for recomputation.
+#[derive(Default)]
+pub struct Stability {
+    /// how many times each name is bound anywhere in the function
+    /// (parameters, `let`s, loop and closure patterns, match arms)
+    counts: HashMap<String, usize>,
+    /// names whose value is the same wherever the reverse sweep reads it
+    stable: HashSet<String>,
+}
+
+impl Stability {
+    /// For a function whose body is `stmts` and signature `sig`: immutable
+    /// parameters bound once are stable from the start.
+    pub fn new(sig: &syn::Signature, stmts: &[syn::Stmt]) -> Self {
+        let mut counter = Bindings::default();
+        for input in &sig.inputs {
+            match input {
+                syn::FnArg::Typed(t) => counter.visit_pat(&t.pat),
+                syn::FnArg::Receiver(_) => *counter.0.entry("self".into()).or_default() += 1,
+            }
+        }
+        for stmt in stmts {
+            counter.visit_stmt(stmt);
+        }
+        let mut this = Stability {
+            counts: counter.0,
+            stable: HashSet::new(),
+        };
+        for input in &sig.inputs {
+            match input {
+                syn::FnArg::Typed(t) => {
+                    if let Some(name) = immutable_name(&t.pat) {
+                        if !mentions_mut(&quote::ToTokens::to_token_stream(&t.ty)) {
+                            this.add_if_bound_once(&name);
+                        }
+                    }
+                }
+                syn::FnArg::Receiver(r) => {
+                    let ty = quote::ToTokens::to_token_stream(&r.ty);
+                    if r.mutability.is_none() && !mentions_mut(&ty) {
+                        this.add_if_bound_once("self");
+                    }
+                }
+            }
+        }
+        this
+    }
+
+    fn add_if_bound_once(&mut self, name: &str) {
+        if self.counts.get(name) == Some(&1) {
+            self.stable.insert(name.to_string());
+        }
+    }
+
+    /// A top-level `let` of the function body, once lowered: its name is
+    /// stable from here on if it is immutable, bound once, and its value
+    /// holds no mutable borrow.
+    pub fn top_level_let(&mut self, local: &syn::Local) {
+        let Some(name) = immutable_name(&local.pat) else {
+            return;
+        };
+        let init = local
+            .init
+            .as_ref()
+            .map(|i| quote::ToTokens::to_token_stream(&i.expr))
+            .unwrap_or_default();
+        if !mentions_mut(&init) {
+            self.add_if_bound_once(&name);
+        }
+    }
+
+    /// A loop over a range whose body binds the loop's name nowhere: inside
+    /// the body, the name is stable. Returns the name made stable, to hand
+    /// back to [`Self::leave_loop`].
+    pub fn enter_loop(&mut self, name: &str, body: &syn::Block) -> Option<String> {
+        let mut inner = Bindings::default();
+        inner.visit_block(body);
+        if inner.0.contains_key(name) || self.stable.contains(name) {
+            return None;
+        }
+        self.stable.insert(name.to_string());
+        Some(name.to_string())
+    }
+
+    pub fn leave_loop(&mut self, entered: Option<String>) {
+        if let Some(name) = entered {
+            self.stable.remove(&name);
+        }
+    }
+
+    /// Whether `expr` can be evaluated again in the reverse sweep with the
+    /// same result.
+    pub fn pure(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Lit(_) => true,
+            Expr::Path(p) => {
+                if p.qself.is_some() {
+                    return false;
+                }
+                match p.path.get_ident() {
+                    Some(name) => {
+                        let name = name.to_string();
+                        self.stable.contains(&name) || !self.counts.contains_key(&name)
+                    }
+                    // a path (`N`, `Self::K`, `std::f64::consts::PI`): an item
+                    None => p.path.segments.len() > 1,
+                }
+            }
+            Expr::Binary(b) => is_pure_op(&b.op) && self.pure(&b.left) && self.pure(&b.right),
+            Expr::Unary(u) => self.pure(&u.expr),
+            Expr::Paren(p) => self.pure(&p.expr),
+            Expr::Group(g) => self.pure(&g.expr),
+            Expr::Cast(c) => self.pure(&c.expr),
+            Expr::Field(f) => self.pure(&f.base),
+            Expr::Index(i) => self.pure(&i.expr) && self.pure(&i.index),
+            Expr::MethodCall(m) => {
+                m.method == "len"
+                    && m.args.is_empty()
+                    && m.turbofish.is_none()
+                    && self.pure(&m.receiver)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `a + b` and friends; not `a += b`.
+fn is_pure_op(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    !matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
+/// The name a pattern binds by value, immutably: `x` or `x: T`.
+pub fn immutable_name(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(p) if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() => {
+            Some(p.ident.to_string())
+        }
+        Pat::Type(t) => immutable_name(&t.pat),
+        _ => None,
+    }
+}
+
+/// Whether tokens mention mutation: `mut`, or a name like `iter_mut`.
+fn mentions_mut(tokens: &proc_macro2::TokenStream) -> bool {
+    tokens.clone().into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Ident(i) => {
+            i.to_string().contains("mut") || i == "Cell" || i == "RefCell"
+        }
+        proc_macro2::TokenTree::Group(g) => mentions_mut(&g.stream()),
+        _ => false,
+    })
+}
+
+/// Counts the names bound by patterns.
+#[derive(Default)]
+struct Bindings(HashMap<String, usize>);
+
+impl<'ast> Visit<'ast> for Bindings {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        *self.0.entry(p.ident.to_string()).or_default() += 1;
+        syn::visit::visit_pat_ident(self, p);
+    }
+}
