@@ -3,7 +3,8 @@
 //! inputs, loop-invariant factors) again and walks ranges backward. These
 //! programs are built around the cases where reading again would be wrong
 //! (a name shadowed later or inside the body, a read guarded by a branch, a
-//! mutable counter, a range whose ends call a function) and are checked
+//! mutable counter, a range whose ends call a function, an array changed
+//! after the loop that reads it) and are checked
 //! against central finite differences in `f64` and `f32`. A counting
 //! allocator shows what is no longer stored.
 #![deny(warnings)]
@@ -160,6 +161,48 @@ macro_rules! programs {
                 }
             }
 
+            /// `h` is written by the first loop and only read after it: the
+            /// second loop reads it again.
+            #[tape]
+            pub fn frozen(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let n = w.len();
+                let mut h = vec![0.0; n];
+                for i in 0..n {
+                    h[i] = (w[i] * x[i]).tanh();
+                }
+                let mut s = 0.0;
+                for i in 0..n {
+                    for j in 0..n {
+                        s += h[i] * h[j] * w[(i + j) % n];
+                    }
+                }
+                s + h[1] * w[0]
+            }
+
+            /// As `frozen`, but `h` changes after the loop that reads it, so
+            /// that loop stores what it read.
+            #[tape]
+            pub fn thawed(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let n = w.len();
+                let mut h = vec![0.0; n];
+                for i in 0..n {
+                    h[i] = (w[i] * x[i]).tanh();
+                }
+                let mut s = 0.0;
+                for i in 0..n {
+                    for j in 0..n {
+                        s += h[i] * h[j] * w[(i + j) % n];
+                    }
+                }
+                h[1] = s * h[0];
+                let mut t = h[1];
+                for i in 0..n {
+                    t += h[i] * x[i];
+                    h[i] = t;
+                }
+                t + h[1] * w[0]
+            }
+
             /// A `while` loop with a loop-invariant factor.
             #[tape]
             pub fn invariant(#[tracked] a: $t, c: $t, steps: usize) -> $t {
@@ -201,6 +244,8 @@ macro_rules! check_all {
             check(&|p: &[$t]| triangle(p, &x), &w, &triangle_grad(&w, &x).1);
             check(&|p: &[$t]| counter(p, &x), &w, &counter_grad(&w, &x).1);
             check(&|p: &[$t]| kept(p, &x), &w, &kept_grad(&w, &x).1);
+            check(&|p: &[$t]| frozen(p, &x), &w, &frozen_grad(&w, &x).1);
+            check(&|p: &[$t]| thawed(p, &x), &w, &thawed_grad(&w, &x).1);
             let model = Model { x: x.clone() };
             check(&|p: &[$t]| model.loss(p), &w, &model.loss_grad(&w).1);
             let c = 0.9 + shift;

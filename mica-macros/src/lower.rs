@@ -229,6 +229,8 @@ pub struct Value {
     /// for a constant the reverse sweep can evaluate again (see
     /// `lower/recompute.rs`): its expression, read instead of stored
     pub recompute: Option<TokenStream>,
+    /// the values whose stores `recompute` reads
+    pub deps: Vec<ValueId>,
     /// the loop body or branch arm it was made in (0: the sweep itself)
     pub region: usize,
     /// the innermost loop it was made in (0: none)
@@ -314,6 +316,7 @@ impl<'a> Sweep<'a> {
             capture,
             needed: false,
             recompute: None,
+            deps: Vec::new(),
             region: self.region,
             scope: self.scope,
         });
@@ -428,6 +431,11 @@ impl<'a> Sweep<'a> {
         let mut tail = None;
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
+            if self.depth == 0 && self.region == 0 && self.scopes.len() == 1 {
+                if let Some(stability) = &mut self.stability {
+                    stability.at_statement(i);
+                }
+            }
             match stmt {
                 Stmt::Expr(expr, None) if last && !flow::is_assignment(expr) => {
                     let lowered = self
@@ -936,6 +944,9 @@ impl<'a> Sweep<'a> {
         let store = self.names.fresh("t");
         self.emit_temp(&store, fwd, out);
         let id = self.new_value(store.clone(), None);
+        if self.stability.is_some() {
+            self.cheap_again(id, &kind, &inputs);
+        }
         self.push_step(Step::Op(Op {
             out: id,
             kind,
@@ -946,6 +957,33 @@ impl<'a> Sweep<'a> {
             val: Val::Active(id),
             fwd: store.to_token_stream(),
         }
+    }
+
+    /// `a ± b`, `a * b` and `-a` are cheaper to evaluate again than to
+    /// store: their value, from their inputs' stores, the same operation.
+    fn cheap_again(&mut self, id: ValueId, kind: &OpKind, inputs: &[Operand]) {
+        let OpKind::Rule(rule) = kind else { return };
+        let mut deps = Vec::new();
+        let mut args = Vec::new();
+        for input in inputs {
+            match input {
+                Operand::Active(v) | Operand::Stored(v) => {
+                    deps.push(*v);
+                    args.push(self.values[*v].store.to_token_stream());
+                }
+                Operand::Const(tokens) => args.push(tokens.clone()),
+                Operand::Array { .. } => return,
+            }
+        }
+        let expr = match (*rule, args.as_slice()) {
+            ("add", [a, b]) => quote!(#a + #b),
+            ("sub", [a, b]) => quote!(#a - #b),
+            ("mul", [a, b]) => quote!(#a * #b),
+            ("neg", [a]) => quote!(-#a),
+            _ => return,
+        };
+        self.values[id].recompute = Some(expr);
+        self.values[id].deps = deps;
     }
 
     /// As [`Self::new_op`], unless no input is recorded after all (e.g. a

@@ -391,6 +391,18 @@ impl Gen<'_, '_> {
         // what the body's reverse reads: evaluated again where that gives
         // the same value (see `lower/recompute.rs`), else pushed by the
         // forward sweep per iteration
+        let again_here = |v: &crate::lower::Value| {
+            v.recompute.is_some() && v.scope == l.scope && v.region == l.region
+        };
+        // what is evaluated again needs its inputs: read again or stored
+        for id in (0..self.sweep.values.len()).rev() {
+            let v = &self.sweep.values[id];
+            if v.needed && again_here(v) {
+                for dep in v.deps.clone() {
+                    self.sweep.values[dep].needed = true;
+                }
+            }
+        }
         let mut again = TokenStream::new();
         let mut stored = Vec::new();
         for v in &self.sweep.values {
@@ -399,7 +411,7 @@ impl Gen<'_, '_> {
             }
             let store = &v.store;
             match &v.recompute {
-                Some(expr) if v.region == l.region => again.extend(quote!(let #store = #expr;)),
+                Some(expr) if again_here(v) => again.extend(quote!(let #store = #expr;)),
                 _ => stored.push(store.clone()),
             }
         }

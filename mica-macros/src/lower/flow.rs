@@ -78,7 +78,27 @@ impl Sweep<'_> {
                 "an index is an integer, not a recorded value",
             ));
         }
-        Ok(self.element(array, prefix, index, base.fwd, index_fwd, out))
+        let deps: Vec<ValueId> = prefix
+            .iter()
+            .chain([&index])
+            .filter_map(|i| match i {
+                Operand::Stored(v) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        let place = {
+            let base = &base.fwd;
+            quote!(#base[#index_fwd])
+        };
+        let lowered = self.element(array, prefix, index, base.fwd, index_fwd, out);
+        // an element of an array nothing writes (a stable name) is read again
+        if let (Val::Active(id), Some(stability)) = (&lowered.val, &self.stability) {
+            if stability.pure(&i.expr) {
+                self.values[*id].recompute = Some(place);
+                self.values[*id].deps = deps;
+            }
+        }
+        Ok(lowered)
     }
 
     fn element(
@@ -304,9 +324,6 @@ impl Sweep<'_> {
             return None;
         };
         let (start, end) = (range.start.as_deref()?, range.end.as_deref()?);
-        if self.mentions_active(expr) {
-            return None;
-        }
         if stability.pure(start) && stability.pure(end) {
             return Some((name, RangeSource::Again(expr.to_token_stream())));
         }

@@ -14,6 +14,10 @@
 //!   sweep runs), or the variable of an enclosing loop over a range, which
 //!   the reverse sweep walks backward (`for i in (a..b).rev()`) instead of
 //!   storing;
+//! - or it is a `let mut` of the function body's top level, bound once,
+//!   that no later statement touches except to index it, borrow it shared
+//!   or ask its length: from the statement after its last change on, it is
+//!   *frozen*, and reading it again gives what the forward read;
 //! - the loop evaluated it unconditionally (not inside a branch arm), so
 //!   reading it again cannot fail where the forward did not run it.
 //!
@@ -33,6 +37,11 @@ pub struct Stability {
     counts: HashMap<String, usize>,
     /// names whose value is the same wherever the reverse sweep reads it
     stable: HashSet<String>,
+    /// top-level names bound once → the statement from which on nothing
+    /// changes them
+    freezes: HashMap<String, usize>,
+    /// the top-level statement being lowered
+    statement: usize,
 }
 
 impl Stability {
@@ -49,9 +58,30 @@ impl Stability {
         for stmt in stmts {
             counter.visit_stmt(stmt);
         }
+        let mut freezes = HashMap::new();
+        for (k, stmt) in stmts.iter().enumerate() {
+            if let syn::Stmt::Local(local) = stmt {
+                if let Some(name) = bound_name(&local.pat) {
+                    if counter.0.get(&name) == Some(&1) {
+                        freezes.insert(name, k + 1);
+                    }
+                }
+            }
+        }
+        for (k, stmt) in stmts.iter().enumerate() {
+            let mut touches = Touches::default();
+            touches.visit_stmt(stmt);
+            for name in touches.0 {
+                if let Some(from) = freezes.get_mut(&name) {
+                    *from = (*from).max(k + 1);
+                }
+            }
+        }
         let mut this = Stability {
             counts: counter.0,
             stable: HashSet::new(),
+            freezes,
+            statement: 0,
         };
         for input in &sig.inputs {
             match input {
@@ -71,6 +101,17 @@ impl Stability {
             }
         }
         this
+    }
+
+    /// The top-level statement `k` is being lowered.
+    pub fn at_statement(&mut self, k: usize) {
+        self.statement = k;
+    }
+
+    fn frozen(&self, name: &str) -> bool {
+        self.freezes
+            .get(name)
+            .is_some_and(|&from| self.statement >= from)
     }
 
     fn add_if_bound_once(&mut self, name: &str) {
@@ -127,7 +168,9 @@ impl Stability {
                 match p.path.get_ident() {
                     Some(name) => {
                         let name = name.to_string();
-                        self.stable.contains(&name) || !self.counts.contains_key(&name)
+                        self.stable.contains(&name)
+                            || self.frozen(&name)
+                            || !self.counts.contains_key(&name)
                     }
                     // a path (`N`, `Self::K`, `std::f64::consts::PI`): an item
                     None => p.path.segments.len() > 1,
@@ -177,6 +220,105 @@ pub fn immutable_name(pat: &Pat) -> Option<String> {
         }
         Pat::Type(t) => immutable_name(&t.pat),
         _ => None,
+    }
+}
+
+/// The name a pattern binds, `mut` or not: `x`, `mut x`, `x: T`.
+fn bound_name(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some(p.ident.to_string()),
+        Pat::Type(t) => bound_name(&t.pat),
+        _ => None,
+    }
+}
+
+/// Names a statement may change or move: every use except an index read
+/// (`a[i]`), a shared borrow (`&a`) and `a.len()` / `a.iter()`. Names in
+/// macro invocations count as changed.
+#[derive(Default)]
+struct Touches(HashSet<String>);
+
+impl Touches {
+    /// The name at the root of a place: `a` in `a[i][j]`, `a.f`, `*a`.
+    fn root(expr: &Expr) -> Option<String> {
+        match expr {
+            Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
+            Expr::Index(i) => Self::root(&i.expr),
+            Expr::Field(f) => Self::root(&f.base),
+            Expr::Paren(p) => Self::root(&p.expr),
+            Expr::Unary(u) => Self::root(&u.expr),
+            _ => None,
+        }
+    }
+
+    fn touch(&mut self, place: &Expr) {
+        if let Some(name) = Self::root(place) {
+            self.0.insert(name);
+        }
+    }
+
+    /// Visits a place read in place: its indices, not its root.
+    fn visit_place(&mut self, place: &Expr) {
+        match place {
+            Expr::Path(_) => {}
+            Expr::Index(i) => {
+                self.visit_place(&i.expr);
+                self.visit_expr(&i.index);
+            }
+            Expr::Field(f) => self.visit_place(&f.base),
+            Expr::Paren(p) => self.visit_place(&p.expr),
+            other => self.visit_expr(other),
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Touches {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Assign(a) => {
+                self.touch(&a.left);
+                self.visit_place(&a.left);
+                self.visit_expr(&a.right);
+            }
+            Expr::Binary(b) if !is_pure_op(&b.op) => {
+                self.touch(&b.left);
+                self.visit_place(&b.left);
+                self.visit_expr(&b.right);
+            }
+            Expr::Reference(r) if r.mutability.is_some() => {
+                self.touch(&r.expr);
+                self.visit_place(&r.expr);
+            }
+            Expr::Reference(r) => self.visit_place(&r.expr),
+            Expr::Index(_) => self.visit_place(e),
+            Expr::MethodCall(m)
+                if matches!(m.method.to_string().as_str(), "len" | "iter" | "is_empty")
+                    && m.args.is_empty() =>
+            {
+                self.visit_place(&m.receiver);
+            }
+            Expr::Path(p) => {
+                if let Some(name) = p.path.get_ident() {
+                    self.0.insert(name.to_string());
+                }
+            }
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        fn names(tokens: proc_macro2::TokenStream, out: &mut HashSet<String>) {
+            for tt in tokens {
+                match tt {
+                    proc_macro2::TokenTree::Ident(i) => {
+                        out.insert(i.to_string());
+                    }
+                    proc_macro2::TokenTree::Group(g) => names(g.stream(), out),
+                    _ => {}
+                }
+            }
+        }
+        names(m.tokens.clone(), &mut self.0);
     }
 }
 
