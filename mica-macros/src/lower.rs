@@ -143,6 +143,14 @@ pub enum Step {
         indices: Vec<Operand>,
         value: Operand,
     },
+    /// `array[indices] += value` (or `-=`): the element's adjoint is
+    /// unchanged, and `value` receives it
+    Increment {
+        array: ArrayId,
+        indices: Vec<Operand>,
+        value: Operand,
+        negate: bool,
+    },
     /// `[value; n]`: every element is `value`
     Fill {
         array: ArrayId,

@@ -110,10 +110,14 @@ fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut 
                 value: Operand::Active(v),
                 ..
             }
+            | Step::Increment {
+                value: Operand::Active(v),
+                ..
+            }
             | Step::Fill { value: v, .. } => {
                 mark(&Val::Active(*v), region, out);
             }
-            Step::Write { .. } => {}
+            Step::Write { .. } | Step::Increment { .. } => {}
             Step::Branch(b) => {
                 for (k, (arm_region, arm)) in b.arms.iter().enumerate() {
                     mark_accumulated(sweep, arm, *arm_region, out);
@@ -209,6 +213,26 @@ impl Gen<'_, '_> {
                     });
                     if let Operand::Active(v) = value {
                         self.contribute(*v, adj.to_token_stream(), &mut code);
+                    }
+                }
+                Step::Increment {
+                    array,
+                    indices,
+                    value,
+                    negate,
+                } => {
+                    if let Operand::Active(v) = value {
+                        let indices: Vec<TokenStream> =
+                            indices.iter().map(|i| self.operand(i)).collect();
+                        let acc = self.sweep.arrays[*array].acc.clone();
+                        let adj = self.sweep.names.fresh("a");
+                        code.extend(quote!(let #adj = #acc #([#indices])*;));
+                        let part = if *negate {
+                            quote!(-#adj)
+                        } else {
+                            adj.to_token_stream()
+                        };
+                        self.contribute(*v, part, &mut code);
                     }
                 }
                 Step::Fill { array, value } => {

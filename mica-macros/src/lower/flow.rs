@@ -1269,6 +1269,19 @@ impl Sweep<'_> {
         }
         let base_fwd = &lowered.fwd;
         let place = quote!(#base_fwd #([#index_fwds])*);
+        // `h[i] += v` / `h[i] -= v`: the element's adjoint passes through
+        // unchanged, and `v` receives it (negated for `-=`)
+        if let Some(op @ (syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_))) = op {
+            let (right, right_fwd) = self.lower_operand(value, out)?;
+            out.extend(quote!(#place #op #right_fwd;));
+            self.push_step(Step::Increment {
+                array,
+                indices,
+                value: right,
+                negate: matches!(op, syn::BinOp::SubAssign(_)),
+            });
+            return Ok(());
+        }
         let (operand, fwd) = match op {
             None => self.lower_operand(value, out)?,
             Some(op) => {
