@@ -49,8 +49,9 @@ pub enum Ix {
 #[derive(Clone, Debug)]
 pub enum E {
     Var(String),
-    /// `*a`, an element reached through `.iter()`
-    Deref(String),
+    /// `*a`, an element reached through `.iter()`; as a method's receiver,
+    /// `a` (auto-deref) when the flag is set, `(*a)` otherwise
+    Deref(String, bool),
     Lit(f64),
     /// the untracked `f64` parameter
     Param,
@@ -73,6 +74,10 @@ pub enum E {
     CallH(Box<E>, Box<E>),
     /// the program's array helper `g(arr)` on a local `[f64; 3]`
     CallG(String),
+    /// the program's `#[tape]` method `o.m(a, b)`, `o` an untracked parameter
+    CallM(Box<E>, Box<E>),
+    /// `self.s`, the receiver's (untracked) field, inside the method
+    SelfS,
     If(Box<Cond>, Box<E>, Box<E>),
     Match(Vec<E>),
     /// `{ let u = a; let u = u.sin() * 0.5 + b; u }`
@@ -109,6 +114,9 @@ pub enum S {
     If(Cond, Vec<S>, Vec<S>),
     Match(Vec<Vec<S>>),
     Return(Cond, E),
+    /// `let n = n * 0.5 + e;` shadowing a scalar inside a nested block, then
+    /// `m += n.tanh() * 0.1;` (so that the shadow is read)
+    Shadow(String, E, String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -124,8 +132,14 @@ pub enum Shape {
 pub struct Program {
     pub knobs: Vec<(String, Shape)>,
     pub window: bool,
+    /// written entirely in `f32`
+    pub f32: bool,
     pub helper: Vec<S>,
     pub helper_out: E,
+    /// the method `m`'s body and value, and its receiver's field `s`
+    pub method: Vec<S>,
+    pub method_out: E,
+    pub obj: f64,
     pub body: Vec<S>,
     /// the point: knob coordinates, the untracked parameter, the match key
     pub at: Vec<f64>,
@@ -143,6 +157,8 @@ struct Arr {
     local: bool,
     /// a `.iter()` over it yields references; knob slices are read by index
     iterable: bool,
+    /// a knob (not made in the body)
+    knob: bool,
 }
 
 #[derive(Clone, Default)]
@@ -155,9 +171,13 @@ struct Scope {
     derefs: Vec<String>,
     idx: Vec<(String, usize)>,
     in_loop: usize,
-    /// inside a `match` arm: no `return` (trips Mica: see the regression
-    /// tests)
-    in_match: bool,
+    /// inside a loop, a branch, or an `if`/`match` value: no method calls
+    /// (a `#[tape]` method called there does not compile: see the
+    /// regression tests)
+    branchy: bool,
+    /// inside a `for` over a `vec!`'s `.iter()`: no array writes (one that
+    /// reads the element does not compile: see the regression tests)
+    iter_local: bool,
 }
 
 struct Gen {
@@ -165,8 +185,18 @@ struct Gen {
     fresh: usize,
     window: bool,
     helper: bool,
-    /// generating the helper: no `cp`, no `k`, no calls
+    /// the program has a method `m` to call
+    method: bool,
+    /// generating the helper or the method: no `cp`, no `k`, no calls
     plain: bool,
+    /// generating the method: `self.s` may be read
+    in_method: bool,
+    /// a `return` was generated: what follows runs only if it was not taken,
+    /// so no method calls from there on (as in `Scope::branchy`)
+    returned: bool,
+    /// generating the elements of a `vec!` or an array literal: no block
+    /// with a `let` in it (it does not compile: see the regression tests)
+    in_vec: bool,
     knobs: Vec<(String, Shape)>,
 }
 
@@ -185,9 +215,8 @@ fn sq_plus(e: E, c: f64) -> E {
     E::Bin('+', b(E::Bin('*', b(e.clone()), b(e))), b(E::Lit(c)))
 }
 
-/// `e + knob * 0.25`: a value that surely carries a slope. An array or `vec!`
-/// whose elements are all recorded with slope 0 (`x.trunc()`, constants
-/// chosen by a recorded branch) trips Mica: see the regression tests.
+/// `e + knob * 0.25`: a value that surely carries a slope, to start a
+/// loop-carried value from (see the regression tests).
 fn with_knob(e: E, knobs: &[(String, Shape)]) -> E {
     let k = match &knobs[0] {
         (x, Shape::Scalar) => E::Var(x.clone()),
@@ -195,6 +224,13 @@ fn with_knob(e: E, knobs: &[(String, Shape)]) -> E {
         (w, _) => E::Index(w.clone(), Ix::Const(0)),
     };
     E::Bin('+', b(e), b(E::Bin('*', b(k), b(E::Lit(0.25)))))
+}
+
+/// The scope of a branch's or a loop's body.
+fn branchy(s: &Scope) -> Scope {
+    let mut s = s.clone();
+    s.branchy = true;
+    s
 }
 
 fn fit(e: (E, f64), limit: f64) -> (E, f64) {
@@ -242,11 +278,10 @@ impl Gen {
                     return (E::Index2(m, i, r, j, c), 1.5);
                 }
                 4 if !s.derefs.is_empty() => {
-                    return (
-                        E::Deref(s.derefs[self.rng.below(s.derefs.len())].clone()),
-                        4.0,
-                    )
+                    let a = s.derefs[self.rng.below(s.derefs.len())].clone();
+                    return (E::Deref(a, self.rng.chance(0.5)), 4.0);
                 }
+                4 if self.in_method && self.rng.chance(0.5) => return (E::SelfS, 1.0),
                 5 => {
                     if !s.idx.is_empty() && self.rng.chance(0.3) {
                         let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
@@ -326,7 +361,10 @@ impl Gen {
             }
             12 if !self.plain => {
                 let (x, bx) = fit(self.expr(s, d), 4.0);
-                if self.helper && self.rng.chance(0.5) {
+                if self.method && !s.branchy && !self.returned && self.rng.chance(0.7) {
+                    let (y, _) = fit(self.expr(s, d), 4.0);
+                    (E::CallM(b(x), b(y)), 4.0)
+                } else if self.helper && self.rng.chance(0.5) {
                     let (y, _) = fit(self.expr(s, d), 4.0);
                     (E::CallH(b(x), b(y)), 4.0)
                 } else {
@@ -335,13 +373,15 @@ impl Gen {
             }
             13 => {
                 let c = self.cond(s, d);
-                let (x, bx) = self.expr(s, d);
-                let (y, by) = self.expr(s, d);
+                let arm = branchy(s);
+                let (x, bx) = self.expr(&arm, d);
+                let (y, by) = self.expr(&arm, d);
                 (E::If(Box::new(c), b(x), b(y)), bx.max(by))
             }
             14 if !self.plain => {
+                let arm = branchy(s);
                 let arms: Vec<(E, f64)> = (0..2 + self.rng.below(2))
-                    .map(|_| self.expr(s, d))
+                    .map(|_| self.expr(&arm, d))
                     .collect();
                 let bd = arms.iter().map(|a| a.1).fold(0.0, f64::max);
                 (E::Match(arms.into_iter().map(|a| a.0).collect()), bd)
@@ -351,6 +391,9 @@ impl Gen {
                 if self.helper && !self.plain && !locals.is_empty() && self.rng.chance(0.5) {
                     let a = locals[self.rng.below(locals.len())].name.clone();
                     return (E::CallG(a), 4.0);
+                }
+                if self.in_vec {
+                    return self.leaf(s);
                 }
                 let (x, bx) = fit(self.expr(s, d), 4.0);
                 let (y, by) = fit(self.expr(s, d), 4.0);
@@ -482,17 +525,30 @@ impl Gen {
     fn block(&mut self, s: &mut Scope, depth: usize, n: usize) -> Vec<S> {
         let mut out = Vec::new();
         let top = depth == 0;
+        // (`s` is the block's own scope: a clone, below the top)
+        s.branchy |= !top;
         for _ in 0..n {
-            // inside a `match` arm, no control flow (trips Mica: see the
-            // regression tests)
-            let k = self.rng.below(if s.in_match {
-                5
-            } else if depth >= 2 {
-                6
-            } else {
-                11
-            });
+            let k = self.rng.below(if depth >= 2 { 6 } else { 11 });
             match k {
+                // shadow an outer scalar (not an assignment target, whose
+                // name must stay the outer one)
+                0 if !top && self.rng.chance(0.4) => {
+                    let cands: Vec<(String, f64)> = s
+                        .scalars
+                        .iter()
+                        .filter(|(n, _)| !s.muts.contains(n))
+                        .cloned()
+                        .collect();
+                    if cands.is_empty() || s.muts.is_empty() {
+                        continue;
+                    }
+                    let (n, bn) = cands[self.rng.below(cands.len())].clone();
+                    let (e, be) = fit(self.expr(s, 2), 1.0);
+                    let m = s.muts[self.rng.below(s.muts.len())].clone();
+                    s.scalars.retain(|(x, _)| *x != n);
+                    s.scalars.push((n.clone(), bn * 0.5 + be));
+                    out.push(S::Shadow(n, e, m));
+                }
                 0 | 1 => {
                     let t = self.name("t");
                     let (mut e, bd) = fit(self.expr(s, 3), 4.0);
@@ -519,7 +575,7 @@ impl Gen {
                 }
                 4 => {
                     let locals: Vec<Arr> = s.arrays.iter().filter(|a| a.local).cloned().collect();
-                    if !locals.is_empty() {
+                    if !locals.is_empty() && !s.iter_local {
                         let a = &locals[self.rng.below(locals.len())];
                         let ix = if !s.idx.is_empty() && self.rng.chance(0.7) {
                             let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
@@ -537,10 +593,11 @@ impl Gen {
                     }
                 }
                 5 => {
-                    if !self.window && !s.in_match && self.rng.chance(0.4) {
+                    if !self.window && self.rng.chance(0.4) {
                         let c = self.cond(s, 2);
-                        let (e, _) = self.expr(s, 2);
+                        let (e, _) = self.expr(&branchy(s), 2);
                         out.push(S::Return(c, e));
+                        self.returned = true;
                     } else if let Some(u) = self.update(s, 2) {
                         out.push(u);
                     }
@@ -549,8 +606,9 @@ impl Gen {
                 8 => {
                     let i = self.name("i");
                     let n = 1 + self.rng.below(3);
+                    // the condition is evaluated at every turn
                     let c = if self.rng.chance(0.5) {
-                        Some(self.cond(s, 1))
+                        Some(self.cond(&branchy(s), 1))
                     } else {
                         None
                     };
@@ -582,11 +640,8 @@ impl Gen {
                     let arms = (0..2 + self.rng.below(2))
                         .map(|_| {
                             let mut a = s.clone();
-                            a.in_match = true;
-                            {
-                                let n = 1 + self.rng.below(2);
-                                self.block(&mut a, depth + 1, n)
-                            }
+                            let n = 1 + self.rng.below(2);
+                            self.block(&mut a, depth + 1, n)
                         })
                         .collect();
                     out.push(S::Match(arms));
@@ -603,24 +658,27 @@ impl Gen {
         let kind = match self.rng.below(4) {
             1 if !iterable.is_empty() => {
                 let a = self.name("a");
-                let arr = iterable[self.rng.below(iterable.len())].name.clone();
+                let arr = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
-                For::Iter(a, arr)
+                inner.iter_local |= !arr.knob;
+                For::Iter(a, arr.name.clone())
             }
             2 if !iterable.is_empty() => {
                 let (j, a) = (self.name("j"), self.name("a"));
                 let arr = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
                 inner.idx.push((j.clone(), arr.len));
+                inner.iter_local |= !arr.knob;
                 For::Enum(j, a, arr.name.clone())
             }
             3 if !iterable.is_empty() => {
                 let (a, c) = (self.name("a"), self.name("a"));
-                let x = iterable[self.rng.below(iterable.len())].name.clone();
-                let y = iterable[self.rng.below(iterable.len())].name.clone();
+                let x = &iterable[self.rng.below(iterable.len())];
+                let y = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
                 inner.derefs.push(c.clone());
-                For::Zip(a, c, x, y)
+                inner.iter_local |= !x.knob || !y.knob;
+                For::Zip(a, c, x.name.clone(), y.name.clone())
             }
             _ => {
                 let i = self.name("i");
@@ -647,6 +705,7 @@ impl Gen {
                     len: *l,
                     local: false,
                     iterable: true,
+                    knob: true,
                 }),
             }
         }
@@ -659,39 +718,38 @@ impl Gen {
         s.muts.push(acc);
         if self.rng.chance(0.7) {
             let h = self.name("h");
+            // elements may well all have slope 0 (`x.trunc()`, constants
+            // chosen by a recorded branch)
             let init = if self.rng.chance(0.6) {
                 None
             } else {
-                let mut el: Vec<E> = (0..3).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
-                el[0] = with_knob(el[0].clone(), knobs);
+                self.in_vec = true;
+                let el = (0..3).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
+                self.in_vec = false;
                 Some(el)
             };
-            let zeros = init.is_none();
             out.push(S::LetArr(h.clone(), 3, init));
-            if zeros {
-                // a first write that reads a knob (a write of a value recorded
-                // only through a branch trips Mica: see the regression tests)
-                let e = with_knob(E::Lit(0.0), knobs);
-                out.push(S::SetArr(h.clone(), Ix::Const(0), "+=", e));
-            }
             s.arrays.push(Arr {
                 name: h,
                 len: 3,
                 local: true,
                 iterable: false,
+                knob: false,
             });
         }
         if self.rng.chance(0.3) {
             let v = self.name("vv");
             let n = 1 + self.rng.below(3);
-            let mut el: Vec<E> = (0..n).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
-            el[0] = with_knob(el[0].clone(), knobs);
+            self.in_vec = true;
+            let el: Vec<E> = (0..n).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
+            self.in_vec = false;
             out.push(S::LetVec(v.clone(), el));
             s.arrays.push(Arr {
                 name: v,
                 len: n,
                 local: false,
                 iterable: true,
+                knob: false,
             });
         }
         if self.rng.chance(0.3) {
@@ -712,6 +770,8 @@ pub fn generate(seed: u64) -> Program {
     let mut rng = Rng::new(seed);
     let window = rng.chance(0.4);
     let helper = rng.chance(0.6);
+    let method = rng.chance(0.3);
+    let f32 = rng.chance(0.15);
     let mut knobs = Vec::new();
     let nk = 1 + rng.below(4);
     for i in 0..nk {
@@ -734,7 +794,11 @@ pub fn generate(seed: u64) -> Program {
         fresh: 0,
         window,
         helper,
+        method,
         plain: true,
+        in_method: false,
+        in_vec: false,
+        returned: false,
         knobs: knobs.clone(),
     };
     let mut hs = Scope::default();
@@ -745,6 +809,22 @@ pub fn generate(seed: u64) -> Program {
     let helper_body = vec![S::Let(hv.clone(), he)];
     hs.scalars.push((hv, 4.0));
     let helper_out = fit(g.expr(&hs, 2), 4.0).0;
+    // the method: like the helper, and it reads its receiver's field
+    g.in_method = true;
+    let mut ms = Scope::default();
+    ms.scalars.push(("a".into(), 4.0));
+    ms.scalars.push(("b".into(), 4.0));
+    let mv = g.name("t");
+    let me = fit(g.expr(&ms, 3), 4.0).0;
+    let method_body = vec![S::Let(mv.clone(), me)];
+    ms.scalars.push((mv, 4.0));
+    let mo = fit(g.expr(&ms, 2), 4.0).0;
+    let method_out = E::Bin(
+        '+',
+        b(mo),
+        b(E::Bin('*', b(E::SelfS), b(E::Var("a".into())))),
+    );
+    g.in_method = false;
     g.plain = false;
     let body = g.top(&knobs);
     let mut rng = g.rng;
@@ -756,14 +836,21 @@ pub fn generate(seed: u64) -> Program {
             Shape::Mat(r, c) => r * c,
         })
         .sum();
-    let at = (0..dim).map(|_| rng.uniform(-1.5, 1.5)).collect();
-    let cp = rng.uniform(-1.0, 1.0);
+    // an `f32` program's point is exact in `f32`
+    let round = |x: f64| if f32 { x as f32 as f64 } else { x };
+    let at = (0..dim).map(|_| round(rng.uniform(-1.5, 1.5))).collect();
+    let cp = round(rng.uniform(-1.0, 1.0));
     let k = rng.below(4);
+    let obj = rng.lit(-1.0, 1.0);
     Program {
         knobs,
         window,
+        f32,
         helper: helper_body,
         helper_out,
+        method: method_body,
+        method_out,
+        obj,
         body,
         at,
         cp,
@@ -775,8 +862,14 @@ pub fn generate(seed: u64) -> Program {
 
 fn refs_e(e: &E, r: &mut BTreeSet<String>) {
     match e {
-        E::Var(n) | E::Deref(n) | E::IdxF(n) | E::CallG(n) => {
+        E::Var(n) | E::Deref(n, _) | E::IdxF(n) | E::CallG(n) => {
             r.insert(n.clone());
+        }
+        E::SelfS => {}
+        E::CallM(x, y) => {
+            r.insert("o".into());
+            refs_e(x, r);
+            refs_e(y, r);
         }
         E::Index(n, ix) => {
             r.insert(n.clone());
@@ -879,6 +972,11 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_c(c, r);
             refs_e(e, r);
         }
+        S::Shadow(n, e, m) => {
+            r.insert(n.clone());
+            assigned.insert(m.clone());
+            refs_e(e, r);
+        }
     }
 }
 
@@ -887,6 +985,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
 /// Renders one program for one dialect.
 struct R<'p> {
     dual: bool,
+    f32: bool,
     used: &'p BTreeSet<String>,
     assigned: &'p BTreeSet<String>,
     id: usize,
@@ -900,20 +999,39 @@ impl R<'_> {
             format!("_{name}")
         }
     }
+    /// The float type: `f64`, `f32`, or their dual numbers.
+    fn t(&self) -> &'static str {
+        match (self.dual, self.f32) {
+            (false, false) => "f64",
+            (false, true) => "f32",
+            (true, false) => "Dual",
+            (true, true) => "Dual32",
+        }
+    }
+    /// The suffix of the dual numbers' free functions (`cst32`, `gt32`, …).
+    fn sfx(&self) -> &'static str {
+        if self.f32 {
+            "32"
+        } else {
+            ""
+        }
+    }
+    /// A constant of the float type.
+    fn cst(&self, s: &str) -> String {
+        format!("cst{}({s})", self.sfx())
+    }
     fn lit(&self, l: f64) -> (String, bool) {
         let s = format!("{l:?}");
         if self.dual {
-            (format!("cst({s})"), true)
+            (self.cst(&s), true)
         } else {
             // `-0.0` too is not an atom: `-0.0_f64.sin()` is `-(0.0.sin())`
-            (format!("{s}_f64"), !s.starts_with('-'))
+            (format!("{s}_{}", self.t()), !s.starts_with('-'))
         }
     }
     /// A method call's receiver.
     fn recv(&self, e: &E) -> String {
-        if let E::Deref(n) = e {
-            // a method call derefs by itself (`(*a).sin()` trips Mica: see
-            // the regression tests)
+        if let E::Deref(n, true) = e {
             return n.clone();
         }
         self.atom(e)
@@ -940,21 +1058,30 @@ impl R<'_> {
     fn e(&self, e: &E) -> (String, bool) {
         match e {
             E::Var(n) => (n.clone(), true),
-            E::Deref(n) => (format!("*{n}"), false),
+            E::Deref(n, _) => (format!("*{n}"), false),
             E::Lit(l) => self.lit(*l),
             E::Param => (
                 if self.dual {
-                    "cst(cp)".into()
+                    self.cst("cp")
                 } else {
                     "cp".into()
                 },
                 true,
             ),
-            E::IdxF(i) => {
+            E::SelfS => (
                 if self.dual {
-                    (format!("cst({i} as f64)"), true)
+                    self.cst("o.s")
                 } else {
-                    (format!("{i} as f64"), false)
+                    "self.s".into()
+                },
+                true,
+            ),
+            E::IdxF(i) => {
+                let t = if self.f32 { "f32" } else { "f64" };
+                if self.dual {
+                    (self.cst(&format!("{i} as {t}")), true)
+                } else {
+                    (format!("{i} as {t}"), false)
                 }
             }
             E::Index(a, ix) => (self.ix(a, ix, None), true),
@@ -977,12 +1104,23 @@ impl R<'_> {
                 true,
             ),
             E::Fun(f, x) => {
-                let p = if self.dual { "" } else { "mica::" };
-                (format!("{p}{f}({})", self.e(x).0), true)
+                if self.dual {
+                    (format!("{f}{}({})", self.sfx(), self.e(x).0), true)
+                } else {
+                    (format!("mica::{f}({})", self.e(x).0), true)
+                }
             }
             E::Custom(x) => {
                 let d = if self.dual { "_d" } else { "" };
-                (format!("custom{d}({})", self.e(x).0), true)
+                (format!("custom{}{d}({})", self.sfx(), self.e(x).0), true)
+            }
+            E::CallM(x, y) => {
+                let (x, y) = (self.e(x).0, self.e(y).0);
+                if self.dual {
+                    (format!("p{}_m_d(o, {x}, {y})", self.id), true)
+                } else {
+                    (format!("o.m({x}, {y})"), true)
+                }
             }
             E::CallH(x, y) => {
                 let d = if self.dual { "_d" } else { "" };
@@ -1019,7 +1157,7 @@ impl R<'_> {
             }
             E::Shadow(u, x, y) => (
                 format!(
-                    "{{ let {u} = {}; {u}.sin() * {} + {} }}",
+                    "{{ let {u} = {}; let {u} = {u}.sin() * {} + {}; {u} }}",
                     self.e(x).0,
                     self.lit(0.5).0,
                     self.atom(y)
@@ -1031,7 +1169,7 @@ impl R<'_> {
     fn c(&self, c: &Cond) -> String {
         if self.dual {
             let f = if c.gt { "gt" } else { "lt" };
-            format!("{f}({}, {})", self.e(&c.a).0, self.e(&c.b).0)
+            format!("{f}{}({}, {})", self.sfx(), self.e(&c.a).0, self.e(&c.b).0)
         } else {
             let op = if c.gt { ">" } else { "<" };
             format!("{} {op} {}", self.atom(&c.a), self.atom(&c.b))
@@ -1048,13 +1186,18 @@ impl R<'_> {
         for s in body {
             self.s(s, ind, out);
         }
-        // a loop or branch ending a nested block gets a `;` (without it
-        // Mica's output does not parse: see the regression tests)
-        let flow = matches!(
-            body.last(),
-            Some(S::For(..) | S::While(..) | S::If(..) | S::Match(..) | S::Return(..))
-        );
-        if flow && ind > 1 {
+    }
+    /// The block of an `if`/`else` or a `match` arm: a `match` or an
+    /// `if`/`else` statement ending it gets a `;` (without it Mica's output
+    /// does not compile: see the regression tests).
+    fn branch(&self, body: &[S], ind: usize, out: &mut String) {
+        self.block(body, ind, out);
+        let two_way = match body.last() {
+            Some(S::Match(_)) => true,
+            Some(S::If(_, _, e)) => !e.is_empty(),
+            _ => false,
+        };
+        if two_way {
             out.pop();
             out.push_str(";\n");
         }
@@ -1129,10 +1272,10 @@ impl R<'_> {
             }
             S::If(c, a, e) => {
                 writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
-                self.block(a, ind + 1, o);
+                self.branch(a, ind + 1, o);
                 if !e.is_empty() {
                     writeln!(o, "{pad}}} else {{").unwrap();
-                    self.block(e, ind + 1, o);
+                    self.branch(e, ind + 1, o);
                 }
                 writeln!(o, "{pad}}}").unwrap();
             }
@@ -1145,7 +1288,7 @@ impl R<'_> {
                         i.to_string()
                     };
                     writeln!(o, "{pad}    {pat} => {{").unwrap();
-                    self.block(a, ind + 2, o);
+                    self.branch(a, ind + 2, o);
                     writeln!(o, "{pad}    }}").unwrap();
                 }
                 writeln!(o, "{pad}}}").unwrap();
@@ -1154,6 +1297,11 @@ impl R<'_> {
                 writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
                 writeln!(o, "{pad}    return {};", self.e(e).0).unwrap();
                 writeln!(o, "{pad}}}").unwrap();
+            }
+            S::Shadow(n, e, m) => {
+                let (h, t) = (self.lit(0.5).0, self.lit(0.1).0);
+                writeln!(o, "{pad}let {n} = {n} * {h} + {};", self.atom(e)).unwrap();
+                writeln!(o, "{pad}{m} += {n}.tanh() * {t};").unwrap();
             }
         }
     }
@@ -1186,13 +1334,61 @@ fn sum(es: &[E]) -> E {
     it.fold(first, |acc, e| E::Bin('+', b(acc), b(e)))
 }
 
-fn knob_ty(sh: Shape, dual: bool) -> String {
-    let t = if dual { "Dual" } else { "f64" };
+fn knob_ty(sh: Shape, t: &str) -> String {
     match sh {
         Shape::Scalar => t.to_string(),
         Shape::Arr(n) => format!("&[{t}; {n}]"),
         Shape::Slice(_) => format!("&[{t}]"),
         Shape::Mat(r, c) => format!("&[[{t}; {c}]; {r}]"),
+    }
+}
+
+/// Renders a two-parameter helper `(a, b)` (the scalar helper `h`, or the
+/// method `m`) in both dialects: `head` gives the Mica form's signature up
+/// to the parameters, `dual_head` the dual form's.
+fn render_helper(
+    o: &mut String,
+    (body, out): (&[S], &E),
+    id: usize,
+    f32: bool,
+    (head, dual_head, pad): (&str, &str, &str),
+) {
+    let mut hu = BTreeSet::new();
+    let mut ha = BTreeSet::new();
+    for s in body {
+        refs_s(s, &mut hu, &mut ha);
+    }
+    refs_e(out, &mut hu);
+    for dual in [false, true] {
+        let r = R {
+            dual,
+            f32,
+            used: &hu,
+            assigned: &ha,
+            id,
+        };
+        let (t, tr) = (r.t(), if dual { "" } else { "#[tracked] " });
+        let (a, b) = (r.n("a"), r.n("b"));
+        if dual {
+            writeln!(o, "{dual_head}{a}: {t}, {b}: {t}) -> {t} {{").unwrap();
+        } else {
+            writeln!(
+                o,
+                "{pad}#[tape]\n{pad}{head}{tr}{a}: {t}, {tr}{b}: {t}) -> {t} {{"
+            )
+            .unwrap();
+        }
+        let mut text = String::new();
+        r.block(body, 1, &mut text);
+        writeln!(text, "    {}\n}}", r.e(out).0).unwrap();
+        let pad = if dual { "" } else { pad };
+        for line in text.lines() {
+            writeln!(o, "{pad}{line}").unwrap();
+        }
+        if !dual && !pad.is_empty() {
+            writeln!(o, "}}").unwrap();
+        }
+        o.push('\n');
     }
 }
 
@@ -1207,7 +1403,13 @@ pub fn render(p: &Program, id: usize) -> String {
     refs_e(&out_e, &mut used);
     let calls_h = format!("{:?}", p.body).contains("CallH");
     let calls_g = format!("{:?}", p.body).contains("CallG");
+    let calls_m = used.contains("o");
     let mut o = String::new();
+    let (ft, dt, sfx) = if p.f32 {
+        ("f32", "Dual32", "32")
+    } else {
+        ("f64", "Dual", "")
+    };
     let dims: Vec<usize> = p
         .knobs
         .iter()
@@ -1217,59 +1419,47 @@ pub fn render(p: &Program, id: usize) -> String {
             Shape::Mat(r, c) => r * c,
         })
         .collect();
-    // helpers
+    // helpers (they have no `cp`: their literals only)
     if calls_h {
-        let mut hu = BTreeSet::new();
-        let mut ha = BTreeSet::new();
-        for s in &p.helper {
-            refs_s(s, &mut hu, &mut ha);
-        }
-        refs_e(&p.helper_out, &mut hu);
-        hu.remove("cp");
-        for dual in [false, true] {
-            let r = R {
-                dual,
-                used: &hu,
-                assigned: &ha,
-                id,
-            };
-            let (t, d, tr) = if dual {
-                ("Dual", "_d", "")
-            } else {
-                ("f64", "", "#[tracked] ")
-            };
-            if !dual {
-                writeln!(o, "#[tape]").unwrap();
-            }
-            // the helper has no `cp`: its literals only
-            writeln!(
-                o,
-                "pub fn p{id}_h{d}({tr}{}: {t}, {tr}{}: {t}) -> {t} {{",
-                r.n("a"),
-                r.n("b")
-            )
-            .unwrap();
-            r.block(&p.helper, 1, &mut o);
-            writeln!(o, "    {}\n}}\n", r.e(&p.helper_out).0).unwrap();
-        }
+        let head = format!("pub fn p{id}_h(");
+        let dual_head = format!("pub fn p{id}_h_d(");
+        render_helper(
+            &mut o,
+            (&p.helper, &p.helper_out),
+            id,
+            p.f32,
+            (&head, &dual_head, ""),
+        );
+    }
+    if calls_m {
+        writeln!(o, "pub struct P{id} {{\n    s: {ft},\n}}\n\nimpl P{id} {{").unwrap();
+        let dual_head = format!("pub fn p{id}_m_d(o: &P{id}, ");
+        render_helper(
+            &mut o,
+            (&p.method, &p.method_out),
+            id,
+            p.f32,
+            ("pub fn m(&self, ", &dual_head, "    "),
+        );
     }
     if calls_g {
         writeln!(
             o,
-            "#[tape]\npub fn p{id}_g(#[tracked] a: [f64; 3]) -> f64 {{\n    \
+            "#[tape]\npub fn p{id}_g(#[tracked] a: [{ft}; 3]) -> {ft} {{\n    \
              (a[0] * 0.5 - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
         )
         .unwrap();
         writeln!(
             o,
-            "pub fn p{id}_g_d(a: [Dual; 3]) -> Dual {{\n    \
-             (a[0] * cst(0.5) - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
+            "pub fn p{id}_g_d(a: [{dt}; 3]) -> {dt} {{\n    \
+             (a[0] * cst{sfx}(0.5) - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
         )
         .unwrap();
     }
     for dual in [false, true] {
         let r = R {
             dual,
+            f32: p.f32,
             used: &used,
             assigned: &assigned,
             id,
@@ -1283,16 +1473,19 @@ pub fn render(p: &Program, id: usize) -> String {
             } else {
                 r.n(n)
             };
-            params.push(format!("{tr}{nm}: {}", knob_ty(*sh, dual)));
+            params.push(format!("{tr}{nm}: {}", knob_ty(*sh, r.t())));
         }
-        params.push(format!("{}: f64", r.n("cp")));
+        params.push(format!("{}: {ft}", r.n("cp")));
         params.push(format!("{}: usize", r.n("k")));
+        if calls_m {
+            params.push(format!("o: &P{id}"));
+        }
         let ret = if dual {
-            "Dual"
+            dt.to_string()
         } else if p.window {
-            "(f64, Vec<f64>)"
+            format!("({ft}, Vec<{ft}>)")
         } else {
-            "f64"
+            ft.to_string()
         };
         if !dual {
             writeln!(o, "#[tape]").unwrap();
@@ -1301,10 +1494,10 @@ pub fn render(p: &Program, id: usize) -> String {
         if p.window && !dual {
             for (n, sh) in &p.knobs {
                 let (ty, init) = match sh {
-                    Shape::Scalar => ("f64".to_string(), format!("{n}_in")),
-                    Shape::Arr(l) => (format!("[f64; {l}]"), format!("*{n}_in")),
-                    Shape::Slice(_) => ("Vec<f64>".to_string(), format!("{n}_in.to_vec()")),
-                    Shape::Mat(r, c) => (format!("[[f64; {c}]; {r}]"), format!("*{n}_in")),
+                    Shape::Scalar => (ft.to_string(), format!("{n}_in")),
+                    Shape::Arr(l) => (format!("[{ft}; {l}]"), format!("*{n}_in")),
+                    Shape::Slice(_) => (format!("Vec<{ft}>"), format!("{n}_in.to_vec()")),
+                    Shape::Mat(r, c) => (format!("[[{ft}; {c}]; {r}]"), format!("*{n}_in")),
                 };
                 writeln!(o, "    #[tracked]\n    let {}: {ty} = {init};", r.n(n)).unwrap();
             }
@@ -1330,13 +1523,13 @@ pub fn render(p: &Program, id: usize) -> String {
             writeln!(o, "    {}\n}}\n", r.e(&out_e).0).unwrap();
         }
     }
-    // the runner: unpack the flat point into the knobs' shapes
+    // the runner: unpack the flat point into the knobs' shapes (an `f32`
+    // program's closures first convert the point, exactly, into `f32`)
     let mut args = Vec::new();
-    let mut dargs = Vec::new();
     let mut off = 0;
     for ((_, sh), &n) in p.knobs.iter().zip(&dims) {
-        let (a, da) = match sh {
-            Shape::Scalar => (format!("p[{off}]"), format!("p[{off}]")),
+        let a = match sh {
+            Shape::Scalar => format!("p[{off}]"),
             Shape::Mat(r, c) => {
                 let rows: Vec<String> = (0..*r)
                     .map(|i| {
@@ -1345,44 +1538,70 @@ pub fn render(p: &Program, id: usize) -> String {
                         format!("[{}]", el.join(", "))
                     })
                     .collect();
-                let m = format!("&[{}]", rows.join(", "));
-                (m.clone(), m)
+                format!("&[{}]", rows.join(", "))
             }
             Shape::Arr(_) => {
                 let el: Vec<String> = (off..off + n).map(|i| format!("p[{i}]")).collect();
-                (
-                    format!("&[{}]", el.join(", ")),
-                    format!("&[{}]", el.join(", ")),
-                )
+                format!("&[{}]", el.join(", "))
             }
-            Shape::Slice(_) => (
-                format!("&p[{off}..{}]", off + n),
-                format!("&p[{off}..{}]", off + n),
-            ),
+            Shape::Slice(_) => format!("&p[{off}..{}]", off + n),
         };
         args.push(a);
-        dargs.push(da);
         off += n;
     }
+    args.push("cp".into());
+    args.push("k".into());
+    if calls_m {
+        args.push("&o".into());
+    }
     let args = args.join(", ");
-    let dargs = dargs.join(", ");
+    let to = if p.f32 {
+        "let p = &harness::to32(p);\n        "
+    } else {
+        ""
+    };
+    let dual_call = if p.f32 {
+        format!("let p = &to32(p);\n        from32(p{id}_f_d({args}))")
+    } else {
+        format!("p{id}_f_d({args})")
+    };
     writeln!(o, "pub fn p{id}_run() -> Result<bool, String> {{").unwrap();
     writeln!(o, "    let at: [f64; {off}] = {:?};", p.at).unwrap();
-    writeln!(o, "    let (cp, k) = ({:?}, {});", p.cp, p.k).unwrap();
-    if p.window {
-        writeln!(o, "    let primal = |p: &[f64]| p{id}_f({args}, cp, k).0;").unwrap();
-        writeln!(o, "    let grad = |p: &[f64]| p{id}_f({args}, cp, k);").unwrap();
+    if p.f32 {
+        writeln!(o, "    let (cp, k) = ({:?}_f32, {});", p.cp as f32, p.k).unwrap();
     } else {
-        writeln!(o, "    let primal = |p: &[f64]| p{id}_f({args}, cp, k);").unwrap();
-        writeln!(o, "    let grad = |p: &[f64]| {{").unwrap();
+        writeln!(o, "    let (cp, k) = ({:?}, {});", p.cp, p.k).unwrap();
+    }
+    if calls_m {
+        writeln!(o, "    let o = P{id} {{ s: {:?} }};", p.obj).unwrap();
+    }
+    if p.window {
+        writeln!(
+            o,
+            "    let primal = |p: &[f64]| {{\n        {to}f64::from(p{id}_f({args}).0)\n    }};"
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "    let grad = |p: &[f64]| {{\n        {to}let (y, g) = p{id}_f({args});\n        \
+             (f64::from(y), g.into_iter().map(f64::from).collect())\n    }};"
+        )
+        .unwrap();
+    } else {
+        writeln!(
+            o,
+            "    let primal = |p: &[f64]| {{\n        {to}f64::from(p{id}_f({args}))\n    }};"
+        )
+        .unwrap();
+        write!(o, "    let grad = |p: &[f64]| {{\n        {to}").unwrap();
         let gs: Vec<String> = (0..p.knobs.len()).map(|i| format!("g{i}")).collect();
         let pat = if gs.len() == 1 {
             gs[0].clone()
         } else {
             format!("({},)", gs.join(", "))
         };
-        writeln!(o, "        let (y, {pat}) = p{id}_f_grad({args}, cp, k);").unwrap();
-        writeln!(o, "        let mut g: Vec<f64> = Vec::new();").unwrap();
+        writeln!(o, "let (y, {pat}) = p{id}_f_grad({args});").unwrap();
+        writeln!(o, "        let mut g: Vec<{ft}> = Vec::new();").unwrap();
         for (i, (_, sh)) in p.knobs.iter().enumerate() {
             match sh {
                 Shape::Scalar => writeln!(o, "        g.push(g{i});").unwrap(),
@@ -1390,22 +1609,36 @@ pub fn render(p: &Program, id: usize) -> String {
                 _ => writeln!(o, "        g.extend(g{i});").unwrap(),
             }
         }
-        writeln!(o, "        (y, g)\n    }};").unwrap();
-        // _backward: slots carved out of one flat buffer
-        writeln!(o, "    let backward = |p: &[f64], s: &mut [f64]| {{").unwrap();
+        writeln!(
+            o,
+            "        (f64::from(y), g.into_iter().map(f64::from).collect())\n    }};"
+        )
+        .unwrap();
+        // _backward: slots carved out of one flat buffer (of the program's
+        // float type)
+        write!(
+            o,
+            "    let backward = |p: &[f64], s: &mut [f64]| {{\n        {to}"
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "let mut t: Vec<{ft}> = s.iter().map(|&x| x as {ft}).collect();"
+        )
+        .unwrap();
         let mut off = 0;
         let mut slots = Vec::new();
         for (i, ((_, sh), &n)) in p.knobs.iter().zip(&dims).enumerate() {
             match sh {
                 Shape::Scalar => {
-                    writeln!(o, "        let mut s{i} = s[{off}];").unwrap();
+                    writeln!(o, "        let mut s{i} = t[{off}];").unwrap();
                     slots.push(format!("&mut s{i}"));
                 }
                 Shape::Mat(r, c) => {
                     writeln!(o, "        let mut s{i} = [[0.0; {c}]; {r}];").unwrap();
                     writeln!(
                         o,
-                        "        for (a, b) in s{i}.iter_mut().flatten().zip(&s[{off}..{}]) {{ *a = *b; }}",
+                        "        for (a, b) in s{i}.iter_mut().flatten().zip(&t[{off}..{}]) {{ *a = *b; }}",
                         off + n
                     )
                     .unwrap();
@@ -1413,11 +1646,11 @@ pub fn render(p: &Program, id: usize) -> String {
                 }
                 Shape::Arr(_) => {
                     writeln!(o, "        let mut s{i} = [0.0; {n}];").unwrap();
-                    writeln!(o, "        s{i}.copy_from_slice(&s[{off}..{}]);", off + n).unwrap();
+                    writeln!(o, "        s{i}.copy_from_slice(&t[{off}..{}]);", off + n).unwrap();
                     slots.push(format!("&mut s{i}"));
                 }
                 Shape::Slice(_) => {
-                    writeln!(o, "        let mut s{i} = s[{off}..{}].to_vec();", off + n).unwrap();
+                    writeln!(o, "        let mut s{i} = t[{off}..{}].to_vec();", off + n).unwrap();
                     slots.push(format!("&mut s{i}[..]"));
                 }
             }
@@ -1425,32 +1658,42 @@ pub fn render(p: &Program, id: usize) -> String {
         }
         writeln!(
             o,
-            "        let y = p{id}_f_backward({args}, cp, k, 0.5, {});",
+            "        let y = p{id}_f_backward({args}, 0.5, {});",
             slots.join(", ")
         )
         .unwrap();
         let mut off = 0;
         for (i, ((_, sh), &n)) in p.knobs.iter().zip(&dims).enumerate() {
             match sh {
-                Shape::Scalar => writeln!(o, "        s[{off}] = s{i};").unwrap(),
+                Shape::Scalar => writeln!(o, "        t[{off}] = s{i};").unwrap(),
                 Shape::Mat(..) => writeln!(
                     o,
-                    "        for (a, b) in s[{off}..{}].iter_mut().zip(s{i}.iter().flatten()) {{ *a = *b; }}",
+                    "        for (a, b) in t[{off}..{}].iter_mut().zip(s{i}.iter().flatten()) {{ *a = *b; }}",
                     off + n
                 )
                 .unwrap(),
-                _ => writeln!(o, "        s[{off}..{}].copy_from_slice(&s{i});", off + n).unwrap(),
+                _ => writeln!(o, "        t[{off}..{}].copy_from_slice(&s{i});", off + n).unwrap(),
             }
             off += n;
         }
-        writeln!(o, "        y\n    }};").unwrap();
+        writeln!(
+            o,
+            "        for (a, b) in s.iter_mut().zip(t) {{ *a = f64::from(b); }}\n        \
+             f64::from(y)\n    }};"
+        )
+        .unwrap();
     }
-    writeln!(o, "    let dual = |p: &[Dual]| p{id}_f_d({dargs}, cp, k);").unwrap();
+    writeln!(
+        o,
+        "    let dual = |p: &[Dual]| {{\n        {dual_call}\n    }};"
+    )
+    .unwrap();
     let bw = if p.window { "None" } else { "Some(&backward)" };
     writeln!(
         o,
-        "    harness::check(&harness::Program {{ primal: &primal, grad: &grad, dual: &dual, \
-         backward: {bw} }}, &at)\n}}\n"
+        "    harness::check(&harness::Program {{ f32: {}, primal: &primal, grad: &grad, \
+         dual: &dual, backward: {bw} }}, &at)\n}}\n",
+        p.f32
     )
     .unwrap();
     o
@@ -1462,13 +1705,11 @@ pub fn listing(p: &Program) -> String {
     let mut keep = String::new();
     let mut on = false;
     for line in full.lines() {
-        if line.starts_with("#[tape]") {
+        if line.starts_with("#[tape]") || line.starts_with("pub struct P0") {
             on = true;
         }
-        if line.starts_with("pub fn p0_f_d") || line.starts_with("pub fn p0_h_d") {
-            on = false;
-        }
-        if line.starts_with("pub fn p0_g_d") || line.starts_with("pub fn p0_run") {
+        // the dual forms (`p0_f_d`, `p0_h_d`, …) and the runner
+        if line.starts_with("pub fn p0_") && (line.contains("_d(") || line.contains("_run(")) {
             on = false;
         }
         if on {
@@ -1476,7 +1717,11 @@ pub fn listing(p: &Program) -> String {
             keep.push('\n');
         }
     }
-    format!("{keep}// at {:?}, cp = {:?}, k = {}", p.at, p.cp, p.k)
+    let ty = if p.f32 { " (f32)" } else { "" };
+    format!(
+        "{keep}// at {:?}, cp = {:?}, k = {}, o.s = {:?}{ty}",
+        p.at, p.cp, p.k, p.obj
+    )
 }
 
 // ---------------------------------------------------------------- shrinking
@@ -1550,7 +1795,7 @@ pub fn shrink_candidates(p: &Program) -> Vec<Program> {
             let _ = edit(p, bi, |b| {
                 let e = match &b[si] {
                     S::Let(_, e) | S::Assign(_, _, e) | S::SetArr(_, _, _, e) => Some(e),
-                    S::Return(_, e) => Some(e),
+                    S::Return(_, e) | S::Shadow(_, e, _) => Some(e),
                     _ => None,
                 };
                 if let Some(e) = e {
@@ -1560,7 +1805,7 @@ pub fn shrink_candidates(p: &Program) -> Vec<Program> {
             for c in exprs {
                 out.push(edit(p, bi, |b| match &mut b[si] {
                     S::Let(_, e) | S::Assign(_, _, e) | S::SetArr(_, _, _, e) => *e = c,
-                    S::Return(_, e) => *e = c,
+                    S::Return(_, e) | S::Shadow(_, e, _) => *e = c,
                     _ => {}
                 }));
             }
@@ -1596,7 +1841,7 @@ fn children(e: &E) -> Vec<E> {
     let mut v = Vec::new();
     match e {
         E::Bin(',', _, _) => {}
-        E::Bin(_, x, y) | E::M2(_, x, y) | E::CallH(x, y) => {
+        E::Bin(_, x, y) | E::M2(_, x, y) | E::CallH(x, y) | E::CallM(x, y) => {
             v.push((**x).clone());
             if !matches!(**y, E::Bin(',', _, _)) {
                 v.push((**y).clone());

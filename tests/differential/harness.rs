@@ -6,20 +6,53 @@
 
 use crate::dual::{margin, reset_margin, Dual};
 
-/// Relative tolerance between Mica's gradient and the dual numbers'.
-pub const DUAL_TOL: f64 = 1e-9;
-/// Relative tolerance between Mica's gradient and central differences.
-pub const FD_TOL: f64 = 1e-5;
-/// Points closer than this to a kink or a branch flip skip finite differences.
-pub const MIN_MARGIN: f64 = 1e-3;
+/// The checks' tolerances for one float type.
+pub struct Tolerances {
+    /// relative, between Mica's gradient and the dual numbers'
+    pub dual: f64,
+    /// relative, between `_backward`'s slots and `slot + seed × slope`
+    pub backward: f64,
+    /// relative, between Mica's gradient and central differences
+    pub fd: f64,
+    /// points closer than this to a kink or a branch flip skip finite
+    /// differences
+    pub min_margin: f64,
+}
+
+pub const F64: Tolerances = Tolerances {
+    dual: 1e-9,
+    backward: 1e-12,
+    fd: 1e-5,
+    min_margin: 1e-3,
+};
+
+/// `f32`: Mica and the dual numbers both carry slopes in `f32`, summed in
+/// different orders, so they agree to a few thousand ulps (1e-3); `_backward`
+/// rounds `slot + seed × slope` once in `f32`. Finite differences run in `f32`
+/// too (step `∛ε (1 + |x|) ≈ 5e-3 (1 + |x|)`), so they are held to 1e-2 and
+/// only at points 0.1 away from every kink or branch flip.
+pub const F32: Tolerances = Tolerances {
+    dual: 1e-3,
+    backward: 1e-6,
+    fd: 1e-2,
+    min_margin: 0.1,
+};
+
+/// An `f32` point from an `f64` one (the generator makes the coordinates of an
+/// `f32` program's points exact in `f32`).
+pub fn to32(p: &[f64]) -> Vec<f32> {
+    p.iter().map(|&x| x as f32).collect()
+}
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol * 1f64.max(a.abs()).max(b.abs())
 }
 
 /// What a program exposes to the checks, over the flat list of its knobs'
-/// coordinates.
+/// coordinates (an `f32` program's closures convert, exactly, at the edge).
 pub struct Program<'a> {
+    /// an `f32` program
+    pub f32: bool,
     pub primal: &'a dyn Fn(&[f64]) -> f64,
     pub grad: &'a dyn Fn(&[f64]) -> (f64, Vec<f64>),
     pub dual: &'a dyn Fn(&[Dual]) -> Dual,
@@ -30,6 +63,7 @@ pub struct Program<'a> {
 /// `Ok(true)` passed, `Ok(false)` skipped (values not finite: the generator's
 /// fault, not Mica's), `Err` failed, with the kind of failure first.
 pub fn check(p: &Program, at: &[f64]) -> Result<bool, String> {
+    let tol = if p.f32 { &F32 } else { &F64 };
     let y = (p.primal)(at);
     if !y.is_finite() {
         return Ok(false);
@@ -63,7 +97,7 @@ pub fn check(p: &Program, at: &[f64]) -> Result<bool, String> {
         return Ok(false);
     }
     for (i, (&m, &d)) in g.iter().zip(&fwd).enumerate() {
-        if !close(m, d, DUAL_TOL) {
+        if !close(m, d, tol.dual) {
             return Err(format!(
                 "dual: slope {i}: Mica {m:e}, dual numbers {d:e} (margin {margin:e})"
             ));
@@ -77,15 +111,26 @@ pub fn check(p: &Program, at: &[f64]) -> Result<bool, String> {
             return Err(format!("backward value: {by:e}, plain gives {y:e}"));
         }
         for (i, ((&s, &s0), &m)) in slots.iter().zip(&before).zip(&g).enumerate() {
-            if !close(s, s0 + 0.5 * m, 1e-12) {
+            if !close(s, s0 + 0.5 * m, tol.backward) {
                 return Err(format!(
                     "backward: slot {i}: {s:e}, expected {s0:e} + 0.5 * {m:e}"
                 ));
             }
         }
     }
-    if margin >= MIN_MARGIN {
-        if let Err(e) = mica::check::check_gradient_with(|p2| (p.primal)(p2), at, &g, FD_TOL) {
+    if margin >= tol.min_margin {
+        let fd = if p.f32 {
+            let (at, g) = (to32(at), to32(&g));
+            let f = |q: &[f32]| {
+                let q: Vec<f64> = q.iter().map(|&x| x as f64).collect();
+                (p.primal)(&q) as f32
+            };
+            mica::check::check_gradient_with(f, &at, &g, tol.fd as f32).map_err(|e| e.to_string())
+        } else {
+            mica::check::check_gradient_with(|q| (p.primal)(q), at, &g, tol.fd)
+                .map_err(|e| e.to_string())
+        };
+        if let Err(e) = fd {
             return Err(format!("fd: {e} (margin {margin:e})"));
         }
     }
