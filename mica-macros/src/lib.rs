@@ -21,6 +21,8 @@ extern crate proc_macro;
 
 mod errors;
 mod expand;
+#[cfg(test)]
+mod expansion_time;
 mod function_form;
 mod lower;
 mod names;

@@ -526,9 +526,16 @@ impl Gen<'_, '_> {
 
 /// `a + b + …` of the contributions (at least one).
 pub fn sum(parts: &[TokenStream]) -> TokenStream {
-    let mut parts = parts.iter();
-    let first = parts.next().cloned().unwrap_or_default();
-    parts.fold(first, |acc, part| quote!(#acc + #part))
+    // extended in place: linear in the number of parts (a value read by
+    // every line of a long body has thousands)
+    let mut out = TokenStream::new();
+    for (k, part) in parts.iter().enumerate() {
+        if k > 0 {
+            out.extend(quote!(+));
+        }
+        out.extend(part.clone());
+    }
+    out
 }
 
 /// Whether `tokens` mention the name `pat` binds (a single identifier).
