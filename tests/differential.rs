@@ -453,7 +453,7 @@ fn regression_method_call_on_dereferenced_iter_element() {
 
 #[test]
 fn regression_control_flow_at_the_end_of_a_match_arm() {
-    // (fixed; a `match` there is not yet: see below) Expected: compiles (it does with a `;` after the `if`, or another
+    // (fixed) Expected: compiles (it does with a `;` after the `if`, or another
     // statement after it). Observed: `error: expected expression, found `;``
     // at `#[tape]`, for each of the three.
     assert_builds(
@@ -507,9 +507,8 @@ fn regression_loop_carried_from_untracked_start_times_slope_zero() {
 }
 
 #[test]
-#[ignore = "Mica bug: a two-way branch statement ending a branch"]
 fn regression_two_way_branch_at_the_end_of_a_branch() {
-    // Expected: compiles (it does with a `;` after the inner statement, or a
+    // (fixed) Expected: compiles (it does with a `;` after the inner statement, or a
     // statement after it; an `if` without `else` or a loop there compiles).
     // Observed: `error[E0282]: type annotations needed` at `#[tape]`, for a
     // `match` ending a match arm (`f`), for a `match` ending both blocks of
@@ -531,9 +530,8 @@ fn regression_two_way_branch_at_the_end_of_a_branch() {
 }
 
 #[test]
-#[ignore = "Mica bug: a `#[tape]` method called inside a loop or a branch"]
 fn regression_method_call_inside_a_loop_or_a_branch() {
-    // Expected: compiles (the same call outside the loop or the branch
+    // (fixed) Expected: compiles (the same call outside the loop or the branch
     // does, and so does a free `#[tape]` function's). Observed:
     // - in a `for` or `while` body: `error[E0425]: cannot find value
     //   `__mica_c8` in this scope` at `#[tape]`;
@@ -569,9 +567,8 @@ fn regression_method_call_inside_a_loop_or_a_branch() {
 }
 
 #[test]
-#[ignore = "Mica bug: a block with a `let` inside `vec!` or an array literal"]
 fn regression_block_with_a_let_inside_an_array() {
-    // Expected: compiles (the block outside the array does, and so does
+    // (fixed) Expected: compiles (the block outside the array does, and so does
     // `[{ let u = x; u.sin() }, x]`). Observed: `error: an array of recorded
     // values is made by `let`: `let h = [a, b];``, which names no `let` of
     // the program, for `vec![{ let u = x; … }]` and for an array literal
@@ -589,9 +586,8 @@ fn regression_block_with_a_let_inside_an_array() {
 }
 
 #[test]
-#[ignore = "Mica bug: an array write in a loop over a local array's `.iter()`"]
 fn regression_array_write_in_a_loop_over_a_local_iter() {
-    // Expected: compiles (it does over a knob's `.iter()`, and when the
+    // (fixed) Expected: compiles (it does over a knob's `.iter()`, and when the
     // written value does not read the element). Observed: `error: a
     // recorded value is written into an array made inside the window`, in
     // the function form too (where there is no window).

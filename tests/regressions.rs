@@ -58,6 +58,68 @@ pub fn e(#[tracked] w: &[f64; 2], c: f64) -> f64 {
     }
     t + w[0]
 }
+#[tape]
+pub fn two_way(#[tracked] x: f64, k: usize) -> f64 {
+    let mut t = x;
+    match k {
+        0 => match k {
+            0 => t += x,
+            _ => t *= x,
+        },
+        _ => {
+            if x > 0.5 {
+                t *= x;
+            } else {
+                t += x;
+            }
+        }
+    }
+    t
+}
+pub struct P {
+    s: f64,
+}
+impl P {
+    #[tape]
+    pub fn m(&self, #[tracked] a: f64, #[tracked] b: f64) -> f64 {
+        a * b + self.s
+    }
+}
+#[tape]
+pub fn h(#[tracked] x: f64, o: &P) -> f64 {
+    let mut t = x;
+    for _ in 0..3 {
+        t += o.m(t, x);
+    }
+    if x > 0.0 {
+        t += o.m(x, t);
+    }
+    if x > 2.0 {
+        return x;
+    }
+    t += o.m(x, x);
+    t
+}
+#[tape]
+pub fn i(#[tracked] x: f64) -> f64 {
+    let v = vec![{
+        let u = x;
+        u.sin() * 0.5 + 1.0
+    }];
+    let h = [
+        (-{
+            let u = x;
+            u.sin()
+        })
+        .tanh(),
+        0.5,
+    ];
+    let mut w = [0.0_f64; 3];
+    for a in v.iter() {
+        w[0] += *a * 2.0;
+    }
+    v[0] + h[0] + h[1] + w[0]
+}
 #[test]
 fn found_by_random_programs() {
     let f = |p: &[f64]| a(p[0]);
@@ -72,4 +134,20 @@ fn found_by_random_programs() {
     }
     assert_eq!(d_grad(1.3), (d(1.3), 1.0));
     assert_eq!(e_grad(&[0.3, 1.6], 2.0), (e(&[0.3, 1.6], 2.0), [1.0, 0.0]));
+    for k in 0..2 {
+        for x in [0.3, 0.7] {
+            let (v, dx) = two_way_grad(x, k);
+            assert_eq!(v, two_way(x, k));
+            mica::check::check_gradient(|p: &[f64]| two_way(p[0], k), &[x], &[dx]).unwrap();
+        }
+    }
+    let o = P { s: 0.25 };
+    for x in [-0.4, 0.6, 2.5] {
+        let (v, dx) = h_grad(x, &o);
+        assert_eq!(v, h(x, &o));
+        mica::check::check_gradient(|p: &[f64]| h(p[0], &o), &[x], &[dx]).unwrap();
+    }
+    let (v, dx) = i_grad(0.4);
+    assert_eq!(v, i(0.4));
+    mica::check::check_gradient(|p: &[f64]| i(p[0]), &[0.4], &[dx]).unwrap();
 }

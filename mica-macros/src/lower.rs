@@ -114,6 +114,10 @@ pub enum OpKind {
     Rule(&'static str),
     /// a call to a tape function, differentiated through `path::adjoint`
     Call(TokenStream),
+    /// a call to a `#[tape]` method, differentiated through
+    /// `object.adapter`, where the value `object` holds
+    /// `Some(&receiver)` (see `Sweep::lower_tape_method`)
+    Method { object: ValueId, adapter: Ident },
     /// an element of a recorded array: its slope is added into the array's
     /// adjoint at the same indices
     Read {
@@ -260,6 +264,9 @@ struct Hoist {
     /// `(name, made in a branch arm)`: a branch's temporaries start from
     /// `Default::default()`, the other arm leaves them so
     names: Vec<(Ident, bool)>,
+    /// optional references for the reverse sweep, which start from `None`:
+    /// a reference has no placeholder
+    options: Vec<Ident>,
     /// block depth of the scope's own statements
     base: usize,
     /// branch arms entered within this scope
@@ -923,6 +930,19 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// As [`Self::emit_temp`] for `Some(value)`: hoisted, it starts from
+    /// `None` (not a placeholder, which a reference has not).
+    fn emit_optional_temp(&mut self, temp: &Ident, value: TokenStream, out: &mut TokenStream) {
+        let depth = self.depth;
+        match self.hoists.last_mut() {
+            Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
+                hoist.options.push(temp.clone());
+                out.extend(quote!(#temp = ::core::option::Option::Some(#value);));
+            }
+            _ => out.extend(quote!(let #temp = ::core::option::Option::Some(#value);)),
+        }
+    }
+
     /// A constant bound to a temporary the reverse sweep may read.
     fn stored(&mut self, value: TokenStream, out: &mut TokenStream) -> ValueId {
         let temp = self.names.fresh("c");
@@ -1164,26 +1184,26 @@ impl<'a> Sweep<'a> {
 
     /// `object.method(args…)` where `method` is a `#[tape]` method: the
     /// receiver is a constant, borrowed once, and the call is differentiated
-    /// through `object.__mica_adjoint_method(…)`.
+    /// through `object.__mica_adjoint_method(…)`. The borrow is a value of
+    /// the record, so a loop's tape keeps it per iteration; it is kept as
+    /// `Some(&receiver)` because a branch arm's temporaries start from a
+    /// placeholder before the arm runs, and `None` is one for any reference.
     fn lower_tape_method(
         &mut self,
         m: &syn::ExprMethodCall,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
         let receiver = &m.receiver;
+        let borrow = self.names.fresh("o");
+        out.extend(quote!(let #borrow = &(#receiver);));
         let object = self.names.fresh("c");
-        self.emit_temp(&object, quote!(&(#receiver)), out);
+        self.emit_optional_temp(&object, borrow.to_token_stream(), out);
+        let object = self.new_value(object, None);
         let (inputs, args, spans) = self.lower_call_args(&m.args, out)?;
         let method = &m.method;
         let adapter = quote::format_ident!("__mica_adjoint_{}", method, span = method.span());
-        let fwd = quote!(#object.#method(#(#args),*));
-        Ok(self.new_op_at(
-            OpKind::Call(quote!(#object.#adapter)),
-            inputs,
-            spans,
-            fwd,
-            out,
-        ))
+        let fwd = quote!(#borrow.#method(#(#args),*));
+        Ok(self.new_op_at(OpKind::Method { object, adapter }, inputs, spans, fwd, out))
     }
 
     fn lower_call(

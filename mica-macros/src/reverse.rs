@@ -323,7 +323,7 @@ impl Gen<'_, '_> {
                     self.contribute(*id, part, code);
                 }
             }
-            OpKind::Call(adapter) => {
+            OpKind::Call(_) | OpKind::Method { .. } => {
                 let args: Vec<TokenStream> =
                     op.inputs.iter().map(|input| self.operand(input)).collect();
                 // joint mode: the callee's adjoint re-runs its own forward
@@ -356,7 +356,20 @@ impl Gen<'_, '_> {
                         _ => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
                     }
                 }
-                code.extend(quote!(#adapter(#(#args,)* #adj, #(#slots),*);));
+                let call = |callee: TokenStream| quote!(#callee(#(#args,)* #adj, #(#slots),*););
+                match &op.kind {
+                    OpKind::Call(adapter) => code.extend(call(adapter.clone())),
+                    // the receiver's borrow: `Some` wherever the call ran
+                    OpKind::Method { object, adapter } => {
+                        let store = self.sweep.read_store(*object);
+                        let borrow = self.sweep.names.fresh("o");
+                        let call = call(quote!(#borrow.#adapter));
+                        code.extend(quote! {
+                            if let ::core::option::Option::Some(#borrow) = #store { #call }
+                        });
+                    }
+                    _ => {}
+                }
                 for (id, slot) in parts {
                     self.contribute(id, slot.into_token_stream(), code);
                 }

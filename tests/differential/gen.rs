@@ -157,8 +157,6 @@ struct Arr {
     local: bool,
     /// a `.iter()` over it yields references; knob slices are read by index
     iterable: bool,
-    /// a knob (not made in the body)
-    knob: bool,
 }
 
 #[derive(Clone, Default)]
@@ -171,13 +169,6 @@ struct Scope {
     derefs: Vec<String>,
     idx: Vec<(String, usize)>,
     in_loop: usize,
-    /// inside a loop, a branch, or an `if`/`match` value: no method calls
-    /// (a `#[tape]` method called there does not compile: see the
-    /// regression tests)
-    branchy: bool,
-    /// inside a `for` over a `vec!`'s `.iter()`: no array writes (one that
-    /// reads the element does not compile: see the regression tests)
-    iter_local: bool,
 }
 
 struct Gen {
@@ -191,12 +182,6 @@ struct Gen {
     plain: bool,
     /// generating the method: `self.s` may be read
     in_method: bool,
-    /// a `return` was generated: what follows runs only if it was not taken,
-    /// so no method calls from there on (as in `Scope::branchy`)
-    returned: bool,
-    /// generating the elements of a `vec!` or an array literal: no block
-    /// with a `let` in it (it does not compile: see the regression tests)
-    in_vec: bool,
     knobs: Vec<(String, Shape)>,
 }
 
@@ -224,13 +209,6 @@ fn with_knob(e: E, knobs: &[(String, Shape)]) -> E {
         (w, _) => E::Index(w.clone(), Ix::Const(0)),
     };
     E::Bin('+', b(e), b(E::Bin('*', b(k), b(E::Lit(0.25)))))
-}
-
-/// The scope of a branch's or a loop's body.
-fn branchy(s: &Scope) -> Scope {
-    let mut s = s.clone();
-    s.branchy = true;
-    s
 }
 
 fn fit(e: (E, f64), limit: f64) -> (E, f64) {
@@ -361,7 +339,7 @@ impl Gen {
             }
             12 if !self.plain => {
                 let (x, bx) = fit(self.expr(s, d), 4.0);
-                if self.method && !s.branchy && !self.returned && self.rng.chance(0.7) {
+                if self.method && self.rng.chance(0.7) {
                     let (y, _) = fit(self.expr(s, d), 4.0);
                     (E::CallM(b(x), b(y)), 4.0)
                 } else if self.helper && self.rng.chance(0.5) {
@@ -373,15 +351,13 @@ impl Gen {
             }
             13 => {
                 let c = self.cond(s, d);
-                let arm = branchy(s);
-                let (x, bx) = self.expr(&arm, d);
-                let (y, by) = self.expr(&arm, d);
+                let (x, bx) = self.expr(s, d);
+                let (y, by) = self.expr(s, d);
                 (E::If(Box::new(c), b(x), b(y)), bx.max(by))
             }
             14 if !self.plain => {
-                let arm = branchy(s);
                 let arms: Vec<(E, f64)> = (0..2 + self.rng.below(2))
-                    .map(|_| self.expr(&arm, d))
+                    .map(|_| self.expr(s, d))
                     .collect();
                 let bd = arms.iter().map(|a| a.1).fold(0.0, f64::max);
                 (E::Match(arms.into_iter().map(|a| a.0).collect()), bd)
@@ -391,9 +367,6 @@ impl Gen {
                 if self.helper && !self.plain && !locals.is_empty() && self.rng.chance(0.5) {
                     let a = locals[self.rng.below(locals.len())].name.clone();
                     return (E::CallG(a), 4.0);
-                }
-                if self.in_vec {
-                    return self.leaf(s);
                 }
                 let (x, bx) = fit(self.expr(s, d), 4.0);
                 let (y, by) = fit(self.expr(s, d), 4.0);
@@ -525,8 +498,6 @@ impl Gen {
     fn block(&mut self, s: &mut Scope, depth: usize, n: usize) -> Vec<S> {
         let mut out = Vec::new();
         let top = depth == 0;
-        // (`s` is the block's own scope: a clone, below the top)
-        s.branchy |= !top;
         for _ in 0..n {
             let k = self.rng.below(if depth >= 2 { 6 } else { 11 });
             match k {
@@ -575,7 +546,7 @@ impl Gen {
                 }
                 4 => {
                     let locals: Vec<Arr> = s.arrays.iter().filter(|a| a.local).cloned().collect();
-                    if !locals.is_empty() && !s.iter_local {
+                    if !locals.is_empty() {
                         let a = &locals[self.rng.below(locals.len())];
                         let ix = if !s.idx.is_empty() && self.rng.chance(0.7) {
                             let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
@@ -595,9 +566,8 @@ impl Gen {
                 5 => {
                     if !self.window && self.rng.chance(0.4) {
                         let c = self.cond(s, 2);
-                        let (e, _) = self.expr(&branchy(s), 2);
+                        let (e, _) = self.expr(s, 2);
                         out.push(S::Return(c, e));
-                        self.returned = true;
                     } else if let Some(u) = self.update(s, 2) {
                         out.push(u);
                     }
@@ -608,7 +578,7 @@ impl Gen {
                     let n = 1 + self.rng.below(3);
                     // the condition is evaluated at every turn
                     let c = if self.rng.chance(0.5) {
-                        Some(self.cond(&branchy(s), 1))
+                        Some(self.cond(s, 1))
                     } else {
                         None
                     };
@@ -660,7 +630,6 @@ impl Gen {
                 let a = self.name("a");
                 let arr = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
-                inner.iter_local |= !arr.knob;
                 For::Iter(a, arr.name.clone())
             }
             2 if !iterable.is_empty() => {
@@ -668,7 +637,6 @@ impl Gen {
                 let arr = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
                 inner.idx.push((j.clone(), arr.len));
-                inner.iter_local |= !arr.knob;
                 For::Enum(j, a, arr.name.clone())
             }
             3 if !iterable.is_empty() => {
@@ -677,7 +645,6 @@ impl Gen {
                 let y = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
                 inner.derefs.push(c.clone());
-                inner.iter_local |= !x.knob || !y.knob;
                 For::Zip(a, c, x.name.clone(), y.name.clone())
             }
             _ => {
@@ -705,7 +672,6 @@ impl Gen {
                     len: *l,
                     local: false,
                     iterable: true,
-                    knob: true,
                 }),
             }
         }
@@ -723,9 +689,7 @@ impl Gen {
             let init = if self.rng.chance(0.6) {
                 None
             } else {
-                self.in_vec = true;
                 let el = (0..3).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
-                self.in_vec = false;
                 Some(el)
             };
             out.push(S::LetArr(h.clone(), 3, init));
@@ -734,22 +698,18 @@ impl Gen {
                 len: 3,
                 local: true,
                 iterable: false,
-                knob: false,
             });
         }
         if self.rng.chance(0.3) {
             let v = self.name("vv");
             let n = 1 + self.rng.below(3);
-            self.in_vec = true;
             let el: Vec<E> = (0..n).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
-            self.in_vec = false;
             out.push(S::LetVec(v.clone(), el));
             s.arrays.push(Arr {
                 name: v,
                 len: n,
                 local: false,
                 iterable: true,
-                knob: false,
             });
         }
         if self.rng.chance(0.3) {
@@ -797,8 +757,6 @@ pub fn generate(seed: u64) -> Program {
         method,
         plain: true,
         in_method: false,
-        in_vec: false,
-        returned: false,
         knobs: knobs.clone(),
     };
     let mut hs = Scope::default();
@@ -1187,21 +1145,6 @@ impl R<'_> {
             self.s(s, ind, out);
         }
     }
-    /// The block of an `if`/`else` or a `match` arm: a `match` or an
-    /// `if`/`else` statement ending it gets a `;` (without it Mica's output
-    /// does not compile: see the regression tests).
-    fn branch(&self, body: &[S], ind: usize, out: &mut String) {
-        self.block(body, ind, out);
-        let two_way = match body.last() {
-            Some(S::Match(_)) => true,
-            Some(S::If(_, _, e)) => !e.is_empty(),
-            _ => false,
-        };
-        if two_way {
-            out.pop();
-            out.push_str(";\n");
-        }
-    }
     fn s(&self, s: &S, ind: usize, o: &mut String) {
         let pad = "    ".repeat(ind);
         match s {
@@ -1272,10 +1215,10 @@ impl R<'_> {
             }
             S::If(c, a, e) => {
                 writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
-                self.branch(a, ind + 1, o);
+                self.block(a, ind + 1, o);
                 if !e.is_empty() {
                     writeln!(o, "{pad}}} else {{").unwrap();
-                    self.branch(e, ind + 1, o);
+                    self.block(e, ind + 1, o);
                 }
                 writeln!(o, "{pad}}}").unwrap();
             }
@@ -1288,7 +1231,7 @@ impl R<'_> {
                         i.to_string()
                     };
                     writeln!(o, "{pad}    {pat} => {{").unwrap();
-                    self.branch(a, ind + 2, o);
+                    self.block(a, ind + 2, o);
                     writeln!(o, "{pad}    }}").unwrap();
                 }
                 writeln!(o, "{pad}}}").unwrap();

@@ -840,6 +840,9 @@ pub(super) struct OpenLoop {
 
 /// `let` lines for a storage scope's hoisted temporaries.
 pub(super) fn hoisted_decls(hoist: &Hoist) -> TokenStream {
+    let options = hoist.options.iter().map(
+        |name| quote!(#[allow(unused_assignments)] let mut #name = ::core::option::Option::None;),
+    );
     hoist
         .names
         .iter()
@@ -850,6 +853,7 @@ pub(super) fn hoisted_decls(hoist: &Hoist) -> TokenStream {
                 quote!(let #name;)
             }
         })
+        .chain(options)
         .collect()
 }
 
@@ -1024,12 +1028,9 @@ fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
         Expr::Macro(m) if m.mac.path.is_ident("vec") => {
             array_literal(expr).is_some_and(|literal| syntactically_active(&literal, active))
         }
-        Expr::Block(b) => match b.block.stmts.last() {
-            Some(Stmt::Expr(e, None)) => syntactically_active(e, active),
-            _ => false,
-        },
+        Expr::Block(b) => block_active(&b.block.stmts, active),
         Expr::If(i) => {
-            matches!(i.then_branch.stmts.last(), Some(Stmt::Expr(e, None)) if syntactically_active(e, active))
+            block_active(&i.then_branch.stmts, active)
                 || i.else_branch
                     .as_ref()
                     .is_some_and(|(_, e)| syntactically_active(e, active))
@@ -1040,6 +1041,32 @@ fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
             .any(|arm| syntactically_active(&arm.body, active)),
         _ => false,
     }
+}
+
+/// Whether a block's value would be recorded: its tail, judged with the
+/// block's own `let`s of recorded values (`{ let u = x; u.sin() }`).
+fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
+    let Some(Stmt::Expr(tail, None)) = stmts.last() else {
+        return false;
+    };
+    let mut inner = active.clone();
+    for stmt in stmts {
+        if let Stmt::Local(local) = stmt {
+            if let Some(init) = &local.init {
+                let mut names = PatNames::default();
+                names.visit_pat(&local.pat);
+                let recorded = syntactically_active(&init.expr, &inner);
+                for name in names.0 {
+                    if recorded {
+                        inner.insert(name.to_string());
+                    } else {
+                        inner.remove(&name.to_string());
+                    }
+                }
+            }
+        }
+    }
+    syntactically_active(tail, &inner)
 }
 
 fn any_active<'e>(items: impl IntoIterator<Item = &'e Expr>, active: &HashSet<String>) -> bool {
@@ -1084,14 +1111,15 @@ impl Sweep<'_> {
             finder.visit_stmt(stmt);
             loops.visit_stmt(stmt);
         }
-        for (pat, iterated) in &loops.0 {
-            if self.mentions_active(iterated) {
-                let mut names = PatNames::default();
-                names.visit_pat(pat);
-                active.extend(names.0.iter().map(Ident::to_string));
-            }
-        }
+        // (a loop may iterate an array bound by a later `let`)
         for _ in 0..3 {
+            for (pat, iterated) in &loops.0 {
+                if self.mentions_active(iterated) || mentions_any(iterated, &active) {
+                    let mut names = PatNames::default();
+                    names.visit_pat(pat);
+                    active.extend(names.0.iter().map(Ident::to_string));
+                }
+            }
             for (binding, init) in &finder.lets {
                 if syntactically_active(init, &active) {
                     active.insert(binding.to_string());
@@ -1433,10 +1461,25 @@ fn mentions_any(expr: &Expr, names: &HashSet<String>) -> bool {
 /// assignment).
 fn gives_value(stmts: &[Stmt]) -> bool {
     match stmts.last() {
-        Some(Stmt::Expr(Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_), None)) => false,
-        Some(Stmt::Expr(Expr::If(i), None)) => i.else_branch.is_some(),
-        Some(Stmt::Expr(e, None)) => !is_assignment(e),
+        Some(Stmt::Expr(e, None)) => expr_gives_value(e),
         _ => false,
+    }
+}
+
+/// Whether an expression ending a block gives a value. A branch there gives
+/// one exactly when its own lowering keeps one (see `lower_if` and
+/// `lower_match`): one that does not would leave the outer branch's value
+/// declared and never assigned.
+fn expr_gives_value(expr: &Expr) -> bool {
+    match expr {
+        Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => false,
+        Expr::If(i) => i
+            .else_branch
+            .as_ref()
+            .is_some_and(|(_, e)| gives_value(&i.then_branch.stmts) && expr_gives_value(e)),
+        Expr::Match(m) => m.arms.iter().any(|arm| expr_gives_value(&arm.body)),
+        Expr::Block(b) if b.label.is_none() => gives_value(&b.block.stmts),
+        e => !is_assignment(e),
     }
 }
 
