@@ -179,6 +179,8 @@ pub struct Loop {
     /// a loop over a range: its pattern and the range, walked backward
     /// instead of counted
     pub range: Option<(TokenStream, RangeSource)>,
+    /// the values made while lowering the loop (its body's among them)
+    pub values: std::ops::Range<ValueId>,
     pub carried: Vec<Carried>,
 }
 
@@ -444,6 +446,8 @@ impl<'a> Sweep<'a> {
     /// the last statement is one.
     pub fn lower_block_stmts(&mut self, stmts: &[Stmt], out: &mut TokenStream) -> Option<Lowered> {
         let mut tail = None;
+        // the names each statement mentions, made when first needed
+        let mut later = flow::LaterNames::new(stmts);
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
             if self.depth == 0 && self.region == 0 && self.scopes.len() == 1 {
@@ -469,7 +473,9 @@ impl<'a> Sweep<'a> {
                         None => None,
                     };
                 }
-                Stmt::Local(local) if self.makes_recorded_array(local, &stmts[i + 1..]) => {
+                Stmt::Local(local)
+                    if self.makes_recorded_array(local, &stmts[i + 1..], &mut later, i + 1) =>
+                {
                     if let Err(e) = self.lower_local_array(local, out) {
                         self.errors.push(e);
                         self.recover(stmt, out);

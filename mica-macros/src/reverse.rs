@@ -53,6 +53,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
         contributions: BTreeMap::new(),
         accumulated,
         accumulators: BTreeMap::new(),
+        accumulator_order: Vec::new(),
         fills: HashMap::new(),
     };
     let mut code = TokenStream::new();
@@ -138,6 +139,8 @@ struct Gen<'g, 'a> {
     accumulated: BTreeSet<ValueId>,
     /// accumulators written so far, by value
     accumulators: BTreeMap<ValueId, Ident>,
+    /// the same values in the order their accumulators were made
+    accumulator_order: Vec<ValueId>,
     fills: HashMap<String, TokenStream>,
 }
 
@@ -151,6 +154,7 @@ impl Gen<'_, '_> {
                 None => {
                     let acc = self.sweep.names.fresh("acc");
                     self.accumulators.insert(v, acc.clone());
+                    self.accumulator_order.push(v);
                     acc
                 }
             };
@@ -186,7 +190,7 @@ impl Gen<'_, '_> {
         region: usize,
         seeds: Vec<(ValueId, TokenStream)>,
     ) -> TokenStream {
-        let before: BTreeSet<ValueId> = self.accumulators.keys().copied().collect();
+        let before = self.accumulator_order.len();
         let mut code = TokenStream::new();
         for (v, seed) in seeds {
             self.contribute(v, seed, &mut code);
@@ -246,12 +250,12 @@ impl Gen<'_, '_> {
         // accumulators first written while walking this region, for values
         // that live in it: zero them where the region starts
         let mut decls = TokenStream::new();
-        let new: Vec<(ValueId, Ident)> = self
-            .accumulators
+        let mut new: Vec<(ValueId, Ident)> = self.accumulator_order[before..]
             .iter()
-            .filter(|(v, _)| !before.contains(v) && self.sweep.values[**v].region == region)
-            .map(|(v, acc)| (*v, acc.clone()))
+            .filter(|v| self.sweep.values[**v].region == region)
+            .filter_map(|v| self.accumulators.get(v).map(|acc| (*v, acc.clone())))
             .collect();
+        new.sort_by_key(|(v, _)| *v);
         for (v, acc) in new {
             let store = self.sweep.read_store(v);
             decls.extend(quote!(let mut #acc = ::mica::__private::zeros_like(&#store);));
@@ -432,7 +436,7 @@ impl Gen<'_, '_> {
             v.recompute.is_some() && v.scope == l.scope && v.region == l.region
         };
         // what is evaluated again needs its inputs: read again or stored
-        for id in (0..self.sweep.values.len()).rev() {
+        for id in l.values.clone().rev() {
             let v = &self.sweep.values[id];
             if v.needed && again_here(v) {
                 for dep in v.deps.clone() {
@@ -442,7 +446,7 @@ impl Gen<'_, '_> {
         }
         let mut again = TokenStream::new();
         let mut stored = Vec::new();
-        for v in &self.sweep.values {
+        for v in &self.sweep.values[l.values.clone()] {
             if !v.needed || v.scope != l.scope {
                 continue;
             }

@@ -371,6 +371,7 @@ impl Sweep<'_> {
             region: self.regions,
             reserve: None,
             range: None,
+            first_value: self.values.len(),
         }
     }
 
@@ -506,6 +507,7 @@ impl Sweep<'_> {
             fill: lp.fill,
             reserve: lp.reserve,
             range: lp.range,
+            values: lp.first_value..self.values.len(),
             carried: record,
         }));
     }
@@ -836,6 +838,7 @@ pub(super) struct OpenLoop {
     region: usize,
     reserve: Option<(Ident, TokenStream)>,
     range: Option<(TokenStream, RangeSource)>,
+    first_value: ValueId,
 }
 
 /// `let` lines for a storage scope's hoisted temporaries.
@@ -1078,7 +1081,13 @@ impl Sweep<'_> {
     /// Whether this `let` makes an array that recorded values are written
     /// into (by its literal, or later in the block): such an array is
     /// recorded from the start, with its shape captured here.
-    pub(super) fn makes_recorded_array(&self, local: &Local, rest: &[Stmt]) -> bool {
+    pub(super) fn makes_recorded_array(
+        &self,
+        local: &Local,
+        rest: &[Stmt],
+        later: &mut LaterNames<'_>,
+        at: usize,
+    ) -> bool {
         let Some(init) = &local.init else {
             return false;
         };
@@ -1103,6 +1112,10 @@ impl Sweep<'_> {
         if elements.iter().any(|e| syntactically_active(e, &active)) {
             return true;
         }
+        // only the lines up to the last one naming the array can write it
+        let rest = &rest[..later
+            .last_mention(&name.to_string(), at)
+            .map_or(0, |k| k + 1 - at)];
         // what later lines could record: names bound from recorded values,
         // and the elements of loops over recorded arrays
         let mut finder = Assignments::default();
@@ -1345,6 +1358,47 @@ impl Sweep<'_> {
             value: operand,
         });
         Ok(())
+    }
+}
+
+/// The names each statement of a block mentions (its tokens' identifiers,
+/// macro arguments included), computed once for the block when an array
+/// `let` first asks: which later line is the last to name the array.
+pub(super) struct LaterNames<'s> {
+    stmts: &'s [Stmt],
+    names: Option<Vec<HashSet<String>>>,
+}
+
+impl<'s> LaterNames<'s> {
+    pub(super) fn new(stmts: &'s [Stmt]) -> Self {
+        LaterNames { stmts, names: None }
+    }
+
+    /// The index of the last statement at or after `from` that names `name`.
+    fn last_mention(&mut self, name: &str, from: usize) -> Option<usize> {
+        fn collect(tokens: TokenStream, out: &mut HashSet<String>) {
+            for tt in tokens {
+                match tt {
+                    TokenTree::Ident(i) => {
+                        out.insert(i.to_string());
+                    }
+                    TokenTree::Group(g) => collect(g.stream(), out),
+                    _ => {}
+                }
+            }
+        }
+        let stmts = self.stmts;
+        let names = self.names.get_or_insert_with(|| {
+            stmts
+                .iter()
+                .map(|s| {
+                    let mut names = HashSet::new();
+                    collect(s.to_token_stream(), &mut names);
+                    names
+                })
+                .collect()
+        });
+        (from..names.len()).rev().find(|&k| names[k].contains(name))
     }
 }
 
