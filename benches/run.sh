@@ -4,7 +4,7 @@
 #
 #   bash benches/run.sh            # everything (about 10-15 minutes)
 #   SKIP_BENCH=1 bash benches/run.sh   # only rewrite the report from the last run
-#   SKIP_COMPILE=1 bash benches/run.sh # leave out the compile-time section
+#   SKIP_COMPILE=1 bash benches/run.sh # leave out the compile- and expansion-time sections
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,7 +16,7 @@ if [ -z "${SKIP_BENCH:-}" ]; then
     rm -rf target/criterion
     cargo bench --bench suite
 fi
-cargo build --release --quiet --bin report
+cargo build --release --quiet --bin report --bin memory
 
 # ----- compile time: the same #[tape] functions with and without the attribute
 compile_section() {
@@ -87,6 +87,65 @@ TOML
     done
 }
 
+# ----- expansion time: the macro itself on synthetic bodies, and its share of
+# building a crate of the 10,000-line body
+expansion_section() {
+    local work="$here/target/expansion"
+    rm -rf "$work"
+    mkdir -p "$work"
+    local log="$work/criterion.txt"
+    (cd "$root" && MICA_EXPANSION_SOURCE_DIR="$work" cargo test -p mica-macros --release \
+        --quiet --lib expansion_time -- --ignored --nocapture) >"$log" 2>&1
+    echo "| body | statements | median | per statement |"
+    echo "| --- | ---: | ---: | ---: |"
+    awk '/^expansion\// { name = $1 }
+         /time:/ {
+             s = $0; sub(/.*\[/, "", s); sub(/\].*/, "", s); split(s, f, " ")
+             v = f[3]; u = f[4]
+             k = (u == "ns") ? 1e-9 : (u == "s") ? 1 : (u == "ms") ? 1e-3 : 1e-6
+             split(name, p, "/"); n = p[3]; body = p[2]; gsub(/_/, " ", body)
+             printf "| %s | %s | %s %s | %.1f µs |\n", body, n, v, u, v * k / n * 1e6
+             if (body == "straight line" && n == 10000) print v * k > "'"$work"'/median_10000"
+         }' "$log"
+    echo
+    local variant
+    for variant in tape plain; do
+        local dir="$work/$variant"
+        mkdir -p "$dir/src"
+        cat >"$dir/Cargo.toml" <<TOML
+[package]
+name = "et-$variant"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+mica = { path = "$root" }
+TOML
+        echo '#![allow(dead_code, clippy::all)]' >"$dir/src/lib.rs"
+        cat "$work/straight.rs" >>"$dir/src/lib.rs"
+        if [ "$variant" = plain ]; then
+            sed -i -e 's/^#\[tape\]//' -e 's/# \[tracked\] //g' -e 's/^use mica::tape;//' "$dir/src/lib.rs"
+        fi
+        (cd "$dir" && CARGO_TARGET_DIR="$work/target" cargo build --quiet 2>/dev/null || true)
+        touch "$dir/src/lib.rs"
+        local s e
+        s=$(date +%s.%N)
+        (cd "$dir" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target" cargo build --quiet)
+        e=$(date +%s.%N)
+        awk -v s="$s" -v e="$e" 'BEGIN { print e - s }' >"$work/build_$variant"
+    done
+    local med t_tape t_plain
+    med=$(cat "$work/median_10000")
+    t_tape=$(cat "$work/build_tape")
+    t_plain=$(cat "$work/build_plain")
+    printf 'A crate holding only the 10,000-line function builds (dev, dependencies\n'
+    printf 'prebuilt) in %.1f s with `#[tape]` and %.1f s without; the expansion is\n' "$t_tape" "$t_plain"
+    printf '%.1f%% of the build with it.\n' "$(awk -v m="$med" -v t="$t_tape" 'BEGIN { print 100 * m / t }')"
+}
+
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 {
     echo "# Benchmarks"
@@ -104,6 +163,15 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "checked against finite differences by \`cargo test\` in \`benches/\`."
     echo
     "$here/target/release/report" "$here/target/criterion"
+    echo "## Peak heap per gradient call"
+    echo
+    echo "The most heap bytes live at once during one call (dhat's testing"
+    echo "mode; inputs and slots are made before the call). Mica's straight-line"
+    echo "code and the loops whose reverse reads everything again allocate"
+    echo "nothing; the rest is what loops keep for their reverse."
+    echo
+    "$here/target/release/memory"
+    echo
     if [ -z "${SKIP_COMPILE:-}" ]; then
         echo "## Compile time"
         echo
@@ -113,6 +181,18 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
         echo "incremental cache."
         echo
         compile_section
+        echo
+    fi
+    if [ -z "${SKIP_COMPILE:-}" ]; then
+        echo "## Expansion time"
+        echo
+        echo "The expansion function itself (\`mica-macros\`, release), called"
+        echo "directly by criterion on synthetic bodies: straight-line code over two"
+        echo "tracked scalars (arithmetic and methods), and loop-heavy code (blocks"
+        echo "of ten lines: a nested loop over a tracked slice, an array written in"
+        echo "a loop, a \`while\` with carried values)."
+        echo
+        expansion_section
         echo
     fi
     if [ -f "$here/NOTES.md" ]; then
