@@ -18,18 +18,12 @@ if [ -z "${SKIP_BENCH:-}" ]; then
 fi
 cargo build --release --quiet --bin report --bin memory
 
-# ----- compile time: the same #[tape] functions with and without the attribute
-compile_section() {
-    local work="$here/target/compile-time"
-    rm -rf "$work"
-    mkdir -p "$work"
-    local variant
-    for variant in tape plain; do
-        local dir="$work/$variant"
-        mkdir -p "$dir/src"
-        cat >"$dir/Cargo.toml" <<TOML
+# A crate of its own (outside any workspace) that depends on mica: DIR NAME.
+new_crate() {
+    mkdir -p "$1/src"
+    cat >"$1/Cargo.toml" <<TOML
 [package]
-name = "ct-$variant"
+name = "$2"
 version = "0.0.0"
 edition = "2021"
 publish = false
@@ -39,6 +33,17 @@ publish = false
 [dependencies]
 mica = { path = "$root" }
 TOML
+}
+
+# ----- compile time: the same #[tape] functions with and without the attribute
+compile_section() {
+    local work="$here/target/compile-time"
+    rm -rf "$work"
+    mkdir -p "$work"
+    local variant
+    for variant in tape plain; do
+        local dir="$work/$variant"
+        new_crate "$dir" "ct-$variant"
         # seven programs of the suite, eight copies each: 56 functions
         {
             echo '#![allow(dead_code, unused_imports, clippy::all)]'
@@ -111,19 +116,7 @@ expansion_section() {
     local variant
     for variant in tape plain; do
         local dir="$work/$variant"
-        mkdir -p "$dir/src"
-        cat >"$dir/Cargo.toml" <<TOML
-[package]
-name = "et-$variant"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[dependencies]
-mica = { path = "$root" }
-TOML
+        new_crate "$dir" "et-$variant"
         echo '#![allow(dead_code, clippy::all)]' >"$dir/src/lib.rs"
         cat "$work/straight.rs" >>"$dir/src/lib.rs"
         if [ "$variant" = plain ]; then
