@@ -8,8 +8,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use mica_benches::peers_ad_trait as adt;
 use mica_benches::peers_candle as cdl;
 use mica_benches::{
-    advection, assert_close, assert_close_within, course, helmholtz, logistic, mlp, ode, peers,
-    rosenbrock,
+    advection, assert_close, assert_close_within, course, gmm, helmholtz, logistic, mlp, ode,
+    peers, rosenbrock,
 };
 use std::hint::black_box;
 use std::time::Duration;
@@ -424,6 +424,98 @@ fn bench_helmholtz(c: &mut Criterion) {
     g.finish();
 }
 
+fn bench_gmm(c: &mut Criterion) {
+    let p = gmm::problem();
+    let (k, d) = (p.k, p.d);
+    let hand = p.hand();
+    assert_close("gmm _backward", &p.mica(), &hand);
+    assert_close("gmm _grad", &p.mica_grad(), &hand);
+    assert_close("gmm reverse", &peers::gmm_reverse(&p), &hand);
+    assert_close("gmm ad_trait", &adt::gmm(&p), &hand);
+    let tensors = cdl::GmmData::new(&p).unwrap();
+    assert_close("gmm candle", &cdl::gmm(&p, &tensors).unwrap(), &hand);
+    // num-dual: 30 inputs, so not run (one forward pass per input)
+
+    let (mut da, mut dm, mut di) = (vec![0.0; k], vec![0.0; k * d], vec![0.0; p.icf.len()]);
+    let mut g = group(c, "gmm_d2_k5_n1000", 30, 2);
+    g.bench_function("primal", |b| {
+        b.iter(|| {
+            gmm::gmm(
+                black_box(&p.alphas),
+                &p.means,
+                &p.icf,
+                &p.x,
+                k,
+                d,
+                p.gamma,
+                p.m,
+            )
+        })
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            da.fill(0.0);
+            dm.fill(0.0);
+            di.fill(0.0);
+            gmm::gmm_hand(
+                black_box(&p.alphas),
+                &p.means,
+                &p.icf,
+                &p.x,
+                k,
+                d,
+                p.gamma,
+                p.m,
+                1.0,
+                &mut da,
+                &mut dm,
+                &mut di,
+            )
+        })
+    });
+    g.bench_function("mica_backward", |b| {
+        b.iter(|| {
+            da.fill(0.0);
+            dm.fill(0.0);
+            di.fill(0.0);
+            gmm::gmm_backward(
+                black_box(&p.alphas),
+                &p.means,
+                &p.icf,
+                &p.x,
+                k,
+                d,
+                p.gamma,
+                p.m,
+                1.0,
+                &mut da,
+                &mut dm,
+                &mut di,
+            )
+        })
+    });
+    g.bench_function("mica_grad", |b| {
+        b.iter(|| {
+            gmm::gmm_grad(
+                black_box(&p.alphas),
+                &p.means,
+                &p.icf,
+                &p.x,
+                k,
+                d,
+                p.gamma,
+                p.m,
+            )
+        })
+    });
+    g.bench_function("reverse", |b| b.iter(|| peers::gmm_reverse(black_box(&p))));
+    g.bench_function("ad_trait", |b| b.iter(|| adt::gmm(black_box(&p))));
+    g.bench_function("candle", |b| {
+        b.iter(|| cdl::gmm(black_box(&p), &tensors).unwrap())
+    });
+    g.finish();
+}
+
 criterion_group!(
     suite,
     bench_course,
@@ -432,6 +524,7 @@ criterion_group!(
     bench_mlp,
     bench_advection,
     bench_ode,
-    bench_helmholtz
+    bench_helmholtz,
+    bench_gmm
 );
 criterion_main!(suite);

@@ -6,6 +6,7 @@
 pub mod advection;
 pub mod course;
 pub mod data;
+pub mod gmm;
 pub mod helmholtz;
 pub mod logistic;
 pub mod mlp;

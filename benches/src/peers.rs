@@ -258,3 +258,62 @@ pub fn helmholtz_reverse(x: &[f64], a: &[f64], b: &[f64]) -> Vec<f64> {
     let f = s - xax * (bx * 8.0_f64.sqrt()).recip() * (p * q.recip()).ln();
     f.grad().wrt(&xs)
 }
+
+/// `ln Σ exp(v)`, shifted by the maximum's value (a constant).
+fn lse_reverse<'a>(v: &[Var<'a>]) -> Var<'a> {
+    let m = v.iter().map(|v| v.val()).fold(f64::NEG_INFINITY, f64::max);
+    let z: Var = v.iter().map(|&e| (e - m).exp()).sum();
+    z.ln() + m
+}
+
+/// The GMM objective by `reverse`: `(∂α, ∂μ, ∂icf)` flattened. The
+/// log-sum-exp shifts are the maxima's values (constants), as in Mica's.
+// index loops over the lower triangle, as ADBench's `Qtimesx`
+#[allow(clippy::needless_range_loop)]
+pub fn gmm_reverse(p: &crate::gmm::Problem) -> Vec<f64> {
+    let (k, d) = (p.k, p.d);
+    let isz = d * (d + 1) / 2;
+    let n = p.x.len() / d;
+    let tape = Tape::new();
+    let alphas = tape.add_vars(&p.alphas);
+    let means = tape.add_vars(&p.means);
+    let icf = tape.add_vars(&p.icf);
+    let sum_q: Vec<Var> = (0..k)
+        .map(|c| icf[c * isz..c * isz + d].iter().copied().sum())
+        .collect();
+    let qdiag: Vec<Var> = (0..k)
+        .flat_map(|c| icf[c * isz..c * isz + d].iter().map(|q| q.exp()))
+        .collect();
+    let mut terms = Vec::with_capacity(n + 2);
+    let mut main = Vec::with_capacity(k);
+    for xi in p.x.chunks_exact(d) {
+        main.clear();
+        for c in 0..k {
+            let xc: Vec<Var> = (0..d).map(|j| -means[c * d + j] + xi[j]).collect();
+            let mut qx: Vec<Var> = (0..d).map(|j| qdiag[c * d + j] * xc[j]).collect();
+            let mut li = c * isz + d;
+            for a in 0..d {
+                for b in a + 1..d {
+                    qx[b] = qx[b] + icf[li] * xc[a];
+                    li += 1;
+                }
+            }
+            let sq: Var = qx.iter().map(|&v| v * v).sum();
+            main.push(alphas[c] + sum_q[c] - 0.5 * sq);
+        }
+        terms.push(lse_reverse(&main));
+    }
+    terms.push(lse_reverse(&alphas) * -(n as f64));
+    let g2 = p.gamma * p.gamma;
+    for c in 0..k {
+        let frob: Var = qdiag[c * d..(c + 1) * d]
+            .iter()
+            .chain(&icf[c * isz + d..(c + 1) * isz])
+            .map(|&v| v * v)
+            .sum();
+        terms.push(0.5 * g2 * frob - p.m * sum_q[c]);
+    }
+    let f = terms.into_iter().sum::<Var>() + crate::gmm::constant(n, k, d, p.gamma, p.m);
+    let g = f.grad();
+    [g.wrt(&alphas), g.wrt(&means), g.wrt(&icf)].concat()
+}

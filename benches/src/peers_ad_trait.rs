@@ -196,3 +196,86 @@ pub fn helmholtz(x: &[f64], a: &[f64], b: &[f64]) -> Vec<f64> {
     let g = f.get_backwards_mode_grad();
     xs.iter().map(|v| g.wrt(v)).collect()
 }
+
+/// The GMM objective: `(∂α, ∂μ, ∂icf)` flattened. The log-sum-exp shifts
+/// are the maxima's values (constants), as in Mica's.
+// index loops over the lower triangle, as ADBench's `Qtimesx`
+#[allow(clippy::needless_range_loop)]
+pub fn gmm(p: &crate::gmm::Problem) -> Vec<f64> {
+    GlobalComputationGraph::get().reset();
+    let (k, d) = (p.k, p.d);
+    let isz = d * (d + 1) / 2;
+    let n = p.x.len() / d;
+    let alphas = vars(&p.alphas);
+    let means = vars(&p.means);
+    let icf = vars(&p.icf);
+    let mut sum_q = Vec::with_capacity(k);
+    let mut qdiag = Vec::with_capacity(k * d);
+    for c in 0..k {
+        let mut s = zero();
+        for &q in &icf[c * isz..c * isz + d] {
+            s = s + q;
+            qdiag.push(Float::exp(q));
+        }
+        sum_q.push(s);
+    }
+    let lse = |v: &[adr]| {
+        let m = v
+            .iter()
+            .map(|v| v.value())
+            .fold(f64::NEG_INFINITY, f64::max);
+        let mut z = zero();
+        for &e in v {
+            z = z + Float::exp(e - F64(m));
+        }
+        Float::ln(z) + F64(m)
+    };
+    let mut total = zero();
+    let mut main = Vec::with_capacity(k);
+    let mut xc = Vec::with_capacity(d);
+    let mut qx = Vec::with_capacity(d);
+    for xi in p.x.chunks_exact(d) {
+        main.clear();
+        for c in 0..k {
+            xc.clear();
+            qx.clear();
+            for j in 0..d {
+                xc.push(F64(xi[j]) - means[c * d + j]);
+                qx.push(qdiag[c * d + j] * xc[j]);
+            }
+            let mut li = c * isz + d;
+            for a in 0..d {
+                for b in a + 1..d {
+                    qx[b] = qx[b] + icf[li] * xc[a];
+                    li += 1;
+                }
+            }
+            let mut sq = zero();
+            for &v in &qx {
+                sq = sq + v * v;
+            }
+            main.push(alphas[c] + sum_q[c] - F64(0.5) * sq);
+        }
+        total = total + lse(&main);
+    }
+    total = total - F64(n as f64) * lse(&alphas);
+    let g2 = p.gamma * p.gamma;
+    for c in 0..k {
+        let mut frob = zero();
+        for &v in qdiag[c * d..(c + 1) * d]
+            .iter()
+            .chain(&icf[c * isz + d..(c + 1) * isz])
+        {
+            frob = frob + v * v;
+        }
+        total = total + F64(0.5 * g2) * frob - F64(p.m) * sum_q[c];
+    }
+    let f = total + F64(crate::gmm::constant(n, k, d, p.gamma, p.m));
+    let g = f.get_backwards_mode_grad();
+    alphas
+        .iter()
+        .chain(&means)
+        .chain(&icf)
+        .map(|v| g.wrt(v))
+        .collect()
+}

@@ -139,3 +139,77 @@ pub fn lax_wendroff(q0: &[f64], nt: usize, c: f64) -> Result<Vec<f64>> {
     let j = q.sqr()?.sum_all()?.affine(0.5, 0.0)?;
     grad_of(&j, &leaves)
 }
+
+/// The GMM's data as a tensor, made once.
+pub struct GmmData {
+    x: Tensor,
+    n: usize,
+}
+
+impl GmmData {
+    /// The points of a problem as an `n × d` tensor.
+    pub fn new(p: &crate::gmm::Problem) -> Result<Self> {
+        let n = p.x.len() / p.d;
+        Ok(GmmData {
+            x: Tensor::from_slice(&p.x, (n, p.d), &Device::Cpu)?,
+            n,
+        })
+    }
+}
+
+/// The GMM objective: `(∂α, ∂μ, ∂icf)` flattened. Every point against every
+/// component as `n × k` tensors, one per coordinate of `Q(x − μ)` (a loop
+/// over `d` and the lower triangle); `log_sum_exp` over the components.
+// index loops over the lower triangle, as ADBench's `Qtimesx`
+#[allow(clippy::needless_range_loop)]
+pub fn gmm(p: &crate::gmm::Problem, data: &GmmData) -> Result<Vec<f64>> {
+    let dev = Device::Cpu;
+    let (k, d, n) = (p.k, p.d, data.n);
+    let isz = d * (d + 1) / 2;
+    let alphas = Var::from_slice(&p.alphas, k, &dev)?;
+    let means = Var::from_slice(&p.means, (k, d), &dev)?;
+    let icf = Var::from_slice(&p.icf, (k, isz), &dev)?;
+    let q = icf.narrow(1, 0, d)?;
+    let sum_q = q.sum(1)?;
+    let qdiag = q.exp()?;
+    // column j as a 1 × k row
+    let row = |t: &Tensor, j: usize| t.narrow(1, j, 1)?.t();
+    let xc: Vec<Tensor> = (0..d)
+        .map(|j| data.x.narrow(1, j, 1)?.broadcast_sub(&row(&means, j)?))
+        .collect::<Result<_>>()?;
+    let mut qx: Vec<Tensor> = (0..d)
+        .map(|j| xc[j].broadcast_mul(&row(&qdiag, j)?))
+        .collect::<Result<_>>()?;
+    let mut li = d;
+    for a in 0..d {
+        for b in a + 1..d {
+            qx[b] = (&qx[b] + xc[a].broadcast_mul(&row(&icf, li)?)?)?;
+            li += 1;
+        }
+    }
+    let mut sq = qx[0].sqr()?;
+    for t in &qx[1..] {
+        sq = (sq + t.sqr()?)?;
+    }
+    let main = sq
+        .affine(-0.5, 0.0)?
+        .broadcast_add(&(alphas.as_tensor() + &sum_q)?)?;
+    let slse = main.log_sum_exp(1)?.sum_all()?;
+    let lse_alphas = alphas.log_sum_exp(0)?;
+    let frob = (qdiag.sqr()?.sum_all()? + icf.narrow(1, d, isz - d)?.sqr()?.sum_all()?)?;
+    let prior =
+        (frob.affine(0.5 * p.gamma * p.gamma, 0.0)? - sum_q.sum_all()?.affine(p.m, 0.0)?)?;
+    let c = crate::gmm::constant(n, k, d, p.gamma, p.m);
+    let f = ((slse - lse_alphas.affine(n as f64, 0.0)?)? + prior)?.affine(1.0, c)?;
+    let g = f.backward()?;
+    let mut out = Vec::new();
+    for v in [&alphas, &means, &icf] {
+        out.extend(
+            g.get(v)
+                .expect("a gradient")
+                .flatten_all()?
+                .to_vec1::<f64>()?,
+        );
+    }
+    Ok(out)
+}

@@ -152,3 +152,51 @@ fn helmholtz_energy() {
         &hand,
     );
 }
+
+#[test]
+fn gmm_objective() {
+    use mica_benches::gmm;
+    for p in [gmm::problem(), gmm::problem_sized(50, 3, 4)] {
+        let (k, d) = (p.k, p.d);
+        let hand = p.hand();
+        let mut da = vec![0.0; k];
+        let mut dm = vec![0.0; k * d];
+        let mut di = vec![0.0; p.icf.len()];
+        let v = gmm::gmm_hand(
+            &p.alphas, &p.means, &p.icf, &p.x, k, d, p.gamma, p.m, 1.0, &mut da, &mut dm, &mut di,
+        );
+        let primal = gmm::gmm(&p.alphas, &p.means, &p.icf, &p.x, k, d, p.gamma, p.m);
+        assert!((v - primal).abs() <= 1e-12 * v.abs().max(1.0));
+        check_gradient(|v: &[f64]| p.at(v), &p.flat(), &hand).unwrap();
+        assert_close("gmm _backward", &p.mica(), &hand);
+        assert_close("gmm _grad", &p.mica_grad(), &hand);
+    }
+    // the Wishart hyperparameters enter the value and the gradient
+    let mut p = gmm::problem_sized(20, 2, 3);
+    (p.gamma, p.m) = (1.5, 2.0);
+    let hand = p.hand();
+    check_gradient(|v: &[f64]| p.at(v), &p.flat(), &hand).unwrap();
+    assert_close("gmm _backward (γ, m)", &p.mica(), &hand);
+}
+
+#[test]
+fn gmm_value_matches_direct_formula() {
+    // d = 1, k = 1: the objective by the textbook formula, constants included
+    use mica_benches::gmm;
+    use std::f64::consts::PI;
+    let (alpha, mu, q): (f64, f64, f64) = (0.3, 0.2, -0.4);
+    let x = [0.5, -0.1, 1.2];
+    let (gamma, m) = (1.3, 1.0);
+    let s = q.exp();
+    let mut want = 0.0;
+    for xi in x {
+        // log of a normal density with precision s², log-weight 0
+        want += q - 0.5 * (s * (xi - mu)).powi(2) - 0.5 * (2.0 * PI).ln();
+    }
+    // Wishart (d = 1, n_w = 3): ½γ²s² − m q − [3(ln γ − ½ln2) − ln Γ(3/2)]
+    let lgamma_15 = 0.5 * PI.ln() - 2.0_f64.ln();
+    want +=
+        0.5 * gamma * gamma * s * s - m * q - (3.0 * (gamma.ln() - 0.5 * 2.0_f64.ln()) - lgamma_15);
+    let got = gmm::gmm(&[alpha], &[mu], &[q], &x, 1, 1, gamma, m);
+    assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+}

@@ -3,7 +3,7 @@
 //! of Mica's `_backward` (inputs and slots are made before measuring).
 //! Prints a Markdown table.
 
-use mica_benches::{advection, course, helmholtz, logistic, mlp, ode, rosenbrock};
+use mica_benches::{advection, course, gmm, helmholtz, logistic, mlp, ode, rosenbrock};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
@@ -113,6 +113,21 @@ fn main() {
         helmholtz::helmholtz_backward(&x, &a, &b, 1.0, &mut d);
     });
     rows.push(("Helmholtz free energy, n = 100", hand, mica));
+
+    let p = gmm::problem();
+    let (k, d) = (p.k, p.d);
+    let (mut da, mut dm, mut di) = (vec![0.0; k], vec![0.0; k * d], vec![0.0; p.icf.len()]);
+    let hand = peak(|| {
+        gmm::gmm_hand(
+            &p.alphas, &p.means, &p.icf, &p.x, k, d, p.gamma, p.m, 1.0, &mut da, &mut dm, &mut di,
+        );
+    });
+    let mica = peak(|| {
+        gmm::gmm_backward(
+            &p.alphas, &p.means, &p.icf, &p.x, k, d, p.gamma, p.m, 1.0, &mut da, &mut dm, &mut di,
+        );
+    });
+    rows.push(("ADBench GMM, d = 2, K = 5, n = 1,000", hand, mica));
 
     println!("| program | hand-written | Mica `_backward` |");
     println!("| --- | ---: | ---: |");

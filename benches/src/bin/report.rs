@@ -22,6 +22,7 @@ const PROGRAMS: &[(&str, &str)] = &[
     ("toon_nx100_nt2000", "Advection, Toon, NX 100, 2,000 steps"),
     ("oscillator_1000", "Damped oscillator, 1,000 steps, 2 knobs"),
     ("helmholtz_n100", "Helmholtz free energy, n = 100"),
+    ("gmm_d2_k5_n1000", "ADBench GMM, d = 2, K = 5, n = 1,000"),
 ];
 
 /// The variants, in report order: criterion id and label.
