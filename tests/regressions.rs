@@ -120,6 +120,26 @@ pub fn i(#[tracked] x: f64) -> f64 {
     }
     v[0] + h[0] + h[1] + w[0]
 }
+/// Seed 618099952, programs 392 and 1309 of the 10,000-program run: a
+/// constant block (a branch on a recorded value choosing constants, or a
+/// `detach`) inside `vec!` left the branch's temporaries declared but never
+/// set (E0282).
+#[tape]
+fn j(#[tracked] w: &[f64; 2], cp: f64) -> f64 {
+    let t = w[0];
+    let a = vec![{
+        let u = if t > 0.39_f64 { -0.85_f64 } else { -0.95_f64 };
+        let u = u.sin() * 0.5_f64 + (-0.5_f64);
+        u
+    }];
+    let b = vec![{
+        let u = cp;
+        let u = u.sin() * 0.5_f64 + mica::detach(t).tanh();
+        u
+    }];
+    t * a[0] + w[1] * b[0]
+}
+
 #[test]
 fn found_by_random_programs() {
     let f = |p: &[f64]| a(p[0]);
@@ -150,4 +170,16 @@ fn found_by_random_programs() {
     let (v, dx) = i_grad(0.4);
     assert_eq!(v, i(0.4));
     mica::check::check_gradient(|p: &[f64]| i(p[0]), &[0.4], &[dx]).unwrap();
+    // `detach` makes `b[0]` a constant, so the slopes are by algebra:
+    // ∂/∂w0 = a[0] (piecewise constant), ∂/∂w1 = b[0]
+    for w in [[1.08, -0.82], [0.1, 0.5]] {
+        let (v, g) = j_grad(&w, 0.75);
+        assert_eq!(v, j(&w, 0.75));
+        let a0 = (if w[0] > 0.39 { -0.85_f64 } else { -0.95 }).sin() * 0.5 - 0.5;
+        let b0 = 0.75_f64.sin() * 0.5 + w[0].tanh();
+        assert!(
+            (g[0] - a0).abs() < 1e-15 && (g[1] - b0).abs() < 1e-15,
+            "{g:?}"
+        );
+    }
 }

@@ -1287,17 +1287,36 @@ impl<'a> Sweep<'a> {
             Expr::Repeat(r) => vec![&*r.expr],
             _ => Vec::new(),
         };
+        // the elements are lowered only to learn whether they are recorded;
+        // that code is thrown away, and so is what it declared and recorded
+        let hoisted = self.hoists.last().map(|h| (h.names.len(), h.options.len()));
+        let (tapes, steps) = (self.tapes.len(), self.building.last().map_or(0, Vec::len));
+        let mut active = None;
         for element in elements {
-            if self
-                .lower_expr(element, &mut TokenStream::new())?
-                .val
-                .is_active()
-            {
+            match self.lower_expr(element, &mut TokenStream::new()) {
+                Ok(lowered) if lowered.val.is_active() => active = Some(Ok(element)),
+                Ok(_) => continue,
+                Err(e) => active = Some(Err(e)),
+            }
+            break;
+        }
+        if let (Some(hoist), Some((names, options))) = (self.hoists.last_mut(), hoisted) {
+            hoist.names.truncate(names);
+            hoist.options.truncate(options);
+        }
+        self.tapes.truncate(tapes);
+        if let Some(list) = self.building.last_mut() {
+            list.truncate(steps);
+        }
+        match active {
+            Some(Ok(element)) => {
                 return Err(syn::Error::new_spanned(
                     element,
                     "an array of recorded values is made by `let`: `let h = [a, b];`",
-                ));
+                ))
             }
+            Some(Err(e)) => return Err(e),
+            None => {}
         }
         let _ = out;
         Ok(Lowered {

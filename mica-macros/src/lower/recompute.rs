@@ -196,20 +196,7 @@ impl Stability {
 
 /// `a + b` and friends; not `a += b`.
 fn is_pure_op(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    !matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
+    !super::is_compound(op)
 }
 
 /// The name a pattern binds by value, immutably: `x` or `x: T`.
