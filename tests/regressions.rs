@@ -140,6 +140,20 @@ fn j(#[tracked] w: &[f64; 2], cp: f64) -> f64 {
     t * a[0] + w[1] * b[0]
 }
 
+/// Found by the expansion-time measurement: a value read by thousands of
+/// lines had its adjoint written as one `a + b + …` chain, nested deeper
+/// than rustc can walk (a stack overflow). Past 32 parts the sum is now
+/// added up in a local; `x` here has 37.
+#[tape]
+fn long_sum(#[tracked] x: f64, #[tracked] y: f64) -> f64 {
+    let a = x * y + x * 2.0 + x * 3.0 + x * 4.0 + x * 5.0 + x * 6.0 + x * 7.0 + x * 8.0 + x * 9.0;
+    let b = a + x * 11.0 + x * 12.0 + x * 13.0 + x * 14.0 + x * 15.0 + x * 16.0 + x * 17.0;
+    let c = b + x * 21.0 + x * 22.0 + x * 23.0 + x * 24.0 + x * 25.0 + x * 26.0 + x * 27.0;
+    let d = c + x * 31.0 + x * 32.0 + x * 33.0 + x * 34.0 + x * 35.0 + x * 36.0 + x * 37.0;
+    let e = d + x.sin() + x.cos() + (x * 0.5).tanh() + x * x + x / (y + 2.0) + x * 41.0;
+    e * y + x * 42.0 + x * 43.0
+}
+
 #[test]
 fn found_by_random_programs() {
     let f = |p: &[f64]| a(p[0]);
@@ -170,6 +184,12 @@ fn found_by_random_programs() {
     let (v, dx) = i_grad(0.4);
     assert_eq!(v, i(0.4));
     mica::check::check_gradient(|p: &[f64]| i(p[0]), &[0.4], &[dx]).unwrap();
+    for (x, y) in [(0.3, 0.7), (-1.2, 0.4)] {
+        let (v, (gx, gy)) = long_sum_grad(x, y);
+        assert_eq!(v, long_sum(x, y));
+        let f = |p: &[f64]| long_sum(p[0], p[1]);
+        mica::check::check_gradient(f, &[x, y], &[gx, gy]).unwrap();
+    }
     // `detach` makes `b[0]` a constant, so the slopes are by algebra:
     // ∂/∂w0 = a[0] (piecewise constant), ∂/∂w1 = b[0]
     for w in [[1.08, -0.82], [0.1, 0.5]] {

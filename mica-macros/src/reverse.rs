@@ -545,14 +545,26 @@ impl Gen<'_, '_> {
 pub fn sum(parts: &[TokenStream]) -> TokenStream {
     // extended in place: linear in the number of parts (a value read by
     // every line of a long body has thousands)
+    const CHAIN: usize = 32;
     let mut out = TokenStream::new();
-    for (k, part) in parts.iter().enumerate() {
-        if k > 0 {
-            out.extend(quote!(+));
+    if parts.len() <= CHAIN {
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                out.extend(quote!(+));
+            }
+            out.extend(part.clone());
         }
-        out.extend(part.clone());
+        return out;
     }
-    out
+    // a long chain `a + b + …` nests as deep as it is long, past what rustc
+    // can walk: added one by one into a local instead, in the same order
+    let sum = crate::names::internal("__mica_sum");
+    let mut parts = parts.iter();
+    let first = parts.next().cloned().unwrap_or_default();
+    for part in parts {
+        out.extend(quote!(#sum += #part;));
+    }
+    quote!({ let mut #sum = #first; #out #sum })
 }
 
 /// Whether `tokens` mention the name `pat` binds (a single identifier).
