@@ -287,6 +287,22 @@ pub struct Problem {
     pub m: f64,
 }
 
+/// The signature `gmm_hand` and Mica's `gmm_backward` share.
+type Backward = fn(
+    &[f64],
+    &[f64],
+    &[f64],
+    &[f64],
+    usize,
+    usize,
+    f64,
+    f64,
+    f64,
+    &mut [f64],
+    &mut [f64],
+    &mut [f64],
+) -> f64;
+
 impl Problem {
     /// The knobs flattened: `alphas`, `means`, `icf`.
     pub fn flat(&self) -> Vec<f64> {
@@ -301,13 +317,14 @@ impl Problem {
         gmm(a, mu, icf, &self.x, k, d, self.gamma, self.m)
     }
 
-    /// The hand-written gradient, flattened like [`Problem::flat`].
-    pub fn hand(&self) -> Vec<f64> {
+    /// The gradient by `backward` (`gmm_hand` or `gmm_backward`, which share
+    /// a signature), flattened like [`Problem::flat`].
+    fn flat_gradient(&self, backward: Backward) -> Vec<f64> {
         let (k, d) = (self.k, self.d);
         let mut da = vec![0.0; k];
         let mut dm = vec![0.0; k * d];
         let mut di = vec![0.0; self.icf.len()];
-        gmm_hand(
+        backward(
             &self.alphas,
             &self.means,
             &self.icf,
@@ -324,27 +341,14 @@ impl Problem {
         [da, dm, di].concat()
     }
 
+    /// The hand-written gradient, flattened like [`Problem::flat`].
+    pub fn hand(&self) -> Vec<f64> {
+        self.flat_gradient(gmm_hand)
+    }
+
     /// Mica's `_backward`, flattened like [`Problem::flat`].
     pub fn mica(&self) -> Vec<f64> {
-        let (k, d) = (self.k, self.d);
-        let mut da = vec![0.0; k];
-        let mut dm = vec![0.0; k * d];
-        let mut di = vec![0.0; self.icf.len()];
-        gmm_backward(
-            &self.alphas,
-            &self.means,
-            &self.icf,
-            &self.x,
-            k,
-            d,
-            self.gamma,
-            self.m,
-            1.0,
-            &mut da,
-            &mut dm,
-            &mut di,
-        );
-        [da, dm, di].concat()
+        self.flat_gradient(gmm_backward)
     }
 
     /// Mica's `_grad`, flattened like [`Problem::flat`].
