@@ -21,6 +21,19 @@ impl Names {
     }
 }
 
+/// Every identifier in `tokens`, groups included, added to `out`.
+pub fn idents_in(tokens: proc_macro2::TokenStream, out: &mut std::collections::HashSet<String>) {
+    for tt in tokens {
+        match tt {
+            proc_macro2::TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            proc_macro2::TokenTree::Group(g) => idents_in(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
 /// A fixed internal name (a parameter of a generated function).
 pub fn internal(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())

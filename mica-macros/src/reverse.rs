@@ -293,11 +293,11 @@ impl Gen<'_, '_> {
                 for (i, input) in op.inputs.iter().enumerate() {
                     let Operand::Active(id) = input else { continue };
                     let reads = crate::rules::reads(name, i);
-                    // `a ± b` passes the adjoint on as it is
-                    let part = match *name {
-                        "add" | "sub" if i == 0 => adj.to_token_stream(),
-                        "add" => adj.to_token_stream(),
-                        "sub" | "neg" => quote!(-#adj),
+                    // `a ± b` and `-a` pass the adjoint on, negated for
+                    // what is subtracted
+                    let part = match (*name, i) {
+                        ("add", _) | ("sub", 0) => adj.to_token_stream(),
+                        ("sub", _) | ("neg", _) => quote!(-#adj),
                         _ => {
                             // the positions the pullback reads, the others
                             // filled with the adjoint (same type, ignored)
@@ -572,12 +572,7 @@ fn mentions(tokens: &TokenStream, pat: &TokenStream) -> bool {
     let Some(proc_macro2::TokenTree::Ident(name)) = pat.clone().into_iter().next() else {
         return false;
     };
-    fn walk(tokens: TokenStream, name: &Ident) -> bool {
-        tokens.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) => i == *name,
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
-            _ => false,
-        })
-    }
-    walk(tokens.clone(), &name)
+    let mut names = std::collections::HashSet::new();
+    crate::names::idents_in(tokens.clone(), &mut names);
+    names.contains(&name.to_string())
 }

@@ -1376,24 +1376,13 @@ impl<'s> LaterNames<'s> {
 
     /// The index of the last statement at or after `from` that names `name`.
     fn last_mention(&mut self, name: &str, from: usize) -> Option<usize> {
-        fn collect(tokens: TokenStream, out: &mut HashSet<String>) {
-            for tt in tokens {
-                match tt {
-                    TokenTree::Ident(i) => {
-                        out.insert(i.to_string());
-                    }
-                    TokenTree::Group(g) => collect(g.stream(), out),
-                    _ => {}
-                }
-            }
-        }
         let stmts = self.stmts;
         let names = self.names.get_or_insert_with(|| {
             stmts
                 .iter()
                 .map(|s| {
                     let mut names = HashSet::new();
-                    collect(s.to_token_stream(), &mut names);
+                    crate::names::idents_in(s.to_token_stream(), &mut names);
                     names
                 })
                 .collect()

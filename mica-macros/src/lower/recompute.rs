@@ -294,18 +294,7 @@ impl<'ast> Visit<'ast> for Touches {
     }
 
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        fn names(tokens: proc_macro2::TokenStream, out: &mut HashSet<String>) {
-            for tt in tokens {
-                match tt {
-                    proc_macro2::TokenTree::Ident(i) => {
-                        out.insert(i.to_string());
-                    }
-                    proc_macro2::TokenTree::Group(g) => names(g.stream(), out),
-                    _ => {}
-                }
-            }
-        }
-        names(m.tokens.clone(), &mut self.0);
+        crate::names::idents_in(m.tokens.clone(), &mut self.0);
     }
 }
 
