@@ -59,9 +59,20 @@ fn looped(#[tracked] w: &[f64], xs: &[f64]) -> f64 {
     let mut s = 0.0;
     for (i, x) in xs.iter().enumerate() {
         let r = w[i % 2] * x - 1.0;
-        s += r * r;
+        s += r.sin();
     }
-    s
+    s * s
+}
+
+/// The same loop, its sum used linearly after it: fused, it keeps nothing.
+#[tape]
+fn summed(#[tracked] w: &[f64], xs: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, x) in xs.iter().enumerate() {
+        let r = w[i % 2] * x - 1.0;
+        s += r.sin();
+    }
+    s / xs.len() as f64
 }
 
 #[tape]
@@ -127,6 +138,11 @@ fn straight_line_gradients_allocate_nothing() {
             sink += looped_backward(&w, &xs[..n], 1.0, &mut d_w);
         });
         assert_eq!(counted, 1, "{n} iterations");
+        // a loop whose reverse runs inside it keeps nothing
+        let counted = allocations_during(|| {
+            sink += summed_backward(&w, &xs[..n], 1.0, &mut d_w);
+        });
+        assert_eq!(counted, 0, "{n} iterations, fused");
     }
     // nested loops: the outer loop's storage once, the inner loop's storage
     // sized at each outer iteration (it grows a few times, not per element)

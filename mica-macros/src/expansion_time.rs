@@ -96,3 +96,11 @@ fn synthetic_bodies_expand_cleanly() {
         assert!(out.contains("_backward"));
     }
 }
+
+#[test]
+#[ignore = "a profiling target"]
+fn expansion_profile_target() {
+    let input = straight_line(2_000);
+    let out = crate::expand::tape(TokenStream::new(), input);
+    assert!(!out.is_empty());
+}

@@ -182,6 +182,12 @@ pub struct Loop {
     /// the values made while lowering the loop (its body's among them)
     pub values: std::ops::Range<ValueId>,
     pub carried: Vec<Carried>,
+    /// for a loop that is a statement of the function body's top level
+    /// (function form, no `return`): that statement's index
+    pub top: Option<usize>,
+    /// a placeholder just before the loop, at the function body's top level
+    /// when `top` is set (see `reverse.rs`, fused loops)
+    pub before: Ident,
 }
 
 /// Where the reverse sweep finds a loop's range.

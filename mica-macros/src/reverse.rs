@@ -28,6 +28,8 @@
 //!
 //! Arrays' adjoints are buffers: reading `w[i]` adds into `d_w[i]`.
 
+mod fuse;
+
 use crate::lower::{Branch, Loop, OpKind, Operand, RangeSource, Step, Sweep, Val, ValueId};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -55,6 +57,10 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
         accumulators: BTreeMap::new(),
         accumulator_order: Vec::new(),
         fills: HashMap::new(),
+        seeds: seeds.clone(),
+        early: BTreeMap::new(),
+        before_loops: HashMap::new(),
+        fusing: None,
     };
     let mut code = TokenStream::new();
     for array in &gen.sweep.arrays {
@@ -63,6 +69,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
         }
     }
     code.extend(gen.region(&steps, 0, seeds));
+    gen.finish_fused();
     let inputs: Vec<ValueId> = (0..gen.sweep.values.len())
         .filter(|&v| {
             let value = &gen.sweep.values[v];
@@ -142,6 +149,17 @@ struct Gen<'g, 'a> {
     /// the same values in the order their accumulators were made
     accumulator_order: Vec<ValueId>,
     fills: HashMap<String, TokenStream>,
+    /// the sweep's seeds (the function's value and its adjoint)
+    seeds: Vec<(ValueId, TokenStream)>,
+    /// accumulators a fused loop adds into, declared before the first such
+    /// loop instead of where the reverse sweep starts: value → that loop's
+    /// `before` placeholder
+    early: BTreeMap<ValueId, String>,
+    /// what goes before each fused loop (its `before` placeholder)
+    before_loops: HashMap<String, TokenStream>,
+    /// while a fused loop's body is walked: the accumulated values it adds
+    /// into
+    fusing: Option<BTreeSet<ValueId>>,
 }
 
 impl Gen<'_, '_> {
@@ -149,6 +167,9 @@ impl Gen<'_, '_> {
     /// value, into its accumulator right away.
     fn contribute(&mut self, v: ValueId, part: TokenStream, code: &mut TokenStream) {
         if self.accumulated.contains(&v) {
+            if let Some(touched) = &mut self.fusing {
+                touched.insert(v);
+            }
             let acc = match self.accumulators.get(&v) {
                 Some(acc) => acc.clone(),
                 None => {
@@ -195,9 +216,16 @@ impl Gen<'_, '_> {
         for (v, seed) in seeds {
             self.contribute(v, seed, &mut code);
         }
-        for step in steps.iter().rev() {
+        for (k, step) in steps.iter().enumerate().rev() {
             match step {
                 Step::Op(op) => self.op(op, &mut code),
+                // a loop of the function body's top level may run its
+                // reverse inside its forward sweep (see `fuse.rs`)
+                Step::Loop(l) if region == 0 && l.top.is_some() => {
+                    if !self.fuse(l, &steps[k + 1..], &mut code) {
+                        self.walk_loop(l, &mut code);
+                    }
+                }
                 Step::Loop(l) => self.walk_loop(l, &mut code),
                 Step::Branch(b) => self.branch(b, &mut code),
                 Step::Write {
@@ -252,7 +280,7 @@ impl Gen<'_, '_> {
         let mut decls = TokenStream::new();
         let mut new: Vec<(ValueId, Ident)> = self.accumulator_order[before..]
             .iter()
-            .filter(|v| self.sweep.values[**v].region == region)
+            .filter(|v| self.sweep.values[**v].region == region && !self.early.contains_key(v))
             .filter_map(|v| self.accumulators.get(v).map(|acc| (*v, acc.clone())))
             .collect();
         new.sort_by_key(|(v, _)| *v);
@@ -429,33 +457,7 @@ impl Gen<'_, '_> {
         for (carry, next) in carries.iter().zip(nexts) {
             body.extend(quote!(#carry = #next;));
         }
-        // what the body's reverse reads: evaluated again where that gives
-        // the same value (see `lower/recompute.rs`), else pushed by the
-        // forward sweep per iteration
-        let again_here = |v: &crate::lower::Value| {
-            v.recompute.is_some() && v.scope == l.scope && v.region == l.region
-        };
-        // what is evaluated again needs its inputs: read again or stored
-        for id in l.values.clone().rev() {
-            let v = &self.sweep.values[id];
-            if v.needed && again_here(v) {
-                for dep in v.deps.clone() {
-                    self.sweep.values[dep].needed = true;
-                }
-            }
-        }
-        let mut again = TokenStream::new();
-        let mut stored = Vec::new();
-        for v in &self.sweep.values[l.values.clone()] {
-            if !v.needed || v.scope != l.scope {
-                continue;
-            }
-            let store = &v.store;
-            match &v.recompute {
-                Some(expr) if again_here(v) => again.extend(quote!(let #store = #expr;)),
-                _ => stored.push(store.clone()),
-            }
-        }
+        let (again, stored) = self.loop_reads(l);
         let body = quote!(#again #body);
         let tape = &l.tape;
         let body = if stored.is_empty() {
@@ -508,6 +510,37 @@ impl Gen<'_, '_> {
                 self.contribute(before, carry.into_token_stream(), code);
             }
         }
+    }
+
+    /// What a loop body's reverse reads: the `let`s that evaluate values
+    /// again where that gives the same value (see `lower/recompute.rs`), and
+    /// the values the forward sweep must keep per iteration.
+    fn loop_reads(&mut self, l: &Loop) -> (TokenStream, Vec<Ident>) {
+        let again_here = |v: &crate::lower::Value| {
+            v.recompute.is_some() && v.scope == l.scope && v.region == l.region
+        };
+        // what is evaluated again needs its inputs: read again or stored
+        for id in l.values.clone().rev() {
+            let v = &self.sweep.values[id];
+            if v.needed && again_here(v) {
+                for dep in v.deps.clone() {
+                    self.sweep.values[dep].needed = true;
+                }
+            }
+        }
+        let mut again = TokenStream::new();
+        let mut stored = Vec::new();
+        for v in &self.sweep.values[l.values.clone()] {
+            if !v.needed || v.scope != l.scope {
+                continue;
+            }
+            let store = &v.store;
+            match &v.recompute {
+                Some(expr) if again_here(v) => again.extend(quote!(let #store = #expr;)),
+                _ => stored.push(store.clone()),
+            }
+        }
+        (again, stored)
     }
 
     /// A branch: the recorded arm, walked.

@@ -360,11 +360,21 @@ impl Sweep<'_> {
     }
 
     fn open_loop(&mut self, capacity: Option<TokenStream>, out: &mut TokenStream) -> OpenLoop {
+        let top = match &self.stability {
+            Some(stability) if self.depth == 0 && self.region == 0 && self.scopes.len() == 1 => {
+                Some(stability.statement())
+            }
+            _ => None,
+        };
+        let before = self.names.fresh("fill");
+        out.extend(before.to_token_stream());
         let tape = self.names.fresh("tape");
         self.tapes.push((tape.clone(), capacity));
         let counter = self.names.fresh("kc");
         out.extend(quote!(let mut #counter = 0usize;));
         OpenLoop {
+            top,
+            before,
             tape,
             counter,
             fill: self.names.fresh("fill"),
@@ -509,6 +519,8 @@ impl Sweep<'_> {
             range: lp.range,
             values: lp.first_value..self.values.len(),
             carried: record,
+            top: lp.top,
+            before: lp.before,
         }));
     }
 
@@ -832,6 +844,8 @@ pub(super) struct LoopRecord {
 
 /// A loop being lowered.
 pub(super) struct OpenLoop {
+    top: Option<usize>,
+    before: Ident,
     tape: Ident,
     counter: Ident,
     fill: Ident,

@@ -40,6 +40,8 @@ pub struct Stability {
     /// top-level names bound once → the statement from which on nothing
     /// changes them
     freezes: HashMap<String, usize>,
+    /// top-level names bound once → the statement binding them
+    bound_at: HashMap<String, usize>,
     /// the top-level statement being lowered
     statement: usize,
 }
@@ -59,11 +61,13 @@ impl Stability {
             counter.visit_stmt(stmt);
         }
         let mut freezes = HashMap::new();
+        let mut bound_at = HashMap::new();
         for (k, stmt) in stmts.iter().enumerate() {
             if let syn::Stmt::Local(local) = stmt {
                 if let Some(name) = bound_name(&local.pat) {
                     if counter.0.get(&name) == Some(&1) {
-                        freezes.insert(name, k + 1);
+                        freezes.insert(name.clone(), k + 1);
+                        bound_at.insert(name, k);
                     }
                 }
             }
@@ -81,6 +85,7 @@ impl Stability {
             counts: counter.0,
             stable: HashSet::new(),
             freezes,
+            bound_at,
             statement: 0,
         };
         for input in &sig.inputs {
@@ -112,6 +117,30 @@ impl Stability {
         self.freezes
             .get(name)
             .is_some_and(|&from| self.statement >= from)
+    }
+
+    /// Whether `name`, read just before the top-level statement `at`, holds
+    /// what it holds wherever it was judged stable or frozen: it is bound
+    /// nowhere in the function (an item), or it is a stable parameter, or a
+    /// top-level `let` bound before `at` that is immutable or frozen by then.
+    /// Call once the whole body is lowered.
+    pub fn same_before(&self, name: &str, at: usize) -> bool {
+        if !self.counts.contains_key(name) {
+            return true;
+        }
+        match self.bound_at.get(name) {
+            Some(&bound) => {
+                bound < at
+                    && (self.stable.contains(name)
+                        || self.freezes.get(name).is_some_and(|&from| from <= at))
+            }
+            None => self.stable.contains(name),
+        }
+    }
+
+    /// The top-level statement being lowered.
+    pub fn statement(&self) -> usize {
+        self.statement
     }
 
     fn add_if_bound_once(&mut self, name: &str) {
@@ -183,14 +212,30 @@ impl Stability {
             Expr::Cast(c) => self.pure(&c.expr),
             Expr::Field(f) => self.pure(&f.base),
             Expr::Index(i) => self.pure(&i.expr) && self.pure(&i.index),
-            Expr::MethodCall(m) => {
-                m.method == "len"
-                    && m.args.is_empty()
-                    && m.turbofish.is_none()
-                    && self.pure(&m.receiver)
+            Expr::MethodCall(m) if m.turbofish.is_none() => {
+                let receiver = self.pure(&m.receiver);
+                if m.method == "len" {
+                    return m.args.is_empty() && receiver;
+                }
+                // a float method of a literal (`8.0_f64.sqrt()`): a constant
+                // the compiler folds
+                let literal = matches!(strip(&m.receiver), Expr::Lit(_));
+                literal
+                    && crate::rules::method(&m.method.to_string())
+                        .is_some_and(|method| method.args == m.args.len())
+                    && m.args.iter().all(|a| self.pure(a))
             }
             _ => false,
         }
+    }
+}
+
+/// `e` without parentheses or invisible groups.
+fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
     }
 }
 

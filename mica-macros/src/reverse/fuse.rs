@@ -1,0 +1,524 @@
+//! Fused loops: a loop whose reverse runs inside its own forward sweep.
+//!
+//! A loop that only sums into its carried bindings (`total += …`) passes
+//! each iteration the same adjoint for them: the adjoint they have after the
+//! loop. When the code after the loop uses the sums linearly, with factors
+//! known before the loop (`total / n as f64`, `0.5 * total`, `total` itself),
+//! that adjoint is known before the loop runs, and each iteration's reverse
+//! needs nothing from a later iteration. The iteration's reverse then runs
+//! at the end of the iteration itself, reading the iteration's values where
+//! the forward sweep left them: nothing is kept per iteration, and the data
+//! the loop reads is walked once, as a hand-written adjoint walks it.
+//!
+//! ```text
+//! let k = seed / (n as f64);          // the sums' adjoint, before the loop
+//! for i in 0..n {
+//!     …forward of iteration i…
+//!     …reverse of iteration i, seeded with k…
+//! }
+//! ```
+//!
+//! Only loops of the function body's top level, in the function form without
+//! `return`, are fused, and only when (checked on the record):
+//!
+//! - every carried binding that holds a recorded value ends each iteration
+//!   as `entry + x`, `x + entry` or `entry - x`, and neither its value at the
+//!   start of the iteration nor that sum is read anywhere else in the body;
+//! - the code after the loop reads the sums only through operations whose
+//!   slope to them reads no sum and nothing computed after the loop, other
+//!   than constants that can be evaluated before the loop with the same value
+//!   (see `Stability::same_before`);
+//! - the body adds into no array that the code after the loop could write
+//!   (arrays made before the loop, in the function, are left alone), and
+//!   writes only arrays made inside it.
+//!
+//! A fused loop's gradients are the same sums, added in another order.
+
+use super::{sum, Gen};
+use crate::lower::{Loop, Op, OpKind, Operand, Step, Val, ValueId};
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// While the adjoints after a loop are worked out: what is known before it.
+struct Early<'e, 'l> {
+    l: &'l Loop,
+    /// the loop's statement in the function body
+    top: usize,
+    /// the operations after the loop, by output
+    made: &'e HashMap<ValueId, &'l Op>,
+    /// values given a `let` before the loop so far
+    defined: &'e mut HashSet<ValueId>,
+    decls: &'e mut TokenStream,
+}
+
+/// What a fusable loop needs before it runs.
+struct Plan {
+    /// `let`s of the constants and adjoints below
+    decls: TokenStream,
+    /// per carried binding: its adjoint after the loop, if anything reaches it
+    carries: Vec<Option<TokenStream>>,
+}
+
+impl Gen<'_, '_> {
+    /// Fuses `l`, whose following steps (same region) are `post`, if it can
+    /// be; returns whether it did.
+    pub(super) fn fuse(&mut self, l: &Loop, post: &[Step], code: &mut TokenStream) -> bool {
+        let Some(plan) = self.plan(l, post) else {
+            return false;
+        };
+        let mut before = plan.decls;
+        let mut seeds = Vec::new();
+        let mut carries = Vec::new();
+        for (c, adjoint) in l.carried.iter().zip(plan.carries) {
+            let carry = adjoint.map(|adjoint| {
+                let carry = self.sweep.names.fresh("k");
+                before.extend(quote!(let #carry = #adjoint;));
+                if let Val::Active(end) = c.end {
+                    seeds.push((end, carry.to_token_stream()));
+                }
+                carry
+            });
+            carries.push(carry);
+        }
+        let outer = self.fusing.replace(BTreeSet::new());
+        let body = self.region(&l.steps, l.region, seeds);
+        let touched = std::mem::replace(&mut self.fusing, outer).unwrap_or_default();
+        // each iteration hands its carried adjoints on unchanged (checked)
+        for c in &l.carried {
+            let _ = self.total(c.entry);
+        }
+        // every value of the iteration is in scope where its reverse runs
+        // (a temporary made in a nested block or arm is declared at the
+        // top of the body): nothing is read again or kept
+        let _ = self.loop_reads(l);
+        self.sweep.empty_tapes.insert(l.tape.to_string());
+        self.fills.insert(l.fill.to_string(), body);
+        // accumulators of the function's values that the body adds into
+        // are declared before the first (in forward order) loop using them:
+        // loops are walked last to first, so a later walk overwrites
+        let key = l.before.to_string();
+        for v in touched {
+            if self.sweep.values[v].region == 0 {
+                self.early.insert(v, key.clone());
+            }
+        }
+        self.before_loops.entry(key).or_default().extend(before);
+        for (c, carry) in l.carried.iter().zip(carries) {
+            if let (Val::Active(before), Some(carry)) = (&c.before, carry) {
+                self.contribute(*before, carry.into_token_stream(), code);
+            }
+        }
+        true
+    }
+
+    /// Puts what goes before each fused loop into its placeholder.
+    pub(super) fn finish_fused(&mut self) {
+        let early = std::mem::take(&mut self.early);
+        for (v, key) in early {
+            if let Some(acc) = self.accumulators.get(&v).cloned() {
+                let store = self.sweep.read_store(v);
+                let decl = quote!(let mut #acc = ::mica::__private::zeros_like(&#store););
+                self.before_loops.entry(key).or_default().extend(decl);
+            }
+        }
+        for (key, code) in std::mem::take(&mut self.before_loops) {
+            self.fills.insert(key, code);
+        }
+    }
+
+    fn plan(&mut self, l: &Loop, post: &[Step]) -> Option<Plan> {
+        let top = l.top?;
+        // the body: carried bindings are sums, arrays stay inside
+        let mut regions = BTreeSet::new();
+        regions_of(l, &mut regions);
+        let mut reads = HashMap::new();
+        let mut arrays_ok = true;
+        self.scan(&l.steps, &regions, &mut reads, &mut arrays_ok);
+        for c in &l.carried {
+            for val in [&c.before, &c.end] {
+                let mut ids = Vec::new();
+                if !active_ids(val, &mut ids) {
+                    return None;
+                }
+                for id in ids {
+                    *reads.entry(id).or_insert(0usize) += 1;
+                }
+            }
+        }
+        if !arrays_ok {
+            return None;
+        }
+        for c in &l.carried {
+            let entry_reads = reads.get(&c.entry).copied().unwrap_or(0);
+            match c.end {
+                Val::Const => {
+                    if entry_reads != 0 {
+                        return None;
+                    }
+                }
+                Val::Active(end) => {
+                    // `end` was counted once as the carried end itself
+                    if reads.get(&end).copied().unwrap_or(0) != 1 || entry_reads != 1 {
+                        return None;
+                    }
+                    if !sums_into(&l.steps, end, c.entry) {
+                        return None;
+                    }
+                }
+                _ => return None,
+            }
+        }
+        // after the loop: the sums' adjoints, from factors known before it
+        let exits: Vec<ValueId> = l
+            .carried
+            .iter()
+            .filter(|c| matches!(c.end, Val::Active(_)))
+            .map(|c| c.exit)
+            .collect();
+        let mut sums: HashSet<ValueId> = exits.iter().copied().collect();
+        for step in post {
+            match step {
+                Step::Op(op) => {
+                    let hits: Vec<usize> = (0..op.inputs.len())
+                        .filter(
+                            |&i| matches!(op.inputs[i], Operand::Active(v) if sums.contains(&v)),
+                        )
+                        .collect();
+                    if hits.is_empty() {
+                        continue;
+                    }
+                    let OpKind::Rule(name) = op.kind else {
+                        return None;
+                    };
+                    let k = op.inputs.len();
+                    for &i in &hits {
+                        for &p in crate::rules::reads(name, i) {
+                            if p >= k || hits.contains(&p) {
+                                return None;
+                            }
+                        }
+                    }
+                    sums.insert(op.out);
+                }
+                other => {
+                    let mut reads = HashMap::new();
+                    let mut ok = true;
+                    self.scan(
+                        std::slice::from_ref(other),
+                        &BTreeSet::new(),
+                        &mut reads,
+                        &mut ok,
+                    );
+                    if reads.keys().any(|v| sums.contains(v)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        let mut decls = TokenStream::new();
+        let mut defined = HashSet::new();
+        let made: HashMap<ValueId, &Op> = post
+            .iter()
+            .filter_map(|step| match step {
+                Step::Op(op) => Some((op.out, op)),
+                _ => None,
+            })
+            .collect();
+        let mut early = Early {
+            l,
+            top,
+            made: &made,
+            defined: &mut defined,
+            decls: &mut decls,
+        };
+        let mut adjoints: BTreeMap<ValueId, Vec<TokenStream>> = BTreeMap::new();
+        for (v, seed) in &self.seeds {
+            if sums.contains(v) {
+                adjoints.entry(*v).or_default().push(seed.clone());
+            }
+        }
+        for step in post.iter().rev() {
+            let Step::Op(op) = step else { continue };
+            if !sums.contains(&op.out) {
+                continue;
+            }
+            let Some(parts) = adjoints.remove(&op.out) else {
+                continue;
+            };
+            let OpKind::Rule(name) = op.kind else {
+                return None;
+            };
+            let adj = self.sweep.names.fresh("e");
+            let total = sum(&parts);
+            early.decls.extend(quote!(let #adj = #total;));
+            let k = op.inputs.len();
+            for (i, input) in op.inputs.iter().enumerate() {
+                let Operand::Active(id) = input else { continue };
+                if !sums.contains(id) {
+                    continue;
+                }
+                let part = match (name, i) {
+                    ("add", _) | ("sub", 0) | ("mul_add", 2) => adj.to_token_stream(),
+                    ("sub", _) | ("neg", _) => quote!(-#adj),
+                    _ => {
+                        let reads = crate::rules::reads(name, i);
+                        let mut args = Vec::with_capacity(k + 1);
+                        for (p, input) in op.inputs.iter().enumerate() {
+                            args.push(if reads.contains(&p) {
+                                self.known_before(input, &mut early)?
+                            } else {
+                                adj.to_token_stream()
+                            });
+                        }
+                        args.push(adj.to_token_stream());
+                        let rule = quote::format_ident!("{}_d{}", name, i);
+                        quote!(::mica::__private::rules::#rule(#(#args,)* #adj))
+                    }
+                };
+                adjoints.entry(*id).or_default().push(part);
+            }
+        }
+        let carries = l
+            .carried
+            .iter()
+            .map(|c| match c.end {
+                Val::Active(_) => adjoints.remove(&c.exit).map(|parts| sum(&parts)),
+                _ => None,
+            })
+            .collect();
+        Some(Plan { decls, carries })
+    }
+
+    /// An operand of the code after the loop, read before it: a literal, a
+    /// value made before the loop, or one evaluated again there with the
+    /// same result (its `let` added to the declarations).
+    fn known_before(&mut self, input: &Operand, early: &mut Early<'_, '_>) -> Option<TokenStream> {
+        match input {
+            Operand::Const(tokens) => Some(tokens.clone()),
+            Operand::Active(id) => self.value_before(*id, early),
+            Operand::Stored(id) => {
+                let store = self.value_before(*id, early)?;
+                Some(quote!(::mica::__private::val(#store)))
+            }
+            Operand::Array { .. } => None,
+        }
+    }
+
+    fn value_before(&mut self, id: ValueId, early: &mut Early<'_, '_>) -> Option<TokenStream> {
+        let v = &self.sweep.values[id];
+        if v.region != 0 || v.scope != 0 {
+            return None;
+        }
+        if id < early.l.values.start || early.defined.contains(&id) {
+            return Some(self.sweep.read_store(id).into_token_stream());
+        }
+        let expr = match (v.recompute.clone(), early.made.get(&id)) {
+            // a constant or cheap value the lowering can read again
+            (Some(expr), _) => {
+                let deps = v.deps.clone();
+                let mut names = HashSet::new();
+                crate::names::idents_in(expr.clone(), &mut names);
+                let stores: HashSet<String> = deps
+                    .iter()
+                    .map(|d| self.sweep.values[*d].store.to_string())
+                    .collect();
+                let stability = self.sweep.stability.as_ref()?;
+                if !names
+                    .iter()
+                    .all(|n| stores.contains(n) || stability.same_before(n, early.top))
+                {
+                    return None;
+                }
+                for dep in deps {
+                    self.value_before(dep, early)?;
+                }
+                expr
+            }
+            // an operation after the loop on values known before it: the
+            // same operation on the same inputs, evaluated before
+            (None, Some(op)) => {
+                let OpKind::Rule(name) = op.kind else {
+                    return None;
+                };
+                let mut args = Vec::with_capacity(op.inputs.len());
+                for input in &op.inputs {
+                    args.push(match input {
+                        Operand::Const(tokens) => tokens.clone(),
+                        Operand::Active(dep) | Operand::Stored(dep) => {
+                            self.value_before(*dep, early)?
+                        }
+                        Operand::Array { .. } => return None,
+                    });
+                }
+                forward(name, &args)?
+            }
+            (None, None) => return None,
+        };
+        let store = self.sweep.read_store(id);
+        early.decls.extend(quote!(let #store = #expr;));
+        early.defined.insert(id);
+        Some(store.into_token_stream())
+    }
+
+    /// Counts the recorded values `steps` read (into `reads`), and clears
+    /// `arrays_ok` if they add into an array made outside `regions` (or
+    /// declared by the reverse sweep), or write one.
+    fn scan(
+        &self,
+        steps: &[Step],
+        regions: &BTreeSet<usize>,
+        reads: &mut HashMap<ValueId, usize>,
+        arrays_ok: &mut bool,
+    ) {
+        let inside = |array: usize| {
+            let a = &self.sweep.arrays[array];
+            a.declare.is_none() && a.local.is_none_or(|(r, _)| regions.contains(&r))
+        };
+        let written_inside = |array: usize| {
+            let a = &self.sweep.arrays[array];
+            a.declare.is_none() && a.local.is_some_and(|(r, _)| regions.contains(&r))
+        };
+        let read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| {
+            if let Operand::Active(v) = operand {
+                *reads.entry(*v).or_insert(0) += 1;
+            }
+        };
+        for step in steps {
+            match step {
+                Step::Op(op) => {
+                    for input in &op.inputs {
+                        read(input, reads);
+                        if let Operand::Array { array, .. } = input {
+                            *arrays_ok &= inside(*array);
+                        }
+                    }
+                    if let OpKind::Read { array, indices } = &op.kind {
+                        *arrays_ok &= inside(*array);
+                        for i in indices {
+                            read(i, reads);
+                        }
+                    }
+                }
+                Step::Loop(inner) => {
+                    self.scan(&inner.steps, regions, reads, arrays_ok);
+                    for c in &inner.carried {
+                        let mut ids = Vec::new();
+                        *arrays_ok &= active_ids(&c.before, &mut ids);
+                        *arrays_ok &= active_ids(&c.end, &mut ids);
+                        for id in ids {
+                            *reads.entry(id).or_insert(0) += 1;
+                        }
+                    }
+                }
+                Step::Branch(b) => {
+                    *reads.entry(b.flag).or_insert(0) += 1;
+                    for (_, arm) in &b.arms {
+                        self.scan(arm, regions, reads, arrays_ok);
+                    }
+                    for merge in &b.merges {
+                        let mut ids = Vec::new();
+                        for val in &merge.per_arm {
+                            *arrays_ok &= active_ids(val, &mut ids);
+                        }
+                        for id in ids {
+                            *reads.entry(id).or_insert(0) += 1;
+                        }
+                    }
+                }
+                Step::Write {
+                    array,
+                    indices,
+                    value,
+                }
+                | Step::Increment {
+                    array,
+                    indices,
+                    value,
+                    ..
+                } => {
+                    *arrays_ok &= written_inside(*array);
+                    read(value, reads);
+                    for i in indices {
+                        read(i, reads);
+                    }
+                }
+                Step::Fill { array, value } => {
+                    *arrays_ok &= written_inside(*array);
+                    *reads.entry(*value).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The regions of a loop's body: its own and those of the loops and branch
+/// arms inside it.
+fn regions_of(l: &Loop, out: &mut BTreeSet<usize>) {
+    out.insert(l.region);
+    regions_in(&l.steps, out);
+}
+
+fn regions_in(steps: &[Step], out: &mut BTreeSet<usize>) {
+    for step in steps {
+        match step {
+            Step::Loop(inner) => regions_of(inner, out),
+            Step::Branch(b) => {
+                for (region, arm) in &b.arms {
+                    out.insert(*region);
+                    regions_in(arm, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The recorded scalars of a value (into `out`); `false` for an array,
+/// which a fused loop does not carry.
+fn active_ids(val: &Val, out: &mut Vec<ValueId>) -> bool {
+    match val {
+        Val::Const => true,
+        Val::Active(id) => {
+            out.push(*id);
+            true
+        }
+        Val::Tuple(items) => items.iter().all(|item| active_ids(item, out)),
+        Val::Array { .. } => false,
+    }
+}
+
+/// Whether `end` is made, at the body's own level, as `entry + x`,
+/// `x + entry` or `entry - x`.
+fn sums_into(steps: &[Step], end: ValueId, entry: ValueId) -> bool {
+    let is_entry = |operand: &Operand| matches!(operand, Operand::Active(v) if *v == entry);
+    steps.iter().any(|step| match step {
+        Step::Op(op) if op.out == end => match (&op.kind, op.inputs.as_slice()) {
+            (OpKind::Rule("add"), [a, b]) => is_entry(a) || is_entry(b),
+            (OpKind::Rule("sub"), [a, _]) => is_entry(a),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
+/// The forward expression of rule `name` on `args` (store names or
+/// literals), as the lowering writes it.
+fn forward(name: &str, args: &[TokenStream]) -> Option<TokenStream> {
+    Some(match (name, args) {
+        ("add", [a, b]) => quote!(#a + #b),
+        ("sub", [a, b]) => quote!(#a - #b),
+        ("mul", [a, b]) => quote!(#a * #b),
+        ("div", [a, b]) => quote!(#a / #b),
+        ("neg", [a]) => quote!(-#a),
+        (_, [receiver, rest @ ..]) => {
+            let method = crate::rules::method(name)?;
+            if method.args != rest.len() {
+                return None;
+            }
+            let name = proc_macro2::Ident::new(method.name, proc_macro2::Span::call_site());
+            quote!(#receiver.#name(#(#rest),*))
+        }
+        _ => return None,
+    })
+}
