@@ -173,6 +173,14 @@ fn backward_fn(
     }
     let code = rev.code;
     let forward = crate::lower::fill_placeholders(forward, &rev.fills);
+    let [prologue, forward, out_fwd, code, updates] = if sweep.tapes.is_empty() {
+        [prologue, forward, out_fwd, code, updates]
+    } else {
+        // loops leave copies and counters the reverse sweep may not read
+        let mut pieces = [prologue, forward, out_fwd, code, updates];
+        crate::tidy::drop_dead_copies(&mut pieces);
+        pieces
+    };
     drop(sweep);
     let failed = !local_errors.is_empty();
     if let Err(e) = local_errors.into_result() {

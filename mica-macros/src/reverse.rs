@@ -194,6 +194,20 @@ impl Gen<'_, '_> {
         (!parts.is_empty()).then(|| sum(&parts))
     }
 
+    /// An immutable name for an adjoint: the adjoint itself when it already
+    /// is one (an unchanged adjoint is not copied), else a new `let`.
+    fn bind_adjoint(&mut self, adjoint: TokenStream, code: &mut TokenStream) -> Ident {
+        let mut tokens = adjoint.clone().into_iter();
+        if let (Some(proc_macro2::TokenTree::Ident(name)), None) = (tokens.next(), tokens.next()) {
+            if is_immutable_adjoint(&name) {
+                return name;
+            }
+        }
+        let adj = self.sweep.names.fresh("a");
+        code.extend(quote!(let #adj = #adjoint;));
+        adj
+    }
+
     fn operand(&mut self, operand: &Operand) -> TokenStream {
         match operand {
             Operand::Active(id) | Operand::Stored(id) | Operand::Array { arg: id, .. } => {
@@ -313,8 +327,7 @@ impl Gen<'_, '_> {
         let Some(incoming) = self.total(op.out) else {
             return; // nothing reads this value: its adjoint is zero
         };
-        let adj = self.sweep.names.fresh("a");
-        code.extend(quote!(let #adj = #incoming;));
+        let adj = self.bind_adjoint(incoming, code);
         match &op.kind {
             OpKind::Rule(name) => {
                 let k = op.inputs.len();
@@ -326,6 +339,22 @@ impl Gen<'_, '_> {
                     let part = match (*name, i) {
                         ("add", _) | ("sub", 0) => adj.to_token_stream(),
                         ("sub", _) | ("neg", _) => quote!(-#adj),
+                        // products and quotients inline, as the runtime's
+                        // pullbacks write them: no call for the compiler to
+                        // resolve, and fast in unoptimised builds
+                        ("mul", 0) | ("mul", 1) | ("div", 0) => {
+                            let other = self.operand(&op.inputs[1 - i]);
+                            if *name == "mul" {
+                                quote!(#adj * #other)
+                            } else {
+                                quote!(#adj / #other)
+                            }
+                        }
+                        ("div", _) => {
+                            let b = self.operand(&op.inputs[1]);
+                            let y = self.sweep.read_store(op.out);
+                            quote!(-(#adj * #y) / #b)
+                        }
                         _ => {
                             // the positions the pullback reads, the others
                             // filled with the adjoint (same type, ignored)
@@ -548,8 +577,7 @@ impl Gen<'_, '_> {
         let mut merged = Vec::new();
         for merge in &b.merges {
             if let Some(total) = self.total(merge.out) {
-                let adj = self.sweep.names.fresh("a");
-                code.extend(quote!(let #adj = #total;));
+                let adj = self.bind_adjoint(total, code);
                 merged.push((merge, adj));
             }
         }
@@ -572,6 +600,16 @@ impl Gen<'_, '_> {
             code.extend(quote!(match #flag { #(#arms)* _ => {} }));
         }
     }
+}
+
+/// Whether `name` is an adjoint bound once by a `let` (`__mica_a7`,
+/// `__mica_e7`), not an accumulator or a loop's carry.
+fn is_immutable_adjoint(name: &Ident) -> bool {
+    let name = name.to_string();
+    ["__mica_a", "__mica_e"].iter().any(|prefix| {
+        name.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// `a + b + …` of the contributions (at least one).
