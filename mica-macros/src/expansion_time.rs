@@ -100,7 +100,10 @@ fn synthetic_bodies_expand_cleanly() {
 #[test]
 #[ignore = "a profiling target"]
 fn expansion_profile_target() {
-    let input = straight_line(2_000);
+    let input = match std::env::var("MICA_PROFILE_BODY").as_deref() {
+        Ok("loops") => loop_heavy(1_000),
+        _ => straight_line(2_000),
+    };
     let out = crate::expand::tape(TokenStream::new(), input);
     assert!(!out.is_empty());
 }

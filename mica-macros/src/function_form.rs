@@ -172,14 +172,11 @@ fn backward_fn(
         }
     }
     let code = rev.code;
-    let forward = crate::lower::fill_placeholders(forward, &rev.fills);
-    let [prologue, forward, out_fwd, code, updates] = if sweep.tapes.is_empty() {
-        [prologue, forward, out_fwd, code, updates]
+    // only loops leave placeholders
+    let forward = if sweep.tapes.is_empty() {
+        forward
     } else {
-        // loops leave copies and counters the reverse sweep may not read
-        let mut pieces = [prologue, forward, out_fwd, code, updates];
-        crate::tidy::drop_dead_copies(&mut pieces);
-        pieces
+        crate::lower::fill_placeholders(forward, &rev.fills)
     };
     drop(sweep);
     let failed = !local_errors.is_empty();

@@ -13,7 +13,6 @@
 //! | `lower/walls.rs` | walls 3, 4 and 8 inside a recorded region |
 //! | `reverse.rs` | the reverse sweep from the record |
 //! | `reverse/fuse.rs` | loops whose reverse runs inside their forward sweep |
-//! | `tidy.rs` | loop bookkeeping nothing reads, removed |
 //! | `rules.rs` | the derivative rule table |
 //! | `function_form.rs` | `_grad`, `_backward` and the call adapter |
 //! | `window_form.rs` | knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
@@ -34,7 +33,6 @@ mod parse;
 mod returns;
 mod reverse;
 mod rules;
-mod tidy;
 mod window_form;
 
 use proc_macro::TokenStream;

@@ -305,6 +305,11 @@ pub struct Sweep<'a> {
     pub stability: Option<Stability>,
     /// loops whose tapes hold nothing (everything recomputed): not declared
     pub empty_tapes: std::collections::HashSet<String>,
+    /// loop bookkeeping written only if the reverse sweep reads it: a
+    /// placeholder, the values whose reading needs it, its code
+    lazy: Vec<(Ident, Vec<ValueId>, TokenStream)>,
+    /// bookkeeping written anyway (hoisted): what it reads is written too
+    written: std::collections::HashSet<ValueId>,
 }
 
 impl<'a> Sweep<'a> {
@@ -325,6 +330,8 @@ impl<'a> Sweep<'a> {
             function_form,
             stability: None,
             empty_tapes: Default::default(),
+            lazy: Vec::new(),
+            written: Default::default(),
         }
     }
 
@@ -420,6 +427,47 @@ impl<'a> Sweep<'a> {
     pub fn read_store(&mut self, id: ValueId) -> Ident {
         self.values[id].needed = true;
         self.values[id].store.clone()
+    }
+
+    /// Code that goes in only if the reverse sweep reads one of `values`
+    /// (a placeholder for it now; see [`Self::lazy_fills`]).
+    fn lazy(&mut self, values: Vec<ValueId>, code: TokenStream, out: &mut TokenStream) -> Ident {
+        let placeholder = self.names.fresh("fill");
+        out.extend(placeholder.to_token_stream());
+        self.lazy.push((placeholder.clone(), values, code));
+        placeholder
+    }
+
+    /// A temporary holding `value`, written only if the reverse sweep reads
+    /// it: loops' copies of their index, trip count and carried bindings.
+    fn lazy_temp(&mut self, value: TokenStream, role: &str, out: &mut TokenStream) -> ValueId {
+        let temp = self.names.fresh(role);
+        let id = self.new_value(temp.clone(), None);
+        let depth = self.depth;
+        match self.hoists.last() {
+            // hoisted (declared at the top of the scope): written as usual
+            Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
+                self.emit_temp(&temp, value, out);
+                self.written.insert(id);
+            }
+            _ => {
+                self.lazy(vec![id], quote!(let #temp = #value;), out);
+            }
+        }
+        id
+    }
+
+    /// Once the reverse sweep is written: the bookkeeping it reads, into the
+    /// placeholders' fills.
+    pub fn lazy_fills(&mut self, fills: &mut HashMap<String, TokenStream>) {
+        for (placeholder, values, code) in std::mem::take(&mut self.lazy) {
+            if values
+                .iter()
+                .any(|&v| self.values[v].needed || self.written.contains(&v))
+            {
+                fills.insert(placeholder.to_string(), code);
+            }
+        }
     }
 
     /// What goes before the forward code: copies of the inputs the sweep
@@ -984,7 +1032,8 @@ impl<'a> Sweep<'a> {
         let store = self.names.fresh("t");
         self.emit_temp(&store, fwd, out);
         let id = self.new_value(store.clone(), None);
-        if self.stability.is_some() {
+        // read again only inside loops (outside, the value stays in scope)
+        if self.stability.is_some() && self.scope != 0 {
             self.cheap_again(id, &kind, &inputs);
         }
         self.push_step(Step::Op(Op {
@@ -1297,6 +1346,7 @@ impl<'a> Sweep<'a> {
         // that code is thrown away, and so is what it declared and recorded
         let hoisted = self.hoists.last().map(|h| (h.names.len(), h.options.len()));
         let (tapes, steps) = (self.tapes.len(), self.building.last().map_or(0, Vec::len));
+        let lazy = self.lazy.len();
         let mut active = None;
         for element in elements {
             match self.lower_expr(element, &mut TokenStream::new()) {
@@ -1311,6 +1361,7 @@ impl<'a> Sweep<'a> {
             hoist.options.truncate(options);
         }
         self.tapes.truncate(tapes);
+        self.lazy.truncate(lazy);
         if let Some(list) = self.building.last_mut() {
             list.truncate(steps);
         }

@@ -82,10 +82,13 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
             totals.insert(v, total);
         }
     }
+    // loop bookkeeping: only what the reverse sweep reads
+    let mut fills = gen.fills;
+    gen.sweep.lazy_fills(&mut fills);
     Reverse {
         code,
         inputs: totals,
-        fills: gen.fills,
+        fills,
     }
 }
 
@@ -230,13 +233,21 @@ impl Gen<'_, '_> {
         for (v, seed) in seeds {
             self.contribute(v, seed, &mut code);
         }
+        // a loop of the function body's top level may run its reverse
+        // inside its forward sweep (see `fuse.rs`)
+        let top = (region == 0
+            && steps
+                .iter()
+                .any(|s| matches!(s, Step::Loop(l) if l.top.is_some())))
+        .then(|| self.top_index(steps));
         for (k, step) in steps.iter().enumerate().rev() {
             match step {
                 Step::Op(op) => self.op(op, &mut code),
-                // a loop of the function body's top level may run its
-                // reverse inside its forward sweep (see `fuse.rs`)
-                Step::Loop(l) if region == 0 && l.top.is_some() => {
-                    if !self.fuse(l, &steps[k + 1..], &mut code) {
+                Step::Loop(l) if top.is_some() && l.top.is_some() => {
+                    let fused = top
+                        .as_ref()
+                        .is_some_and(|index| self.fuse(l, steps, k, index, &mut code));
+                    if !fused {
                         self.walk_loop(l, &mut code);
                     }
                 }

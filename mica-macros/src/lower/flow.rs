@@ -289,7 +289,7 @@ impl Sweep<'_> {
             (Some((Some(name), _)), Some(stability)) => stability.enter_loop(name, &f.body),
             _ => None,
         };
-        let lowered = self.loop_body(&lp, &carried, &f.body, |this, index, out| {
+        let lowered = self.loop_body(&mut lp, &carried, &f.body, |this, index, out| {
             this.bind_elements(&source, pat, index, out)
         });
         if let Some(stability) = &mut self.stability {
@@ -348,8 +348,8 @@ impl Sweep<'_> {
         }
         check_loop_exits(&w.body)?;
         let carried = self.carried(&w.body.stmts, &[]);
-        let lp = self.open_loop(None, out);
-        let (body, record) = self.loop_body(&lp, &carried, &w.body, |_, _, _| Ok(()))?;
+        let mut lp = self.open_loop(None, out);
+        let (body, record) = self.loop_body(&mut lp, &carried, &w.body, |_, _, _| Ok(()))?;
         let cond = &w.cond;
         out.extend(quote!(while #cond { #body }));
         self.close_loop(lp, carried, record, out);
@@ -371,8 +371,13 @@ impl Sweep<'_> {
         let tape = self.names.fresh("tape");
         self.tapes.push((tape.clone(), capacity));
         let counter = self.names.fresh("kc");
-        out.extend(quote!(let mut #counter = 0usize;));
+        // written if the iteration's index or the trip count is read
+        let counter_at = self.names.fresh("fill");
+        out.extend(counter_at.to_token_stream());
         OpenLoop {
+            counter_at,
+            counter_step: None,
+            index: None,
             top,
             before,
             tape,
@@ -388,7 +393,7 @@ impl Sweep<'_> {
     /// The body of a loop, lowered in a region and storage scope of its own.
     fn loop_body(
         &mut self,
-        lp: &OpenLoop,
+        lp: &mut OpenLoop,
         carried: &[(Ident, Origin, Val)],
         block: &syn::Block,
         bind: impl FnOnce(&mut Self, &(Operand, TokenStream), &mut TokenStream) -> syn::Result<()>,
@@ -405,9 +410,12 @@ impl Sweep<'_> {
         self.building.push(Vec::new());
         self.scopes.push(HashMap::new());
         let mut body = TokenStream::new();
-        let counter = &lp.counter;
-        let index = self.stored(quote!(#counter), &mut body);
-        body.extend(quote!(#counter += 1;));
+        let counter = lp.counter.clone();
+        let index = self.lazy_temp(quote!(#counter), "c", &mut body);
+        let step = self.names.fresh("fill");
+        body.extend(step.to_token_stream());
+        lp.counter_step = Some(step);
+        lp.index = Some(index);
         let index = (
             Operand::Stored(index),
             self.values[index].store.to_token_stream(),
@@ -415,9 +423,7 @@ impl Sweep<'_> {
         // each carried binding as this iteration found it
         let mut entries = Vec::new();
         for (name, origin, _) in carried {
-            let store = self.names.fresh("p");
-            body.extend(quote!(let #store = #name;));
-            let id = self.new_value(store, None);
+            let id = self.lazy_temp(quote!(#name), "p", &mut body);
             self.bind(name, Val::Active(id), *origin);
             entries.push(id);
         }
@@ -494,12 +500,20 @@ impl Sweep<'_> {
             ends,
         } = record;
         let counter = &lp.counter;
-        let count = self.stored(quote!(#counter), out);
+        let count = self.lazy_temp(quote!(#counter), "c", out);
+        let readers: Vec<ValueId> = lp.index.into_iter().chain([count]).collect();
+        self.lazy.push((
+            lp.counter_at.clone(),
+            readers.clone(),
+            quote!(let mut #counter = 0usize;),
+        ));
+        if let Some(step) = &lp.counter_step {
+            self.lazy
+                .push((step.clone(), readers, quote!(#counter += 1;)));
+        }
         let mut record = Vec::new();
         for (((name, _, before), entry), end) in carried.into_iter().zip(entries).zip(ends) {
-            let store = self.names.fresh("x");
-            self.emit_temp(&store, quote!(#name), out);
-            let exit = self.new_value(store, None);
+            let exit = self.lazy_temp(quote!(#name), "x", out);
             self.set(&name, Val::Active(exit));
             record.push(Carried {
                 entry,
@@ -844,6 +858,11 @@ pub(super) struct LoopRecord {
 
 /// A loop being lowered.
 pub(super) struct OpenLoop {
+    /// placeholders for the counter's declaration and its step, and the
+    /// iteration's index made from it
+    counter_at: Ident,
+    counter_step: Option<Ident>,
+    index: Option<ValueId>,
     top: Option<usize>,
     before: Ident,
     tape: Ident,

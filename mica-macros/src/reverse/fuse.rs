@@ -35,18 +35,64 @@
 //! A fused loop's gradients are the same sums, added in another order.
 
 use super::{sum, Gen};
-use crate::lower::{Loop, Op, OpKind, Operand, Step, Val, ValueId};
+use crate::lower::{Loop, OpKind, Operand, Step, Val, ValueId};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// Who reads and makes the values of the function body's top level, once
+/// for all its loops.
+pub(super) struct TopIndex {
+    /// value → the top-level steps reading it (anywhere inside them)
+    readers: HashMap<ValueId, Vec<usize>>,
+    /// value → the top-level operation making it
+    producers: HashMap<ValueId, usize>,
+}
+
+impl Gen<'_, '_> {
+    pub(super) fn top_index(&self, steps: &[Step]) -> TopIndex {
+        let mut index = TopIndex {
+            readers: HashMap::new(),
+            producers: HashMap::new(),
+        };
+        for (j, step) in steps.iter().enumerate() {
+            if let Step::Op(op) = step {
+                index.producers.insert(op.out, j);
+            }
+            let mut reads = HashMap::new();
+            let mut ok = true;
+            self.scan(
+                std::slice::from_ref(step),
+                &BTreeSet::new(),
+                &mut reads,
+                &mut ok,
+            );
+            if let Step::Loop(l) = step {
+                for c in &l.carried {
+                    let mut ids = Vec::new();
+                    active_ids(&c.before, &mut ids);
+                    for id in ids {
+                        reads.insert(id, 1);
+                    }
+                }
+            }
+            for v in reads.into_keys() {
+                index.readers.entry(v).or_default().push(j);
+            }
+        }
+        index
+    }
+}
 
 /// While the adjoints after a loop are worked out: what is known before it.
 struct Early<'e, 'l> {
     l: &'l Loop,
     /// the loop's statement in the function body
     top: usize,
-    /// the operations after the loop, by output
-    made: &'e HashMap<ValueId, &'l Op>,
+    /// the loop's place among the top-level steps
+    at: usize,
+    steps: &'l [Step],
+    index: &'l TopIndex,
     /// values given a `let` before the loop so far
     defined: &'e mut HashSet<ValueId>,
     decls: &'e mut TokenStream,
@@ -61,10 +107,17 @@ struct Plan {
 }
 
 impl Gen<'_, '_> {
-    /// Fuses `l`, whose following steps (same region) are `post`, if it can
-    /// be; returns whether it did.
-    pub(super) fn fuse(&mut self, l: &Loop, post: &[Step], code: &mut TokenStream) -> bool {
-        let Some(plan) = self.plan(l, post) else {
+    /// Fuses `l`, the step `at` of the function body's top-level `steps`,
+    /// if it can be; returns whether it did.
+    pub(super) fn fuse(
+        &mut self,
+        l: &Loop,
+        steps: &[Step],
+        at: usize,
+        index: &TopIndex,
+        code: &mut TokenStream,
+    ) -> bool {
+        let Some(plan) = self.plan(l, steps, at, index) else {
             return false;
         };
         let mut before = plan.decls;
@@ -127,7 +180,7 @@ impl Gen<'_, '_> {
         }
     }
 
-    fn plan(&mut self, l: &Loop, post: &[Step]) -> Option<Plan> {
+    fn plan(&mut self, l: &Loop, steps: &[Step], at: usize, index: &TopIndex) -> Option<Plan> {
         let top = l.top?;
         // the body: carried bindings are sums, arrays stay inside
         let mut regions = BTreeSet::new();
@@ -177,40 +230,35 @@ impl Gen<'_, '_> {
             .map(|c| c.exit)
             .collect();
         let mut sums: HashSet<ValueId> = exits.iter().copied().collect();
-        for step in post {
-            match step {
-                Step::Op(op) => {
-                    let hits: Vec<usize> = (0..op.inputs.len())
-                        .filter(
-                            |&i| matches!(op.inputs[i], Operand::Active(v) if sums.contains(&v)),
-                        )
-                        .collect();
-                    if hits.is_empty() {
-                        continue;
-                    }
-                    let OpKind::Rule(name) = op.kind else {
-                        return None;
-                    };
-                    let k = op.inputs.len();
-                    for &i in &hits {
-                        for &p in crate::rules::reads(name, i) {
-                            if p >= k || hits.contains(&p) {
-                                return None;
-                            }
-                        }
-                    }
-                    sums.insert(op.out);
+        let mut work = exits;
+        let mut sum_steps = BTreeSet::new();
+        while let Some(v) = work.pop() {
+            for &j in index.readers.get(&v).into_iter().flatten() {
+                let Some(Step::Op(op)) = steps.get(j).filter(|_| j > at) else {
+                    return None; // read inside a loop or branch, or before
+                };
+                if !matches!(op.kind, OpKind::Rule(_)) {
+                    return None;
                 }
-                other => {
-                    let mut reads = HashMap::new();
-                    let mut ok = true;
-                    self.scan(
-                        std::slice::from_ref(other),
-                        &BTreeSet::new(),
-                        &mut reads,
-                        &mut ok,
-                    );
-                    if reads.keys().any(|v| sums.contains(v)) {
+                if sums.insert(op.out) {
+                    work.push(op.out);
+                }
+                sum_steps.insert(j);
+            }
+        }
+        // each operation on a sum: its slope to the sum reads no sum
+        for &j in &sum_steps {
+            let Some(Step::Op(op)) = steps.get(j) else {
+                return None;
+            };
+            let OpKind::Rule(name) = op.kind else {
+                return None;
+            };
+            let is_sum = |i: usize| matches!(op.inputs[i], Operand::Active(v) if sums.contains(&v));
+            let k = op.inputs.len();
+            for i in (0..k).filter(|&i| is_sum(i)) {
+                for &p in crate::rules::reads(name, i) {
+                    if p >= k || is_sum(p) {
                         return None;
                     }
                 }
@@ -218,17 +266,12 @@ impl Gen<'_, '_> {
         }
         let mut decls = TokenStream::new();
         let mut defined = HashSet::new();
-        let made: HashMap<ValueId, &Op> = post
-            .iter()
-            .filter_map(|step| match step {
-                Step::Op(op) => Some((op.out, op)),
-                _ => None,
-            })
-            .collect();
         let mut early = Early {
             l,
             top,
-            made: &made,
+            at,
+            steps,
+            index,
             defined: &mut defined,
             decls: &mut decls,
         };
@@ -238,11 +281,10 @@ impl Gen<'_, '_> {
                 adjoints.entry(*v).or_default().push(seed.clone());
             }
         }
-        for step in post.iter().rev() {
-            let Step::Op(op) = step else { continue };
-            if !sums.contains(&op.out) {
+        for &j in sum_steps.iter().rev() {
+            let Some(Step::Op(op)) = steps.get(j) else {
                 continue;
-            }
+            };
             let Some(parts) = adjoints.remove(&op.out) else {
                 continue;
             };
@@ -313,7 +355,16 @@ impl Gen<'_, '_> {
         if id < early.l.values.start || early.defined.contains(&id) {
             return Some(self.sweep.read_store(id).into_token_stream());
         }
-        let expr = match (v.recompute.clone(), early.made.get(&id)) {
+        let made = early
+            .index
+            .producers
+            .get(&id)
+            .filter(|&&j| j > early.at)
+            .and_then(|&j| match early.steps.get(j) {
+                Some(Step::Op(op)) => Some(op),
+                _ => None,
+            });
+        let expr = match (v.recompute.clone(), made) {
             // a constant or cheap value the lowering can read again
             (Some(expr), _) => {
                 let deps = v.deps.clone();
