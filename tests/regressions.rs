@@ -154,6 +154,27 @@ fn long_sum(#[tracked] x: f64, #[tracked] y: f64) -> f64 {
     e * y + x * 42.0 + x * 43.0
 }
 
+/// A sum whose only recorded addend is an element of an array made and
+/// written inside the loop (was rejected: the array's activity was not
+/// seen by the carried-binding analysis).
+#[tape]
+fn k(#[tracked] w: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for x in w.iter() {
+        let mut h = [0.0; 2];
+        h[1] = x * x;
+        total += h[1];
+    }
+    let mut i = 0;
+    while i < w.len() {
+        let mut h = vec![0.0; 1];
+        h[0] = w[i].sin();
+        total += h[0];
+        i += 1;
+    }
+    total
+}
+
 #[test]
 fn found_by_random_programs() {
     let f = |p: &[f64]| a(p[0]);
@@ -201,5 +222,10 @@ fn found_by_random_programs() {
             (g[0] - a0).abs() < 1e-15 && (g[1] - b0).abs() < 1e-15,
             "{g:?}"
         );
+    }
+    for w in [[0.3, -1.2, 2.0], [1.5, 0.25, -0.5]] {
+        let (v, g) = k_grad(&w);
+        assert_eq!(v, k(&w));
+        mica::check::check_gradient(|p: &[f64]| k(p), &w, &g).unwrap();
     }
 }

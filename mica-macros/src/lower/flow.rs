@@ -589,6 +589,12 @@ impl Sweep<'_> {
                     active.insert(name.to_string());
                 }
             }
+            // an array given a recorded element holds recorded values
+            for (name, value) in &finder.writes {
+                if syntactically_active(value, &active) {
+                    active.insert(name.to_string());
+                }
+            }
             if active.len() == before {
                 break;
             }
@@ -984,8 +990,6 @@ impl<'ast> Visit<'ast> for Assignments {
         if is_compound(&e.op) {
             if let Some(name) = plain_name(&e.left) {
                 self.assigned.push((name.clone(), (*e.right).clone(), true));
-            } else if let Some(name) = indexed_name(&e.left) {
-                self.writes.push((name.clone(), (*e.right).clone()));
             } else if let Some(name) = indexed_name(&e.left) {
                 self.writes.push((name.clone(), (*e.right).clone()));
             }
