@@ -190,11 +190,34 @@ impl Gen<'_, '_> {
 
     /// Everything that reached `v`, or `None` if nothing did.
     fn total(&mut self, v: ValueId) -> Option<TokenStream> {
+        let parts = self.parts(v);
+        (!parts.is_empty()).then(|| sum(&parts))
+    }
+
+    /// The contributions that reached `v`, its accumulator last.
+    fn parts(&mut self, v: ValueId) -> Vec<TokenStream> {
         let mut parts = self.contributions.remove(&v).unwrap_or_default();
         if let Some(acc) = self.accumulators.get(&v) {
             parts.push(acc.to_token_stream());
         }
-        (!parts.is_empty()).then(|| sum(&parts))
+        parts
+    }
+
+    /// `v`'s adjoint under an immutable name (see [`Self::bind_adjoint`]),
+    /// or `None` if nothing reached it.
+    fn bound_total(&mut self, v: ValueId, code: &mut TokenStream) -> Option<Ident> {
+        let parts = self.parts(v);
+        match parts.as_slice() {
+            [] => None,
+            // one contribution: small, cheap to look at
+            [one] => Some(self.bind_adjoint(one.clone(), code)),
+            _ => {
+                let adj = self.sweep.names.fresh("a");
+                let total = sum(&parts);
+                code.extend(quote!(let #adj = #total;));
+                Some(adj)
+            }
+        }
     }
 
     /// An immutable name for an adjoint: the adjoint itself when it already
@@ -335,10 +358,9 @@ impl Gen<'_, '_> {
     }
 
     fn op(&mut self, op: &crate::lower::Op, code: &mut TokenStream) {
-        let Some(incoming) = self.total(op.out) else {
+        let Some(adj) = self.bound_total(op.out, code) else {
             return; // nothing reads this value: its adjoint is zero
         };
-        let adj = self.bind_adjoint(incoming, code);
         match &op.kind {
             OpKind::Rule(name) => {
                 let k = op.inputs.len();
@@ -587,8 +609,7 @@ impl Gen<'_, '_> {
     fn branch(&mut self, b: &Branch, code: &mut TokenStream) {
         let mut merged = Vec::new();
         for merge in &b.merges {
-            if let Some(total) = self.total(merge.out) {
-                let adj = self.bind_adjoint(total, code);
+            if let Some(adj) = self.bound_total(merge.out, code) {
                 merged.push((merge, adj));
             }
         }
