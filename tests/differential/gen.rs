@@ -722,7 +722,40 @@ impl Gen {
         }
         let n = 3 + self.rng.below(6);
         out.extend(self.block(&mut s, 0, n));
+        // a loop that only sums, over the knobs and the values made so far,
+        // its sum used linearly (by the output): one the function form fuses
+        if self.rng.chance(0.3) {
+            out.extend(self.summing_loop(&s, knobs));
+        }
         out
+    }
+
+    /// `let mut s = e; for i in 0..n { …; s += e; }`, the body reading no
+    /// array made in the function and assigning nothing outside it.
+    fn summing_loop(&mut self, s: &Scope, knobs: &[(String, Shape)]) -> Vec<S> {
+        let sum = self.name("t");
+        let init = if self.rng.chance(0.5) {
+            E::Lit(0.0)
+        } else {
+            fit(self.expr(s, 1), 2.0).0
+        };
+        let mut inner = s.clone();
+        inner.in_loop += 1;
+        inner.muts.clear();
+        inner
+            .arrays
+            .retain(|a| knobs.iter().any(|(k, _)| *k == a.name));
+        let i = self.name("i");
+        inner.idx.push((i.clone(), 1 + self.rng.below(4)));
+        let n = inner.idx.last().map_or(1, |(_, n)| *n);
+        let mut body = {
+            let k = self.rng.below(3);
+            self.block(&mut inner, 1, k)
+        };
+        let (e, _) = fit(self.expr(&inner, 2), 2.0);
+        let op = if self.rng.chance(0.7) { "+=" } else { "-=" };
+        body.push(S::Assign(sum.clone(), op, e));
+        vec![S::Let(sum, init), S::For(For::Range(i, n), body)]
     }
 }
 
