@@ -3,10 +3,11 @@
 //! factors known before it, runs its reverse inside the forward loop and
 //! stores nothing. These programs cover loops that are fused (a mean of a
 //! nonlinear per-row loss, a carried start, two sums, factors computed before
-//! the loop, two consecutive loops, a busy body, `zip`, `while`) and loops
-//! that must not be (the sum read in the body, used nonlinearly after, a
-//! divisor bound after the loop, a local array made before the loop, a
-//! function with `return`). Every program is checked against central finite
+//! the loop, two consecutive loops, a busy body, `zip`, `while`, a local
+//! array made before the loop and not touched after it) and loops that must
+//! not be (the sum read in the body, used nonlinearly after, a divisor bound
+//! after the loop, a local array read again after the loop, a function with
+//! `return`). Every program is checked against central finite
 //! differences in `f64` and `f32`; a counting allocator shows which loops
 //! keep nothing.
 #![deny(warnings)]
@@ -345,7 +346,8 @@ macro_rules! programs {
                 s / k
             }
 
-            /// The loop reads a local `vec!` made before it.
+            /// The loop reads a local `vec!` made before it, which nothing
+            /// reads after it: fused, the vec's adjoint declared before it.
             #[tape]
             pub fn local_read(#[tracked] w: &[$t], x: &[$t]) -> $t {
                 let n = w.len();
@@ -358,6 +360,22 @@ macro_rules! programs {
                     s += (h[i] * x[i]).exp();
                 }
                 s
+            }
+
+            /// The same, the local array read again after the summing loop:
+            /// its adjoint would be taken before that read adds into it.
+            #[tape]
+            pub fn local_read_after(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let n = w.len();
+                let mut h = vec![0.0; n];
+                for i in 0..n {
+                    h[i] = w[i] * 2.0 + x[i];
+                }
+                let mut s = 0.0;
+                for i in 0..n {
+                    s += (h[i] * x[i]).exp();
+                }
+                s + h[0]
             }
 
             /// A function with `return`.
@@ -512,6 +530,12 @@ macro_rules! check_all {
                     &|p| local_read(p, x),
                     w,
                     &local_read_grad(w, x).1,
+                );
+                check(
+                    "local_read_after",
+                    &|p| local_read_after(p, x),
+                    w,
+                    &local_read_after_grad(w, x).1,
                 );
                 check(
                     "returning",
@@ -676,7 +700,7 @@ fn fused_loops_store_nothing() {
             ("rooted", rooted_backward),
             ("squared", squared_backward),
             ("divisor_after", divisor_after_backward),
-            ("local_read", local_read_backward),
+            ("local_read_after", local_read_after_backward),
             ("returning", returning_backward),
         ];
         for (name, backward) in unfused {
@@ -688,13 +712,18 @@ fn fused_loops_store_nothing() {
                 "{name}, n = {n}: not fused, yet allocated nothing"
             );
         }
-        // `local_read` allocates its `vec!` and the vec's adjoint anyway:
-        // its tape comes on top of the primal's one allocation
+        // `local_read` allocates its `vec!` (as the primal does) and the
+        // vec's adjoint buffer, and no tape: its summing loop, reading an
+        // array made before it that nothing reads after, is fused;
+        // `local_read_after` reads the array after the loop, so its loop
+        // keeps a tape on top of that
         let primal = allocations(|| sink += local_read(&w, &x));
         let count = allocations(|| sink += local_read_backward(&w, &x, 1.0, &mut d_w));
+        assert_eq!(count, primal + 1, "local_read, n = {n}: fused");
+        let count = allocations(|| sink += local_read_after_backward(&w, &x, 1.0, &mut d_w));
         assert!(
             count >= primal + 2,
-            "local_read, n = {n}: {count} allocations"
+            "local_read_after, n = {n}: {count} allocations"
         );
     }
     assert!(sink.is_finite());

@@ -59,6 +59,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
         fills: HashMap::new(),
         seeds: seeds.clone(),
         early: BTreeMap::new(),
+        early_arrays: BTreeMap::new(),
         before_loops: HashMap::new(),
         fusing: None,
     };
@@ -158,6 +159,9 @@ struct Gen<'g, 'a> {
     /// loop instead of where the reverse sweep starts: value → that loop's
     /// `before` placeholder
     early: BTreeMap<ValueId, String>,
+    /// the same for the adjoint buffers of arrays made earlier: array →
+    /// placeholder
+    early_arrays: BTreeMap<usize, String>,
     /// what goes before each fused loop (its `before` placeholder)
     before_loops: HashMap<String, TokenStream>,
     /// while a fused loop's body is walked: the accumulated values it adds
@@ -341,7 +345,9 @@ impl Gen<'_, '_> {
             .sweep
             .arrays
             .iter()
-            .filter_map(|a| {
+            .enumerate()
+            .filter(|(k, _)| region != 0 || !self.early_arrays.contains_key(k))
+            .filter_map(|(_, a)| {
                 a.local
                     .filter(|(r, _)| *r == region)
                     .map(|(_, shape)| (a.acc.clone(), shape))

@@ -28,9 +28,12 @@
 //!   slope to them reads no sum and nothing computed after the loop, other
 //!   than constants that can be evaluated before the loop with the same value
 //!   (see `Stability::same_before`);
-//! - the body adds into no array that the code after the loop could write
-//!   (arrays made before the loop, in the function, are left alone), and
-//!   writes only arrays made inside it.
+//! - the arrays the body reads or writes are made inside it, or are
+//!   parameters it only reads, or were made earlier at the top level and
+//!   nothing after the loop reads or writes them (the loop's reverse adds
+//!   into and takes from their adjoint buffers before the code after the
+//!   loop has run its reverse, so that code must not touch them); their
+//!   buffers are then declared before the loop.
 //!
 //! A fused loop's gradients are the same sums, added in another order.
 
@@ -47,6 +50,8 @@ pub(super) struct TopIndex {
     readers: HashMap<ValueId, Vec<usize>>,
     /// value → the top-level operation making it
     producers: HashMap<ValueId, usize>,
+    /// array → the top-level steps reading or writing it
+    arrays: HashMap<usize, Vec<usize>>,
 }
 
 impl Gen<'_, '_> {
@@ -54,19 +59,18 @@ impl Gen<'_, '_> {
         let mut index = TopIndex {
             readers: HashMap::new(),
             producers: HashMap::new(),
+            arrays: HashMap::new(),
         };
         for (j, step) in steps.iter().enumerate() {
             if let Step::Op(op) = step {
                 index.producers.insert(op.out, j);
             }
             let mut reads = HashMap::new();
-            let mut ok = true;
-            self.scan(
-                std::slice::from_ref(step),
-                &BTreeSet::new(),
-                &mut reads,
-                &mut ok,
-            );
+            let mut touched = Touched::default();
+            self.scan(std::slice::from_ref(step), &mut reads, &mut touched);
+            for array in touched.read.into_iter().chain(touched.written) {
+                index.arrays.entry(array).or_default().push(j);
+            }
             if let Step::Loop(l) = step {
                 for c in &l.carried {
                     let mut ids = Vec::new();
@@ -104,6 +108,8 @@ struct Plan {
     decls: TokenStream,
     /// per carried binding: its adjoint after the loop, if anything reaches it
     carries: Vec<Option<TokenStream>>,
+    /// arrays made earlier whose adjoint buffers the loop adds into
+    early_arrays: Vec<usize>,
 }
 
 impl Gen<'_, '_> {
@@ -151,6 +157,9 @@ impl Gen<'_, '_> {
         // are declared before the first (in forward order) loop using them:
         // loops are walked last to first, so a later walk overwrites
         let key = l.before.to_string();
+        for array in plan.early_arrays {
+            self.early_arrays.insert(array, key.clone());
+        }
         for v in touched {
             if self.sweep.values[v].region == 0 {
                 self.early.insert(v, key.clone());
@@ -175,6 +184,15 @@ impl Gen<'_, '_> {
                 self.before_loops.entry(key).or_default().extend(decl);
             }
         }
+        for (array, key) in std::mem::take(&mut self.early_arrays) {
+            let a = &self.sweep.arrays[array];
+            if let Some((_, shape)) = a.local {
+                let acc = a.acc.clone();
+                let shape = self.sweep.read_store(shape);
+                let decl = quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape););
+                self.before_loops.entry(key).or_default().extend(decl);
+            }
+        }
         for (key, code) in std::mem::take(&mut self.before_loops) {
             self.fills.insert(key, code);
         }
@@ -183,11 +201,16 @@ impl Gen<'_, '_> {
     fn plan(&mut self, l: &Loop, steps: &[Step], at: usize, index: &TopIndex) -> Option<Plan> {
         let top = l.top?;
         // the body: carried bindings are sums, arrays stay inside
-        let mut regions = BTreeSet::new();
-        regions_of(l, &mut regions);
         let mut reads = HashMap::new();
-        let mut arrays_ok = true;
-        self.scan(&l.steps, &regions, &mut reads, &mut arrays_ok);
+        let mut touched = Touched {
+            ok: true,
+            ..Touched::default()
+        };
+        self.scan(&l.steps, &mut reads, &mut touched);
+        let mut early_arrays = Vec::new();
+        if !touched.ok || !self.arrays_allow(l, &touched, at, index, &mut early_arrays) {
+            return None;
+        }
         for c in &l.carried {
             for val in [&c.before, &c.end] {
                 let mut ids = Vec::new();
@@ -198,9 +221,6 @@ impl Gen<'_, '_> {
                     *reads.entry(id).or_insert(0usize) += 1;
                 }
             }
-        }
-        if !arrays_ok {
-            return None;
         }
         for c in &l.carried {
             let entry_reads = reads.get(&c.entry).copied().unwrap_or(0);
@@ -329,7 +349,11 @@ impl Gen<'_, '_> {
                 _ => None,
             })
             .collect();
-        Some(Plan { decls, carries })
+        Some(Plan {
+            decls,
+            carries,
+            early_arrays,
+        })
     }
 
     /// An operand of the code after the loop, read before it: a literal, a
@@ -412,24 +436,10 @@ impl Gen<'_, '_> {
         Some(store.into_token_stream())
     }
 
-    /// Counts the recorded values `steps` read (into `reads`), and clears
-    /// `arrays_ok` if they add into an array made outside `regions` (or
-    /// declared by the reverse sweep), or write one.
-    fn scan(
-        &self,
-        steps: &[Step],
-        regions: &BTreeSet<usize>,
-        reads: &mut HashMap<ValueId, usize>,
-        arrays_ok: &mut bool,
-    ) {
-        let inside = |array: usize| {
-            let a = &self.sweep.arrays[array];
-            a.declare.is_none() && a.local.is_none_or(|(r, _)| regions.contains(&r))
-        };
-        let written_inside = |array: usize| {
-            let a = &self.sweep.arrays[array];
-            a.declare.is_none() && a.local.is_some_and(|(r, _)| regions.contains(&r))
-        };
+    /// Counts the recorded values `steps` read (into `reads`) and notes the
+    /// arrays they read and write; clears `touched.ok` where a loop or branch
+    /// carries an array value.
+    fn scan(&self, steps: &[Step], reads: &mut HashMap<ValueId, usize>, touched: &mut Touched) {
         let read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| {
             if let Operand::Active(v) = operand {
                 *reads.entry(*v).or_insert(0) += 1;
@@ -441,22 +451,22 @@ impl Gen<'_, '_> {
                     for input in &op.inputs {
                         read(input, reads);
                         if let Operand::Array { array, .. } = input {
-                            *arrays_ok &= inside(*array);
+                            touched.read.insert(*array);
                         }
                     }
                     if let OpKind::Read { array, indices } = &op.kind {
-                        *arrays_ok &= inside(*array);
+                        touched.read.insert(*array);
                         for i in indices {
                             read(i, reads);
                         }
                     }
                 }
                 Step::Loop(inner) => {
-                    self.scan(&inner.steps, regions, reads, arrays_ok);
+                    self.scan(&inner.steps, reads, touched);
                     for c in &inner.carried {
                         let mut ids = Vec::new();
-                        *arrays_ok &= active_ids(&c.before, &mut ids);
-                        *arrays_ok &= active_ids(&c.end, &mut ids);
+                        touched.ok &= active_ids(&c.before, &mut ids);
+                        touched.ok &= active_ids(&c.end, &mut ids);
                         for id in ids {
                             *reads.entry(id).or_insert(0) += 1;
                         }
@@ -465,12 +475,12 @@ impl Gen<'_, '_> {
                 Step::Branch(b) => {
                     *reads.entry(b.flag).or_insert(0) += 1;
                     for (_, arm) in &b.arms {
-                        self.scan(arm, regions, reads, arrays_ok);
+                        self.scan(arm, reads, touched);
                     }
                     for merge in &b.merges {
                         let mut ids = Vec::new();
                         for val in &merge.per_arm {
-                            *arrays_ok &= active_ids(val, &mut ids);
+                            touched.ok &= active_ids(val, &mut ids);
                         }
                         for id in ids {
                             *reads.entry(id).or_insert(0) += 1;
@@ -488,19 +498,67 @@ impl Gen<'_, '_> {
                     value,
                     ..
                 } => {
-                    *arrays_ok &= written_inside(*array);
+                    touched.written.insert(*array);
                     read(value, reads);
                     for i in indices {
                         read(i, reads);
                     }
                 }
                 Step::Fill { array, value } => {
-                    *arrays_ok &= written_inside(*array);
+                    touched.written.insert(*array);
                     *reads.entry(*value).or_insert(0) += 1;
                 }
             }
         }
     }
+
+    /// Whether a fused `l` may add into and write the arrays it touches:
+    /// those made inside it, parameters it only reads, and arrays made
+    /// earlier at the top level that nothing after the loop reads or
+    /// writes (their adjoint buffers are then declared before the loop,
+    /// into `early`).
+    fn arrays_allow(
+        &self,
+        l: &Loop,
+        touched: &Touched,
+        at: usize,
+        index: &TopIndex,
+        early: &mut Vec<usize>,
+    ) -> bool {
+        let mut regions = BTreeSet::new();
+        regions_of(l, &mut regions);
+        for &array in touched.read.union(&touched.written) {
+            let a = &self.sweep.arrays[array];
+            if a.declare.is_some() {
+                return false;
+            }
+            match a.local {
+                Some((region, _)) if regions.contains(&region) => {}
+                None if !touched.written.contains(&array) => {}
+                Some((0, _)) => {
+                    let later = index
+                        .arrays
+                        .get(&array)
+                        .is_some_and(|steps| steps.iter().any(|&j| j > at));
+                    if later {
+                        return false;
+                    }
+                    early.push(array);
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+/// The arrays some steps read and write.
+#[derive(Default)]
+struct Touched {
+    read: BTreeSet<usize>,
+    written: BTreeSet<usize>,
+    /// no array value carried by a loop or out of a branch
+    ok: bool,
 }
 
 /// The regions of a loop's body: its own and those of the loops and branch
