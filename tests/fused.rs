@@ -4,10 +4,10 @@
 //! stores nothing. These programs cover loops that are fused (a mean of a
 //! nonlinear per-row loss, a carried start, two sums, factors computed before
 //! the loop, two consecutive loops, a busy body, `zip`, `while`, a local
-//! array made before the loop and not touched after it) and loops that must
-//! not be (the sum read in the body, used nonlinearly after, a divisor bound
-//! after the loop, a local array read again after the loop, a function with
-//! `return`). Every program is checked against central finite
+//! array made before the loop and at most read after it) and loops that
+//! must not be (the sum read in the body, used nonlinearly after, a divisor
+//! bound after the loop, a local array written after the loop, or written
+//! by the loop and read after it, a function with `return`). Every program is checked against central finite
 //! differences in `f64` and `f32`; a counting allocator shows which loops
 //! keep nothing.
 #![deny(warnings)]
@@ -363,7 +363,7 @@ macro_rules! programs {
             }
 
             /// The same, the local array read again after the summing loop:
-            /// its adjoint would be taken before that read adds into it.
+            /// reads only add slopes, in any order, so it is fused too.
             #[tape]
             pub fn local_read_after(#[tracked] w: &[$t], x: &[$t]) -> $t {
                 let n = w.len();
@@ -376,6 +376,37 @@ macro_rules! programs {
                     s += (h[i] * x[i]).exp();
                 }
                 s + h[0]
+            }
+
+            /// The local array written after the summing loop: that write's
+            /// reverse must run before the loop's, so it is not fused.
+            #[tape]
+            pub fn local_written_after(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let n = w.len();
+                let mut h = vec![0.0; n];
+                for i in 0..n {
+                    h[i] = w[i] * 2.0 + x[i];
+                }
+                let mut s = 0.0;
+                for i in 0..n {
+                    s += (h[i] * x[i]).exp();
+                }
+                h[0] = w[0] * 3.0 + h[0];
+                s + h[0]
+            }
+
+            /// The summing loop writes a local array the code after it
+            /// reads: not fused.
+            #[tape]
+            pub fn scratch_read_after(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let n = w.len();
+                let mut h = vec![0.0; n];
+                let mut s = 0.0;
+                for i in 0..n {
+                    h[i] = (w[i] * x[i]).tanh();
+                    s += h[i].exp();
+                }
+                s * 0.5 + h[0]
             }
 
             /// A function with `return`.
@@ -536,6 +567,18 @@ macro_rules! check_all {
                     &|p| local_read_after(p, x),
                     w,
                     &local_read_after_grad(w, x).1,
+                );
+                check(
+                    "local_written_after",
+                    &|p| local_written_after(p, x),
+                    w,
+                    &local_written_after_grad(w, x).1,
+                );
+                check(
+                    "scratch_read_after",
+                    &|p| scratch_read_after(p, x),
+                    w,
+                    &scratch_read_after_grad(w, x).1,
                 );
                 check(
                     "returning",
@@ -700,7 +743,7 @@ fn fused_loops_store_nothing() {
             ("rooted", rooted_backward),
             ("squared", squared_backward),
             ("divisor_after", divisor_after_backward),
-            ("local_read_after", local_read_after_backward),
+            ("scratch_read_after", scratch_read_after_backward),
             ("returning", returning_backward),
         ];
         for (name, backward) in unfused {
@@ -712,18 +755,27 @@ fn fused_loops_store_nothing() {
                 "{name}, n = {n}: not fused, yet allocated nothing"
             );
         }
-        // `local_read` allocates its `vec!` (as the primal does) and the
-        // vec's adjoint buffer, and no tape: its summing loop, reading an
-        // array made before it that nothing reads after, is fused;
-        // `local_read_after` reads the array after the loop, so its loop
-        // keeps a tape on top of that
+        // these allocate their `vec!` (as the primal does) and the vec's
+        // adjoint buffer; fused, nothing else: the summing loop reads an
+        // array made before it, which the code after it at most reads.
+        // `local_written_after` writes the array after the loop, so its
+        // loop keeps a tape on top of that
         let primal = allocations(|| sink += local_read(&w, &x));
         let count = allocations(|| sink += local_read_backward(&w, &x, 1.0, &mut d_w));
         assert_eq!(count, primal + 1, "local_read, n = {n}: fused");
         let count = allocations(|| sink += local_read_after_backward(&w, &x, 1.0, &mut d_w));
+        assert_eq!(count, primal + 1, "local_read_after, n = {n}: fused");
+        let primal = allocations(|| sink += local_written_after(&w, &x));
+        let count = allocations(|| sink += local_written_after_backward(&w, &x, 1.0, &mut d_w));
         assert!(
             count >= primal + 2,
-            "local_read_after, n = {n}: {count} allocations"
+            "local_written_after, n = {n}: {count} allocations"
+        );
+        let primal = allocations(|| sink += scratch_read_after(&w, &x));
+        let count = allocations(|| sink += scratch_read_after_backward(&w, &x, 1.0, &mut d_w));
+        assert!(
+            count >= primal + 2,
+            "scratch_read_after, n = {n}: {count} allocations"
         );
     }
     assert!(sink.is_finite());

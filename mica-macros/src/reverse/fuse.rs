@@ -30,10 +30,11 @@
 //!   (see `Stability::same_before`);
 //! - the arrays the body reads or writes are made inside it, or are
 //!   parameters it only reads, or were made earlier at the top level and
-//!   nothing after the loop reads or writes them (the loop's reverse adds
-//!   into and takes from their adjoint buffers before the code after the
-//!   loop has run its reverse, so that code must not touch them); their
-//!   buffers are then declared before the loop.
+//!   nothing after the loop writes them (nor, if the body writes them,
+//!   reads them): the loop's reverse runs before the reverse of the code
+//!   after it, and a write's reverse takes its element's adjoint, which
+//!   must by then hold everything added after the write. Their buffers are
+//!   then declared before the loop.
 //!
 //! A fused loop's gradients are the same sums, added in another order.
 
@@ -50,8 +51,9 @@ pub(super) struct TopIndex {
     readers: HashMap<ValueId, Vec<usize>>,
     /// value → the top-level operation making it
     producers: HashMap<ValueId, usize>,
-    /// array → the top-level steps reading or writing it
-    arrays: HashMap<usize, Vec<usize>>,
+    /// array → the top-level steps reading or writing it (and whether
+    /// they write it)
+    arrays: HashMap<usize, Vec<(usize, bool)>>,
 }
 
 impl Gen<'_, '_> {
@@ -68,8 +70,9 @@ impl Gen<'_, '_> {
             let mut reads = HashMap::new();
             let mut touched = Touched::default();
             self.scan(std::slice::from_ref(step), &mut reads, &mut touched);
-            for array in touched.read.into_iter().chain(touched.written) {
-                index.arrays.entry(array).or_default().push(j);
+            for &array in touched.read.union(&touched.written) {
+                let writes = touched.written.contains(&array);
+                index.arrays.entry(array).or_default().push((j, writes));
             }
             if let Step::Loop(l) = step {
                 for c in &l.carried {
@@ -514,9 +517,9 @@ impl Gen<'_, '_> {
 
     /// Whether a fused `l` may add into and write the arrays it touches:
     /// those made inside it, parameters it only reads, and arrays made
-    /// earlier at the top level that nothing after the loop reads or
-    /// writes (their adjoint buffers are then declared before the loop,
-    /// into `early`).
+    /// earlier at the top level that nothing after the loop writes, or, if
+    /// the loop writes them, touches (their adjoint buffers are then
+    /// declared before the loop, into `early`).
     fn arrays_allow(
         &self,
         l: &Loop,
@@ -535,11 +538,16 @@ impl Gen<'_, '_> {
             match a.local {
                 Some((region, _)) if regions.contains(&region) => {}
                 None if !touched.written.contains(&array) => {}
+                // slopes only added (reads) commute with the code after
+                // the loop adding more; a write takes the element's
+                // adjoint, which must then hold everything after it
                 Some((0, _)) => {
-                    let later = index
-                        .arrays
-                        .get(&array)
-                        .is_some_and(|steps| steps.iter().any(|&j| j > at));
+                    let written = touched.written.contains(&array);
+                    let later = index.arrays.get(&array).is_some_and(|steps| {
+                        steps
+                            .iter()
+                            .any(|&(j, writes)| j > at && (written || writes))
+                    });
                     if later {
                         return false;
                     }
