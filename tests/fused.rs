@@ -12,34 +12,9 @@
 //! keep nothing.
 #![deny(warnings)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod counting;
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made on this thread by `f`.
-fn allocations(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.with(Cell::get);
-    f();
-    ALLOCATIONS.with(Cell::get) - before
-}
+use counting::allocations;
 
 macro_rules! programs {
     ($m:ident, $t:ty) => {
@@ -497,100 +472,49 @@ macro_rules! check_all {
                 }
                 let w = &w[..len];
                 let x = &x[..len];
-                check("scaled", &|p| scaled(p, x), w, &scaled_grad(w, x).1);
-                check(
-                    "scaled_left",
-                    &|p| scaled_left(p, x),
-                    w,
-                    &scaled_left_grad(w, x).1,
-                );
-                check("twice", &|p| twice(p, x), w, &twice_grad(w, x).1);
-                check(
-                    "consecutive",
-                    &|p| consecutive(p, x),
-                    w,
-                    &consecutive_grad(w, x).1,
-                );
-                check(
-                    "divisor_before",
-                    &|p| divisor_before(p, x),
-                    w,
-                    &divisor_before_grad(w, x).1,
-                );
+                type Grad = fn(&[$t], &[$t]) -> ($t, Vec<$t>);
+                let programs: [(&str, fn(&[$t], &[$t]) -> $t, Grad); 19] = [
+                    ("scaled", scaled, scaled_grad),
+                    ("scaled_left", scaled_left, scaled_left_grad),
+                    ("twice", twice, twice_grad),
+                    ("consecutive", consecutive, consecutive_grad),
+                    ("divisor_before", divisor_before, divisor_before_grad),
+                    ("zipped", zipped, zipped_grad),
+                    ("read_twice", read_twice, read_twice_grad),
+                    ("shadowed_divisor", shadowed_divisor, shadowed_divisor_grad),
+                    ("counted_divisor", counted_divisor, counted_divisor_grad),
+                    ("decayed", decayed, decayed_grad),
+                    ("rooted", rooted, rooted_grad),
+                    ("squared", squared, squared_grad),
+                    ("divisor_after", divisor_after, divisor_after_grad),
+                    ("local_read", local_read, local_read_grad),
+                    ("local_read_after", local_read_after, local_read_after_grad),
+                    (
+                        "local_written_after",
+                        local_written_after,
+                        local_written_after_grad,
+                    ),
+                    (
+                        "scratch_read_after",
+                        scratch_read_after,
+                        scratch_read_after_grad,
+                    ),
+                    ("returning", returning, returning_grad),
+                    ("frozen_divisor", frozen_divisor, frozen_divisor_grad),
+                ];
+                for (name, f, grad) in programs {
+                    check(name, &|p| f(p, x), w, &grad(w, x).1);
+                }
                 let detached: Vec<$t> = w.iter().zip(x).map(|(w, x)| w * x).collect();
                 let reference = |p: &[$t]| busy_reference(p, x, &detached);
                 check("busy", &reference, w, &busy_grad(w, x).1);
                 check("busy_array", &reference, w, &busy_array_grad(w, x).1);
                 assert_eq!(busy(w, x), reference(w));
-                check("zipped", &|p| zipped(p, x), w, &zipped_grad(w, x).1);
-                check(
-                    "read_twice",
-                    &|p| read_twice(p, x),
-                    w,
-                    &read_twice_grad(w, x).1,
-                );
-                check(
-                    "shadowed_divisor",
-                    &|p| shadowed_divisor(p, x),
-                    w,
-                    &shadowed_divisor_grad(w, x).1,
-                );
-                check(
-                    "counted_divisor",
-                    &|p| counted_divisor(p, x),
-                    w,
-                    &counted_divisor_grad(w, x).1,
-                );
                 check(
                     "changed_factor",
                     &|p| changed_factor(p, x, 0.7),
                     w,
                     &changed_factor_grad(w, x, 0.7).1,
-                );
-                check("decayed", &|p| decayed(p, x), w, &decayed_grad(w, x).1);
-                check("rooted", &|p| rooted(p, x), w, &rooted_grad(w, x).1);
-                check("squared", &|p| squared(p, x), w, &squared_grad(w, x).1);
-                check(
-                    "divisor_after",
-                    &|p| divisor_after(p, x),
-                    w,
-                    &divisor_after_grad(w, x).1,
-                );
-                check(
-                    "local_read",
-                    &|p| local_read(p, x),
-                    w,
-                    &local_read_grad(w, x).1,
-                );
-                check(
-                    "local_read_after",
-                    &|p| local_read_after(p, x),
-                    w,
-                    &local_read_after_grad(w, x).1,
-                );
-                check(
-                    "local_written_after",
-                    &|p| local_written_after(p, x),
-                    w,
-                    &local_written_after_grad(w, x).1,
-                );
-                check(
-                    "scratch_read_after",
-                    &|p| scratch_read_after(p, x),
-                    w,
-                    &scratch_read_after_grad(w, x).1,
-                );
-                check(
-                    "returning",
-                    &|p| returning(p, x),
-                    w,
-                    &returning_grad(w, x).1,
-                );
-                check(
-                    "frozen_divisor",
-                    &|p| frozen_divisor(p, x),
-                    w,
-                    &frozen_divisor_grad(w, x).1,
                 );
             }
             // the empty sums: `zipped` over no pairs is 0 / 0, the others
