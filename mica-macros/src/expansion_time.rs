@@ -97,6 +97,15 @@ fn synthetic_bodies_expand_cleanly() {
     }
 }
 
+/// One expansion of a 2,000-line straight-line body (or, with
+/// `MICA_PROFILE_BODY=loops`, a 1,000-line loop-heavy one), to run under a
+/// profiler:
+///
+/// ```text
+/// CARGO_PROFILE_RELEASE_DEBUG=true cargo test -p mica-macros --release --lib --no-run
+/// valgrind --tool=callgrind target/release/deps/mica_macros-… --ignored --exact \
+///     expansion_time::expansion_profile_target
+/// ```
 #[test]
 #[ignore = "a profiling target"]
 fn expansion_profile_target() {
