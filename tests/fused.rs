@@ -436,36 +436,24 @@ macro_rules! check_all {
             // every length of `w` (0, 1, …), a tracked start
             for len in 0..=w.len() {
                 let wb: Vec<$t> = w[..len].iter().copied().chain([b]).collect();
-                let (_, (gw, gb)) = carried_start_grad(&w[..len], b, &x);
-                check(
-                    "carried_start",
-                    &|p| {
-                        let (w, b) = split(p);
-                        carried_start(&w, b, &x)
-                    },
-                    &wb,
-                    &join(gw, gb),
-                );
-                let (_, (gw, gb)) = counted_grad(&w[..len], b, &x);
-                check(
-                    "counted",
-                    &|p| {
-                        let (w, b) = split(p);
-                        counted(&w, b, &x)
-                    },
-                    &wb,
-                    &join(gw, gb),
-                );
-                let (_, (gw, gc)) = two_sums_grad(&w[..len], b, &x);
-                check(
-                    "two_sums",
-                    &|p| {
-                        let (w, c) = split(p);
-                        two_sums(&w, c, &x)
-                    },
-                    &wb,
-                    &join(gw, gc),
-                );
+                type ScalarGrad = fn(&[$t], $t, &[$t]) -> ($t, (Vec<$t>, $t));
+                let with_scalar: [(&str, fn(&[$t], $t, &[$t]) -> $t, ScalarGrad); 3] = [
+                    ("carried_start", carried_start, carried_start_grad),
+                    ("counted", counted, counted_grad),
+                    ("two_sums", two_sums, two_sums_grad),
+                ];
+                for (name, f, grad) in with_scalar {
+                    let (_, (gw, gb)) = grad(&w[..len], b, &x);
+                    check(
+                        name,
+                        &|p| {
+                            let (w, b) = split(p);
+                            f(&w, b, &x)
+                        },
+                        &wb,
+                        &join(gw, gb),
+                    );
+                }
                 if len == 0 {
                     // the programs below read `w[0]` or divide by the length
                     continue;

@@ -1064,12 +1064,12 @@ impl<'a> Sweep<'a> {
                 Operand::Array { .. } => return,
             }
         }
-        let expr = match (*rule, args.as_slice()) {
-            ("add", [a, b]) => quote!(#a + #b),
-            ("sub", [a, b]) => quote!(#a - #b),
-            ("mul", [a, b]) => quote!(#a * #b),
-            ("neg", [a]) => quote!(-#a),
-            _ => return,
+        // only what costs no more than reading a stored value
+        if !matches!(*rule, "add" | "sub" | "mul" | "neg") {
+            return;
+        }
+        let Some(expr) = crate::rules::forward(rule, &args) else {
+            return;
         };
         self.values[id].recompute = Some(expr);
         self.values[id].deps = deps;

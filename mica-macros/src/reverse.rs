@@ -338,7 +338,7 @@ impl Gen<'_, '_> {
         new.sort_by_key(|(v, _)| *v);
         for (v, acc) in new {
             let store = self.sweep.read_store(v);
-            decls.extend(quote!(let mut #acc = ::mica::__private::zeros_like(&#store);));
+            decls.extend(accumulator_decl(&acc, &store));
         }
         // adjoint buffers of the arrays made in this region
         let locals: Vec<(TokenStream, ValueId)> = self
@@ -355,9 +355,7 @@ impl Gen<'_, '_> {
             .collect();
         for (acc, shape) in locals {
             let shape = self.sweep.read_store(shape);
-            decls.extend(
-                quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape);),
-            );
+            decls.extend(buffer_decl(&acc, &shape));
         }
         decls.extend(code);
         decls
@@ -638,6 +636,16 @@ impl Gen<'_, '_> {
             code.extend(quote!(match #flag { #(#arms)* _ => {} }));
         }
     }
+}
+
+/// `let mut acc = 0;` for an accumulator of the value stored in `store`.
+fn accumulator_decl(acc: &Ident, store: &Ident) -> TokenStream {
+    quote!(let mut #acc = ::mica::__private::zeros_like(&#store);)
+}
+
+/// The zeroed adjoint buffer `acc` of an array of shape `shape`.
+fn buffer_decl(acc: &TokenStream, shape: &Ident) -> TokenStream {
+    quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape);)
 }
 
 /// Whether `name` is an adjoint bound once by a `let` (`__mica_a7`,

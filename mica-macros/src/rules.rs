@@ -95,6 +95,28 @@ pub fn binary(op: &syn::BinOp) -> Option<&'static str> {
     }
 }
 
+/// The forward expression of rule `name` on `args` (store names or
+/// literals), as the lowering writes it: `a + b`, `-a`, `a.sin()`.
+pub fn forward(name: &str, args: &[proc_macro2::TokenStream]) -> Option<proc_macro2::TokenStream> {
+    use quote::quote;
+    Some(match (name, args) {
+        ("add", [a, b]) => quote!(#a + #b),
+        ("sub", [a, b]) => quote!(#a - #b),
+        ("mul", [a, b]) => quote!(#a * #b),
+        ("div", [a, b]) => quote!(#a / #b),
+        ("neg", [a]) => quote!(-#a),
+        (_, [receiver, rest @ ..]) => {
+            let method = method(name)?;
+            if method.args != rest.len() {
+                return None;
+            }
+            let name = proc_macro2::Ident::new(method.name, proc_macro2::Span::call_site());
+            quote!(#receiver.#name(#(#rest),*))
+        }
+        _ => return None,
+    })
+}
+
 /// Macros that only read their arguments (formatting and assertions): a
 /// recorded value may be passed to them.
 pub fn reads_only(macro_name: &str) -> bool {

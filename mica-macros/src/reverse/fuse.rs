@@ -153,7 +153,6 @@ impl Gen<'_, '_> {
         // every value of the iteration is in scope where its reverse runs
         // (a temporary made in a nested block or arm is declared at the
         // top of the body): nothing is read again or kept
-        let _ = self.loop_reads(l);
         self.sweep.empty_tapes.insert(l.tape.to_string());
         self.fills.insert(l.fill.to_string(), body);
         // accumulators of the function's values that the body adds into
@@ -183,8 +182,10 @@ impl Gen<'_, '_> {
         for (v, key) in early {
             if let Some(acc) = self.accumulators.get(&v).cloned() {
                 let store = self.sweep.read_store(v);
-                let decl = quote!(let mut #acc = ::mica::__private::zeros_like(&#store););
-                self.before_loops.entry(key).or_default().extend(decl);
+                self.before_loops
+                    .entry(key)
+                    .or_default()
+                    .extend(super::accumulator_decl(&acc, &store));
             }
         }
         for (array, key) in std::mem::take(&mut self.early_arrays) {
@@ -192,8 +193,10 @@ impl Gen<'_, '_> {
             if let Some((_, shape)) = a.local {
                 let acc = a.acc.clone();
                 let shape = self.sweep.read_store(shape);
-                let decl = quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape););
-                self.before_loops.entry(key).or_default().extend(decl);
+                self.before_loops
+                    .entry(key)
+                    .or_default()
+                    .extend(super::buffer_decl(&acc, &shape));
             }
         }
         for (key, code) in std::mem::take(&mut self.before_loops) {
@@ -429,7 +432,7 @@ impl Gen<'_, '_> {
                         Operand::Array { .. } => return None,
                     });
                 }
-                forward(name, &args)?
+                crate::rules::forward(name, &args)?
             }
             (None, None) => return None,
         };
@@ -616,26 +619,5 @@ fn sums_into(steps: &[Step], end: ValueId, entry: ValueId) -> bool {
             _ => false,
         },
         _ => false,
-    })
-}
-
-/// The forward expression of rule `name` on `args` (store names or
-/// literals), as the lowering writes it.
-fn forward(name: &str, args: &[TokenStream]) -> Option<TokenStream> {
-    Some(match (name, args) {
-        ("add", [a, b]) => quote!(#a + #b),
-        ("sub", [a, b]) => quote!(#a - #b),
-        ("mul", [a, b]) => quote!(#a * #b),
-        ("div", [a, b]) => quote!(#a / #b),
-        ("neg", [a]) => quote!(-#a),
-        (_, [receiver, rest @ ..]) => {
-            let method = crate::rules::method(name)?;
-            if method.args != rest.len() {
-                return None;
-            }
-            let name = proc_macro2::Ident::new(method.name, proc_macro2::Span::call_site());
-            quote!(#receiver.#name(#(#rest),*))
-        }
-        _ => return None,
     })
 }
