@@ -134,7 +134,13 @@ fn backward_fn(
     // without `return`, the reverse sweep follows the body's own top-level
     // bindings and may read names again instead of storing their values
     if rewritten.is_none() {
-        sweep.stability = Some(Stability::new(&item.sig, &item.block.stmts));
+        let stability = Stability::new(&item.sig, &item.block.stmts);
+        // a parameter nothing rebinds or changes is read where it is, not
+        // copied at the start
+        for id in inputs.iter().flatten() {
+            sweep.read_input_in_place(*id, &stability);
+        }
+        sweep.stability = Some(stability);
     }
     let body = rewritten.as_deref().unwrap_or(&item.block.stmts);
     let output = sweep.lower_block_stmts(body, &mut forward);

@@ -38,6 +38,7 @@ use syn::visit::Visit;
 use syn::{Expr, Local, Pat, Stmt};
 
 mod flow;
+mod inline;
 mod recompute;
 mod walls;
 pub use flow::fill_placeholders;
@@ -310,6 +311,12 @@ pub struct Sweep<'a> {
     lazy: Vec<(Ident, Vec<ValueId>, TokenStream)>,
     /// bookkeeping written anyway (hoisted): what it reads is written too
     written: std::collections::HashSet<ValueId>,
+    /// where the value of the expression about to be lowered goes (see
+    /// `lower/inline.rs`); taken by the next `lower_expr`
+    hint: Option<inline::Hint>,
+    /// the top-level statement being lowered may write operations inside
+    /// their consumers
+    inline_stmt: bool,
 }
 
 impl<'a> Sweep<'a> {
@@ -332,6 +339,8 @@ impl<'a> Sweep<'a> {
             empty_tapes: Default::default(),
             lazy: Vec::new(),
             written: Default::default(),
+            hint: None,
+            inline_stmt: false,
         }
     }
 
@@ -365,6 +374,17 @@ impl<'a> Sweep<'a> {
         let id = self.new_value(store, Some(name.clone()));
         self.bind(name, Val::Active(id), origin);
         id
+    }
+
+    /// An input whose name holds its value wherever the sweep reads it: read
+    /// under that name, not copied.
+    pub fn read_input_in_place(&mut self, id: ValueId, stability: &Stability) {
+        let value = &mut self.values[id];
+        if let Some(name) = &value.capture {
+            if stability.same_before(&name.to_string(), 0) {
+                value.store = name.clone();
+            }
+        }
     }
 
     /// A tracked array (a knob or parameter) whose slopes are added into
@@ -477,7 +497,7 @@ impl<'a> Sweep<'a> {
             let store = &v.store;
             v.capture
                 .as_ref()
-                .filter(|_| v.scope == 0 && v.region == 0)
+                .filter(|name| v.scope == 0 && v.region == 0 && *name != store)
                 .map(|name| quote!(let #store = #name;))
         });
         let hoisted = self.hoists.first().map(hoisted_decls).unwrap_or_default();
@@ -504,11 +524,13 @@ impl<'a> Sweep<'a> {
         let mut later = flow::LaterNames::new(stmts);
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
-            if self.depth == 0 && self.region == 0 && self.scopes.len() == 1 {
+            let top = self.depth == 0 && self.region == 0 && self.scopes.len() == 1;
+            if top {
                 if let Some(stability) = &mut self.stability {
                     stability.at_statement(i);
                 }
             }
+            self.inline_stmt = top && self.at_top() && inline::simple_stmt(stmt);
             match stmt {
                 Stmt::Expr(expr, None) if last && !flow::is_assignment(expr) => {
                     let lowered = self
@@ -541,6 +563,9 @@ impl<'a> Sweep<'a> {
                         self.recover(stmt, out);
                     }
                 }
+            }
+            if top {
+                self.inline_stmt = false;
             }
         }
         tail
@@ -658,6 +683,7 @@ impl<'a> Sweep<'a> {
                 "`let … else` on a recorded value is outside the recorded vocabulary",
             ));
         }
+        self.hint_let(&local.pat);
         let lowered = self.lower_expr(&init.expr, out)?;
         let attrs = &local.attrs;
         let pat = &local.pat;
@@ -770,13 +796,28 @@ impl<'a> Sweep<'a> {
                     syn::Error::new_spanned(op, "this operator is outside the recorded vocabulary")
                 })?;
                 let left = self.lower_operand(target, out)?;
+                let prec = inline::precedence(op);
+                let left_active = matches!(left.0, Operand::Active(_));
+                self.hint_operand(
+                    rule,
+                    1,
+                    2,
+                    inline::Ctx::Binary { prec, right: true },
+                    |_, _| left_active,
+                );
                 let right = self.lower_operand(value, out)?;
                 let bin = compound_to_binary(op);
                 let fwd = {
                     let (l, r) = (&left.1, &right.1);
                     quote!(#l #bin #r)
                 };
-                self.new_op_or_const(rule, vec![left.0, right.0], fwd, out)
+                self.new_op_or_const(
+                    rule,
+                    vec![left.0, right.0],
+                    fwd,
+                    inline::Form::Binary(prec),
+                    out,
+                )
             }
         };
         let fwd = &lowered.fwd;
@@ -798,6 +839,7 @@ impl<'a> Sweep<'a> {
 
     /// Lowers an expression, emitting the temporaries it needs into `out`.
     pub fn lower_expr(&mut self, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
+        let hint = self.hint.take();
         if !self.mentions_active(expr) {
             self.check_no_escape(expr)?;
             return Ok(Lowered {
@@ -806,8 +848,14 @@ impl<'a> Sweep<'a> {
             });
         }
         match expr {
-            Expr::Paren(p) => self.lower_expr(&p.expr, out),
-            Expr::Group(g) => self.lower_expr(&g.expr, out),
+            Expr::Paren(p) => {
+                self.hint = hint;
+                self.lower_expr(&p.expr, out)
+            }
+            Expr::Group(g) => {
+                self.hint = hint;
+                self.lower_expr(&g.expr, out)
+            }
             Expr::Path(p) => {
                 let ident = p.path.get_ident().ok_or_else(|| {
                     syn::Error::new_spanned(p, "this path is outside the recorded vocabulary")
@@ -824,10 +872,20 @@ impl<'a> Sweep<'a> {
                 }
                 match rules::binary(&b.op) {
                     Some(rule) => {
+                        let prec = inline::precedence(&b.op);
+                        self.hint_operand(rule, 0, 2, inline::Ctx::Binary { prec, right: false }, |s, i| {
+                            i == 0 || s.mentions_active(&b.right)
+                        });
                         let left = self.lower_operand(&b.left, out)?;
+                        let left_active = matches!(left.0, Operand::Active(_));
+                        self.hint_operand(rule, 1, 2, inline::Ctx::Binary { prec, right: true }, |_, i| {
+                            i == 1 || left_active
+                        });
                         let right = self.lower_operand(&b.right, out)?;
                         let (l, op, r) = (&left.1, &b.op, &right.1);
-                        Ok(self.new_op_or_const(rule, vec![left.0, right.0], quote!(#l #op #r), out))
+                        let fwd = quote!(#l #op #r);
+                        self.hint = hint;
+                        Ok(self.new_op_or_const(rule, vec![left.0, right.0], fwd, inline::Form::Binary(prec), out))
                     }
                     // comparisons carry no slope: a constant (bool)
                     None => Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() }),
@@ -835,9 +893,12 @@ impl<'a> Sweep<'a> {
             }
             Expr::Unary(u) => match u.op {
                 syn::UnOp::Neg(_) => {
+                    self.hint_operand("neg", 0, 1, inline::Ctx::Neg, |_, _| true);
                     let inner = self.lower_operand(&u.expr, out)?;
                     let (op, x) = (&u.op, &inner.1);
-                    Ok(self.new_op_or_const("neg", vec![inner.0], quote!(#op #x), out))
+                    let fwd = quote!(#op #x);
+                    self.hint = hint;
+                    Ok(self.new_op_or_const("neg", vec![inner.0], fwd, inline::Form::Prefix, out))
                 }
                 // `*x` of an element bound by reference: the element itself
                 syn::UnOp::Deref(_) => {
@@ -851,7 +912,10 @@ impl<'a> Sweep<'a> {
                     format!("`{}` on a recorded value is outside the recorded vocabulary", u.op.to_token_stream()),
                 )),
             },
-            Expr::MethodCall(m) => self.lower_method(m, expr, out),
+            Expr::MethodCall(m) => {
+                self.hint = hint;
+                self.lower_method(m, expr, out)
+            }
             Expr::Call(c) => self.lower_call(c, expr, out),
             Expr::Tuple(t) => {
                 let mut vals = Vec::new();
@@ -958,6 +1022,17 @@ impl<'a> Sweep<'a> {
                 if is_literal(expr) {
                     return Ok((Operand::Const(lowered.fwd.clone()), lowered.fwd));
                 }
+                // a name that holds the same value wherever the reverse
+                // sweep reads it: read there, not copied
+                if let Expr::Path(p) = expr {
+                    if let Some(name) = p.path.get_ident() {
+                        if self.at_top() && self.stability.as_ref().is_some_and(|s| s.pure(expr)) {
+                            let id = self.new_value(name.clone(), None);
+                            self.values[id].recompute = Some(lowered.fwd.clone());
+                            return Ok((Operand::Stored(id), lowered.fwd));
+                        }
+                    }
+                }
                 // kept as written; a rule reads it through `val`
                 let id = self.stored(lowered.fwd, out);
                 if self.stability.as_ref().is_some_and(|s| s.pure(expr)) {
@@ -1031,7 +1106,23 @@ impl<'a> Sweep<'a> {
     ) -> Lowered {
         let store = self.names.fresh("t");
         self.emit_temp(&store, fwd, out);
-        let id = self.new_value(store.clone(), None);
+        let fwd = store.to_token_stream();
+        let id = self.record_op(store, kind, inputs, spans);
+        Lowered {
+            val: Val::Active(id),
+            fwd,
+        }
+    }
+
+    /// Records an operation whose value the forward sweep keeps in `store`.
+    fn record_op(
+        &mut self,
+        store: Ident,
+        kind: OpKind,
+        inputs: Vec<Operand>,
+        spans: Vec<proc_macro2::Span>,
+    ) -> ValueId {
+        let id = self.new_value(store, None);
         // read again only inside loops (outside, the value stays in scope)
         if self.stability.is_some() && self.scope != 0 {
             self.cheap_again(id, &kind, &inputs);
@@ -1042,10 +1133,7 @@ impl<'a> Sweep<'a> {
             inputs,
             spans,
         }));
-        Lowered {
-            val: Val::Active(id),
-            fwd: store.to_token_stream(),
-        }
+        id
     }
 
     /// `a ± b`, `a * b` and `-a` are cheaper to evaluate again than to
@@ -1080,11 +1168,19 @@ impl<'a> Sweep<'a> {
     fn new_op_or_const(
         &mut self,
         rule: &'static str,
-        inputs: Vec<Operand>,
+        mut inputs: Vec<Operand>,
         fwd: TokenStream,
+        form: inline::Form,
         out: &mut TokenStream,
     ) -> Lowered {
+        let hint = self.hint.take();
         if inputs.iter().any(|i| matches!(i, Operand::Active(_))) {
+            if let Some((id, fwd)) = self.inline_op(hint, rule, &mut inputs, &fwd, form) {
+                return Lowered {
+                    val: Val::Active(id),
+                    fwd,
+                };
+            }
             self.new_op(OpKind::Rule(rule), inputs, fwd, out)
         } else {
             Lowered {
@@ -1100,6 +1196,7 @@ impl<'a> Sweep<'a> {
         expr: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
+        let hint = self.hint.take();
         let name = m.method.to_string();
         let receiver_active = self.mentions_active(&m.receiver);
         if receiver_active && matches!(name.as_str(), "len" | "is_empty") && m.args.is_empty() {
@@ -1138,10 +1235,25 @@ impl<'a> Sweep<'a> {
             });
         }
         let mut inputs = Vec::new();
+        let arity = m.args.len() + 1;
+        let arg_active = |s: &Self, i: usize| s.mentions_active(&m.args[i - 1]);
+        self.hint_operand(method.name, 0, arity, inline::Ctx::Receiver, |s, i| {
+            i == 0 || arg_active(s, i)
+        });
         let receiver = self.lower_operand(&m.receiver, out)?;
         inputs.push(receiver.0);
         let mut args = Vec::new();
-        for arg in &m.args {
+        for (k, arg) in m.args.iter().enumerate() {
+            let known: Vec<bool> = inputs
+                .iter()
+                .map(|o| matches!(o, Operand::Active(_)))
+                .collect();
+            self.hint_operand(method.name, k + 1, arity, inline::Ctx::Arg, |s, i| {
+                known
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| i == k + 1 || arg_active(s, i))
+            });
             let (operand, fwd) = self.lower_operand(arg, out)?;
             inputs.push(operand);
             args.push(fwd);
@@ -1154,7 +1266,8 @@ impl<'a> Sweep<'a> {
             r.clone()
         };
         let fwd = quote!(#receiver_tokens.#method_ident(#(#args),*));
-        Ok(self.new_op_or_const(method.name, inputs, fwd, out))
+        self.hint = hint;
+        Ok(self.new_op_or_const(method.name, inputs, fwd, inline::Form::Postfix, out))
     }
 
     /// Whether `expr` names a recorded array (or a row of one), judged

@@ -143,6 +143,11 @@ impl Stability {
         self.statement
     }
 
+    /// Whether `name` is bound exactly once in the whole function.
+    pub fn bound_once(&self, name: &str) -> bool {
+        self.counts.get(name) == Some(&1)
+    }
+
     fn add_if_bound_once(&mut self, name: &str) {
         if self.counts.get(name) == Some(&1) {
             self.stable.insert(name.to_string());
@@ -246,11 +251,16 @@ fn is_pure_op(op: &syn::BinOp) -> bool {
 
 /// The name a pattern binds by value, immutably: `x` or `x: T`.
 pub fn immutable_name(pat: &Pat) -> Option<String> {
+    immutable_ident(pat).map(ToString::to_string)
+}
+
+/// As [`immutable_name`], the name as written.
+pub fn immutable_ident(pat: &Pat) -> Option<&syn::Ident> {
     match pat {
         Pat::Ident(p) if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() => {
-            Some(p.ident.to_string())
+            Some(&p.ident)
         }
-        Pat::Type(t) => immutable_name(&t.pat),
+        Pat::Type(t) => immutable_ident(&t.pat),
         _ => None,
     }
 }

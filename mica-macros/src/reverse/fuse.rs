@@ -437,7 +437,10 @@ impl Gen<'_, '_> {
             (None, None) => return None,
         };
         let store = self.sweep.read_store(id);
-        early.decls.extend(quote!(let #store = #expr;));
+        // a name read in place (see `Sweep::lower_operand`) needs no copy
+        if store != expr.to_string() {
+            early.decls.extend(quote!(let #store = #expr;));
+        }
         early.defined.insert(id);
         Some(store.into_token_stream())
     }

@@ -1,0 +1,213 @@
+//! Forward temporaries the reverse sweep never reads (function form, top
+//! level of the body).
+//!
+//! The forward sweep binds every recorded operation to a temporary so the
+//! reverse sweep can read its value. Most of them it never reads: `a + b`
+//! passes its adjoint on unchanged, `a * b` reads its inputs, not its
+//! output. Such an operation, when its one consumer (the operation it is an
+//! input of) does not read it either, is written inside the consumer's
+//! expression instead: `let v = x * y + z;` rather than three `let`s. And an
+//! operation that a top-level `let` binds to an immutable name bound nowhere
+//! else keeps its value under that name. The same arithmetic runs in the same
+//! order on the same values, so results are bit for bit those of the
+//! temporaries; rustc has fewer locals to check.
+//!
+//! Writing an operation later than where it stood is safe only if nothing in
+//! between can change a name it reads: it is done within one top-level
+//! statement made only of arithmetic, method and function calls, field,
+//! index and cast expressions (no blocks, assignments, borrows or macros).
+
+use super::Sweep;
+use crate::lower::Operand;
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use syn::{Expr, Stmt};
+
+/// Where the value of the operation being lowered goes.
+pub enum Hint {
+    /// a top-level `let` binds it to this immutable name, bound once
+    Let(Ident),
+    /// it is an input of an operation that does not read it, in this
+    /// position of the consumer's expression
+    Operand(Ctx),
+}
+
+/// The position of an inlined operation in its consumer's expression, for
+/// parentheses.
+#[derive(Clone, Copy)]
+pub enum Ctx {
+    /// an operand of a binary operator of this precedence, on the right
+    /// side or not
+    Binary { prec: u8, right: bool },
+    /// the operand of unary `-`
+    Neg,
+    /// the receiver of a method call
+    Receiver,
+    /// an argument of a method call
+    Arg,
+}
+
+/// How the inlined operation is written.
+#[derive(Clone, Copy)]
+pub enum Form {
+    /// `a op b`, of this precedence
+    Binary(u8),
+    /// `-a`
+    Prefix,
+    /// `a.method(…)`
+    Postfix,
+}
+
+impl Ctx {
+    fn needs_parens(self, form: Form) -> bool {
+        match (self, form) {
+            (_, Form::Postfix) | (Ctx::Arg, _) => false,
+            (Ctx::Binary { prec, right }, Form::Binary(p)) => p < prec || (p == prec && right),
+            (Ctx::Binary { .. }, Form::Prefix) => false,
+            (Ctx::Neg | Ctx::Receiver, _) => true,
+        }
+    }
+}
+
+/// The precedence of a binary operator with a derivative rule: `+ -` below
+/// `* / %`; 0 for any other (always parenthesised).
+pub fn precedence(op: &syn::BinOp) -> u8 {
+    match op {
+        syn::BinOp::Add(_) | syn::BinOp::Sub(_) => 1,
+        syn::BinOp::Mul(_) | syn::BinOp::Div(_) | syn::BinOp::Rem(_) => 2,
+        _ => 0,
+    }
+}
+
+/// Whether input `pos` of the rule `rule` (of `arity` inputs) goes unread by
+/// its reverse: no slope to an input that may be recorded (`active`) reads it.
+pub fn input_unread(rule: &str, pos: usize, arity: usize, active: impl Fn(usize) -> bool) -> bool {
+    (0..arity).all(|i| !(i == pos || active(i)) || !crate::rules::reads(rule, i).contains(&pos))
+}
+
+/// Whether the reverse of the rule `rule` on `inputs` reads its output.
+fn reads_output(rule: &str, inputs: &[Operand]) -> bool {
+    let k = inputs.len();
+    inputs.iter().enumerate().any(|(i, input)| {
+        matches!(input, Operand::Active(_)) && crate::rules::reads(rule, i).contains(&k)
+    })
+}
+
+/// A top-level statement within which operations may be written later
+/// than they stand: nothing in it can change a name.
+pub fn simple_stmt(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Local(local) => match &local.init {
+            Some(init) => init.diverge.is_none() && simple(&init.expr),
+            None => false,
+        },
+        Stmt::Expr(Expr::Assign(a), _) => matches!(&*a.left, Expr::Path(_)) && simple(&a.right),
+        Stmt::Expr(Expr::Binary(b), _) if super::is_compound(&b.op) => {
+            matches!(&*b.left, Expr::Path(_)) && simple(&b.right)
+        }
+        Stmt::Expr(expr, _) => simple(expr),
+        _ => false,
+    }
+}
+
+fn simple(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(_) | Expr::Path(_) => true,
+        Expr::Binary(b) => !super::is_compound(&b.op) && simple(&b.left) && simple(&b.right),
+        Expr::Unary(u) => simple(&u.expr),
+        Expr::Paren(p) => simple(&p.expr),
+        Expr::Group(g) => simple(&g.expr),
+        Expr::MethodCall(m) => simple(&m.receiver) && m.args.iter().all(simple),
+        Expr::Call(c) => matches!(&*c.func, Expr::Path(_)) && c.args.iter().all(simple),
+        Expr::Field(f) => simple(&f.base),
+        Expr::Index(i) => simple(&i.expr) && simple(&i.index),
+        Expr::Cast(c) => simple(&c.expr),
+        Expr::Tuple(t) => t.elems.iter().all(simple),
+        _ => false,
+    }
+}
+
+impl Sweep<'_> {
+    /// Whether operations lowered now stand at the top level of a function
+    /// body whose names the lowering can follow.
+    pub(super) fn at_top(&self) -> bool {
+        self.function_form
+            && self.stability.is_some()
+            && self.depth == 0
+            && self.region == 0
+            && self.scope == 0
+            && self.scopes.len() == 1
+    }
+
+    /// Sets the hint for the operand about to be lowered as input `pos` of
+    /// `rule` (`active(i)`: whether input `i` may be recorded), if that input
+    /// goes unread.
+    pub(super) fn hint_operand(
+        &mut self,
+        rule: &str,
+        pos: usize,
+        arity: usize,
+        ctx: Ctx,
+        active: impl Fn(&Self, usize) -> bool,
+    ) {
+        self.hint = None;
+        if self.inline_stmt && self.at_top() && input_unread(rule, pos, arity, |i| active(self, i))
+        {
+            self.hint = Some(Hint::Operand(ctx));
+        }
+    }
+
+    /// The binding `let NAME = …` at the top level, when `NAME` is immutable
+    /// and bound nowhere else: its operation's value is kept under `NAME`.
+    pub(super) fn hint_let(&mut self, pat: &syn::Pat) {
+        self.hint = None;
+        if !self.at_top() {
+            return;
+        }
+        let Some(ident) = super::recompute::immutable_ident(pat) else {
+            return;
+        };
+        if self
+            .stability
+            .as_ref()
+            .is_some_and(|s| s.bound_once(&ident.to_string()))
+        {
+            self.hint = Some(Hint::Let(ident.clone()));
+        }
+    }
+
+    /// Records the rule `rule` on `inputs` without a temporary, if the hint
+    /// allows: the value under the `let`'s name, or written into its
+    /// consumer (returned: how the forward reads it).
+    pub(super) fn inline_op(
+        &mut self,
+        hint: Option<Hint>,
+        rule: &'static str,
+        inputs: &mut Vec<Operand>,
+        fwd: &TokenStream,
+        form: Form,
+    ) -> Option<(crate::lower::ValueId, TokenStream)> {
+        let (store, fwd) = match hint? {
+            Hint::Let(name) => (name, fwd.clone()),
+            Hint::Operand(ctx) => {
+                if reads_output(rule, inputs) {
+                    return None;
+                }
+                let fwd = if ctx.needs_parens(form) {
+                    quote!((#fwd))
+                } else {
+                    fwd.clone()
+                };
+                // never declared: nothing reads it
+                (self.names.fresh("t"), fwd)
+            }
+        };
+        let id = self.record_op(
+            store,
+            crate::lower::OpKind::Rule(rule),
+            std::mem::take(inputs),
+            Vec::new(),
+        );
+        Some((id, fwd))
+    }
+}
