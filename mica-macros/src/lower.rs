@@ -317,6 +317,10 @@ pub struct Sweep<'a> {
     /// the top-level statement being lowered may write operations inside
     /// their consumers
     inline_stmt: bool,
+    /// elements read so far in the statement being lowered, when nothing in
+    /// it can write an array or change a name (see `lower/inline.rs`): the
+    /// same element read again is the same value, loaded and kept once
+    read_cache: Option<HashMap<String, (ValueId, TokenStream)>>,
 }
 
 impl<'a> Sweep<'a> {
@@ -341,6 +345,7 @@ impl<'a> Sweep<'a> {
             written: Default::default(),
             hint: None,
             inline_stmt: false,
+            read_cache: None,
         }
     }
 
@@ -530,7 +535,9 @@ impl<'a> Sweep<'a> {
                     stability.at_statement(i);
                 }
             }
-            self.inline_stmt = top && self.at_top() && inline::simple_stmt(stmt);
+            let simple = inline::simple_stmt(stmt);
+            self.inline_stmt = top && simple && self.at_top();
+            self.read_cache = simple.then(HashMap::new);
             match stmt {
                 Stmt::Expr(expr, None) if last && !flow::is_assignment(expr) => {
                     let lowered = self
@@ -567,6 +574,7 @@ impl<'a> Sweep<'a> {
             if top {
                 self.inline_stmt = false;
             }
+            self.read_cache = None;
         }
         tail
     }

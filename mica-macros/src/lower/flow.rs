@@ -51,6 +51,31 @@ impl Sweep<'_> {
         i: &syn::ExprIndex,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
+        let key = self
+            .read_cache
+            .as_ref()
+            .map(|_| i.to_token_stream().to_string());
+        if let (Some(cache), Some(key)) = (&self.read_cache, &key) {
+            if let Some((id, fwd)) = cache.get(key) {
+                return Ok(Lowered {
+                    val: Val::Active(*id),
+                    fwd: fwd.clone(),
+                });
+            }
+        }
+        let lowered = self.lower_index_once(i, out)?;
+        if let (Some(cache), Some(key), Val::Active(id)) = (&mut self.read_cache, key, &lowered.val)
+        {
+            cache.insert(key, (*id, lowered.fwd.clone()));
+        }
+        Ok(lowered)
+    }
+
+    fn lower_index_once(
+        &mut self,
+        i: &syn::ExprIndex,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
         let base = self.lower_expr(&i.expr, out)?;
         if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
             if let Some(name) = p.path.get_ident() {

@@ -101,11 +101,21 @@ pub fn simple_stmt(stmt: &Stmt) -> bool {
             Some(init) => init.diverge.is_none() && simple(&init.expr),
             None => false,
         },
-        Stmt::Expr(Expr::Assign(a), _) => matches!(&*a.left, Expr::Path(_)) && simple(&a.right),
+        // a write happens after everything its statement reads
+        Stmt::Expr(Expr::Assign(a), _) => place(&a.left) && simple(&a.right),
         Stmt::Expr(Expr::Binary(b), _) if super::is_compound(&b.op) => {
-            matches!(&*b.left, Expr::Path(_)) && simple(&b.right)
+            place(&b.left) && simple(&b.right)
         }
         Stmt::Expr(expr, _) => simple(expr),
+        _ => false,
+    }
+}
+
+/// `x`, `a[i]`, `a[i][j]`: a place written once its statement is evaluated.
+fn place(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(_) => true,
+        Expr::Index(i) => place(&i.expr) && simple(&i.index),
         _ => false,
     }
 }
