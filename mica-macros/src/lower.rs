@@ -321,6 +321,9 @@ pub struct Sweep<'a> {
     /// it can write an array or change a name (see `lower/inline.rs`): the
     /// same element read again is the same value, loaded and kept once
     read_cache: Option<HashMap<String, (ValueId, TokenStream)>>,
+    /// the stores of operations written inside their consumers: never
+    /// declared, so nothing may be evaluated again from them
+    inlined: std::collections::HashSet<ValueId>,
 }
 
 impl<'a> Sweep<'a> {
@@ -346,6 +349,7 @@ impl<'a> Sweep<'a> {
             hint: None,
             inline_stmt: false,
             read_cache: None,
+            inlined: Default::default(),
         }
     }
 
@@ -536,7 +540,7 @@ impl<'a> Sweep<'a> {
                 }
             }
             let simple = inline::simple_stmt(stmt);
-            self.inline_stmt = top && simple && self.at_top();
+            self.inline_stmt = simple && self.inline_here();
             self.read_cache = simple.then(HashMap::new);
             match stmt {
                 Stmt::Expr(expr, None) if last && !flow::is_assignment(expr) => {
@@ -571,9 +575,7 @@ impl<'a> Sweep<'a> {
                     }
                 }
             }
-            if top {
-                self.inline_stmt = false;
-            }
+            self.inline_stmt = false;
             self.read_cache = None;
         }
         tail
@@ -1153,6 +1155,9 @@ impl<'a> Sweep<'a> {
         for input in inputs {
             match input {
                 Operand::Active(v) | Operand::Stored(v) => {
+                    if self.inlined.contains(v) {
+                        return;
+                    }
                     deps.push(*v);
                     args.push(self.values[*v].store.to_token_stream());
                 }

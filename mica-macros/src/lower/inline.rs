@@ -141,12 +141,21 @@ impl Sweep<'_> {
     /// Whether operations lowered now stand at the top level of a function
     /// body whose names the lowering can follow.
     pub(super) fn at_top(&self) -> bool {
+        self.inline_here() && self.depth == 0 && self.region == 0 && self.scopes.len() == 1
+    }
+
+    /// Whether operations lowered now stand at the top level of a function
+    /// body whose names the lowering can follow, or of a loop body in it
+    /// (not in a branch arm or a nested block, whose temporaries are
+    /// hoisted).
+    pub(super) fn inline_here(&self) -> bool {
         self.function_form
             && self.stability.is_some()
-            && self.depth == 0
-            && self.region == 0
-            && self.scope == 0
-            && self.scopes.len() == 1
+            && self.region == self.scope
+            && self
+                .hoists
+                .last()
+                .is_some_and(|h| h.base == self.depth && h.arms == 0)
     }
 
     /// Sets the hint for the operand about to be lowered as input `pos` of
@@ -161,7 +170,9 @@ impl Sweep<'_> {
         active: impl Fn(&Self, usize) -> bool,
     ) {
         self.hint = None;
-        if self.inline_stmt && self.at_top() && input_unread(rule, pos, arity, |i| active(self, i))
+        if self.inline_stmt
+            && self.inline_here()
+            && input_unread(rule, pos, arity, |i| active(self, i))
         {
             self.hint = Some(Hint::Operand(ctx));
         }
@@ -171,7 +182,7 @@ impl Sweep<'_> {
     /// and bound nowhere else: its operation's value is kept under `NAME`.
     pub(super) fn hint_let(&mut self, pat: &syn::Pat) {
         self.hint = None;
-        if !self.at_top() {
+        if !self.inline_here() {
             return;
         }
         let Some(ident) = super::recompute::immutable_ident(pat) else {
@@ -197,8 +208,9 @@ impl Sweep<'_> {
         fwd: &TokenStream,
         form: Form,
     ) -> Option<(crate::lower::ValueId, TokenStream)> {
-        let (store, fwd) = match hint? {
-            Hint::Let(name) => (name, fwd.clone()),
+        let hint = hint?;
+        let (store, fwd) = match &hint {
+            Hint::Let(name) => (name.clone(), fwd.clone()),
             Hint::Operand(ctx) => {
                 if reads_output(rule, inputs) {
                     return None;
@@ -212,12 +224,16 @@ impl Sweep<'_> {
                 (self.names.fresh("t"), fwd)
             }
         };
+        let inlined = matches!(hint, Hint::Operand(_));
         let id = self.record_op(
             store,
             crate::lower::OpKind::Rule(rule),
             std::mem::take(inputs),
             Vec::new(),
         );
+        if inlined {
+            self.inlined.insert(id);
+        }
         Some((id, fwd))
     }
 }
