@@ -175,6 +175,16 @@ fn k(#[tracked] w: &[f64]) -> f64 {
     total
 }
 
+/// Seed 998079704, program 265: a call of a `#[tape]` method whose every
+/// argument is a constant (`detach` of a recorded value) was recorded as an
+/// operation, so `vec![…]` of it was taken for an array of recorded values
+/// made by `let` (a wall). It is a constant.
+#[tape]
+fn l(#[tracked] m: &[[f64; 2]; 3], o: &P) -> f64 {
+    let v = vec![o.m(-0.4, mica::detach(m[2][0])).tanh()];
+    v[0] * m[0][1]
+}
+
 #[test]
 fn found_by_random_programs() {
     let f = |p: &[f64]| a(p[0]);
@@ -223,6 +233,12 @@ fn found_by_random_programs() {
             "{g:?}"
         );
     }
+    // `v[0]` is a constant: the only slope is to `m[0][1]`, which is `v[0]`
+    let m = [[0.3, -1.1], [0.7, 0.2], [1.4, -0.6]];
+    let (v, g) = l_grad(&m, &o);
+    assert_eq!(v, l(&m, &o));
+    let v0 = o.m(-0.4, 1.4).tanh();
+    assert_eq!(g, [[0.0, v0], [0.0, 0.0], [0.0, 0.0]]);
     for w in [[0.3, -1.2, 2.0], [1.5, 0.25, -0.5]] {
         let (v, g) = k_grad(&w);
         assert_eq!(v, k(&w));

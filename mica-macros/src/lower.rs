@@ -926,7 +926,10 @@ impl<'a> Sweep<'a> {
                 self.hint = hint;
                 self.lower_method(m, expr, out)
             }
-            Expr::Call(c) => self.lower_call(c, expr, out),
+            Expr::Call(c) => {
+                self.hint = hint;
+                self.lower_call(c, expr, out)
+            }
             Expr::Tuple(t) => {
                 let mut vals = Vec::new();
                 let mut fwds = Vec::new();
@@ -1390,6 +1393,17 @@ impl<'a> Sweep<'a> {
         let method = &m.method;
         let adapter = quote::format_ident!("__mica_adjoint_{}", method, span = method.span());
         let fwd = quote!(#borrow.#method(#(#args),*));
+        // every argument a constant (`detach(…)` of a recorded value): so is
+        // the result
+        if !inputs
+            .iter()
+            .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
+        {
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd,
+            });
+        }
         Ok(self.new_op_at(OpKind::Method { object, adapter }, inputs, spans, fwd, out))
     }
 
@@ -1399,6 +1413,7 @@ impl<'a> Sweep<'a> {
         expr: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
+        let hint = self.hint.take();
         let Expr::Path(func) = &*c.func else {
             return Err(syn::Error::new_spanned(
                 &c.func,
@@ -1430,6 +1445,14 @@ impl<'a> Sweep<'a> {
                 func,
                 "a recorded value is passed only to a `#[tape]` function named by its path",
             ));
+        }
+        if let (Some(rule), 1) = (rules::function(&func.path), c.args.len()) {
+            self.hint_operand(rule, 0, 1, inline::Ctx::Arg, |_, _| true);
+            let (operand, arg) = self.lower_operand(&c.args[0], out)?;
+            let f = &c.func;
+            let fwd = quote!(#f(#arg));
+            self.hint = hint;
+            return Ok(self.new_op_or_const(rule, vec![operand], fwd, inline::Form::Postfix, out));
         }
         let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
         // the adapter lives in a module named after the function, so it is in

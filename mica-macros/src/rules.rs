@@ -83,6 +83,20 @@ pub fn method(name: &str) -> Option<&'static Method> {
     METHODS.iter().find(|m| m.name == name)
 }
 
+/// Functions of the runtime recorded as rules when called as `mica::NAME(x)`
+/// (or `::mica::NAME(x)`): their reverse reads the forward's value instead of
+/// running the function again, as the call adapter would.
+const FUNCTIONS: [&str; 3] = ["sigmoid", "relu", "softplus"];
+
+/// The rule of a call to `path`, if it names a function of [`FUNCTIONS`].
+pub fn function(path: &syn::Path) -> Option<&'static str> {
+    let [krate, name] = [path.segments.first()?, path.segments.last()?];
+    if path.segments.len() != 2 || krate.ident != "mica" || !krate.arguments.is_none() {
+        return None;
+    }
+    FUNCTIONS.iter().copied().find(|f| name.ident == f)
+}
+
 /// The rule of a binary arithmetic operator.
 pub fn binary(op: &syn::BinOp) -> Option<&'static str> {
     use syn::BinOp::*;
@@ -151,7 +165,10 @@ pub fn reads(rule: &str, i: usize) -> &'static [usize] {
         ("mul" | "div" | "mul_add", 0) => &[1],
         ("mul" | "mul_add", 1) => &[0],
         ("div", 1) => &[1, 2],
-        ("sqrt" | "cbrt" | "exp" | "exp2" | "exp_m1" | "tan" | "tanh" | "recip", 0) => &[1],
+        ("sqrt" | "cbrt" | "exp" | "exp2" | "exp_m1" | "tan" | "tanh" | "recip" | "sigmoid", 0) => {
+            &[1]
+        }
+        ("relu" | "softplus", 0) => &[0],
         (
             "ln" | "log2" | "log10" | "ln_1p" | "sin" | "cos" | "asin" | "acos" | "atan" | "sinh"
             | "cosh" | "asinh" | "acosh" | "atanh" | "abs",
@@ -206,7 +223,8 @@ mod tests {
             .iter()
             .filter(|m| m.slope == super::Slope::Rule)
             .map(|m| m.name)
-            .chain(["add", "sub", "mul", "div", "neg"]);
+            .chain(["add", "sub", "mul", "div", "neg"])
+            .chain(super::FUNCTIONS);
         for rule in rules {
             assert!(seen.iter().any(|s| s == rule), "no pullback for `{rule}`");
         }

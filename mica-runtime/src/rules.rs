@@ -347,3 +347,32 @@ pub fn clamp_d2<T: Real>(x: T, _lo: T, hi: T, _y: T, adj: T) -> T {
         T::zero()
     }
 }
+
+// ------------------------------------------------------ runtime functions
+//
+// `mica::sigmoid`, `mica::relu` and `mica::softplus` called by that path are
+// recorded as rules, so their reverse reads the value the forward computed
+// instead of running the function again. Each slope is the one its
+// `*_backward` adds, bit for bit.
+
+/// `mica::sigmoid(x)`: `y (1 − y)`
+#[inline(always)]
+pub fn sigmoid_d0<T: Real>(_x: T, y: T, adj: T) -> T {
+    adj * (y * (T::one() - y))
+}
+/// `mica::relu(x)`: `1` for `x > 0`, else `0` (NaN passes through)
+#[inline(always)]
+pub fn relu_d0<T: Real>(x: T, _y: T, adj: T) -> T {
+    adj * if x > T::zero() {
+        T::one()
+    } else if x.is_nan() {
+        x
+    } else {
+        T::zero()
+    }
+}
+/// `mica::softplus(x)`: the logistic function of `x`
+#[inline(always)]
+pub fn softplus_d0<T: Real>(x: T, _y: T, adj: T) -> T {
+    adj * crate::functions::sigmoid(x)
+}

@@ -472,7 +472,15 @@ impl Gen {
         let (e, _) = fit(self.expr(s, d), 1.0);
         Some(match self.rng.below(5) {
             0 => S::Assign(t, "+=", E::Bin('*', b(e), b(E::Lit(0.1)))),
-            1 => S::Assign(t, "-=", E::Bin('*', b(e), b(E::Lit(0.1)))),
+            // a difference on the right of `-=`: `t - (e * 0.1 - t * 0.05)`
+            1 => {
+                let tt = E::Bin('*', b(E::Var(t.clone())), b(E::Lit(0.05)));
+                S::Assign(
+                    t,
+                    "-=",
+                    E::Bin('-', b(E::Bin('*', b(e), b(E::Lit(0.1)))), b(tt)),
+                )
+            }
             2 => S::Assign(
                 t,
                 "*=",

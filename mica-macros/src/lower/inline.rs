@@ -69,13 +69,15 @@ impl Ctx {
     }
 }
 
-/// The precedence of a binary operator with a derivative rule: `+ -` below
-/// `* / %`; 0 for any other (always parenthesised).
+/// The precedence of a binary operator with a derivative rule (of the
+/// operator a compound assignment applies): `+ -` below `* / %`. Any other
+/// gets the highest, so what stands next to it keeps its parentheses.
 pub fn precedence(op: &syn::BinOp) -> u8 {
+    use syn::BinOp::*;
     match op {
-        syn::BinOp::Add(_) | syn::BinOp::Sub(_) => 1,
-        syn::BinOp::Mul(_) | syn::BinOp::Div(_) | syn::BinOp::Rem(_) => 2,
-        _ => 0,
+        Add(_) | Sub(_) | AddAssign(_) | SubAssign(_) => 1,
+        Mul(_) | Div(_) | Rem(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) => 2,
+        _ => u8::MAX,
     }
 }
 
@@ -235,5 +237,86 @@ impl Sweep<'_> {
             self.inlined.insert(id);
         }
         Some((id, fwd))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+
+    /// The `_backward` of `f` (and what follows it), as text.
+    fn backward(f: &str) -> String {
+        let out = crate::expand::tape(TokenStream::new(), f.parse().unwrap()).to_string();
+        let start = out.find("fn f_backward").expect("a backward function");
+        out[start..].to_string()
+    }
+
+    #[test]
+    fn straight_line_keeps_no_temporaries_it_does_not_read() {
+        let code = backward(
+            "fn f(#[tracked] x: f64, #[tracked] y: f64, k: f64) -> f64 {
+                let u = x * y + k;
+                let v = (u - x) * (y - k) - -(x * y);
+                let w = (v * u).exp() + v.sin() * k;
+                w
+            }",
+        );
+        // operations inside their consumers, values under the user's names,
+        // parameters read where they are
+        assert!(code.contains("let u = x * y + k ;"), "{code}");
+        // `*` reads both its inputs: they keep their temporaries
+        assert!(
+            code.contains("= u - x ;") && code.contains("= y - k ;"),
+            "{code}"
+        );
+        assert!(code.contains("- - (x * y) ;"), "{code}");
+        // `exp` reads its own value: kept; `sin` reads its input only
+        assert!(code.contains("= (v * u) . exp () ;"), "{code}");
+        assert!(code.contains(" + v . sin () * k ;"), "{code}");
+        assert!(!code.contains("let __mica_v"), "{code}");
+        assert!(!code.contains("= k ;"), "{code}");
+    }
+
+    #[test]
+    fn a_statement_that_may_change_a_name_keeps_its_temporaries() {
+        let code = backward(
+            "fn f(#[tracked] x: f64) -> f64 {
+                let mut s = x;
+                let v = s * x + { s = 2.0 * x; s };
+                v + s
+            }",
+        );
+        // `s * x` is evaluated before the block changes `s`
+        assert!(!code.contains("s * x +"), "{code}");
+    }
+
+    #[test]
+    fn runtime_functions_are_rules() {
+        let code = backward(
+            "fn f(#[tracked] x: f64) -> f64 {
+                mica::sigmoid(x * x) + ::mica::relu(x) * mica::softplus(x)
+            }",
+        );
+        // the value is read back: no adapter runs the function again
+        assert!(code.contains("rules :: sigmoid_d0"), "{code}");
+        assert!(code.contains("rules :: relu_d0"), "{code}");
+        assert!(code.contains("rules :: softplus_d0"), "{code}");
+        assert!(!code.contains("adjoint ("), "{code}");
+        // its argument, unread by the reverse, inside the call
+        assert!(code.contains("mica :: sigmoid (x * x)"), "{code}");
+    }
+
+    #[test]
+    fn compound_assignments_keep_the_right_side_whole() {
+        let code = backward(
+            "fn f(#[tracked] x: f64, #[tracked] y: f64) -> f64 {
+                let mut s = x;
+                s -= x - y * x;
+                s += x * y - y;
+                s
+            }",
+        );
+        assert!(code.contains("s - (x - y * x)"), "{code}");
+        assert!(code.contains("s + (x * y - y)"), "{code}");
     }
 }
