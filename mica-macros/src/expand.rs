@@ -7,7 +7,7 @@ use crate::errors::Errors;
 use crate::parse::{self, is_tracked};
 use crate::{function_form, window_form};
 use proc_macro2::{TokenStream, TokenTree};
-use quote::{quote, ToTokens};
+use quote::quote;
 use syn::visit_mut::VisitMut;
 use syn::{FnArg, ItemFn};
 
@@ -35,7 +35,7 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
     });
     let body = if has_tracked {
         let mut item = item;
-        if let Some(at) = find_window(item.block.to_token_stream()) {
+        if let Some(at) = window_in(&item.block) {
             errors.at(
                 at,
                 "a `#[tape]` function with tracked parameters is itself a window and holds no `tape!`",
@@ -47,7 +47,7 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
     } else {
         if args.custom {
             errors.at(&item.sig.ident, "`#[tape(custom)]` needs `#[tracked]` parameters: they say which slots the hand-written `_backward` fills");
-        } else if !contains_window(item.block.to_token_stream()) {
+        } else if window_in(&item.block).is_none() {
             errors.at(
                 &item.sig.ident,
                 "this `#[tape]` function records nothing; mark a parameter `#[tracked]` or open a `tape!` window in its body",
@@ -96,9 +96,26 @@ fn check_signature(item: &ItemFn, errors: &mut Errors) {
     }
 }
 
-/// Whether the tokens hold a `tape!` invocation anywhere.
-fn contains_window(tokens: TokenStream) -> bool {
-    find_window(tokens).is_some()
+/// The `tape` of the first `tape!` invocation in a function body: its
+/// macro calls, and any inside their arguments (a walk over the syntax
+/// tree; the body is not turned back into tokens).
+fn window_in(block: &syn::Block) -> Option<proc_macro2::Ident> {
+    #[derive(Default)]
+    struct Find(Option<proc_macro2::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if self.0.is_some() {
+                return;
+            }
+            self.0 = match mac.path.segments.last() {
+                Some(last) if last.ident == "tape" => Some(last.ident.clone()),
+                _ => find_window(mac.tokens.clone()),
+            };
+        }
+    }
+    let mut find = Find::default();
+    syn::visit::Visit::visit_block(&mut find, block);
+    find.0
 }
 
 /// The `tape` of the first `tape!` invocation in the tokens.

@@ -200,20 +200,25 @@ fn backward_fn(
     let keeps_primal_alive = primal_use(item);
     let signature = backward_signature(item, params, ret, true);
     let attrs = companion_attrs(item);
+    // the body's parts moved in, not copied: the forward and reverse code
+    // are most of the expansion
+    let mut body = TokenStream::new();
+    body.extend([
+        keeps_primal_alive,
+        checks,
+        prologue,
+        forward,
+        quote!(let #value = #out_fwd;),
+        silence_seed,
+        code,
+        updates,
+        value.into_token_stream(),
+    ]);
+    let body = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, body);
     quote! {
         #attrs
         #[allow(dead_code, clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
-        #signature {
-            #keeps_primal_alive
-            #checks
-            #prologue
-            #forward
-            let #value = #out_fwd;
-            #silence_seed
-            #code
-            #updates
-            #value
-        }
+        #signature #body
     }
 }
 

@@ -697,8 +697,9 @@ impl<'a> Sweep<'a> {
         let lowered = self.lower_expr(&init.expr, out)?;
         let attrs = &local.attrs;
         let pat = &local.pat;
-        let fwd = &lowered.fwd;
-        out.extend(quote!(#(#attrs)* let #pat = #fwd;));
+        out.extend(quote!(#(#attrs)* let #pat =));
+        out.extend(lowered.fwd);
+        out.extend(quote!(;));
         self.bind_pattern(&local.pat, lowered.val)?;
         self.top_level_let(local);
         Ok(())
@@ -1074,7 +1075,7 @@ impl<'a> Sweep<'a> {
                 hoist.names.push((temp.clone(), hoist.arms > 0));
                 out.extend(quote!(#temp = #value;));
             }
-            _ => out.extend(quote!(let #temp = #value;)),
+            _ => crate::names::push_let(out, temp, value),
         }
     }
 

@@ -34,6 +34,14 @@ pub fn idents_in(tokens: proc_macro2::TokenStream, out: &mut std::collections::H
     }
 }
 
+/// `let name = value;` added to `out`, the value moved in rather than
+/// copied (a generated expression can be long).
+pub fn push_let(out: &mut proc_macro2::TokenStream, name: &Ident, value: proc_macro2::TokenStream) {
+    out.extend(quote::quote!(let #name =));
+    out.extend(value);
+    out.extend(quote::quote!(;));
+}
+
 /// A fixed internal name (a parameter of a generated function).
 pub fn internal(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())

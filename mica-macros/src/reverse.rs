@@ -218,7 +218,7 @@ impl Gen<'_, '_> {
             _ => {
                 let adj = self.sweep.names.fresh("a");
                 let total = sum(&parts);
-                code.extend(quote!(let #adj = #total;));
+                crate::names::push_let(code, &adj, total);
                 Some(adj)
             }
         }
@@ -234,7 +234,7 @@ impl Gen<'_, '_> {
             }
         }
         let adj = self.sweep.names.fresh("a");
-        code.extend(quote!(let #adj = #adjoint;));
+        crate::names::push_let(code, &adj, adjoint);
         adj
     }
 

@@ -319,7 +319,7 @@ impl Gen<'_, '_> {
             };
             let adj = self.sweep.names.fresh("e");
             let total = sum(&parts);
-            early.decls.extend(quote!(let #adj = #total;));
+            crate::names::push_let(early.decls, &adj, total);
             let k = op.inputs.len();
             for (i, input) in op.inputs.iter().enumerate() {
                 let Operand::Active(id) = input else { continue };
