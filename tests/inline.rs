@@ -17,30 +17,8 @@
 #![deny(warnings)]
 #![allow(clippy::needless_range_loop, double_negations, clippy::precedence)]
 
-macro_rules! twin {
-    (
-        fn $name:ident, $window:ident
-        ($($k:ident: $kt:ty => $gt:ty),+; $($p:ident: $pt:ty),*) -> $loss:ident
-        { $($body:tt)* }
-    ) => {
-        #[tape]
-        pub fn $name($(#[tracked] $k: $kt,)+ $($p: $pt),*) -> R {
-            $($body)*
-            $loss
-        }
-
-        #[tape]
-        pub fn $window($($k: $kt,)+ $($p: $pt),*) -> (R, ($($gt,)+)) {
-            $(
-                #[tracked]
-                let $k: $kt = $k;
-            )+
-            tape! { $($body)* }
-            backward!($loss);
-            ($loss, ($(gradient!($k).to_owned(),)+))
-        }
-    };
-}
+#[macro_use]
+mod twin;
 
 macro_rules! suite {
     ($m:ident, $r:ident, $tol:expr) => {
@@ -189,28 +167,34 @@ mod runtime_functions {
         ::mica::softplus(x)
     }
 
+    /// Each tape function's `(value, slope)` at `x` against the runtime's
+    /// own `_grad`, bit for bit.
+    macro_rules! same_as_runtime {
+        ($x:expr, $($tape:ident == $runtime:ident),+) => {
+            $(
+                let (got, want) = ($tape($x), mica::$runtime($x));
+                assert_eq!(got.0.to_bits(), want.0.to_bits(), "{} value at {}", stringify!($tape), $x);
+                assert_eq!(got.1.to_bits(), want.1.to_bits(), "{} slope at {}", stringify!($tape), $x);
+            )+
+        };
+    }
+
     #[test]
     fn slopes_are_the_functions_own() {
         for x in [-30.0, -2.5, -0.3, 0.0, 0.4, 1.7, 25.0, f64::NAN] {
-            let pairs64 = [
-                (s64_grad(x), mica::sigmoid_grad(x)),
-                (r64_grad(x), mica::relu_grad(x)),
-                (p64_grad(x), mica::softplus_grad(x)),
-            ];
-            for (got, want) in pairs64 {
-                assert_eq!(got.0.to_bits(), want.0.to_bits(), "value at {x}");
-                assert_eq!(got.1.to_bits(), want.1.to_bits(), "slope at {x}");
-            }
+            same_as_runtime!(
+                x,
+                s64_grad == sigmoid_grad,
+                r64_grad == relu_grad,
+                p64_grad == softplus_grad
+            );
             let x = x as f32;
-            let pairs32 = [
-                (s32_grad(x), mica::sigmoid_grad(x)),
-                (r32_grad(x), mica::relu_grad(x)),
-                (p32_grad(x), mica::softplus_grad(x)),
-            ];
-            for (got, want) in pairs32 {
-                assert_eq!(got.0.to_bits(), want.0.to_bits(), "value at {x}");
-                assert_eq!(got.1.to_bits(), want.1.to_bits(), "slope at {x}");
-            }
+            same_as_runtime!(
+                x,
+                s32_grad == sigmoid_grad,
+                r32_grad == relu_grad,
+                p32_grad == softplus_grad
+            );
         }
     }
 }

@@ -84,7 +84,8 @@ pub fn precedence(op: &syn::BinOp) -> u8 {
 /// Whether input `pos` of the rule `rule` (of `arity` inputs) goes unread by
 /// its reverse: no slope to an input that may be recorded (`active`) reads it.
 pub fn input_unread(rule: &str, pos: usize, arity: usize, active: impl Fn(usize) -> bool) -> bool {
-    (0..arity).all(|i| !(i == pos || active(i)) || !crate::rules::reads(rule, i).contains(&pos))
+    // the table first: whether an input may be recorded is a walk over it
+    (0..arity).all(|i| !crate::rules::reads(rule, i).contains(&pos) || !(i == pos || active(i)))
 }
 
 /// Whether the reverse of the rule `rule` on `inputs` reads its output.
