@@ -142,29 +142,26 @@ suite!(f32s, f32, 2e-2);
 mod runtime_functions {
     use mica::tape;
 
-    #[tape]
-    fn s64(#[tracked] x: f64) -> f64 {
-        mica::sigmoid(x)
+    /// `#[tape] fn $name(#[tracked] x: $t) -> $t { $call(x) }`, the call's
+    /// path passed as written (`mica::…` or `::mica::…`)
+    macro_rules! one_call {
+        ($($name:ident: $t:ty => [$($call:tt)+];)+) => {
+            $(
+                #[tape]
+                fn $name(#[tracked] x: $t) -> $t {
+                    $($call)+(x)
+                }
+            )+
+        };
     }
-    #[tape]
-    fn r64(#[tracked] x: f64) -> f64 {
-        mica::relu(x)
-    }
-    #[tape]
-    fn p64(#[tracked] x: f64) -> f64 {
-        ::mica::softplus(x)
-    }
-    #[tape]
-    fn s32(#[tracked] x: f32) -> f32 {
-        mica::sigmoid(x)
-    }
-    #[tape]
-    fn r32(#[tracked] x: f32) -> f32 {
-        mica::relu(x)
-    }
-    #[tape]
-    fn p32(#[tracked] x: f32) -> f32 {
-        ::mica::softplus(x)
+
+    one_call! {
+        s64: f64 => [mica::sigmoid];
+        r64: f64 => [mica::relu];
+        p64: f64 => [::mica::softplus];
+        s32: f32 => [mica::sigmoid];
+        r32: f32 => [mica::relu];
+        p32: f32 => [::mica::softplus];
     }
 
     /// Each tape function's `(value, slope)` at `x` against the runtime's

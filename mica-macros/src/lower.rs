@@ -1261,16 +1261,18 @@ impl<'a> Sweep<'a> {
         inputs.push(receiver.0);
         let mut args = Vec::new();
         for (k, arg) in m.args.iter().enumerate() {
-            let known: Vec<bool> = inputs
-                .iter()
-                .map(|o| matches!(o, Operand::Active(_)))
-                .collect();
-            self.hint_operand(method.name, k + 1, arity, inline::Ctx::Arg, |s, i| {
-                known
-                    .get(i)
-                    .copied()
-                    .unwrap_or_else(|| i == k + 1 || arg_active(s, i))
-            });
+            // inputs lowered so far are known; the rest judged by their syntax
+            let lowered = &inputs;
+            self.hint_operand(
+                method.name,
+                k + 1,
+                arity,
+                inline::Ctx::Arg,
+                |s, i| match lowered.get(i) {
+                    Some(input) => matches!(input, Operand::Active(_)),
+                    None => i == k + 1 || arg_active(s, i),
+                },
+            );
             let (operand, fwd) = self.lower_operand(arg, out)?;
             inputs.push(operand);
             args.push(fwd);
