@@ -28,6 +28,7 @@
 //!
 //! Arrays' adjoints are buffers: reading `w[i]` adds into `d_w[i]`.
 
+mod forward;
 mod fuse;
 
 use crate::lower::{Branch, Loop, OpKind, Operand, RangeSource, Step, Sweep, Val, ValueId};
@@ -482,6 +483,7 @@ impl Gen<'_, '_> {
 
     /// A loop, walked from its last iteration to its first.
     fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
+        let forward = self.runs_forward(l);
         // carried bindings: the adjoint after the loop flows back in
         let mut carries = Vec::new();
         for c in &l.carried {
@@ -553,8 +555,15 @@ impl Gen<'_, '_> {
                 } else {
                     quote!(_)
                 };
+                // iterations that pass nothing back, walked in the order
+                // they ran (see `forward.rs`)
+                let range = if forward && stored.is_empty() {
+                    range
+                } else {
+                    quote!(::core::iter::Iterator::rev(#range))
+                };
                 code.extend(quote! {
-                    for #pat in ::core::iter::Iterator::rev(#range) {
+                    for #pat in #range {
                         #body
                     }
                 });

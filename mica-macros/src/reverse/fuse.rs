@@ -613,7 +613,7 @@ fn active_ids(val: &Val, out: &mut Vec<ValueId>) -> bool {
 
 /// Whether `end` is made, at the body's own level, as `entry + x`,
 /// `x + entry` or `entry - x`.
-fn sums_into(steps: &[Step], end: ValueId, entry: ValueId) -> bool {
+pub(super) fn sums_into(steps: &[Step], end: ValueId, entry: ValueId) -> bool {
     let is_entry = |operand: &Operand| matches!(operand, Operand::Active(v) if *v == entry);
     steps.iter().any(|step| match step {
         Step::Op(op) if op.out == end => match (&op.kind, op.inputs.as_slice()) {

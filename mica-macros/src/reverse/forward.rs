@@ -1,0 +1,268 @@
+//! Reverse loops that run forward.
+//!
+//! A loop's reverse walks its iterations from the last to the first, because
+//! in general iteration `i`'s adjoints need what iteration `i + 1` passed
+//! back. Some loops pass nothing back: the inner product
+//!
+//! ```text
+//! for j in 0..d {
+//!     z += w[j] * x[i * d + j];
+//! }
+//! ```
+//!
+//! gives every iteration the same adjoint of `z` (the one `z` has after the
+//! loop), and iteration `j` adds into `d_w[j]` alone. Walking such a loop
+//! backward or forward adds the same numbers into the same places in the same
+//! order per element, so the results are bit for bit the same. Forward, the
+//! compiler sees an ordinary counting loop over a range, which it unrolls and
+//! vectorises more readily than a reversed one.
+//!
+//! A loop's reverse runs forward when (checked on the record):
+//!
+//! - it is a loop over a range, its body straight-line code (operations and
+//!   element writes, no inner loop, branch or call that takes an array), and
+//!   its reverse keeps nothing per iteration (everything it reads is read
+//!   again);
+//! - every carried binding that holds a recorded value ends each iteration
+//!   as `entry + x`, `x + entry` or `entry - x`, and neither its value at the
+//!   start of the iteration nor that sum is read anywhere else in the body,
+//!   so its adjoint passes through each iteration unchanged;
+//! - the body reads no recorded value made outside it (whose adjoint would
+//!   be a sum over iterations, added in another order);
+//! - each array the body reads or writes is indexed the same way
+//!   everywhere in the body, by an index read again in the reverse with no
+//!   kept input, one of whose positions is `i`, `i + e`, `e + i` or `i - e`,
+//!   with `i` the loop's variable and `e` free of it: every name in such an
+//!   index is stable (see `lower/recompute.rs`), so `e` is the same in
+//!   every iteration, and distinct iterations touch distinct elements.
+
+use super::fuse::sums_into;
+use super::Gen;
+use crate::lower::{Loop, OpKind, Operand, Step, Val, ValueId};
+use quote::ToTokens;
+use std::collections::HashMap;
+use syn::{BinOp, Expr};
+
+impl Gen<'_, '_> {
+    /// Whether `l`'s reverse may walk its iterations first to last (see the
+    /// module's documentation). The caller also checks that the reverse
+    /// keeps nothing per iteration.
+    pub(super) fn runs_forward(&self, l: &Loop) -> bool {
+        if std::env::var("NOFWD").is_ok() {
+            return false;
+        }
+        let Some((pat, _)) = &l.range else {
+            return false;
+        };
+        let var = pat.to_string();
+        let mut reads: HashMap<ValueId, usize> = HashMap::new();
+        // array → how the body indexes it
+        let mut indexing: HashMap<usize, String> = HashMap::new();
+        let read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| match operand {
+            Operand::Active(v) => {
+                *reads.entry(*v).or_insert(0) += 1;
+                self.sweep.values[*v].region == l.region
+            }
+            Operand::Const(_) | Operand::Stored(_) => true,
+            Operand::Array { .. } => false,
+        };
+        for step in &l.steps {
+            let (array, indices) = match step {
+                Step::Op(op) => {
+                    for input in &op.inputs {
+                        if !read(input, &mut reads) {
+                            return false;
+                        }
+                    }
+                    match &op.kind {
+                        OpKind::Read { array, indices } => (*array, indices),
+                        _ => continue,
+                    }
+                }
+                Step::Write {
+                    array,
+                    indices,
+                    value,
+                }
+                | Step::Increment {
+                    array,
+                    indices,
+                    value,
+                    ..
+                } => {
+                    if !read(value, &mut reads) {
+                        return false;
+                    }
+                    (*array, indices)
+                }
+                Step::Loop(_) | Step::Branch(_) | Step::Fill { .. } => return false,
+            };
+            let Some(key) = self.distinct_index(indices, &var) else {
+                return false;
+            };
+            if indexing.entry(array).or_insert_with(|| key.clone()) != &key {
+                return false;
+            }
+        }
+        l.carried.iter().all(|c| match c.end {
+            Val::Active(end) => {
+                // the sum's one reader is the carried binding itself
+                reads.get(&end).is_none()
+                    && reads.get(&c.entry) == Some(&1)
+                    && sums_into(&l.steps, end, c.entry)
+            }
+            _ => false,
+        })
+    }
+
+    /// For the indices of an element read or written in the body of a loop
+    /// whose variable is `var`: if one position of them is distinct in each
+    /// iteration and all are read again the same in the reverse, the
+    /// indices as text (to compare with the body's other accesses).
+    fn distinct_index(&self, indices: &[Operand], var: &str) -> Option<String> {
+        let mut key = String::new();
+        let mut distinct = false;
+        for index in indices {
+            let Operand::Stored(id) = index else {
+                return None;
+            };
+            let value = &self.sweep.values[*id];
+            let expr = value.recompute.as_ref()?;
+            if !value.deps.is_empty() {
+                return None;
+            }
+            let parsed: Expr = syn::parse2(expr.clone()).ok()?;
+            distinct |= steps_with(&parsed, var);
+            key.push_str(&expr.to_string());
+            key.push('|');
+        }
+        distinct.then_some(key)
+    }
+}
+
+/// Whether `expr` is `var`, `var + e`, `e + var` or `var - e` with `e` not
+/// mentioning `var`.
+fn steps_with(expr: &Expr, var: &str) -> bool {
+    let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(var));
+    let free = |e: &Expr| {
+        let mut names = std::collections::HashSet::new();
+        crate::names::idents_in(e.to_token_stream(), &mut names);
+        !names.contains(var)
+    };
+    match strip(expr) {
+        Expr::Path(p) => p.path.is_ident(var),
+        Expr::Binary(b) => match b.op {
+            BinOp::Add(_) => {
+                (is_var(&b.left) && free(&b.right)) || (is_var(&b.right) && free(&b.left))
+            }
+            BinOp::Sub(_) => is_var(&b.left) && free(&b.right),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+
+    /// How the reverse of `f`'s loop over `j` walks it: `Some(true)` first
+    /// to last, `Some(false)` last to first.
+    fn forward(f: &str) -> Option<bool> {
+        let out = crate::expand::tape(TokenStream::new(), f.parse().unwrap()).to_string();
+        let start = out.find("fn f_backward").expect("a backward function");
+        let code = &out[start..];
+        // the forward sweep's loop comes first, then the reverse's
+        let (first, last) = (code.find("for j in ")?, code.rfind("for j in ")?);
+        assert!(first < last, "a loop with no reverse of its own: {code}");
+        Some(!code[last..].starts_with("for j in :: core :: iter :: Iterator :: rev"))
+    }
+
+    #[test]
+    fn inner_products_run_forward() {
+        let f = "fn f(#[tracked] w: &[f64], x: &[f64], n: usize) -> f64 {
+            let d = w.len();
+            let mut t = 0.0;
+            for i in 0..n {
+                let mut z = 0.5;
+                for j in 0..d {
+                    z += w[j] * x[i * d + j];
+                }
+                t += z.tanh();
+            }
+            t
+        }";
+        assert_eq!(forward(f), Some(true));
+    }
+
+    #[test]
+    fn shifted_indices_and_rows_run_forward() {
+        for (index, range) in [
+            ("w[j + o]", "0..4"),
+            ("w[o + j]", "0..4"),
+            ("w[j - 1]", "1..5"),
+        ] {
+            let f = format!(
+                "fn f(#[tracked] w: &[f64], o: usize) -> f64 {{
+                    let mut t = 0.0;
+                    for _ in 0..2 {{
+                        let mut z = 0.0;
+                        for j in {range} {{
+                            z += {index} * {index};
+                        }}
+                        t += z.sin();
+                    }}
+                    t
+                }}"
+            );
+            assert_eq!(forward(&f), Some(true), "{index}");
+        }
+        let f = "fn f(#[tracked] m: [[f64; 3]; 2]) -> f64 {
+            let mut t = 0.0;
+            for i in 0..2 {
+                let mut z = 0.0;
+                for j in 0..3 {
+                    z -= m[i][j].sin();
+                }
+                t += z * z;
+            }
+            t
+        }";
+        assert_eq!(forward(f), Some(true));
+    }
+
+    #[test]
+    fn loops_that_pass_adjoints_back_run_backward() {
+        for (body, why) in [
+            ("z = z * w[j];", "the carried adjoint changes"),
+            ("z += w[j] * z;", "the carried value is read again"),
+            ("z += w[0] * w[j];", "every iteration reads `w[0]`"),
+            ("z += w[2 * j];", "`2 * j` is not a shift of `j`"),
+            ("z += w[j] * w[j + 1];", "`w` indexed two ways"),
+            ("z += w[j] * s;", "`s` is made outside the loop"),
+        ] {
+            let f = format!(
+                "fn f(#[tracked] w: &[f64], #[tracked] s: f64) -> f64 {{
+                    let mut t = 0.0;
+                    for _ in 0..2 {{
+                        let mut z = s;
+                        for j in 0..2 {{
+                            {body}
+                        }}
+                        t += z.sin();
+                    }}
+                    t
+                }}"
+            );
+            assert_eq!(forward(&f), Some(false), "{why}");
+        }
+    }
+}
