@@ -107,7 +107,7 @@ impl Gen<'_, '_> {
         l.carried.iter().all(|c| match c.end {
             Val::Active(end) => {
                 // the sum's one reader is the carried binding itself
-                reads.get(&end).is_none()
+                !reads.contains_key(&end)
                     && reads.get(&c.entry) == Some(&1)
                     && sums_into(&l.steps, end, c.entry)
             }
