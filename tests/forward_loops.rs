@@ -1,11 +1,14 @@
-//! Reverse loops walked first to last (`mica-macros/src/reverse/forward.rs`).
+//! Reverse loops walked first to last (`mica-macros/src/reverse/forward.rs`),
+//! over slices taken before the loop (`mica-macros/src/reverse/slices.rs`).
 //!
 //! A loop whose iterations pass no adjoint back to earlier ones, and touch
 //! distinct elements, has its reverse walked in the order the iterations
-//! ran. Each program below has such inner loops (an inner product, shifted
-//! indices, a row of a two-dimensional array, element writes and
-//! increments) next to inner loops that must still run backward, and is
-//! checked three ways, in `f64` and `f32`:
+//! ran; a loop over a range indexing arrays by its shifted variable reads
+//! and adds through slices. Each program below has such inner loops (an
+//! inner product, shifted indices, a row of a two-dimensional array,
+//! element writes and increments, ranges whose ends are known only at run
+//! time, empty or reversed) next to inner loops that must still run
+//! backward, and is checked three ways, in `f64` and `f32`:
 //!
 //! - the gradient equals the same body recorded in a `tape!` window, whose
 //!   loops all run backward, bit for bit;
@@ -106,6 +109,43 @@ macro_rules! suite {
                             s += h[j] * v;
                         }
                         loss = loss * 0.75 + s;
+                    }
+                }
+            }
+
+            twin! {
+                fn ranges, ranges_window
+                (w: [R; 6] => [R; 6]; x: [R; 12], lo: usize, hi: usize) -> loss
+                {
+                    let mut loss = 0.0;
+                    for r in 0..2 {
+                        // ends known only at run time: empty, reversed or
+                        // not starting at zero
+                        let mut z = 0.5;
+                        for j in lo..hi {
+                            z += w[j] * w[j].sin();
+                        }
+                        for j in lo..hi {
+                            z -= w[j + 1] * x[r + j];
+                        }
+                        loss = loss * 0.5 + z * z;
+                    }
+                }
+            }
+
+            #[test]
+            fn ranges_of_any_ends() {
+                let x: [R; 12] = core::array::from_fn(|k| ((k as f64 * 0.61).cos()) as R);
+                for (lo, hi) in [(0, 5), (2, 2), (4, 1), (1, 4), (3, 5)] {
+                    for p in POINTS {
+                        let w = p.map(|v| v as R);
+                        let (value, dw) = ranges_grad(w, x, lo, hi);
+                        same("value", &[value], &[ranges(w, x, lo, hi)]);
+                        let (wv, (ww,)) = ranges_window(w, x, lo, hi);
+                        same("window value", &[wv], &[value]);
+                        same("d/dw", &ww, &dw);
+                        let f = |p: &[R]| ranges(core::array::from_fn(|k| p[k]), x, lo, hi);
+                        check(f, &w, &dw);
                     }
                 }
             }

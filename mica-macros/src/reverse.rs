@@ -22,7 +22,10 @@
 //!   where the value lives; everything else stays an immutable `let`.
 //! - A loop is walked backward by popping its tape — each iteration pushed
 //!   the values its reverse reads — and a binding carried from one
-//!   iteration to the next passes its adjoint back through a `carry`.
+//!   iteration to the next passes its adjoint back through a `carry`. A
+//!   loop whose iterations pass nothing back is walked forward
+//!   (`forward.rs`), and a loop over a range reads and adds through slices
+//!   taken before it (`slices.rs`).
 //! - A branch replays the arm its flag recorded; a value that comes out of
 //!   the branch hands its adjoint to the value that arm gave.
 //!
@@ -30,6 +33,7 @@
 
 mod forward;
 mod fuse;
+mod slices;
 
 use crate::lower::{Branch, Loop, OpKind, Operand, RangeSource, Step, Sweep, Val, ValueId};
 use proc_macro2::{Ident, Span, TokenStream};
@@ -63,6 +67,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
         early_arrays: BTreeMap::new(),
         before_loops: HashMap::new(),
         fusing: None,
+        sliced: HashMap::new(),
     };
     let mut code = TokenStream::new();
     for array in &gen.sweep.arrays {
@@ -168,6 +173,9 @@ struct Gen<'g, 'a> {
     /// while a fused loop's body is walked: the accumulated values it adds
     /// into
     fusing: Option<BTreeSet<ValueId>>,
+    /// inside a loop's reverse whose buffers are sliced: array → its slice
+    /// and the loop variable's place in it (see `slices.rs`)
+    sliced: HashMap<usize, (Ident, TokenStream)>,
 }
 
 impl Gen<'_, '_> {
@@ -288,13 +296,11 @@ impl Gen<'_, '_> {
                 } => {
                     // the element's adjoint goes to the written value; the
                     // value it replaced reaches nothing after this write
-                    let indices: Vec<TokenStream> =
-                        indices.iter().map(|i| self.operand(i)).collect();
-                    let acc = self.sweep.arrays[*array].acc.clone();
+                    let element = self.element(*array, indices);
                     let adj = self.sweep.names.fresh("a");
                     code.extend(quote! {
-                        let #adj = #acc #([#indices])*;
-                        #acc #([#indices])* = ::mica::__private::zeros_like(&#adj);
+                        let #adj = #element;
+                        #element = ::mica::__private::zeros_like(&#adj);
                     });
                     if let Operand::Active(v) = value {
                         self.contribute(*v, adj.to_token_stream(), &mut code);
@@ -307,11 +313,9 @@ impl Gen<'_, '_> {
                     negate,
                 } => {
                     if let Operand::Active(v) = value {
-                        let indices: Vec<TokenStream> =
-                            indices.iter().map(|i| self.operand(i)).collect();
-                        let acc = self.sweep.arrays[*array].acc.clone();
+                        let element = self.element(*array, indices);
                         let adj = self.sweep.names.fresh("a");
-                        code.extend(quote!(let #adj = #acc #([#indices])*;));
+                        code.extend(quote!(let #adj = #element;));
                         let part = if *negate {
                             quote!(-#adj)
                         } else {
@@ -474,16 +478,17 @@ impl Gen<'_, '_> {
                 }
             }
             OpKind::Read { array, indices } => {
-                let indices: Vec<TokenStream> = indices.iter().map(|i| self.operand(i)).collect();
-                let acc = self.sweep.arrays[*array].acc.clone();
-                code.extend(quote!(#acc #([#indices])* += #adj;));
+                let element = self.element(*array, indices);
+                code.extend(quote!(#element += #adj;));
             }
         }
     }
 
     /// A loop, walked from its last iteration to its first.
     fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
-        let forward = self.runs_forward(l);
+        let access = self.access(l);
+        let forward = access.as_ref().is_some_and(|a| a.forward);
+        let mut slicing = access.and_then(|a| self.open_slices(l, &a));
         // carried bindings: the adjoint after the loop flows back in
         let mut carries = Vec::new();
         for c in &l.carried {
@@ -525,7 +530,10 @@ impl Gen<'_, '_> {
         for (carry, next) in carries.iter().zip(nexts) {
             body.extend(quote!(#carry = #next;));
         }
-        let (again, stored) = self.loop_reads(l);
+        let (again, stored) = self.loop_reads(l, slicing.as_mut());
+        if let Some(slicing) = &slicing {
+            self.close_slices(slicing);
+        }
         let body = quote!(#again #body);
         let tape = &l.tape;
         let body = if stored.is_empty() {
@@ -562,10 +570,13 @@ impl Gen<'_, '_> {
                 } else {
                     quote!(::core::iter::Iterator::rev(#range))
                 };
-                code.extend(quote! {
-                    for #pat in #range {
-                        #body
-                    }
+                code.extend(match &slicing {
+                    Some(slicing) => slicing.wrap(&pat, &range, body),
+                    None => quote! {
+                        for #pat in #range {
+                            #body
+                        }
+                    },
                 });
             }
             None => {
@@ -590,7 +601,11 @@ impl Gen<'_, '_> {
     /// What a loop body's reverse reads: the `let`s that evaluate values
     /// again where that gives the same value (see `lower/recompute.rs`), and
     /// the values the forward sweep must keep per iteration.
-    fn loop_reads(&mut self, l: &Loop) -> (TokenStream, Vec<Ident>) {
+    fn loop_reads(
+        &mut self,
+        l: &Loop,
+        mut slicing: Option<&mut slices::Slicing>,
+    ) -> (TokenStream, Vec<Ident>) {
         let again_here = |v: &crate::lower::Value| {
             v.recompute.is_some() && v.scope == l.scope && v.region == l.region
         };
@@ -611,7 +626,16 @@ impl Gen<'_, '_> {
             }
             let store = &v.store;
             match &v.recompute {
-                Some(expr) if again_here(v) => again.extend(quote!(let #store = #expr;)),
+                Some(expr) if again_here(v) => {
+                    // an element of a parameter, through a slice
+                    let sliced = slicing.as_deref_mut().and_then(|s| {
+                        s.read_again(expr, self.sweep.stability.as_ref(), self.sweep.names)
+                    });
+                    match sliced {
+                        Some(read) => again.extend(quote!(let #store = #read;)),
+                        None => again.extend(quote!(let #store = #expr;)),
+                    }
+                }
                 _ => stored.push(store.clone()),
             }
         }

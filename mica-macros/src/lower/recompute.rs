@@ -44,6 +44,9 @@ pub struct Stability {
     bound_at: HashMap<String, usize>,
     /// the top-level statement being lowered
     statement: usize,
+    /// stable parameters whose type is written as slices, arrays or `Vec`s
+    /// → how many indices their type takes by range (`&[[f64; 3]]`: 2)
+    sliceable: HashMap<String, usize>,
 }
 
 impl Stability {
@@ -87,6 +90,7 @@ impl Stability {
             freezes,
             bound_at,
             statement: 0,
+            sliceable: HashMap::new(),
         };
         for input in &sig.inputs {
             match input {
@@ -94,6 +98,10 @@ impl Stability {
                     if let Some(name) = immutable_name(&t.pat) {
                         if !mentions_mut(&quote::ToTokens::to_token_stream(&t.ty)) {
                             this.add_if_bound_once(&name);
+                            let depth = slice_depth(&t.ty);
+                            if depth > 0 && this.stable.contains(&name) {
+                                this.sliceable.insert(name, depth);
+                            }
                         }
                     }
                 }
@@ -136,6 +144,13 @@ impl Stability {
             }
             None => self.stable.contains(name),
         }
+    }
+
+    /// For a stable parameter whose type is written as slices, arrays or
+    /// `Vec`s: how many indices in a row it takes that may also be ranges
+    /// (`x: &[f64]`: 1; `m: [[f64; 3]; 2]`: 2). Zero for any other name.
+    pub fn sliceable(&self, name: &str) -> usize {
+        self.sliceable.get(name).copied().unwrap_or(0)
     }
 
     /// The top-level statement being lowered.
@@ -247,6 +262,48 @@ fn strip(expr: &Expr) -> &Expr {
 /// `a + b` and friends; not `a += b`.
 fn is_pure_op(op: &syn::BinOp) -> bool {
     !super::is_compound(op)
+}
+
+/// How many slice, array or `Vec` levels a type is written with, through
+/// references: `&[f64]` 1, `&[[f64; 3]]` 2, `Vec<f64>` 1, `f64` 0.
+fn slice_depth(ty: &syn::Type) -> usize {
+    match ty {
+        syn::Type::Reference(r) => slice_depth(&r.elem),
+        syn::Type::Paren(p) => slice_depth(&p.elem),
+        syn::Type::Group(g) => slice_depth(&g.elem),
+        syn::Type::Slice(s) => 1 + slice_depth(&s.elem),
+        syn::Type::Array(a) => 1 + slice_depth(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return 0;
+            };
+            let std_vec = p.path.segments.len() == 1
+                || p.path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect::<Vec<_>>()
+                    == ["std", "vec", "Vec"]
+                || p.path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect::<Vec<_>>()
+                    == ["alloc", "vec", "Vec"];
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(args) if last.ident == "Vec" && std_vec => {
+                    match args.args.first() {
+                        Some(syn::GenericArgument::Type(elem)) if args.args.len() == 1 => {
+                            1 + slice_depth(elem)
+                        }
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
+        }
+        _ => 0,
+    }
 }
 
 /// The name a pattern binds by value, immutably: `x` or `x: T`.

@@ -39,29 +39,37 @@
 use super::fuse::sums_into;
 use super::Gen;
 use crate::lower::{Loop, OpKind, Operand, Step, Val, ValueId};
+use proc_macro2::TokenStream;
 use quote::ToTokens;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use syn::{BinOp, Expr};
 
+/// How a loop body touches arrays, when each array is indexed one way.
+pub(super) struct Access {
+    /// array → its indices, as read again in the reverse (the same at every
+    /// access in the body)
+    pub arrays: BTreeMap<usize, Vec<TokenStream>>,
+    /// whether the loop's reverse may walk its iterations first to last;
+    /// the caller also checks that the reverse keeps nothing per iteration
+    pub forward: bool,
+}
+
 impl Gen<'_, '_> {
-    /// Whether `l`'s reverse may walk its iterations first to last (see the
-    /// module's documentation). The caller also checks that the reverse
-    /// keeps nothing per iteration.
-    pub(super) fn runs_forward(&self, l: &Loop) -> bool {
-        if std::env::var("NOFWD").is_ok() {
-            return false;
-        }
-        let Some((pat, _)) = &l.range else {
-            return false;
-        };
+    /// For a loop over a range whose body is straight-line code indexing each
+    /// array one way, distinct in each iteration: how it does, and whether
+    /// its reverse may run forward (see the module's documentation).
+    pub(super) fn access(&self, l: &Loop) -> Option<Access> {
+        let (pat, _) = l.range.as_ref()?;
         let var = pat.to_string();
         let mut reads: HashMap<ValueId, usize> = HashMap::new();
-        // array → how the body indexes it
-        let mut indexing: HashMap<usize, String> = HashMap::new();
-        let read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| match operand {
+        let mut arrays: BTreeMap<usize, Vec<TokenStream>> = BTreeMap::new();
+        // whether every recorded value the body reads was made in it
+        let mut inside = true;
+        let mut read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| match operand {
             Operand::Active(v) => {
                 *reads.entry(*v).or_insert(0) += 1;
-                self.sweep.values[*v].region == l.region
+                inside &= self.sweep.values[*v].region == l.region;
+                true
             }
             Operand::Const(_) | Operand::Stored(_) => true,
             Operand::Array { .. } => false,
@@ -71,7 +79,7 @@ impl Gen<'_, '_> {
                 Step::Op(op) => {
                     for input in &op.inputs {
                         if !read(input, &mut reads) {
-                            return false;
+                            return None;
                         }
                     }
                     match &op.kind {
@@ -91,20 +99,23 @@ impl Gen<'_, '_> {
                     ..
                 } => {
                     if !read(value, &mut reads) {
-                        return false;
+                        return None;
                     }
                     (*array, indices)
                 }
-                Step::Loop(_) | Step::Branch(_) | Step::Fill { .. } => return false,
+                Step::Loop(_) | Step::Branch(_) | Step::Fill { .. } => return None,
             };
-            let Some(key) = self.distinct_index(indices, &var) else {
-                return false;
-            };
-            if indexing.entry(array).or_insert_with(|| key.clone()) != &key {
-                return false;
+            let exprs = self.distinct_index(indices, &var)?;
+            let key = |e: &[TokenStream]| e.iter().map(ToString::to_string).collect::<Vec<_>>();
+            match arrays.get(&array) {
+                Some(before) if key(before) != key(&exprs) => return None,
+                Some(_) => {}
+                None => {
+                    arrays.insert(array, exprs);
+                }
             }
         }
-        l.carried.iter().all(|c| match c.end {
+        let carried = l.carried.iter().all(|c| match c.end {
             Val::Active(end) => {
                 // the sum's one reader is the carried binding itself
                 !reads.contains_key(&end)
@@ -112,15 +123,19 @@ impl Gen<'_, '_> {
                     && sums_into(&l.steps, end, c.entry)
             }
             _ => false,
+        });
+        Some(Access {
+            arrays,
+            forward: inside && carried,
         })
     }
 
     /// For the indices of an element read or written in the body of a loop
     /// whose variable is `var`: if one position of them is distinct in each
-    /// iteration and all are read again the same in the reverse, the
-    /// indices as text (to compare with the body's other accesses).
-    fn distinct_index(&self, indices: &[Operand], var: &str) -> Option<String> {
-        let mut key = String::new();
+    /// iteration and all are read again the same in the reverse, their
+    /// expressions.
+    fn distinct_index(&self, indices: &[Operand], var: &str) -> Option<Vec<TokenStream>> {
+        let mut exprs = Vec::with_capacity(indices.len());
         let mut distinct = false;
         for index in indices {
             let Operand::Stored(id) = index else {
@@ -133,16 +148,30 @@ impl Gen<'_, '_> {
             }
             let parsed: Expr = syn::parse2(expr.clone()).ok()?;
             distinct |= steps_with(&parsed, var);
-            key.push_str(&expr.to_string());
-            key.push('|');
+            exprs.push(expr.clone());
         }
-        distinct.then_some(key)
+        distinct.then_some(exprs)
     }
 }
 
 /// Whether `expr` is `var`, `var + e`, `e + var` or `var - e` with `e` not
 /// mentioning `var`.
-fn steps_with(expr: &Expr, var: &str) -> bool {
+pub(super) fn steps_with(expr: &Expr, var: &str) -> bool {
+    shift(expr, var).is_some()
+}
+
+/// An index that is the loop variable shifted by a loop-invariant amount.
+pub(super) enum Shift<'e> {
+    /// `var`
+    None,
+    /// `var + e` (`e` on the right) or `e + var`
+    Add(&'e Expr, bool),
+    /// `var - e`
+    Sub(&'e Expr),
+}
+
+/// `expr` as a [`Shift`] of `var`, if it is one.
+pub(super) fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
     let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(var));
     let free = |e: &Expr| {
         let mut names = std::collections::HashSet::new();
@@ -150,19 +179,18 @@ fn steps_with(expr: &Expr, var: &str) -> bool {
         !names.contains(var)
     };
     match strip(expr) {
-        Expr::Path(p) => p.path.is_ident(var),
+        Expr::Path(p) if p.path.is_ident(var) => Some(Shift::None),
         Expr::Binary(b) => match b.op {
-            BinOp::Add(_) => {
-                (is_var(&b.left) && free(&b.right)) || (is_var(&b.right) && free(&b.left))
-            }
-            BinOp::Sub(_) => is_var(&b.left) && free(&b.right),
-            _ => false,
+            BinOp::Add(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Add(&b.right, true)),
+            BinOp::Add(_) if is_var(&b.right) && free(&b.left) => Some(Shift::Add(&b.left, false)),
+            BinOp::Sub(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Sub(&b.right)),
+            _ => None,
         },
-        _ => false,
+        _ => None,
     }
 }
 
-fn strip(expr: &Expr) -> &Expr {
+pub(super) fn strip(expr: &Expr) -> &Expr {
     match expr {
         Expr::Paren(p) => strip(&p.expr),
         Expr::Group(g) => strip(&g.expr),

@@ -1,0 +1,347 @@
+//! Slices taken before a reverse loop, so its body indexes without bounds
+//! checks.
+//!
+//! In the reverse of
+//!
+//! ```text
+//! for j in lo..hi {
+//!     z += w[j] * x[i * d + j];
+//! }
+//! ```
+//!
+//! each iteration adds into `d_w[j]` and reads `x[i * d + j]` again. Both
+//! indices were read by the forward sweep for every `j` of the range, so the
+//! elements they reach form one run, in bounds: the reverse takes each run
+//! as a slice before the loop and indexes it by `j - lo`, which the compiler
+//! sees is below the slice's length. The bounds checks go, and the loop can
+//! be vectorised, as a hand-written adjoint over slices is:
+//!
+//! ```text
+//! if lo < hi {
+//!     let dw = &mut d_w[lo..][..hi - lo];
+//!     let xs = &x[i * d + lo..][..hi - lo];
+//!     for j in lo..hi {
+//!         dw[j - lo] += k * xs[j - lo];
+//!     }
+//! }
+//! ```
+//!
+//! Taken for a loop over a half-open range whose ends are read again (see
+//! `RangeSource::Again`), whose body indexes each array one way (see
+//! [`Access`]) with the shifted loop variable (`j`, `j + e`, `e + j`,
+//! `j - e`) as the last index, and:
+//!
+//! - for an adjoint buffer: the array is not made inside the loop (its
+//!   buffer is declared before it);
+//! - for an element read again: the array is a stable parameter whose type
+//!   is written as slices, arrays or `Vec`s deep enough for its indices (so
+//!   it can be indexed by a range).
+//!
+//! The run's elements are consecutive: a shifted index that wrapped around
+//! would have passed `usize::MAX`, which no slice reaches.
+
+use super::forward::{shift, strip, Access, Shift};
+use super::Gen;
+use crate::lower::Loop;
+use crate::lower::RangeSource;
+use proc_macro2::{Ident, TokenStream};
+use quote::{quote, ToTokens};
+use std::collections::HashMap;
+use syn::Expr;
+
+/// The slices of one loop's reverse.
+pub(super) struct Slicing {
+    var: String,
+    /// the range's ends, parenthesised where an operator is next to them
+    lo: TokenStream,
+    hi: TokenStream,
+    len: TokenStream,
+    /// the loop variable's place in a slice: `j - lo`
+    local: TokenStream,
+    /// the slices' declarations, before the loop
+    pub decls: TokenStream,
+    /// arrays whose buffers are sliced
+    arrays: Vec<usize>,
+    /// elements read again from a slice: base and start → the slice
+    reads: HashMap<String, Ident>,
+}
+
+impl Gen<'_, '_> {
+    /// Slices the adjoint buffers `l`'s body indexes (see the module's
+    /// documentation); the body's accesses to them go through the slices
+    /// until [`Self::close_slices`].
+    pub(super) fn open_slices(&mut self, l: &Loop, access: &Access) -> Option<Slicing> {
+        let (pat, RangeSource::Again(range)) = l.range.as_ref()? else {
+            return None;
+        };
+        let Ok(Expr::Range(range)) = syn::parse2::<Expr>(range.clone()) else {
+            return None;
+        };
+        if !matches!(range.limits, syn::RangeLimits::HalfOpen(_)) {
+            return None;
+        }
+        let lo = range.start.as_deref()?.to_token_stream();
+        let hi = range.end.as_deref()?.to_token_stream();
+        // `lo`, parenthesised where an operator follows it
+        let lo_term = if lo.clone().into_iter().count() == 1 {
+            lo.clone()
+        } else {
+            quote!((#lo))
+        };
+        let hi_term = if hi.clone().into_iter().count() == 1 {
+            hi.clone()
+        } else {
+            quote!((#hi))
+        };
+        let (len, local) = if lo.to_string() == "0" {
+            (hi.clone(), pat.clone())
+        } else {
+            (quote!(#hi_term - #lo_term), quote!(#pat - #lo_term))
+        };
+        let mut slicing = Slicing {
+            var: pat.to_string(),
+            lo: lo_term,
+            hi: hi_term,
+            len,
+            local,
+            decls: TokenStream::new(),
+            arrays: Vec::new(),
+            reads: HashMap::new(),
+        };
+        for (&array, indices) in &access.arrays {
+            if matches!(self.sweep.arrays[array].local, Some((r, _)) if r == l.region) {
+                continue;
+            }
+            let Some((last, prefix)) = indices.split_last() else {
+                continue;
+            };
+            let Some(start) = slicing.start(last) else {
+                continue;
+            };
+            if prefix.iter().any(|p| slicing.mentions_var(p)) {
+                continue;
+            }
+            let acc = self.sweep.arrays[array].acc.clone();
+            let slice = self.sweep.names.fresh("s");
+            let run = slicing.run(start);
+            slicing.decls.extend(quote! {
+                let #slice = &mut #acc #([#prefix])* #run;
+            });
+            self.sliced.insert(array, (slice, slicing.local.clone()));
+            slicing.arrays.push(array);
+        }
+        Some(slicing)
+    }
+
+    /// The body's accesses to the buffers go back to the buffers.
+    pub(super) fn close_slices(&mut self, slicing: &Slicing) {
+        for array in &slicing.arrays {
+            self.sliced.remove(array);
+        }
+    }
+
+    /// An element of an array's adjoint buffer: through its slice inside a
+    /// sliced loop.
+    pub(super) fn element(
+        &mut self,
+        array: usize,
+        indices: &[crate::lower::Operand],
+    ) -> TokenStream {
+        if let Some((slice, local)) = self.sliced.get(&array) {
+            return quote!(#slice[#local]);
+        }
+        let indices: Vec<TokenStream> = indices.iter().map(|i| self.operand(i)).collect();
+        let acc = &self.sweep.arrays[array].acc;
+        quote!(#acc #([#indices])*)
+    }
+}
+
+impl Slicing {
+    /// `expr` read again in the loop, through a slice if it is an element
+    /// of a sliceable parameter at the shifted loop variable.
+    pub(super) fn read_again(
+        &mut self,
+        expr: &TokenStream,
+        stability: Option<&crate::lower::Stability>,
+        names: &mut crate::names::Names,
+    ) -> Option<TokenStream> {
+        let parsed: Expr = syn::parse2(expr.clone()).ok()?;
+        let Expr::Index(index) = strip(&parsed) else {
+            return None;
+        };
+        let start = self.start(&index.index.to_token_stream())?;
+        let base = &index.expr;
+        // `x`, `x[i]`, …: a sliceable parameter, one level left for the range
+        let (root, depth) = root_of(base)?;
+        if stability?.sliceable(&root) <= depth {
+            return None;
+        }
+        let base = base.to_token_stream();
+        if self.mentions_var(&base) {
+            return None;
+        }
+        let key = format!("{base} [{start}]");
+        let slice = match self.reads.get(&key) {
+            Some(slice) => slice.clone(),
+            None => {
+                let slice = names.fresh("s");
+                let run = self.run(start);
+                self.decls.extend(quote!(let #slice = &#base #run;));
+                self.reads.insert(key, slice.clone());
+                slice
+            }
+        };
+        let local = &self.local;
+        Some(quote!(#slice[#local]))
+    }
+
+    /// The loop `for pat in lo..hi { body }`, inside `if lo < hi` with the
+    /// slices before it.
+    pub(super) fn wrap(
+        &self,
+        pat: &TokenStream,
+        range: &TokenStream,
+        body: TokenStream,
+    ) -> TokenStream {
+        let (lo, hi, decls) = (&self.lo, &self.hi, &self.decls);
+        quote! {
+            if #lo < #hi {
+                #decls
+                for #pat in #range {
+                    #body
+                }
+            }
+        }
+    }
+
+    /// For an index that is the shifted loop variable: its value at the
+    /// range's start (`lo + e` for `j + e`).
+    fn start(&self, index: &TokenStream) -> Option<TokenStream> {
+        let parsed: Expr = syn::parse2(index.clone()).ok()?;
+        let lo = self.lo.clone();
+        let zero = lo.to_string() == "0";
+        Some(match shift(&parsed, &self.var)? {
+            Shift::None => lo,
+            Shift::Add(e, _) if zero => e.to_token_stream(),
+            Shift::Add(e, true) => quote!(#lo + #e),
+            Shift::Add(e, false) => quote!(#e + #lo),
+            Shift::Sub(e) => quote!(#lo - #e),
+        })
+    }
+
+    /// `[start..][..len]`, or `[..len]` from `0`.
+    fn run(&self, start: TokenStream) -> TokenStream {
+        let len = &self.len;
+        if start.to_string() == "0" {
+            quote!([..#len])
+        } else {
+            quote!([#start..][..#len])
+        }
+    }
+
+    fn mentions_var(&self, tokens: &TokenStream) -> bool {
+        let mut names = std::collections::HashSet::new();
+        crate::names::idents_in(tokens.clone(), &mut names);
+        names.contains(&self.var)
+    }
+}
+
+/// The parameter at the root of `x`, `x[i]`, `x[i][k]` and how many indices
+/// lead from it to `base`.
+fn root_of(base: &Expr) -> Option<(String, usize)> {
+    match strip(base) {
+        Expr::Path(p) => Some((p.path.get_ident()?.to_string(), 0)),
+        Expr::Index(i) => root_of(&i.expr).map(|(root, depth)| (root, depth + 1)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+
+    /// The `_backward` of `f`, as text.
+    fn backward(f: &str) -> String {
+        let out = crate::expand::tape(TokenStream::new(), f.parse().unwrap()).to_string();
+        let start = out.find("fn f_backward").expect("a backward function");
+        out[start..].to_string()
+    }
+
+    #[test]
+    fn buffers_and_parameters_are_sliced_before_the_loop() {
+        let code = backward(
+            "fn f(#[tracked] w: &[f64], x: &[f64], n: usize) -> f64 {
+                let d = w.len();
+                let mut t = 0.0;
+                for i in 0..n {
+                    let mut z = 0.0;
+                    for j in 1..d {
+                        z += w[j - 1] * x[i * d + j];
+                    }
+                    t += z.tanh();
+                }
+                t
+            }",
+        );
+        assert!(code.contains("if 1 < d {"), "{code}");
+        assert!(
+            code.contains("= & mut (* d_w) [1 - 1 ..] [.. d - 1] ;"),
+            "{code}"
+        );
+        assert!(code.contains("= & x [i * d + 1 ..] [.. d - 1] ;"), "{code}");
+        assert!(code.contains("[j - 1] +="), "{code}");
+        // the reverse reads `x` through its slice only
+        assert_eq!(code.matches("x [i * d + j]").count(), 1, "{code}");
+    }
+
+    #[test]
+    fn other_types_and_indices_are_not() {
+        // `x`'s type is not written as a slice; `y` is indexed by `2 * j`;
+        // `v` is not a parameter
+        let code = backward(
+            "fn f(#[tracked] w: &[f64], x: &Data, y: &[f64], n: usize) -> f64 {
+                let v = vec![1.0; 8];
+                let mut t = 0.0;
+                for i in 0..n {
+                    let mut z = 0.0;
+                    for j in 0..4 {
+                        z += w[j] * x[j] * y[2 * j] * v[j];
+                    }
+                    t += z.tanh();
+                }
+                t
+            }",
+        );
+        assert!(code.contains("= & mut (* d_w) [.. 4] ;"), "{code}");
+        assert!(!code.contains("& x ["), "{code}");
+        assert!(!code.contains("& y ["), "{code}");
+        assert!(!code.contains("& v ["), "{code}");
+    }
+
+    #[test]
+    fn only_half_open_ranges_read_again_are() {
+        // `k` changes after the loop: its range is kept, not read again
+        for (range, sliced) in [("0..w.len()", true), ("0..=3", false), ("0..k", false)] {
+            let code = backward(&format!(
+                "fn f(#[tracked] w: &[f64]) -> f64 {{
+                    let mut k = 3;
+                    let mut t = 0.0;
+                    for _ in 0..2 {{
+                        let mut z = 0.0;
+                        for j in {range} {{
+                            z += w[j] * w[j];
+                        }}
+                        t += z.sin();
+                    }}
+                    k += 1;
+                    t + k as f64
+                }}"
+            ));
+            assert_eq!(
+                code.contains("= & mut (* d_w) ["),
+                sliced,
+                "{range}: {code}"
+            );
+        }
+    }
+}
