@@ -7,8 +7,9 @@
 //! and adds through slices. Each program below has such inner loops (an
 //! inner product, shifted indices, a row of a two-dimensional array,
 //! element writes and increments, ranges whose ends are known only at run
-//! time, empty or reversed) next to inner loops that must still run
-//! backward, and is checked three ways, in `f64` and `f32`:
+//! time, empty or reversed, neighbours at literal offsets) next to inner
+//! loops that must still run backward, and is checked three ways, in `f64`
+//! and `f32`:
 //!
 //! - the gradient equals the same body recorded in a `tape!` window, whose
 //!   loops all run backward, bit for bit;
@@ -129,6 +130,52 @@ macro_rules! suite {
                             z -= w[j + 1] * x[r + j];
                         }
                         loss = loss * 0.5 + z * z;
+                    }
+                }
+            }
+
+            twin! {
+                fn stencil, stencil_window
+                (q0: [R; 8] => [R; 8]; c: R, lo: usize) -> loss
+                {
+                    // neighbours at literal offsets: one slice per buffer
+                    let mut q = [0.0; 8];
+                    for i in 0..8 {
+                        q[i] = q0[i];
+                    }
+                    let mut flux = [0.0; 7];
+                    for _step in 0..3 {
+                        for i in 0..7 {
+                            flux[i] = 0.5 * c * (q[i] + q[i + 1] + c * (q[i] - q[i + 1]));
+                        }
+                        for i in 1..7 {
+                            q[i] += flux[i - 1] - flux[i] * q[i - 1].sin();
+                        }
+                        for i in lo..7 {
+                            q[i + 1] -= 0.25 * q[i] * q[i + 1];
+                        }
+                        q[0] = q[6];
+                    }
+                    let mut loss = 0.0;
+                    for i in 0..8 {
+                        loss += 0.5 * q[i] * q[i];
+                    }
+                }
+            }
+
+            #[test]
+            fn neighbours_at_literal_offsets() {
+                for lo in [0, 1, 3, 7, 9] {
+                    for p in POINTS {
+                        let q0: [R; 8] = core::array::from_fn(|k| (p[k % 6] + 0.1 * k as f64) as R);
+                        let c = 0.4 as R;
+                        let (value, dq) = stencil_grad(q0, c, lo);
+                        same("value", &[value], &[stencil(q0, c, lo)]);
+                        let (wv, (wq,)) = stencil_window(q0, c, lo);
+                        same("window value", &[wv], &[value]);
+                        same("d/dq0", &wq, &dq);
+                        let f = |p: &[R]| stencil(core::array::from_fn(|k| p[k]), c, lo);
+                        check(f, &q0, &dq);
                     }
                 }
             }

@@ -175,7 +175,7 @@ struct Gen<'g, 'a> {
     fusing: Option<BTreeSet<ValueId>>,
     /// inside a loop's reverse whose buffers are sliced: array → its slice
     /// and the loop variable's place in it (see `slices.rs`)
-    sliced: HashMap<usize, (Ident, TokenStream)>,
+    sliced: HashMap<usize, (Ident, slices::Places)>,
 }
 
 impl Gen<'_, '_> {

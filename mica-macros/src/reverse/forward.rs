@@ -44,25 +44,24 @@ use quote::ToTokens;
 use std::collections::{BTreeMap, HashMap};
 use syn::{BinOp, Expr};
 
-/// How a loop body touches arrays, when each array is indexed one way.
+/// How a loop body whose indices are all read again touches arrays.
 pub(super) struct Access {
-    /// array → its indices, as read again in the reverse (the same at every
-    /// access in the body)
-    pub arrays: BTreeMap<usize, Vec<TokenStream>>,
+    /// array → the indices of each access, as read again in the reverse
+    pub arrays: BTreeMap<usize, Vec<Vec<TokenStream>>>,
     /// whether the loop's reverse may walk its iterations first to last;
     /// the caller also checks that the reverse keeps nothing per iteration
     pub forward: bool,
 }
 
 impl Gen<'_, '_> {
-    /// For a loop over a range whose body is straight-line code indexing each
-    /// array one way, distinct in each iteration: how it does, and whether
-    /// its reverse may run forward (see the module's documentation).
+    /// For a loop over a range whose body is straight-line code with every
+    /// index read again: how it touches arrays, and whether its reverse may
+    /// run forward (see the module's documentation).
     pub(super) fn access(&self, l: &Loop) -> Option<Access> {
         let (pat, _) = l.range.as_ref()?;
         let var = pat.to_string();
         let mut reads: HashMap<ValueId, usize> = HashMap::new();
-        let mut arrays: BTreeMap<usize, Vec<TokenStream>> = BTreeMap::new();
+        let mut arrays: BTreeMap<usize, Vec<Vec<TokenStream>>> = BTreeMap::new();
         // whether every recorded value the body reads was made in it
         let mut inside = true;
         let mut read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| match operand {
@@ -105,16 +104,19 @@ impl Gen<'_, '_> {
                 }
                 Step::Loop(_) | Step::Branch(_) | Step::Fill { .. } => return None,
             };
-            let exprs = self.distinct_index(indices, &var)?;
-            let key = |e: &[TokenStream]| e.iter().map(ToString::to_string).collect::<Vec<_>>();
-            match arrays.get(&array) {
-                Some(before) if key(before) != key(&exprs) => return None,
-                Some(_) => {}
-                None => {
-                    arrays.insert(array, exprs);
-                }
-            }
+            arrays
+                .entry(array)
+                .or_default()
+                .push(self.indices_again(indices)?);
         }
+        // each array indexed one way, at a distinct element per iteration
+        let key = |e: &[TokenStream]| e.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let distinct = arrays.values().all(|accesses| {
+            accesses.iter().all(|a| key(a) == key(&accesses[0]))
+                && accesses[0].iter().any(|index| {
+                    syn::parse2::<Expr>(index.clone()).is_ok_and(|e| steps_with(&e, &var))
+                })
+        });
         let carried = l.carried.iter().all(|c| match c.end {
             Val::Active(end) => {
                 // the sum's one reader is the carried binding itself
@@ -126,31 +128,26 @@ impl Gen<'_, '_> {
         });
         Some(Access {
             arrays,
-            forward: inside && carried,
+            forward: distinct && inside && carried,
         })
     }
 
-    /// For the indices of an element read or written in the body of a loop
-    /// whose variable is `var`: if one position of them is distinct in each
-    /// iteration and all are read again the same in the reverse, their
-    /// expressions.
-    fn distinct_index(&self, indices: &[Operand], var: &str) -> Option<Vec<TokenStream>> {
-        let mut exprs = Vec::with_capacity(indices.len());
-        let mut distinct = false;
-        for index in indices {
-            let Operand::Stored(id) = index else {
-                return None;
-            };
-            let value = &self.sweep.values[*id];
-            let expr = value.recompute.as_ref()?;
-            if !value.deps.is_empty() {
-                return None;
-            }
-            let parsed: Expr = syn::parse2(expr.clone()).ok()?;
-            distinct |= steps_with(&parsed, var);
-            exprs.push(expr.clone());
-        }
-        distinct.then_some(exprs)
+    /// The expressions of an element's indices, if the reverse reads them
+    /// all again without kept inputs.
+    fn indices_again(&self, indices: &[Operand]) -> Option<Vec<TokenStream>> {
+        indices
+            .iter()
+            .map(|index| {
+                let Operand::Stored(id) = index else {
+                    return None;
+                };
+                let value = &self.sweep.values[*id];
+                if !value.deps.is_empty() {
+                    return None;
+                }
+                value.recompute.clone()
+            })
+            .collect()
     }
 }
 

@@ -26,11 +26,18 @@
 //! }
 //! ```
 //!
-//! Taken for a loop over a half-open range whose ends are read again (see
-//! `RangeSource::Again`), whose body indexes each array one way (see
-//! [`Access`]) with the shifted loop variable (`j`, `j + e`, `e + j`,
-//! `j - e`) as the last index, and:
+//! A stencil's neighbours (`q[i - 1]`, `q[i]`, `q[i + 1]`) share one slice
+//! from the smallest shift to the largest: every index in between is in
+//! bounds if the largest is.
 //!
+//! Taken for a loop over a half-open range whose ends are read again (see
+//! `RangeSource::Again`), whose body is straight-line code with every index
+//! read again (see [`Access`]), and, per array:
+//!
+//! - every access has the same indices before the last, free of the loop
+//!   variable, and as the last either the loop variable shifted by integer
+//!   literals (`j`, `j + 1`, `j - 2`) or one shift by the same amount
+//!   everywhere (`j + e`, `e + j`, `j - e`);
 //! - for an adjoint buffer: the array is not made inside the loop (its
 //!   buffer is declared before it);
 //! - for an element read again: the array is a stable parameter whose type
@@ -48,6 +55,9 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
 use syn::Expr;
+
+/// A sliced buffer's last indices (as text) → their places in the slice.
+pub(super) type Places = HashMap<String, TokenStream>;
 
 /// The slices of one loop's reverse.
 pub(super) struct Slicing {
@@ -108,26 +118,37 @@ impl Gen<'_, '_> {
             arrays: Vec::new(),
             reads: HashMap::new(),
         };
-        for (&array, indices) in &access.arrays {
+        for (&array, accesses) in &access.arrays {
             if matches!(self.sweep.arrays[array].local, Some((r, _)) if r == l.region) {
                 continue;
             }
-            let Some((last, prefix)) = indices.split_last() else {
+            let Some(((_, prefix), others)) = accesses
+                .iter()
+                .filter_map(|a| a.split_last())
+                .collect::<Vec<_>>()
+                .split_first()
+                .map(|(first, others)| (*first, others.to_vec()))
+            else {
                 continue;
             };
-            let Some(start) = slicing.start(last) else {
-                continue;
-            };
-            if prefix.iter().any(|p| slicing.mentions_var(p)) {
+            // one row: the same indices before the last, free of the variable
+            let key = |p: &[TokenStream]| p.iter().map(ToString::to_string).collect::<Vec<_>>();
+            if others.len() + 1 != accesses.len()
+                || others.iter().any(|(_, p)| key(p) != key(prefix))
+                || prefix.iter().any(|p| slicing.mentions_var(p))
+            {
                 continue;
             }
+            let lasts: Vec<&TokenStream> = accesses.iter().filter_map(|a| a.last()).collect();
+            let Some((run, places)) = slicing.run_of(&lasts) else {
+                continue;
+            };
             let acc = self.sweep.arrays[array].acc.clone();
             let slice = self.sweep.names.fresh("s");
-            let run = slicing.run(start);
             slicing.decls.extend(quote! {
                 let #slice = &mut #acc #([#prefix])* #run;
             });
-            self.sliced.insert(array, (slice, slicing.local.clone()));
+            self.sliced.insert(array, (slice, places));
             slicing.arrays.push(array);
         }
         Some(slicing)
@@ -147,8 +168,17 @@ impl Gen<'_, '_> {
         array: usize,
         indices: &[crate::lower::Operand],
     ) -> TokenStream {
-        if let Some((slice, local)) = self.sliced.get(&array) {
-            return quote!(#slice[#local]);
+        if let Some((slice, places)) = self.sliced.get(&array) {
+            let last = match indices.last() {
+                Some(crate::lower::Operand::Stored(id)) => self.sweep.values[*id]
+                    .recompute
+                    .as_ref()
+                    .map(ToString::to_string),
+                _ => None,
+            };
+            if let Some(place) = last.and_then(|last| places.get(&last)) {
+                return quote!(#slice[#place]);
+            }
         }
         let indices: Vec<TokenStream> = indices.iter().map(|i| self.operand(i)).collect();
         let acc = &self.sweep.arrays[array].acc;
@@ -229,14 +259,91 @@ impl Slicing {
         })
     }
 
-    /// `[start..][..len]`, or `[..len]` from `0`.
+    /// `[start..][..len]` for the range's length, or `[..len]` from `0`.
     fn run(&self, start: TokenStream) -> TokenStream {
-        let len = &self.len;
-        if start.to_string() == "0" {
-            quote!([..#len])
-        } else {
-            quote!([#start..][..#len])
+        range(start, &self.len)
+    }
+
+    /// For the last indices of a buffer's accesses: the run they reach, as
+    /// `[start..][..len]`, and each index's place in it. Either all are the
+    /// loop variable shifted by integer literals (`i`, `i + 1`, `i - 1`: the
+    /// run spans the smallest to the largest shift), or all are one shift
+    /// by the same amount.
+    fn run_of(&self, lasts: &[&TokenStream]) -> Option<(TokenStream, Places)> {
+        let offsets: Option<Vec<i128>> = lasts.iter().map(|l| self.offset(l)).collect();
+        if let Some(offsets) = offsets {
+            let (min, max) = (*offsets.iter().min()?, *offsets.iter().max()?);
+            let start = self.lo_shifted(min)?;
+            let len = &self.len;
+            let len = match max - min {
+                0 => len.clone(),
+                extra => {
+                    let extra = literal(extra);
+                    quote!(#len + #extra)
+                }
+            };
+            let places = lasts
+                .iter()
+                .zip(&offsets)
+                .map(|(last, k)| {
+                    let local = &self.local;
+                    let place = match k - min {
+                        0 => local.clone(),
+                        d => {
+                            let d = literal(d);
+                            quote!(#local + #d)
+                        }
+                    };
+                    (last.to_string(), place)
+                })
+                .collect();
+            return Some((range(start, &len), places));
         }
+        let first = lasts.first()?.to_string();
+        if lasts.iter().any(|l| l.to_string() != first) {
+            return None;
+        }
+        let start = self.start(lasts[0])?;
+        Some((self.run(start), Places::from([(first, self.local.clone())])))
+    }
+
+    /// For `var`, `var + k` or `var - k` with `k` an integer literal: the
+    /// shift.
+    fn offset(&self, index: &TokenStream) -> Option<i128> {
+        let parsed: Expr = syn::parse2(index.clone()).ok()?;
+        let int = |e: &Expr| match strip(e) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<i128>().ok(),
+            _ => None,
+        };
+        match shift(&parsed, &self.var)? {
+            Shift::None => Some(0),
+            Shift::Add(e, _) => int(e),
+            Shift::Sub(e) => int(e).map(|k| -k),
+        }
+    }
+
+    /// `lo + k`, folded when `lo` is a literal; `None` where that would be
+    /// negative (the forward sweep could not have read there).
+    fn lo_shifted(&self, k: i128) -> Option<TokenStream> {
+        let lo = &self.lo;
+        if let Ok(syn::Lit::Int(l)) = syn::parse2::<syn::Lit>(lo.clone()) {
+            let at = l.base10_parse::<i128>().ok()? + k;
+            return (at >= 0).then(|| literal(at));
+        }
+        Some(match k {
+            0 => lo.clone(),
+            k if k > 0 => {
+                let k = literal(k);
+                quote!(#lo + #k)
+            }
+            k => {
+                let k = literal(-k);
+                quote!(#lo - #k)
+            }
+        })
     }
 
     fn mentions_var(&self, tokens: &TokenStream) -> bool {
@@ -244,6 +351,20 @@ impl Slicing {
         crate::names::idents_in(tokens.clone(), &mut names);
         names.contains(&self.var)
     }
+}
+
+/// `[start..][..len]`, or `[..len]` from `0`.
+fn range(start: TokenStream, len: &TokenStream) -> TokenStream {
+    if start.to_string() == "0" {
+        quote!([..#len])
+    } else {
+        quote!([#start..][..#len])
+    }
+}
+
+/// An unsuffixed integer literal.
+fn literal(v: i128) -> TokenStream {
+    proc_macro2::Literal::i128_unsuffixed(v).into_token_stream()
 }
 
 /// The parameter at the root of `x`, `x[i]`, `x[i][k]` and how many indices
@@ -284,10 +405,7 @@ mod tests {
             }",
         );
         assert!(code.contains("if 1 < d {"), "{code}");
-        assert!(
-            code.contains("= & mut (* d_w) [1 - 1 ..] [.. d - 1] ;"),
-            "{code}"
-        );
+        assert!(code.contains("= & mut (* d_w) [.. d - 1] ;"), "{code}");
         assert!(code.contains("= & x [i * d + 1 ..] [.. d - 1] ;"), "{code}");
         assert!(code.contains("[j - 1] +="), "{code}");
         // the reverse reads `x` through its slice only
@@ -316,6 +434,30 @@ mod tests {
         assert!(!code.contains("& x ["), "{code}");
         assert!(!code.contains("& y ["), "{code}");
         assert!(!code.contains("& v ["), "{code}");
+    }
+
+    #[test]
+    fn neighbours_share_one_slice() {
+        let code = backward(
+            "fn f(#[tracked] q: &[f64], n: usize) -> f64 {
+                let mut t = 0.0;
+                for _ in 0..n {
+                    let mut z = 0.0;
+                    for i in 2..q.len() - 1 {
+                        z += q[i - 2] * q[i + 1] - q[i];
+                    }
+                    t += z.sin();
+                }
+                t
+            }",
+        );
+        assert!(
+            code.contains("= & mut (* d_q) [.. (q . len () - 1) - 2 + 3] ;"),
+            "{code}"
+        );
+        for place in ["[i - 2]", "[i - 2 + 3]", "[i - 2 + 2]"] {
+            assert!(code.contains(place), "{place}: {code}");
+        }
     }
 
     #[test]
