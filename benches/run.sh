@@ -16,7 +16,7 @@ if [ -z "${SKIP_BENCH:-}" ]; then
     rm -rf target/criterion
     cargo bench --bench suite
 fi
-cargo build --release --quiet --bin report --bin memory
+cargo build --release --quiet --bin report --bin memory --bin instructions
 
 # A crate of its own (outside any workspace) that depends on mica: DIR NAME.
 new_crate() {
@@ -177,6 +177,17 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "nothing; the rest is what loops keep for their reverse."
     echo
     "$here/target/release/memory"
+    echo
+    echo "## Instructions per gradient call"
+    echo
+    echo "Counted by Valgrind's callgrind inside the call only, averaged over"
+    echo "five calls. Unlike the timings these do not move from run to run, so"
+    echo "they show small changes; but they are not times: a vectorised loop"
+    echo "retires fewer instructions for the same work, and a chain of"
+    echo "dependent additions into memory costs time without costing"
+    echo "instructions (see the notes)."
+    echo
+    "$here/target/release/instructions"
     echo
     if [ -z "${SKIP_COMPILE:-}" ]; then
         echo "## Compile time"

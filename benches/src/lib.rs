@@ -4,6 +4,7 @@
 //! can express it, the peers' gradients (in [`peers`]).
 
 pub mod advection;
+pub mod calls;
 pub mod course;
 pub mod data;
 pub mod gmm;

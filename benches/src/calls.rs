@@ -1,0 +1,188 @@
+//! One gradient call per program, hand-written and Mica's, with inputs and
+//! slots made beforehand: what `src/bin/memory.rs` (peak heap) and
+//! `src/bin/instructions.rs` (instruction counts) measure.
+
+use crate::{advection, course, gmm, helmholtz, logistic, mlp, ode, rosenbrock};
+use std::hint::black_box as bb;
+
+/// A program's two gradient calls, each a closure owning its inputs.
+pub struct Calls {
+    pub name: &'static str,
+    pub hand: Box<dyn FnMut()>,
+    pub mica: Box<dyn FnMut()>,
+}
+
+fn calls(name: &'static str, hand: impl FnMut() + 'static, mica: impl FnMut() + 'static) -> Calls {
+    Calls {
+        name,
+        hand: Box::new(hand),
+        mica: Box::new(mica),
+    }
+}
+
+/// Every program of the suite, in the report's order.
+pub fn all() -> Vec<Calls> {
+    let mut out = Vec::new();
+
+    let (mut dh, mut dm) = (0.0, 0.0);
+    out.push(calls(
+        "Course loss (1 knob)",
+        move || {
+            course::course_hand(bb(0.7), bb(1.0), &mut dh);
+        },
+        move || {
+            course::course_backward(bb(0.7), bb(1.0), &mut dm);
+        },
+    ));
+
+    for (n, name) in [
+        (10, "Extended Rosenbrock, n = 10"),
+        (1000, "Extended Rosenbrock, n = 1,000"),
+        (100_000, "Extended Rosenbrock, n = 100,000"),
+    ] {
+        let (x, y) = (rosenbrock::start(n), rosenbrock::start(n));
+        let (mut dh, mut dm) = (vec![0.0; n], vec![0.0; n]);
+        out.push(calls(
+            name,
+            move || {
+                rosenbrock::rosenbrock_hand(bb(&x), bb(1.0), &mut dh);
+            },
+            move || {
+                rosenbrock::rosenbrock_backward(bb(&y), bb(1.0), &mut dm);
+            },
+        ));
+    }
+
+    for (n, d, name) in [
+        (1000, 10, "Logistic regression, 1,000 × 10"),
+        (10_000, 100, "Logistic regression, 10,000 × 100"),
+    ] {
+        let (p, q) = (logistic::problem(n, d), logistic::problem(n, d));
+        let (mut hw, mut hb, mut mw, mut mb) = (vec![0.0; d], 0.0, vec![0.0; d], 0.0);
+        out.push(calls(
+            name,
+            move || {
+                logistic::logistic_hand(bb(&p.w), bb(p.b), &p.x, &p.y, bb(1.0), &mut hw, &mut hb);
+            },
+            move || {
+                logistic::logistic_backward(
+                    bb(&q.w),
+                    bb(q.b),
+                    &q.x,
+                    &q.y,
+                    bb(1.0),
+                    &mut mw,
+                    &mut mb,
+                );
+            },
+        ));
+    }
+
+    let (p, data) = (mlp::Params::init(7), mlp::batch());
+    let (q, data2) = (mlp::Params::init(7), mlp::batch());
+    let (mut gh, mut gm) = (mlp::Params::zeros(), mlp::Params::zeros());
+    out.push(calls(
+        "MLP 16-32-32-10, tanh, softmax CE, batch 128",
+        move || {
+            mlp::batch_hand(bb(&p), &data, &mut gh);
+        },
+        move || {
+            mlp::batch_mica(bb(&q), &data2, &mut gm);
+        },
+    ));
+
+    type Scheme = fn(&[f64], usize, f64, f64, &mut [f64]) -> f64;
+    let schemes: [(&str, Scheme, Scheme); 2] = [
+        (
+            "Advection, Lax–Wendroff, NX 100, 2,000 steps",
+            advection::lax_wendroff_hand,
+            advection::lax_wendroff_backward,
+        ),
+        (
+            "Advection, Toon, NX 100, 2,000 steps",
+            advection::toon_hand,
+            advection::toon_backward,
+        ),
+    ];
+    for (name, hand, mica) in schemes {
+        let (q0, q1) = (advection::initial(), advection::initial());
+        let (mut dh, mut dm) = (vec![0.0; q0.len()], vec![0.0; q1.len()]);
+        out.push(calls(
+            name,
+            move || {
+                hand(bb(&q0), bb(2000), bb(0.125), bb(1.0), &mut dh);
+            },
+            move || {
+                mica(bb(&q1), bb(2000), bb(0.125), bb(1.0), &mut dm);
+            },
+        ));
+    }
+
+    let (obs, obs2) = (ode::observations(), ode::observations());
+    let (mut hk, mut hc, mut mk, mut mc) = (0.0, 0.0, 0.0, 0.0);
+    out.push(calls(
+        "Damped oscillator, 1,000 steps, 2 knobs",
+        move || {
+            ode::oscillator_hand(bb(4.0), bb(0.2), &obs, bb(1.0), &mut hk, &mut hc);
+        },
+        move || {
+            ode::oscillator_backward(bb(4.0), bb(0.2), &obs2, bb(1.0), &mut mk, &mut mc);
+        },
+    ));
+
+    let (hx, ha, hb) = helmholtz::problem(100);
+    let (mx, ma, mb) = helmholtz::problem(100);
+    let (mut dh, mut dm) = (vec![0.0; hx.len()], vec![0.0; mx.len()]);
+    out.push(calls(
+        "Helmholtz free energy, n = 100",
+        move || {
+            helmholtz::helmholtz_hand(bb(&hx), &ha, &hb, bb(1.0), &mut dh);
+        },
+        move || {
+            helmholtz::helmholtz_backward(bb(&mx), &ma, &mb, bb(1.0), &mut dm);
+        },
+    ));
+
+    let (p, q) = (gmm::problem(), gmm::problem());
+    let slots = |p: &gmm::Problem| (vec![0.0; p.k], vec![0.0; p.k * p.d], vec![0.0; p.icf.len()]);
+    let ((mut ha, mut hm, mut hi), (mut ma, mut mm, mut mi)) = (slots(&p), slots(&q));
+    out.push(calls(
+        "ADBench GMM, d = 2, K = 5, n = 1,000",
+        move || {
+            let (k, d) = (p.k, p.d);
+            gmm::gmm_hand(
+                bb(&p.alphas),
+                &p.means,
+                &p.icf,
+                &p.x,
+                k,
+                d,
+                p.gamma,
+                p.m,
+                bb(1.0),
+                &mut ha,
+                &mut hm,
+                &mut hi,
+            );
+        },
+        move || {
+            let (k, d) = (q.k, q.d);
+            gmm::gmm_backward(
+                bb(&q.alphas),
+                &q.means,
+                &q.icf,
+                &q.x,
+                k,
+                d,
+                q.gamma,
+                q.m,
+                bb(1.0),
+                &mut ma,
+                &mut mm,
+                &mut mi,
+            );
+        },
+    ));
+
+    out
+}
