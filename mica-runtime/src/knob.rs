@@ -257,14 +257,21 @@ impl<K: Shaped, const N: usize> Shaped for [K; N] {
     }
 }
 
-impl<K: Shaped> Shaped for Vec<K> {
+impl<K: Shaped> Shaped for Vec<K>
+where
+    K::Grad: Clone,
+{
     type Shape = (usize, K::Shape);
     type Grad = Vec<K::Grad>;
+    #[inline]
     fn shape(&self) -> Self::Shape {
         (self.len(), self.first().map(K::shape).unwrap_or_default())
     }
+    /// `vec![zero; len]`: zeroed memory from the allocator for floats, and
+    /// a length the optimiser sees (so indices below it need no checks)
+    #[inline]
     fn zeros((len, shape): Self::Shape) -> Self::Grad {
-        (0..len).map(|_| K::zeros(shape)).collect()
+        vec![K::zeros(shape); len]
     }
 }
 
