@@ -7,9 +7,9 @@
 //! and adds through slices. Each program below has such inner loops (an
 //! inner product, shifted indices, a row of a two-dimensional array,
 //! element writes and increments, ranges whose ends are known only at run
-//! time, empty or reversed, neighbours at literal offsets) next to inner
-//! loops that must still run backward, and is checked three ways, in `f64`
-//! and `f32`:
+//! time, empty or reversed, neighbours at literal offsets, layers read
+//! again from parameters and a local `vec!`) next to inner loops that must
+//! still run backward, and is checked three ways, in `f64` and `f32`:
 //!
 //! - the gradient equals the same body recorded in a `tape!` window, whose
 //!   loops all run backward, bit for bit;
@@ -160,6 +160,59 @@ macro_rules! suite {
                     for i in 0..8 {
                         loss += 0.5 * q[i] * q[i];
                     }
+                }
+            }
+
+            twin! {
+                fn layers, layers_window
+                (w: [R; 12] => [R; 12], v: [R; 4] => [R; 4]; x: [R; 3]) -> loss
+                {
+                    // a layer into a local `vec!`, read by the next layer:
+                    // the reverse reads `w` and `h` again through slices
+                    let mut h = vec![0.0; 4];
+                    for j in 0..4 {
+                        let mut s = v[j];
+                        for i in 0..3 {
+                            s += w[j * 3 + i] * x[i];
+                        }
+                        h[j] = s.tanh();
+                    }
+                    let mut loss = 0.0;
+                    for k in 0..3 {
+                        let mut s = 0.0;
+                        for i in 0..4 {
+                            s += w[k * 4 + i] * h[i];
+                        }
+                        loss = loss * 0.5 + s * s;
+                    }
+                }
+            }
+
+            #[test]
+            fn layers_read_again_through_slices() {
+                let x = [0.4, -0.8, 1.1].map(|v| v as R);
+                for p in POINTS {
+                    let w: [R; 12] =
+                        core::array::from_fn(|k| (p[k % 6] * (0.5 + 0.1 * k as f64)) as R);
+                    let v: [R; 4] = core::array::from_fn(|k| p[k + 1] as R);
+                    let (value, (dw, dv)) = layers_grad(w, v, x);
+                    same("value", &[value], &[layers(w, v, x)]);
+                    let (wv, (ww, wvg)) = layers_window(w, v, x);
+                    same("window value", &[wv], &[value]);
+                    same("d/dw", &ww, &dw);
+                    same("d/dv", &wvg, &dv);
+                    let mut at = w.to_vec();
+                    at.extend(v);
+                    let mut g = dw.to_vec();
+                    g.extend(dv);
+                    let f = |p: &[R]| {
+                        layers(
+                            core::array::from_fn(|k| p[k]),
+                            core::array::from_fn(|k| p[12 + k]),
+                            x,
+                        )
+                    };
+                    check(f, &at, &g);
                 }
             }
 

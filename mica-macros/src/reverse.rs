@@ -609,33 +609,48 @@ impl Gen<'_, '_> {
         let again_here = |v: &crate::lower::Value| {
             v.recompute.is_some() && v.scope == l.scope && v.region == l.region
         };
-        // what is evaluated again needs its inputs: read again or stored
+        // what is evaluated again needs its inputs: read again or stored;
+        // an element read through a slice needs none
+        let mut sliced: HashMap<ValueId, TokenStream> = HashMap::new();
         for id in l.values.clone().rev() {
-            let v = &self.sweep.values[id];
-            if v.needed && again_here(v) {
-                for dep in v.deps.clone() {
-                    self.sweep.values[dep].needed = true;
+            let sweep = &mut *self.sweep;
+            let v = &sweep.values[id];
+            if !(v.needed && again_here(v)) {
+                continue;
+            }
+            if let (Some(slicing), Some(expr)) = (slicing.as_deref_mut(), &v.recompute) {
+                // `x[c]` with `c` an index read again: `c`'s expression
+                let index = match v.deps.as_slice() {
+                    [dep] => {
+                        let d = &sweep.values[*dep];
+                        (d.deps.is_empty() && again_here(d))
+                            .then(|| d.recompute.clone().map(|e| (d.store.clone(), e)))
+                            .flatten()
+                    }
+                    _ => None,
+                };
+                let read =
+                    slicing.read_again(expr, index, sweep.stability.as_ref(), &mut *sweep.names);
+                if let Some(read) = read {
+                    sliced.insert(id, read);
+                    continue;
                 }
+            }
+            for dep in sweep.values[id].deps.clone() {
+                sweep.values[dep].needed = true;
             }
         }
         let mut again = TokenStream::new();
         let mut stored = Vec::new();
-        for v in &self.sweep.values[l.values.clone()] {
+        for (id, v) in l.values.clone().zip(&self.sweep.values[l.values.clone()]) {
             if !v.needed || v.scope != l.scope {
                 continue;
             }
             let store = &v.store;
-            match &v.recompute {
-                Some(expr) if again_here(v) => {
-                    // an element of a parameter, through a slice
-                    let sliced = slicing.as_deref_mut().and_then(|s| {
-                        s.read_again(expr, self.sweep.stability.as_ref(), self.sweep.names)
-                    });
-                    match sliced {
-                        Some(read) => again.extend(quote!(let #store = #read;)),
-                        None => again.extend(quote!(let #store = #expr;)),
-                    }
-                }
+            match (&v.recompute, sliced.remove(&id)) {
+                // an element of a parameter, through a slice
+                (_, Some(read)) => again.extend(quote!(let #store = #read;)),
+                (Some(expr), None) if again_here(v) => again.extend(quote!(let #store = #expr;)),
                 _ => stored.push(store.clone()),
             }
         }

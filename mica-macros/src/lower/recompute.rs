@@ -44,8 +44,9 @@ pub struct Stability {
     bound_at: HashMap<String, usize>,
     /// the top-level statement being lowered
     statement: usize,
-    /// stable parameters whose type is written as slices, arrays or `Vec`s
-    /// → how many indices their type takes by range (`&[[f64; 3]]`: 2)
+    /// stable parameters whose type is written as slices, arrays or `Vec`s,
+    /// and top-level `let`s bound once to `vec![…]` or an array literal →
+    /// how many indices their type takes by range (`&[[f64; 3]]`: 2)
     sliceable: HashMap<String, usize>,
 }
 
@@ -65,12 +66,18 @@ impl Stability {
         }
         let mut freezes = HashMap::new();
         let mut bound_at = HashMap::new();
+        let mut sliceable = HashMap::new();
         for (k, stmt) in stmts.iter().enumerate() {
             if let syn::Stmt::Local(local) = stmt {
                 if let Some(name) = bound_name(&local.pat) {
                     if counter.0.get(&name) == Some(&1) {
                         freezes.insert(name.clone(), k + 1);
-                        bound_at.insert(name, k);
+                        bound_at.insert(name.clone(), k);
+                        // `vec![…]` or an array literal: indexable by ranges
+                        let depth = local.init.as_ref().map_or(0, |i| literal_depth(&i.expr));
+                        if depth > 0 {
+                            sliceable.insert(name, depth);
+                        }
                     }
                 }
             }
@@ -90,7 +97,7 @@ impl Stability {
             freezes,
             bound_at,
             statement: 0,
-            sliceable: HashMap::new(),
+            sliceable,
         };
         for input in &sig.inputs {
             match input {
@@ -147,7 +154,8 @@ impl Stability {
     }
 
     /// For a stable parameter whose type is written as slices, arrays or
-    /// `Vec`s: how many indices in a row it takes that may also be ranges
+    /// `Vec`s, or a top-level `let` bound once to `vec![…]` or an array
+    /// literal: how many indices in a row it takes that may also be ranges
     /// (`x: &[f64]`: 1; `m: [[f64; 3]; 2]`: 2). Zero for any other name.
     pub fn sliceable(&self, name: &str) -> usize {
         self.sliceable.get(name).copied().unwrap_or(0)
@@ -301,6 +309,28 @@ fn slice_depth(ty: &syn::Type) -> usize {
                 }
                 _ => 0,
             }
+        }
+        _ => 0,
+    }
+}
+
+/// How many `vec![…]` or array-literal levels an initialiser is written
+/// with: `vec![0.0; n]` 1, `[[0.0; 3]; 2]` 2, `vec![vec![0.0; m]; n]` 2.
+fn literal_depth(expr: &Expr) -> usize {
+    match strip(expr) {
+        Expr::Repeat(r) => 1 + literal_depth(&r.expr),
+        Expr::Array(a) => 1 + a.elems.first().map_or(0, literal_depth),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            // `vec![elem; n]` or `vec![a, b, …]`: the first element
+            let first = m
+                .mac
+                .parse_body_with(|input: syn::parse::ParseStream| {
+                    let first: Expr = input.parse()?;
+                    let _: proc_macro2::TokenStream = input.parse()?;
+                    Ok(first)
+                })
+                .ok();
+            1 + first.as_ref().map_or(0, literal_depth)
         }
         _ => 0,
     }

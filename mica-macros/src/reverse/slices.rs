@@ -40,9 +40,12 @@
 //!   everywhere (`j + e`, `e + j`, `j - e`);
 //! - for an adjoint buffer: the array is not made inside the loop (its
 //!   buffer is declared before it);
-//! - for an element read again: the array is a stable parameter whose type
-//!   is written as slices, arrays or `Vec`s deep enough for its indices (so
-//!   it can be indexed by a range).
+//! - for an element read again (`x[i * d + j]`, or `w[c]` with `c` itself
+//!   read again as `k * n + j`): the array is a stable parameter whose type
+//!   is written as slices, arrays or `Vec`s deep enough for its indices, or
+//!   a top-level `let` bound once to `vec![…]` or an array literal (so it
+//!   can be indexed by a range). The element then needs no temporaries of
+//!   its own.
 //!
 //! The run's elements are consecutive: a shifted index that wrapped around
 //! would have passed `usize::MAX`, which no slice reaches.
@@ -189,17 +192,28 @@ impl Gen<'_, '_> {
 impl Slicing {
     /// `expr` read again in the loop, through a slice if it is an element
     /// of a sliceable parameter at the shifted loop variable.
+    /// `index`, when given, is a temporary the expression indexes by and
+    /// that temporary's own expression, read in its place.
     pub(super) fn read_again(
         &mut self,
         expr: &TokenStream,
+        index: Option<(Ident, TokenStream)>,
         stability: Option<&crate::lower::Stability>,
         names: &mut crate::names::Names,
     ) -> Option<TokenStream> {
         let parsed: Expr = syn::parse2(expr.clone()).ok()?;
-        let Expr::Index(index) = strip(&parsed) else {
+        let Expr::Index(indexed) = strip(&parsed) else {
             return None;
         };
-        let start = self.start(&index.index.to_token_stream())?;
+        let mut at = indexed.index.to_token_stream();
+        if let Some((temp, its_expr)) = index {
+            if temp != at.to_string() {
+                return None;
+            }
+            at = its_expr;
+        }
+        let start = self.start(&at)?;
+        let index = indexed;
         let base = &index.expr;
         // `x`, `x[i]`, …: a sliceable parameter, one level left for the range
         let (root, depth) = root_of(base)?;
@@ -415,10 +429,10 @@ mod tests {
     #[test]
     fn other_types_and_indices_are_not() {
         // `x`'s type is not written as a slice; `y` is indexed by `2 * j`;
-        // `v` is not a parameter
+        // `v`'s type is not seen
         let code = backward(
             "fn f(#[tracked] w: &[f64], x: &Data, y: &[f64], n: usize) -> f64 {
-                let v = vec![1.0; 8];
+                let v = ones(8);
                 let mut t = 0.0;
                 for i in 0..n {
                     let mut z = 0.0;
@@ -434,6 +448,31 @@ mod tests {
         assert!(!code.contains("& x ["), "{code}");
         assert!(!code.contains("& y ["), "{code}");
         assert!(!code.contains("& v ["), "{code}");
+    }
+
+    #[test]
+    fn recorded_parameters_and_local_vecs_are_read_through_slices() {
+        let code = backward(
+            "fn f(#[tracked] w: &[f64], x: &[f64]) -> f64 {
+                let mut h = vec![0.0; 4];
+                for j in 0..4 {
+                    h[j] = (w[j] * x[j]).tanh();
+                }
+                let mut t = 0.0;
+                for k in 0..2 {
+                    let mut s = 0.0;
+                    for i in 0..4 {
+                        s += w[k * 4 + i] * h[i];
+                    }
+                    t = t * 0.5 + s * s;
+                }
+                t
+            }",
+        );
+        assert!(code.contains("= & h [.. 4] ;"), "{code}");
+        assert!(code.contains("= & w [k * 4 ..] [.. 4] ;"), "{code}");
+        // the index temporary `k * 4 + i` is not written in the reverse
+        assert_eq!(code.matches("= k * 4 + i ;").count(), 1, "{code}");
     }
 
     #[test]
