@@ -41,7 +41,7 @@ compile_section() {
     rm -rf "$work"
     mkdir -p "$work"
     local variant
-    for variant in tape plain; do
+    for variant in tape plain hand; do
         local dir="$work/$variant"
         new_crate "$dir" "ct-$variant"
         # seven programs of the suite, eight copies each: 56 functions
@@ -54,23 +54,30 @@ compile_section() {
                 for f in course rosenbrock logistic mlp advection ode; do
                     # the #[tape] functions only: from each `#[tape]` to its closing brace
                     awk '/^#\[tape\]/{on=1} on{print} on&&/^}/{on=0}' "$here/src/$f.rs"
+                    if [ "$variant" = hand ]; then
+                        # and the hand-written adjoints of the same functions,
+                        # with the helpers and the parameter struct they use
+                        awk '/^(pub )?(fn [a-z_]+_hand\(|fn (update|update_reverse|toon_flux)\(|struct Params )/{on=1}
+                             /^pub fn batch_hand\(/{on=0}
+                             on{print} on&&/^}/{on=0}' "$here/src/$f.rs"
+                    fi
                 done
                 echo "}"
             done
         } >"$dir/src/lib.rs"
-        if [ "$variant" = plain ]; then
+        if [ "$variant" != tape ]; then
             sed -i -e 's/^#\[tape\]//' -e 's/#\[tracked\] //g' "$dir/src/lib.rs"
         fi
     done
-    local line="| profile | with \`#[tape]\` | without | ratio |"
+    local line="| profile | with \`#[tape]\` | without | ratio | with hand-written adjoints | \`#[tape]\` ÷ hand-written |"
     echo "$line"
-    echo "| --- | ---: | ---: | ---: |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: |"
     local profile
     for profile in dev release dev-opt; do
         local flag=""
         [ "$profile" = release ] && flag="--release"
-        local t_tape t_plain
-        for variant in tape plain; do
+        local t_tape t_plain t_hand
+        for variant in tape plain hand; do
             if [ "$profile" = dev-opt ]; then
                 # the recommended setting: the macro itself optimised
                 printf '\n[profile.dev.build-override]\nopt-level = 3\n' >>"$work/$variant/Cargo.toml"
@@ -89,12 +96,17 @@ compile_section() {
                     best=$t
                 fi
             done
-            if [ "$variant" = tape ]; then t_tape=$best; else t_plain=$best; fi
+            case $variant in
+                tape) t_tape=$best ;;
+                plain) t_plain=$best ;;
+                hand) t_hand=$best ;;
+            esac
         done
         local label=$profile
         [ "$profile" = dev-opt ] && label="dev, \`build-override\` opt-level 3"
-        printf '| %s | %.2f s | %.2f s | %.1f× |\n' "$label" "$t_tape" "$t_plain" \
-            "$(awk -v a="$t_tape" -v b="$t_plain" 'BEGIN { print a / b }')"
+        printf '| %s | %.2f s | %.2f s | %.1f× | %.2f s | %.1f× |\n' "$label" "$t_tape" "$t_plain" \
+            "$(awk -v a="$t_tape" -v b="$t_plain" 'BEGIN { print a / b }')" "$t_hand" \
+            "$(awk -v a="$t_tape" -v b="$t_hand" 'BEGIN { print a / b }')"
     done
 }
 
@@ -194,7 +206,9 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
         echo
         echo "Building a crate of 56 \`#[tape]\` functions (the suite's seven"
         echo "programs, eight copies each) against the same source with the"
-        echo "attributes removed; dependencies prebuilt, best of three, no"
+        echo "attributes removed, and against that source plus the suite's"
+        echo "hand-written adjoints of the same functions (what a user without"
+        echo "Mica would compile); dependencies prebuilt, best of three, no"
         echo "incremental cache."
         echo
         compile_section
