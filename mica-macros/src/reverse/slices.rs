@@ -240,7 +240,7 @@ impl Slicing {
     }
 
     /// The loop `for pat in lo..hi { body }`, inside `if lo < hi` with the
-    /// slices before it.
+    /// slices before it (if any were taken).
     pub(super) fn wrap(
         &self,
         pat: &TokenStream,
@@ -248,6 +248,9 @@ impl Slicing {
         body: TokenStream,
     ) -> TokenStream {
         let (lo, hi, decls) = (&self.lo, &self.hi, &self.decls);
+        if decls.is_empty() {
+            return quote!(for #pat in #range { #body });
+        }
         quote! {
             if #lo < #hi {
                 #decls
