@@ -63,14 +63,9 @@ macro_rules! suite {
 
             type R = $r;
 
-            /// finite differences vs a claimed gradient, at the suite's
-            /// tolerance
-            fn check(f: impl Fn(&[R]) -> R, at: &[R], claimed: &[R]) {
-                let tol: R = $tol;
-                if let Err(e) = mica::check::check_gradient_with(&f, at, claimed, tol) {
-                    panic!("{e} at {at:?}; claimed {claimed:?}");
-                }
-            }
+            // finite differences vs a claimed gradient, at the suite's
+            // tolerance
+            fd_check!($tol);
 
             /// bit-identical
             fn same(a: R, b: R) {

@@ -27,12 +27,9 @@ macro_rules! suite {
 
             type R = $r;
 
-            fn check(f: impl Fn(&[R]) -> R, at: &[R], claimed: &[R]) {
-                let tol: R = $tol;
-                if let Err(e) = mica::check::check_gradient_with(&f, at, claimed, tol) {
-                    panic!("{e} at {at:?}; claimed {claimed:?}");
-                }
-            }
+            // finite differences vs a claimed gradient, at the suite's
+            // tolerance
+            fd_check!($tol);
 
             fn same(what: &str, a: R, b: R) {
                 assert_eq!(a.to_bits(), b.to_bits(), "{what}: {a} vs {b}");

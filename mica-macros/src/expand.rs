@@ -168,3 +168,12 @@ impl syn::visit_mut::VisitMut for Unmark {
         syn::visit_mut::visit_block_mut(self, block);
     }
 }
+
+/// For unit tests: the `_backward` of the `#[tape]` function `f` (and what
+/// follows it in the expansion), as text.
+#[cfg(test)]
+pub(crate) fn backward_of(f: &str) -> String {
+    let out = tape(TokenStream::new(), f.parse().expect("a function")).to_string();
+    let start = out.find("fn f_backward").expect("a backward function");
+    out[start..].to_string()
+}

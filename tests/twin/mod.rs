@@ -1,4 +1,5 @@
-//! `twin!`, shared by the test files that compare the two forms.
+//! `twin!` and `fd_check!`, shared by the test files that compare the two
+//! forms.
 
 /// Records a twin pair from one body: `$name`, a function with tracked
 /// parameters, and `$window`, a function whose knobs are the same values
@@ -25,6 +26,20 @@ macro_rules! twin {
             tape! { $($body)* }
             backward!($loss);
             ($loss, ($(gradient!($k).to_owned(),)+))
+        }
+    };
+}
+
+/// `fn check(f, at, claimed)` for a suite whose float type is `R`: panics
+/// unless `claimed` agrees with central finite differences of `f` at `at`
+/// within `$tol`.
+macro_rules! fd_check {
+    ($tol:expr) => {
+        fn check(f: impl Fn(&[R]) -> R, at: &[R], claimed: &[R]) {
+            let tol: R = $tol;
+            if let Err(e) = mica::check::check_gradient_with(&f, at, claimed, tol) {
+                panic!("{e} at {at:?}; claimed {claimed:?}");
+            }
         }
     };
 }

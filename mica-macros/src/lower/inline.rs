@@ -243,14 +243,7 @@ impl Sweep<'_> {
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::TokenStream;
-
-    /// The `_backward` of `f` (and what follows it), as text.
-    fn backward(f: &str) -> String {
-        let out = crate::expand::tape(TokenStream::new(), f.parse().unwrap()).to_string();
-        let start = out.find("fn f_backward").expect("a backward function");
-        out[start..].to_string()
-    }
+    use crate::expand::backward_of as backward;
 
     #[test]
     fn straight_line_keeps_no_temporaries_it_does_not_read() {

@@ -197,14 +197,10 @@ pub(super) fn strip(expr: &Expr) -> &Expr {
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::TokenStream;
-
     /// How the reverse of `f`'s loop over `j` walks it: `Some(true)` first
     /// to last, `Some(false)` last to first.
     fn forward(f: &str) -> Option<bool> {
-        let out = crate::expand::tape(TokenStream::new(), f.parse().unwrap()).to_string();
-        let start = out.find("fn f_backward").expect("a backward function");
-        let code = &out[start..];
+        let code = &crate::expand::backward_of(f);
         // the forward sweep's loop comes first, then the reverse's
         let (first, last) = (code.find("for j in ")?, code.rfind("for j in ")?);
         assert!(first < last, "a loop with no reverse of its own: {code}");

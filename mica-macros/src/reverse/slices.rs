@@ -396,14 +396,7 @@ fn root_of(base: &Expr) -> Option<(String, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::TokenStream;
-
-    /// The `_backward` of `f`, as text.
-    fn backward(f: &str) -> String {
-        let out = crate::expand::tape(TokenStream::new(), f.parse().unwrap()).to_string();
-        let start = out.find("fn f_backward").expect("a backward function");
-        out[start..].to_string()
-    }
+    use crate::expand::backward_of as backward;
 
     #[test]
     fn buffers_and_parameters_are_sliced_before_the_loop() {
