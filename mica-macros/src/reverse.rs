@@ -484,7 +484,8 @@ impl Gen<'_, '_> {
         }
     }
 
-    /// A loop, walked from its last iteration to its first.
+    /// A loop, walked from its last iteration to its first (first to last
+    /// where the iterations pass nothing back, see `forward.rs`).
     fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
         let access = self.access(l);
         let forward = access.as_ref().is_some_and(|a| a.forward);
