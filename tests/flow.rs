@@ -59,13 +59,8 @@ macro_rules! suite {
             // and so is a tracked `&Vec<R>`
             #![allow(clippy::assign_op_pattern, clippy::ptr_arg)]
             use super::Lcg;
-            use mica::tape;
-
-            type R = $r;
-
-            // finite differences vs a claimed gradient, at the suite's
-            // tolerance
-            fd_check!($tol);
+            // `tape`, `R` and the finite-difference `check`
+            suite_prelude!($r, $tol);
 
             /// bit-identical
             fn same(a: R, b: R) {

@@ -24,13 +24,8 @@ mod twin;
 macro_rules! suite {
     ($m:ident, $r:ident, $tol:expr) => {
         mod $m {
-            use mica::tape;
-
-            type R = $r;
-
-            // finite differences vs a claimed gradient, at the suite's
-            // tolerance
-            fd_check!($tol);
+            // `tape`, `R` and the finite-difference `check`
+            suite_prelude!($r, $tol);
 
             fn same(what: &str, a: &[R], b: &[R]) {
                 let bits = |v: &[R]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();

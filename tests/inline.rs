@@ -23,13 +23,8 @@ mod twin;
 macro_rules! suite {
     ($m:ident, $r:ident, $tol:expr) => {
         mod $m {
-            use mica::tape;
-
-            type R = $r;
-
-            // finite differences vs a claimed gradient, at the suite's
-            // tolerance
-            fd_check!($tol);
+            // `tape`, `R` and the finite-difference `check`
+            suite_prelude!($r, $tol);
 
             fn same(what: &str, a: R, b: R) {
                 assert_eq!(a.to_bits(), b.to_bits(), "{what}: {a} vs {b}");

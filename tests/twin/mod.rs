@@ -1,5 +1,5 @@
-//! `twin!` and `fd_check!`, shared by the test files that compare the two
-//! forms.
+//! `twin!` and `suite_prelude!`, shared by the test files that compare the
+//! two forms.
 
 /// Records a twin pair from one body: `$name`, a function with tracked
 /// parameters, and `$window`, a function whose knobs are the same values
@@ -30,11 +30,16 @@ macro_rules! twin {
     };
 }
 
-/// `fn check(f, at, claimed)` for a suite whose float type is `R`: panics
-/// unless `claimed` agrees with central finite differences of `f` at `at`
-/// within `$tol`.
-macro_rules! fd_check {
-    ($tol:expr) => {
+/// The start of a suite module for the float type `$r`: `tape` in scope,
+/// `type R = $r`, and `fn check(f, at, claimed)`, which panics unless
+/// `claimed` agrees with central finite differences of `f` at `at` within
+/// `$tol`.
+macro_rules! suite_prelude {
+    ($r:ident, $tol:expr) => {
+        use mica::tape;
+
+        type R = $r;
+
         fn check(f: impl Fn(&[R]) -> R, at: &[R], claimed: &[R]) {
             let tol: R = $tol;
             if let Err(e) = mica::check::check_gradient_with(&f, at, claimed, tol) {

@@ -38,10 +38,10 @@
 
 use super::fuse::sums_into;
 use super::Gen;
-use crate::lower::{Loop, OpKind, Operand, Step, Val, ValueId};
+use crate::lower::{Loop, OpKind, Operand, Step, Val};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use syn::{BinOp, Expr};
 
 /// How a loop body whose indices are all read again touches arrays.
@@ -60,49 +60,33 @@ impl Gen<'_, '_> {
     pub(super) fn access(&self, l: &Loop) -> Option<Access> {
         let (pat, _) = l.range.as_ref()?;
         let var = pat.to_string();
-        let mut reads: HashMap<ValueId, usize> = HashMap::new();
-        let mut arrays: BTreeMap<usize, Vec<Vec<TokenStream>>> = BTreeMap::new();
+        // straight-line code: operations and element writes
+        if l.steps
+            .iter()
+            .any(|s| !matches!(s, Step::Op(_) | Step::Write { .. } | Step::Increment { .. }))
+        {
+            return None;
+        }
+        let reads = self.count_reads(&l.steps);
         // whether every recorded value the body reads was made in it
-        let mut inside = true;
-        let mut read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| match operand {
-            Operand::Active(v) => {
-                *reads.entry(*v).or_insert(0) += 1;
-                inside &= self.sweep.values[*v].region == l.region;
-                true
-            }
-            Operand::Const(_) | Operand::Stored(_) => true,
-            Operand::Array { .. } => false,
-        };
+        let inside = reads
+            .keys()
+            .all(|v| self.sweep.values[*v].region == l.region);
+        let mut arrays: BTreeMap<usize, Vec<Vec<TokenStream>>> = BTreeMap::new();
         for step in &l.steps {
             let (array, indices) = match step {
-                Step::Op(op) => {
-                    for input in &op.inputs {
-                        if !read(input, &mut reads) {
-                            return None;
-                        }
-                    }
-                    match &op.kind {
-                        OpKind::Read { array, indices } => (*array, indices),
-                        _ => continue,
-                    }
+                // a call that adds into an array's buffer: not followed
+                Step::Op(op) if op.inputs.iter().any(|i| matches!(i, Operand::Array { .. })) => {
+                    return None
                 }
-                Step::Write {
-                    array,
-                    indices,
-                    value,
-                }
-                | Step::Increment {
-                    array,
-                    indices,
-                    value,
-                    ..
-                } => {
-                    if !read(value, &mut reads) {
-                        return None;
-                    }
+                Step::Op(op) => match &op.kind {
+                    OpKind::Read { array, indices } => (*array, indices),
+                    _ => continue,
+                },
+                Step::Write { array, indices, .. } | Step::Increment { array, indices, .. } => {
                     (*array, indices)
                 }
-                Step::Loop(_) | Step::Branch(_) | Step::Fill { .. } => return None,
+                _ => continue,
             };
             arrays
                 .entry(array)

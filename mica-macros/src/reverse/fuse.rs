@@ -445,6 +445,13 @@ impl Gen<'_, '_> {
         Some(store.into_token_stream())
     }
 
+    /// How many times `steps` read each recorded value (see [`Self::scan`]).
+    pub(super) fn count_reads(&self, steps: &[Step]) -> HashMap<ValueId, usize> {
+        let mut reads = HashMap::new();
+        self.scan(steps, &mut reads, &mut Touched::default());
+        reads
+    }
+
     /// Counts the recorded values `steps` read (into `reads`) and notes the
     /// arrays they read and write; clears `touched.ok` where a loop or branch
     /// carries an array value.

@@ -95,17 +95,7 @@ impl Gen<'_, '_> {
         }
         let lo = range.start.as_deref()?.to_token_stream();
         let hi = range.end.as_deref()?.to_token_stream();
-        // `lo`, parenthesised where an operator follows it
-        let lo_term = if lo.clone().into_iter().count() == 1 {
-            lo.clone()
-        } else {
-            quote!((#lo))
-        };
-        let hi_term = if hi.clone().into_iter().count() == 1 {
-            hi.clone()
-        } else {
-            quote!((#hi))
-        };
+        let (lo_term, hi_term) = (term(&lo), term(&hi));
         let (len, local) = if lo.to_string() == "0" {
             (hi.clone(), pat.clone())
         } else {
@@ -125,21 +115,15 @@ impl Gen<'_, '_> {
             if matches!(self.sweep.arrays[array].local, Some((r, _)) if r == l.region) {
                 continue;
             }
-            let Some(((_, prefix), others)) = accesses
-                .iter()
-                .filter_map(|a| a.split_last())
-                .collect::<Vec<_>>()
-                .split_first()
-                .map(|(first, others)| (*first, others.to_vec()))
-            else {
-                continue;
-            };
             // one row: the same indices before the last, free of the variable
             let key = |p: &[TokenStream]| p.iter().map(ToString::to_string).collect::<Vec<_>>();
-            if others.len() + 1 != accesses.len()
-                || others.iter().any(|(_, p)| key(p) != key(prefix))
-                || prefix.iter().any(|p| slicing.mentions_var(p))
-            {
+            let Some((_, prefix)) = accesses.first().and_then(|a| a.split_last()) else {
+                continue;
+            };
+            let one_row = accesses
+                .iter()
+                .all(|a| a.split_last().is_some_and(|(_, p)| key(p) == key(prefix)));
+            if !one_row || prefix.iter().any(|p| slicing.mentions_var(p)) {
                 continue;
             }
             let lasts: Vec<&TokenStream> = accesses.iter().filter_map(|a| a.last()).collect();
@@ -367,6 +351,16 @@ impl Slicing {
         let mut names = std::collections::HashSet::new();
         crate::names::idents_in(tokens.clone(), &mut names);
         names.contains(&self.var)
+    }
+}
+
+/// `tokens`, parenthesised unless they are one token (an operator may stand
+/// next to them).
+fn term(tokens: &TokenStream) -> TokenStream {
+    if tokens.clone().into_iter().count() == 1 {
+        tokens.clone()
+    } else {
+        quote!((#tokens))
     }
 }
 
