@@ -37,6 +37,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Local, Pat, Stmt};
 
+mod fast;
 mod flow;
 mod inline;
 mod recompute;
@@ -324,6 +325,9 @@ pub struct Sweep<'a> {
     /// the stores of operations written inside their consumers: never
     /// declared, so nothing may be evaluated again from them
     inlined: std::collections::HashSet<ValueId>,
+    /// the loops around the code being lowered whose forward reads may go
+    /// through slices (see `lower/fast.rs`), innermost last
+    fast: Vec<fast::FastLoop>,
 }
 
 impl<'a> Sweep<'a> {
@@ -350,6 +354,7 @@ impl<'a> Sweep<'a> {
             inline_stmt: false,
             read_cache: None,
             inlined: Default::default(),
+            fast: Vec::new(),
         }
     }
 
@@ -855,7 +860,7 @@ impl<'a> Sweep<'a> {
             self.check_no_escape(expr)?;
             return Ok(Lowered {
                 val: Val::Const,
-                fwd: expr.to_token_stream(),
+                fwd: self.fast_constant(expr),
             });
         }
         match expr {

@@ -31,7 +31,7 @@
 //!
 //! Arrays' adjoints are buffers: reading `w[i]` adds into `d_w[i]`.
 
-mod forward;
+pub(crate) mod forward;
 mod fuse;
 mod slices;
 

@@ -400,3 +400,12 @@ element!(f32, f64);
 pub fn element<E: Element>(e: E) -> E::Out {
     e.element()
 }
+
+/// `x[start..][..hi - lo]`, if `lo <= hi` and every element of it is there:
+/// the run a forward loop `for j in lo..hi` reads, taken without panicking.
+#[doc(hidden)]
+#[inline(always)]
+pub fn run<T>(x: &[T], start: Option<usize>, lo: usize, hi: usize) -> Option<&[T]> {
+    let len = hi.checked_sub(lo)?;
+    x.get(start?..)?.get(..len)
+}

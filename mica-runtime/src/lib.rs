@@ -17,8 +17,8 @@ pub mod rules;
 pub use functions::*;
 
 pub use knob::{
-    assert_knob, element, one_like, placeholder, shape_of, take_sum, val, zeros_like, zeros_of,
-    AsValue, Element, GradientView, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped,
+    assert_knob, element, one_like, placeholder, run, shape_of, take_sum, val, zeros_like,
+    zeros_of, AsValue, Element, GradientView, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped,
     Untracked,
 };
 #[doc(hidden)]

@@ -115,7 +115,14 @@ impl Sweep<'_> {
             let base = &base.fwd;
             quote!(#base[#index_fwd])
         };
-        let lowered = self.element(array, prefix, index, base.fwd, index_fwd, out);
+        // a scalar of a one-level array: through a slice where a loop
+        // proves it in bounds (see `lower/fast.rs`)
+        let read = if prefix.is_empty() && self.arrays[array].rank == 1 {
+            self.fast_read(&i.expr, &i.index, place.clone(), true)
+        } else {
+            place.clone()
+        };
+        let lowered = self.element(array, prefix, index, read, out);
         // an element of an array nothing writes (a stable name) is read again
         if let (Val::Active(id), Some(stability)) = (&lowered.val, &self.stability) {
             if stability.pure(&i.expr) {
@@ -131,12 +138,10 @@ impl Sweep<'_> {
         array: ArrayId,
         mut prefix: Vec<Operand>,
         index: Operand,
-        base: TokenStream,
-        index_fwd: TokenStream,
+        fwd: TokenStream,
         out: &mut TokenStream,
     ) -> Lowered {
         prefix.push(index);
-        let fwd = quote!(#base[#index_fwd]);
         if prefix.len() >= self.arrays[array].rank {
             self.new_op(
                 OpKind::Read {
@@ -314,14 +319,25 @@ impl Sweep<'_> {
             (Some((Some(name), _)), Some(stability)) => stability.enter_loop(name, &f.body),
             _ => None,
         };
+        // its reads may go through slices (see `lower/fast.rs`)
+        let fast = match (&entered, &range) {
+            (Some(_), Some((_, RangeSource::Again(_)))) => {
+                super::recompute::immutable_ident(&f.pat)
+                    .and_then(|var| super::fast::FastLoop::new(var, strip_parens(&f.expr)))
+            }
+            _ => None,
+        };
+        let fast = fast.map(|l| self.fast.push(l)).is_some();
         let lowered = self.loop_body(&mut lp, &carried, &f.body, |this, index, out| {
             this.bind_elements(&source, pat, index, out)
         });
         if let Some(stability) = &mut self.stability {
             stability.leave_loop(entered);
         }
+        let fast = if fast { self.fast.pop() } else { None };
         let (body, record) = lowered?;
-        out.extend(quote!(for #pat in #it { #body }));
+        let decls = fast.map(|l| l.decls(&body)).unwrap_or_default();
+        out.extend(quote!(#decls for #pat in #it { #body }));
         lp.range = range.map(|(_, source)| (pat.to_token_stream(), source));
         self.close_loop(lp, carried, record, out);
         Ok(Lowered {

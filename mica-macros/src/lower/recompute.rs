@@ -48,6 +48,10 @@ pub struct Stability {
     /// and top-level `let`s bound once to `vec![…]` or an array literal →
     /// how many indices their type takes by range (`&[[f64; 3]]`: 2)
     sliceable: HashMap<String, usize>,
+    /// sliceable names of one level whose elements are `Copy` scalars: a
+    /// parameter typed `&[f64]`, `Vec<usize>`, `[f32; N]`, …, or a `let`
+    /// bound to `vec![0.0; n]`, `[1.0, 2.0]`, …
+    scalar_rows: HashSet<String>,
 }
 
 impl Stability {
@@ -67,6 +71,7 @@ impl Stability {
         let mut freezes = HashMap::new();
         let mut bound_at = HashMap::new();
         let mut sliceable = HashMap::new();
+        let mut scalar_rows = HashSet::new();
         for (k, stmt) in stmts.iter().enumerate() {
             if let syn::Stmt::Local(local) = stmt {
                 if let Some(name) = bound_name(&local.pat) {
@@ -75,6 +80,14 @@ impl Stability {
                         bound_at.insert(name.clone(), k);
                         // `vec![…]` or an array literal: indexable by ranges
                         let depth = local.init.as_ref().map_or(0, |i| literal_depth(&i.expr));
+                        if depth == 1
+                            && local
+                                .init
+                                .as_ref()
+                                .is_some_and(|i| numeric_elements(&i.expr))
+                        {
+                            scalar_rows.insert(name.clone());
+                        }
                         if depth > 0 {
                             sliceable.insert(name, depth);
                         }
@@ -98,6 +111,7 @@ impl Stability {
             bound_at,
             statement: 0,
             sliceable,
+            scalar_rows,
         };
         for input in &sig.inputs {
             match input {
@@ -107,6 +121,9 @@ impl Stability {
                             this.add_if_bound_once(&name);
                             let depth = slice_depth(&t.ty);
                             if depth > 0 && this.stable.contains(&name) {
+                                if depth == 1 && scalar_element(&t.ty) {
+                                    this.scalar_rows.insert(name.clone());
+                                }
                                 this.sliceable.insert(name, depth);
                             }
                         }
@@ -159,6 +176,12 @@ impl Stability {
     /// (`x: &[f64]`: 1; `m: [[f64; 3]; 2]`: 2). Zero for any other name.
     pub fn sliceable(&self, name: &str) -> usize {
         self.sliceable.get(name).copied().unwrap_or(0)
+    }
+
+    /// Whether `name` is [`Self::sliceable`] by one index and its elements
+    /// are `Copy` scalars (a read of one is a value, not a place).
+    pub fn scalar_row(&self, name: &str) -> bool {
+        self.scalar_rows.contains(name)
     }
 
     /// The top-level statement being lowered.
@@ -311,6 +334,73 @@ fn slice_depth(ty: &syn::Type) -> usize {
             }
         }
         _ => 0,
+    }
+}
+
+/// Whether a type written with one slice, array or `Vec` level holds a
+/// primitive number (or `bool`) under it: `&[f64]`, `Vec<usize>`, `[f32; 3]`.
+fn scalar_element(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => scalar_element(&r.elem),
+        syn::Type::Paren(p) => scalar_element(&p.elem),
+        syn::Type::Group(g) => scalar_element(&g.elem),
+        syn::Type::Slice(s) => primitive(&s.elem),
+        syn::Type::Array(a) => primitive(&a.elem),
+        syn::Type::Path(p) => match p.path.segments.last().map(|s| &s.arguments) {
+            Some(syn::PathArguments::AngleBracketed(args)) => {
+                matches!(args.args.first(), Some(syn::GenericArgument::Type(t)) if primitive(t))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `f64`, `usize`, `bool`, … written as one name.
+fn primitive(ty: &syn::Type) -> bool {
+    const PRIMITIVES: [&str; 15] = [
+        "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
+        "u128", "usize", "bool",
+    ];
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none()
+        && p.path.get_ident().is_some_and(|i| PRIMITIVES.contains(&i.to_string().as_str())))
+}
+
+/// Whether a one-level initialiser's elements are number literals:
+/// `vec![0.0; n]`, `[1.0, -2.0]`, `vec![1, 2]`.
+fn numeric_elements(expr: &Expr) -> bool {
+    fn number(e: &Expr) -> bool {
+        match strip(e) {
+            Expr::Lit(l) => matches!(l.lit, syn::Lit::Float(_) | syn::Lit::Int(_)),
+            Expr::Unary(u) => matches!(u.op, syn::UnOp::Neg(_)) && number(&u.expr),
+            _ => false,
+        }
+    }
+    match strip(expr) {
+        Expr::Repeat(r) => number(&r.expr),
+        Expr::Array(a) => !a.elems.is_empty() && a.elems.iter().all(number),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => m
+            .mac
+            .parse_body_with(|input: syn::parse::ParseStream| {
+                let first: Expr = input.parse()?;
+                if input.peek(syn::Token![;]) {
+                    let _: syn::Token![;] = input.parse()?;
+                    let _: Expr = input.parse()?;
+                    return Ok(number(&first));
+                }
+                let mut all = number(&first);
+                while input.peek(syn::Token![,]) {
+                    let _: syn::Token![,] = input.parse()?;
+                    if input.is_empty() {
+                        break;
+                    }
+                    let next: Expr = input.parse()?;
+                    all &= number(&next);
+                }
+                Ok(all && input.is_empty())
+            })
+            .unwrap_or(false),
+        _ => false,
     }
 }
 

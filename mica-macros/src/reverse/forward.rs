@@ -142,7 +142,7 @@ pub(super) fn steps_with(expr: &Expr, var: &str) -> bool {
 }
 
 /// An index that is the loop variable shifted by a loop-invariant amount.
-pub(super) enum Shift<'e> {
+pub(crate) enum Shift<'e> {
     /// `var`
     None,
     /// `var + e` (`e` on the right) or `e + var`
@@ -152,7 +152,7 @@ pub(super) enum Shift<'e> {
 }
 
 /// `expr` as a [`Shift`] of `var`, if it is one.
-pub(super) fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
+pub(crate) fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
     let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(var));
     let free = |e: &Expr| {
         let mut names = std::collections::HashSet::new();

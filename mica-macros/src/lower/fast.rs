@@ -1,0 +1,300 @@
+//! Forward-sweep reads without bounds checks, where the loop proves them.
+//!
+//! In a loop over a range, a read at the loop variable shifted by a
+//! loop-invariant amount reaches one run of elements:
+//!
+//! ```text
+//! for j in lo..hi {
+//!     z += w[j] * x[i * d + j];
+//! }
+//! ```
+//!
+//! The forward sweep takes each run as a slice before the loop, if every
+//! element of it is there, and reads through it by `j - lo`, which the
+//! compiler sees is below the slice's length:
+//!
+//! ```text
+//! let __mica_f1 = run(&w, Some(lo), lo, hi);              // Option<&[f64]>
+//! let __mica_f2 = run(&x, usize::checked_add(lo, i * d), lo, hi);
+//! for j in lo..hi {
+//!     z += match __mica_f1 { Some(s) => s[j - lo], None => w[j] }
+//!        * match __mica_f2 { Some(s) => s[j - lo], None => x[i * d + j] };
+//! }
+//! ```
+//!
+//! When a run is not all there, the read is the user's own, so it panics
+//! where and as the primal does. Taking the slice never panics: the start
+//! is computed with checked arithmetic. The optimiser moves the `match` out
+//! of the loop, leaving a copy of it that reads slices only.
+//!
+//! Taken in the function form only, for a read that is, all of:
+//!
+//! - in a loop `for j in lo..hi` whose ends are pure (see `Stability`) and
+//!   whose body binds `j` nowhere;
+//! - of a name that is stable or frozen (nothing changes it from here on),
+//!   whose type is written as one level of slice, array or `Vec` (or that
+//!   is bound once to `vec![…]` or an array literal), of recorded values or
+//!   of primitive numbers: a read of it is a `Copy` value;
+//! - at `j`, `j + e`, `e + j` or `j - e`, with `e` pure and free of `j`;
+//! - a value: not borrowed, not a method's receiver, not written.
+//!
+//! The loop is the innermost one whose variable the index mentions. A slice
+//! nothing ends up reading (its read was lowered and thrown away) is not
+//! declared.
+
+use super::recompute::Stability;
+use super::Sweep;
+use crate::reverse::forward::{shift, Shift};
+use proc_macro2::{Ident, TokenStream};
+use quote::{quote, ToTokens};
+use std::collections::{HashMap, HashSet};
+use syn::Expr;
+
+/// A loop over a range whose forward reads may go through slices.
+pub(super) struct FastLoop {
+    var: String,
+    /// the range's ends, parenthesised where an operator is next to them
+    lo: TokenStream,
+    hi: TokenStream,
+    /// the loop variable's place in a slice: `j`, or `j - lo`
+    local: TokenStream,
+    /// the slices, in order: name and `Option<&[T]>` expression
+    decls: Vec<(Ident, TokenStream)>,
+    /// `base [start]` → the slice
+    slices: HashMap<String, Ident>,
+}
+
+impl FastLoop {
+    /// For `for var in range`, if the range is `lo..hi`.
+    pub(super) fn new(var: &Ident, range: &Expr) -> Option<Self> {
+        let Expr::Range(range) = strip(range) else {
+            return None;
+        };
+        if !matches!(range.limits, syn::RangeLimits::HalfOpen(_)) {
+            return None;
+        }
+        let lo = term(range.start.as_deref()?);
+        let hi = term(range.end.as_deref()?);
+        let local = if lo.to_string() == "0" {
+            var.to_token_stream()
+        } else {
+            quote!(#var - #lo)
+        };
+        Some(FastLoop {
+            var: var.to_string(),
+            lo,
+            hi,
+            local,
+            decls: Vec::new(),
+            slices: HashMap::new(),
+        })
+    }
+
+    /// The slices `body` reads, declared.
+    pub(super) fn decls(&self, body: &TokenStream) -> TokenStream {
+        if self.decls.is_empty() {
+            return TokenStream::new();
+        }
+        let mut used = HashSet::new();
+        crate::names::idents_in(body.clone(), &mut used);
+        let (lo, hi) = (&self.lo, &self.hi);
+        self.decls
+            .iter()
+            .filter(|(slice, _)| used.contains(&slice.to_string()))
+            .map(|(slice, run)| quote!(let #slice = ::mica::__private::run(&#run, #lo, #hi);))
+            .collect()
+    }
+}
+
+impl Sweep<'_> {
+    /// `original` (the read `base[index]` as the forward sweep writes it),
+    /// through a slice of the loop that proves it if there is one.
+    /// `recorded`: `base`'s elements are recorded values (so scalars).
+    pub(super) fn fast_read(
+        &mut self,
+        base: &Expr,
+        index: &Expr,
+        original: TokenStream,
+        recorded: bool,
+    ) -> TokenStream {
+        match self.fast_slice(base, index, recorded) {
+            Some((slice, local)) => quote! {
+                match #slice {
+                    ::core::option::Option::Some(__mica_s) => __mica_s[#local],
+                    ::core::option::Option::None => #original,
+                }
+            },
+            None => original,
+        }
+    }
+
+    /// A constant expression as the forward sweep writes it: its reads of
+    /// scalar rows (see the module's documentation) through slices.
+    pub(super) fn fast_constant(&mut self, expr: &Expr) -> TokenStream {
+        if self.fast.is_empty() || !has_index(expr) {
+            return expr.to_token_stream();
+        }
+        let mut expr = expr.clone();
+        Rewrite { sweep: self }.value(&mut expr);
+        expr.to_token_stream()
+    }
+
+    /// The slice for `base[index]` and the index's place in it.
+    fn fast_slice(
+        &mut self,
+        base: &Expr,
+        index: &Expr,
+        recorded: bool,
+    ) -> Option<(Ident, TokenStream)> {
+        let stability: &Stability = self.stability.as_ref()?;
+        let Expr::Path(p) = strip(base) else {
+            return None;
+        };
+        let name = p.path.get_ident()?.to_string();
+        let row = if recorded {
+            stability.sliceable(&name) == 1
+        } else {
+            stability.scalar_row(&name)
+        };
+        if !row || !stability.pure(base) {
+            return None;
+        }
+        let mut mentioned = HashSet::new();
+        crate::names::idents_in(index.to_token_stream(), &mut mentioned);
+        let at = self.fast.iter().rposition(|l| mentioned.contains(&l.var))?;
+        let l = &self.fast[at];
+        let start = match shift(index, &l.var)? {
+            Shift::None => {
+                let lo = &l.lo;
+                quote!(::core::option::Option::Some(#lo))
+            }
+            Shift::Add(e, _) => {
+                if !stability.pure(e) {
+                    return None;
+                }
+                let lo = &l.lo;
+                if lo.to_string() == "0" {
+                    quote!(::core::option::Option::Some(#e))
+                } else {
+                    quote!(::core::primitive::usize::checked_add(#lo, #e))
+                }
+            }
+            Shift::Sub(e) => {
+                if !stability.pure(e) {
+                    return None;
+                }
+                let lo = &l.lo;
+                quote!(::core::primitive::usize::checked_sub(#lo, #e))
+            }
+        };
+        let base = base.to_token_stream();
+        let key = format!("{base} [{start}]");
+        let local = l.local.clone();
+        if let Some(slice) = l.slices.get(&key) {
+            return Some((slice.clone(), local));
+        }
+        let slice = self.names.fresh("f");
+        let l = &mut self.fast[at];
+        l.slices.insert(key, slice.clone());
+        l.decls.push((slice.clone(), quote!(#base[..], #start)));
+        Some((slice, local))
+    }
+}
+
+/// Rewrites the reads of a constant expression that are values. It goes
+/// only through operators, casts, calls' arguments and indices: nothing that
+/// binds a name (a closure, a block, a `match`) is entered, so the loop
+/// variable means the loop's.
+struct Rewrite<'s, 'a> {
+    sweep: &'s mut Sweep<'a>,
+}
+
+impl Rewrite<'_, '_> {
+    /// `e` is read as a value.
+    fn value(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Index(i) => {
+                self.place(&mut i.expr);
+                self.value(&mut i.index);
+                let original = i.to_token_stream();
+                let fast = self
+                    .sweep
+                    .fast_read(&i.expr, &i.index, original.clone(), false);
+                if fast.to_string() != original.to_string() {
+                    *e = Expr::Verbatim(fast);
+                }
+            }
+            _ => self.parts(e),
+        }
+    }
+
+    /// `e` is a place (borrowed, indexed, a receiver): its own read stays.
+    fn place(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Index(i) => {
+                self.place(&mut i.expr);
+                self.value(&mut i.index);
+            }
+            _ => self.parts(e),
+        }
+    }
+
+    fn parts(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Binary(b) => {
+                if super::is_compound(&b.op) {
+                    self.place(&mut b.left);
+                } else {
+                    self.value(&mut b.left);
+                }
+                self.value(&mut b.right);
+            }
+            Expr::Unary(u) => self.value(&mut u.expr),
+            Expr::Paren(p) => self.value(&mut p.expr),
+            Expr::Group(g) => self.value(&mut g.expr),
+            Expr::Cast(c) => self.value(&mut c.expr),
+            Expr::Call(c) => c.args.iter_mut().for_each(|a| self.value(a)),
+            Expr::MethodCall(m) => {
+                self.place(&mut m.receiver);
+                m.args.iter_mut().for_each(|a| self.value(a));
+            }
+            Expr::Field(f) => self.place(&mut f.base),
+            Expr::Reference(r) => self.place(&mut r.expr),
+            Expr::Tuple(t) => t.elems.iter_mut().for_each(|a| self.value(a)),
+            Expr::Array(a) => a.elems.iter_mut().for_each(|a| self.value(a)),
+            _ => {}
+        }
+    }
+}
+
+/// Whether `expr` indexes anything.
+fn has_index(expr: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_index(&mut self, _: &'ast syn::ExprIndex) {
+            self.0 = true;
+        }
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_expr(&mut f, expr);
+    f.0
+}
+
+/// `e` without parentheses or invisible groups.
+fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}
+
+/// An expression's tokens, parenthesised unless it is one token.
+fn term(e: &Expr) -> TokenStream {
+    match strip(e) {
+        Expr::Lit(_) | Expr::Path(_) if e.to_token_stream().into_iter().count() == 1 => {
+            e.to_token_stream()
+        }
+        _ => quote!((#e)),
+    }
+}
