@@ -409,3 +409,22 @@ pub fn run<T>(x: &[T], start: Option<usize>, lo: usize, hi: usize) -> Option<&[T
     let len = hi.checked_sub(lo)?;
     x.get(start?..)?.get(..len)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    #[test]
+    fn run_is_the_whole_range_or_nothing() {
+        let x = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(run(&x, Some(1), 0, 3), Some(&x[1..4]));
+        assert_eq!(run(&x, Some(0), 2, 2), Some(&x[0..0]));
+        assert_eq!(run(&x, Some(4), 5, 5), Some(&x[4..4]));
+        // past the end, a start that overflowed, a reversed range
+        assert_eq!(run(&x, Some(2), 0, 3), None);
+        assert_eq!(run(&x, Some(5), 0, 0), None);
+        assert_eq!(run(&x, None, 0, 1), None);
+        assert_eq!(run(&x, Some(0), 3, 1), None);
+        assert_eq!(run(&x, Some(usize::MAX), 0, 2), None);
+    }
+}

@@ -14,18 +14,19 @@
 //! compiler sees is below the slice's length:
 //!
 //! ```text
-//! let __mica_f1 = run(&w, Some(lo), lo, hi);              // Option<&[f64]>
-//! let __mica_f2 = run(&x, usize::checked_add(lo, i * d), lo, hi);
+//! let __mica_run1 = run(&w[..], Some(lo), lo, hi);    // Option<&[f64]>
+//! let __mica_run2 = run(&x[..], usize::checked_add(lo, i * d), lo, hi);
 //! for j in lo..hi {
-//!     z += match __mica_f1 { Some(s) => s[j - lo], None => w[j] }
-//!        * match __mica_f2 { Some(s) => s[j - lo], None => x[i * d + j] };
+//!     z += match __mica_run1 { Some(s) => s[j - lo], None => w[j] }
+//!        * match __mica_run2 { Some(s) => s[j - lo], None => x[i * d + j] };
 //! }
 //! ```
 //!
 //! When a run is not all there, the read is the user's own, so it panics
 //! where and as the primal does. Taking the slice never panics: the start
-//! is computed with checked arithmetic. The optimiser moves the `match` out
-//! of the loop, leaving a copy of it that reads slices only.
+//! is computed with checked arithmetic. In release builds the optimiser
+//! moves the `match` out of the loop (the slice is the same in every
+//! iteration), leaving a copy of the loop that reads slices only.
 //!
 //! Taken in the function form only, for a read that is, all of:
 //!
@@ -193,7 +194,7 @@ impl Sweep<'_> {
         if let Some(slice) = l.slices.get(&key) {
             return Some((slice.clone(), local));
         }
-        let slice = self.names.fresh("f");
+        let slice = self.names.fresh("run");
         let l = &mut self.fast[at];
         l.slices.insert(key, slice.clone());
         l.decls.push((slice.clone(), quote!(#base[..], #start)));
@@ -296,5 +297,108 @@ fn term(e: &Expr) -> TokenStream {
             e.to_token_stream()
         }
         _ => quote!((#e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::expand::backward_of as backward;
+
+    /// The forward sweep of `f`'s backward function: up to its first
+    /// reverse loop or adjoint.
+    fn forward(f: &str) -> String {
+        let code = backward(f);
+        let end = code.find("__mica_a").unwrap_or(code.len());
+        code[..end].to_string()
+    }
+
+    #[test]
+    fn reads_at_the_shifted_variable_go_through_runs() {
+        let code = forward(
+            "fn f(#[tracked] w: &[f64], x: &[f64], y: Vec<f32>, lo: usize, n: usize) -> f64 {
+                let h = vec![0.5, 1.0, -2.0];
+                let d = w.len();
+                let mut t = 0.0;
+                for i in 0..n {
+                    for j in lo..d {
+                        t += w[j] * x[i * d + j] * (y[j - 1] as f64) * h[2 + j];
+                    }
+                }
+                t
+            }",
+        );
+        for run in [
+            "run (& w [..] , :: core :: option :: Option :: Some (lo) , lo , d) ;",
+            "run (& x [..] , :: core :: primitive :: usize :: checked_add (lo , i * d) , lo , d) ;",
+            "run (& y [..] , :: core :: primitive :: usize :: checked_sub (lo , 1) , lo , d) ;",
+            "run (& h [..] , :: core :: primitive :: usize :: checked_add (lo , 2) , lo , d) ;",
+        ] {
+            assert!(code.contains(run), "{run}: {code}");
+        }
+        assert_eq!(
+            code.matches("(__mica_s) => __mica_s [j - lo]").count(),
+            4,
+            "{code}"
+        );
+        // the user's read, where the run is not all there
+        assert!(code.contains(":: None => x [i * d + j]"), "{code}");
+    }
+
+    #[test]
+    fn other_reads_stay_as_written() {
+        // `a`: not a slice type; `b`: not primitive elements; `c`: written
+        // in the loop; `x[2 * j]`: not a shift; `x[j]` in a closure, as a
+        // receiver and borrowed; `x[k + j]`: `k` changes in the loop;
+        // `0..=3`: not half open; `v[j]`: `v` is rebound
+        let code = forward(
+            "fn f(#[tracked] w: &[f64], a: &Data, b: &[R], x: &[f64], n: usize) -> f64 {
+                let mut c = vec![0.0; 4];
+                let mut t = 0.0;
+                let mut k = 0;
+                for j in 0..4 {
+                    c[j] = 1.0;
+                    t += w[j] * a[j] * b[j] * c[j] * x[2 * j] * x[k + j];
+                    t += w[j] * (0..2).map(|i| x[i]).sum::<f64>() * x[j].abs() * *&x[j];
+                    k += 1;
+                }
+                for j in 0..=3 {
+                    t += w[j] * x[j];
+                }
+                let v = [1.0, 2.0];
+                let v = [v[0], v[1], 3.0, 4.0];
+                for j in 0..4 {
+                    t += w[j] * v[j];
+                }
+                t
+            }",
+        );
+        for name in ["a", "b", "c", "x", "v"] {
+            assert!(
+                !code.contains(&format!("run (& {name} [..]")),
+                "{name}: {code}"
+            );
+        }
+        // `w` in the first loop only
+        assert_eq!(code.matches("run (& w [..]").count(), 2, "{code}");
+    }
+
+    #[test]
+    fn runs_nothing_reads_are_not_taken() {
+        // the array literal's elements are lowered once to learn whether
+        // they are recorded, and thrown away
+        let code = forward(
+            "fn f(#[tracked] w: &[f64], x: &[f64]) -> f64 {
+                let mut t = 0.0;
+                for j in 0..3 {
+                    let a = [x[j], mica::detach(w[j])];
+                    t += w[j] * a[0];
+                }
+                t
+            }",
+        );
+        let declared = code.matches("let __mica_run").count();
+        let read = code.matches("match __mica_run").count();
+        assert_eq!(declared, read, "{code}");
+        assert!(declared > 0, "{code}");
     }
 }

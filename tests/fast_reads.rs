@@ -1,0 +1,183 @@
+//! Forward-sweep reads through slices (`mica-macros/src/lower/fast.rs`).
+//!
+//! In a loop over a range, a `#[tape]` function's forward sweep reads
+//! `x[j + e]` through a slice taken before the loop when every element of
+//! the run is there, and the user's own read otherwise. The programs below
+//! read tracked arrays, untracked slices, arrays and `Vec`s and a local
+//! `vec!` at every shift form (`j`, `j + e`, `e + j`, `j - e`, literal
+//! offsets), over ranges whose ends are known only at run time, and also as
+//! places (borrowed, compared, a method's receiver). They are checked in
+//! `f64` and `f32`:
+//!
+//! - the value equals the plain function's, and the gradient equals the
+//!   same body recorded in a `tape!` window (which reads as written), bit
+//!   for bit;
+//! - the gradient agrees with central finite differences;
+//! - where a read runs past the end, the gradient call panics with the
+//!   primal's message; where the run is not all there but the loop reads
+//!   only what is, it returns the same numbers.
+#![deny(warnings)]
+#![allow(clippy::needless_range_loop)]
+
+#[macro_use]
+mod twin;
+
+macro_rules! suite {
+    ($m:ident, $r:ident, $tol:expr) => {
+        mod $m {
+            // `tape`, `R` and the finite-difference `check`
+            suite_prelude!($r, $tol);
+
+            fn same(what: &str, a: &[R], b: &[R]) {
+                let bits = |v: &[R]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(a), bits(b), "{what}: {a:?} vs {b:?}");
+            }
+
+            const POINTS: [[f64; 6]; 3] = [
+                [0.7, -0.4, 1.3, 0.2, -0.9, 0.5],
+                [-1.1, 0.9, 0.35, -0.6, 0.8, 1.2],
+                [0.45, 1.6, -0.8, 1.0, 0.1, -0.3],
+            ];
+
+            twin! {
+                fn shifts, shifts_window
+                (w: [R; 6] => [R; 6];
+                 x: &[$r], y: [$r; 12], v: Vec<$r>, lo: usize, hi: usize, o: usize) -> loss
+                {
+                    let h = vec![0.5, -0.25, 1.0, 2.0, 0.75, -1.5];
+                    let mut loss = 0.0;
+                    for r in 0..2 {
+                        let mut z = 0.5;
+                        // run-time ends; `j`, `j + e`, `e + j`, `j - e`
+                        for j in lo..hi {
+                            z += w[j] * x[j + o] - y[o + j] * w[j - lo] + v[j - lo];
+                        }
+                        // literal offsets, a row of `y`, a local `vec!`
+                        for j in 1..5 {
+                            z += x[j - 1] * w[j + 1] + y[r * 6 + j] * h[j] - w[j] * h[j + 1];
+                        }
+                        loss = loss * 0.5 + z.sin();
+                    }
+                }
+            }
+
+            twin! {
+                fn places, places_window
+                (w: [R; 6] => [R; 6]; x: &[$r], o: usize) -> loss
+                {
+                    let mut loss = 0.0;
+                    for j in 0..4 {
+                        // borrowed, compared, a receiver, a cast, a call's
+                        // argument, and read only on some iterations
+                        let b = &x[j];
+                        let s = if x[j + 1] > *b { w[j] } else { w[j + 1] };
+                        let m = x[j].max(x[j + o]) as R;
+                        let t = R::abs(x[j + 2]);
+                        if j < 2 {
+                            loss += w[j + o] * x[j + o];
+                        }
+                        loss += s * m * t;
+                    }
+                }
+            }
+
+            fn data() -> (Vec<R>, [R; 12], Vec<R>) {
+                let x: Vec<R> = (0..12).map(|k| ((k as f64 * 0.37).sin()) as R).collect();
+                let y: [R; 12] = core::array::from_fn(|k| ((k as f64 * 0.61).cos()) as R);
+                let v: Vec<R> = (0..6).map(|k| (0.3 * k as f64 - 0.7) as R).collect();
+                (x, y, v)
+            }
+
+            #[test]
+            fn every_shift_form_matches_the_window_and_finite_differences() {
+                let (x, y, v) = data();
+                for (lo, hi, o) in [(0, 6, 0), (1, 4, 3), (2, 2, 1), (4, 1, 0), (0, 6, 6)] {
+                    for p in POINTS {
+                        let w = p.map(|v| v as R);
+                        let (value, dw) = shifts_grad(w, &x, y, v.clone(), lo, hi, o);
+                        same("value", &[value], &[shifts(w, &x, y, v.clone(), lo, hi, o)]);
+                        let (wv, (ww,)) = shifts_window(w, &x, y, v.clone(), lo, hi, o);
+                        same("window value", &[wv], &[value]);
+                        same("d/dw", &ww, &dw);
+                        let f = |p: &[R]| {
+                            shifts(core::array::from_fn(|k| p[k]), &x, y, v.clone(), lo, hi, o)
+                        };
+                        check(f, &w, &dw);
+                    }
+                }
+            }
+
+            #[test]
+            fn reads_that_are_places_or_skipped_stay_as_written() {
+                let (x, _, _) = data();
+                // `o = 4`: the run of `w[j + o]` passes `w`'s end, and the
+                // loop reads it only while `j < 2`, as written
+                for o in [0, 2, 4] {
+                    for p in POINTS {
+                        let w = p.map(|v| v as R);
+                        let (value, dw) = places_grad(w, &x, o);
+                        same("value", &[value], &[places(w, &x, o)]);
+                        let (wv, (ww,)) = places_window(w, &x, o);
+                        same("window value", &[wv], &[value]);
+                        same("d/dw", &ww, &dw);
+                        let f = |p: &[R]| places(core::array::from_fn(|k| p[k]), &x, o);
+                        check(f, &w, &dw);
+                    }
+                }
+            }
+
+            /// The message `f` panics with.
+            fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+                let hook = std::panic::take_hook();
+                std::panic::set_hook(Box::new(|_| {}));
+                let caught = std::panic::catch_unwind(f);
+                std::panic::set_hook(hook);
+                let payload = caught.expect_err("the call did not panic");
+                payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default()
+            }
+
+            #[test]
+            fn a_run_past_the_end_panics_as_the_primal_does() {
+                let (x, y, v) = data();
+                let w = POINTS[0].map(|v| v as R);
+                // `x[j + o]` and `v[j - lo]` past the end, `w[j]` past the end
+                for (lo, hi, o) in [(0, 6, 7), (0, 7, 0), (0, 6, 12)] {
+                    let primal = panic_message(|| {
+                        shifts(w, &x, y, v.clone(), lo, hi, o);
+                    });
+                    let grad = panic_message(|| {
+                        shifts_grad(w, &x, y, v.clone(), lo, hi, o);
+                    });
+                    assert!(primal.contains("index out of bounds"), "{primal}");
+                    assert_eq!(grad, primal, "lo {lo}, hi {hi}, o {o}");
+                }
+                // `j - lo` below zero never happens; `x[j + o]` with `o` near
+                // `usize::MAX` overflows in the primal (debug) or runs out of
+                // bounds (release), and the gradient call does the same
+                let o = usize::MAX - 1;
+                let primal = panic_message(|| {
+                    shifts(w, &x, y, v.clone(), 0, 6, o);
+                });
+                let grad = panic_message(|| {
+                    shifts_grad(w, &x, y, v.clone(), 0, 6, o);
+                });
+                assert_eq!(grad, primal);
+                // `x[j + o]` in `places` past the end on the first iteration
+                let primal = panic_message(|| {
+                    places(w, &x, 11);
+                });
+                let grad = panic_message(|| {
+                    places_grad(w, &x, 11);
+                });
+                assert_eq!(grad, primal);
+            }
+        }
+    };
+}
+
+suite!(f64s, f64, 1e-6);
+suite!(f32s, f32, 2e-2);
