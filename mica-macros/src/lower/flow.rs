@@ -286,7 +286,7 @@ impl Sweep<'_> {
         let elements: Vec<String> = elements.0.iter().map(Ident::to_string).collect();
         let carried = self.carried(&f.body.stmts, &elements);
         // a loop run once per sweep over a literal range keeps its storage
-        // on the stack; any other `for` sizes its heap storage once, here
+        // on the stack; any other `for` keeps it on the heap
         let capacity = if self.scope == 0 {
             constant_trip_bound(&f.expr)
         } else {
@@ -305,7 +305,10 @@ impl Sweep<'_> {
             }
             _ => out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);)),
         }
-        if capacity.is_none() {
+        // sized before the loop at the top level; a loop inside another
+        // runs its sizing once per outer iteration, on a tape whose earlier
+        // growth usually covers it, so it lets the tape grow as it pushes
+        if capacity.is_none() && self.depth == 0 {
             let reserve = self.names.fresh("fill");
             out.extend(reserve.to_token_stream());
             lp.reserve = Some((
