@@ -81,6 +81,49 @@ macro_rules! suite {
                 }
             }
 
+            twin! {
+                fn guarded, guarded_window
+                (w: [R; 6] => [R; 6]; x: &[$r], k: usize, n: usize) -> loss
+                {
+                    let mut loss = 0.0;
+                    for j in 0..3 {
+                        // `(k - 1) * 3` is never worked out when `k` is 0
+                        if k > 0 {
+                            loss += w[j] * x[(k - 1) * 3 + j];
+                        }
+                        loss += w[j + 3] * w[j];
+                    }
+                    // nor `(k - 1) * n` when the loop is empty
+                    for j in 0..n {
+                        loss += w[j] * x[(k - 1) * n + j];
+                    }
+                }
+            }
+
+            /// A shift held by reference.
+            #[tape]
+            pub fn by_ref(#[tracked] w: [R; 6], x: &[$r], o: &usize) -> R {
+                let mut t = 0.0;
+                for j in 0..3 {
+                    t += w[j + o] * x[j + 2 * o] * w[j];
+                }
+                t
+            }
+
+            #[test]
+            fn a_shift_held_by_reference() {
+                let (x, _, _) = data();
+                for o in [0, 1, 3] {
+                    for p in POINTS {
+                        let w = p.map(|v| v as R);
+                        let (value, dw) = by_ref_grad(w, &x, &o);
+                        same("value", &[value], &[by_ref(w, &x, &o)]);
+                        let f = |p: &[R]| by_ref(core::array::from_fn(|k| p[k]), &x, &o);
+                        check(f, &w, &dw);
+                    }
+                }
+            }
+
             fn data() -> (Vec<R>, [R; 12], Vec<R>) {
                 let x: Vec<R> = (0..12).map(|k| ((k as f64 * 0.37).sin()) as R).collect();
                 let y: [R; 12] = core::array::from_fn(|k| ((k as f64 * 0.61).cos()) as R);
@@ -121,6 +164,23 @@ macro_rules! suite {
                         same("window value", &[wv], &[value]);
                         same("d/dw", &ww, &dw);
                         let f = |p: &[R]| places(core::array::from_fn(|k| p[k]), &x, o);
+                        check(f, &w, &dw);
+                    }
+                }
+            }
+
+            #[test]
+            fn a_shift_is_worked_out_only_where_the_primal_works_it_out() {
+                let (x, _, _) = data();
+                for (k, n) in [(0, 0), (1, 0), (2, 3), (3, 2)] {
+                    for p in POINTS {
+                        let w = p.map(|v| v as R);
+                        let (value, dw) = guarded_grad(w, &x, k, n);
+                        same("value", &[value], &[guarded(w, &x, k, n)]);
+                        let (wv, (ww,)) = guarded_window(w, &x, k, n);
+                        same("window value", &[wv], &[value]);
+                        same("d/dw", &ww, &dw);
+                        let f = |p: &[R]| guarded(core::array::from_fn(|k| p[k]), &x, k, n);
                         check(f, &w, &dw);
                     }
                 }

@@ -401,6 +401,34 @@ pub fn element<E: Element>(e: E) -> E::Out {
     e.element()
 }
 
+/// A term of a run's start (see [`run`]), from a `usize` or a `&usize`.
+#[doc(hidden)]
+#[inline(always)]
+pub fn index<B: core::borrow::Borrow<usize>>(b: B) -> Option<usize> {
+    Some(*b.borrow())
+}
+
+/// `a + b` of two terms of a run's start, `None` where it overflows.
+#[doc(hidden)]
+#[inline(always)]
+pub fn index_add(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    a?.checked_add(b?)
+}
+
+/// `a - b` of two terms of a run's start, `None` below zero.
+#[doc(hidden)]
+#[inline(always)]
+pub fn index_sub(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    a?.checked_sub(b?)
+}
+
+/// `a * b` of two terms of a run's start, `None` where it overflows.
+#[doc(hidden)]
+#[inline(always)]
+pub fn index_mul(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    a?.checked_mul(b?)
+}
+
 /// `x[start..][..hi - lo]`, if `lo <= hi` and every element of it is there:
 /// the run a forward loop `for j in lo..hi` reads, taken without panicking.
 #[doc(hidden)]
@@ -426,5 +454,17 @@ mod tests {
         assert_eq!(run(&x, None, 0, 1), None);
         assert_eq!(run(&x, Some(0), 3, 1), None);
         assert_eq!(run(&x, Some(usize::MAX), 0, 2), None);
+    }
+
+    #[test]
+    fn index_terms_are_checked() {
+        use super::{index, index_add, index_mul, index_sub};
+        let n = 7usize;
+        assert_eq!(index(&n), Some(7));
+        assert_eq!(index_add(index(n), index(3)), Some(10));
+        assert_eq!(index_sub(index(n), index(8)), None);
+        assert_eq!(index_mul(index(usize::MAX), index(2)), None);
+        assert_eq!(index_add(None, index(1)), None);
+        assert_eq!(index_mul(index(n), index_sub(index(n), index(1))), Some(42));
     }
 }

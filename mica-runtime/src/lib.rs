@@ -17,9 +17,9 @@ pub mod rules;
 pub use functions::*;
 
 pub use knob::{
-    assert_knob, element, one_like, placeholder, run, shape_of, take_sum, val, zeros_like,
-    zeros_of, AsValue, Element, GradientView, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped,
-    Untracked,
+    assert_knob, element, index, index_add, index_mul, index_sub, one_like, placeholder, run,
+    shape_of, take_sum, val, zeros_like, zeros_of, AsValue, Element, GradientView, IntoSlot, Knob,
+    NoSlot, Placeholder, ShapeOf, Shaped, Untracked,
 };
 #[doc(hidden)]
 pub use smallvec::SmallVec;

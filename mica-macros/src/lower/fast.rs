@@ -15,7 +15,7 @@
 //!
 //! ```text
 //! let __mica_run1 = run(&w[..], Some(lo), lo, hi);    // Option<&[f64]>
-//! let __mica_run2 = run(&x[..], usize::checked_add(lo, i * d), lo, hi);
+//! let __mica_run2 = run(&x[..], index_add(Some(lo), index_mul(index(i), index(d))), lo, hi);
 //! for j in lo..hi {
 //!     z += match __mica_run1 { Some(s) => s[j - lo], None => w[j] }
 //!        * match __mica_run2 { Some(s) => s[j - lo], None => x[i * d + j] };
@@ -24,7 +24,9 @@
 //!
 //! When a run is not all there, the read is the user's own, so it panics
 //! where and as the primal does. Taking the slice never panics: the start
-//! is computed with checked arithmetic. In release builds the optimiser
+//! is worked out with checked arithmetic, `None` where the primal's index
+//! would overflow (which it may never work out, in a branch not taken or a
+//! loop that does not run). In release builds the optimiser
 //! moves the `match` out of the loop (the slice is the same in every
 //! iteration), leaving a copy of the loop that reads slices only.
 //!
@@ -36,7 +38,9 @@
 //!   whose type is written as one level of slice, array or `Vec` (or that
 //!   is bound once to `vec![…]` or an array literal), of recorded values or
 //!   of primitive numbers: a read of it is a `Copy` value;
-//! - at `j`, `j + e`, `e + j` or `j - e`, with `e` pure and free of `j`;
+//! - at `j`, `j + e`, `e + j` or `j - e`, with `e` pure, free of `j`, and
+//!   made of `+`, `-` and `*` over names, integer literals, fields, casts
+//!   and `.len()` (so it can be worked out without panicking);
 //! - a value: not borrowed, not a method's receiver, not written.
 //!
 //! The loop is the innermost one whose variable the index mentions. A slice
@@ -164,28 +168,20 @@ impl Sweep<'_> {
         crate::names::idents_in(index.to_token_stream(), &mut mentioned);
         let at = self.fast.iter().rposition(|l| mentioned.contains(&l.var))?;
         let l = &self.fast[at];
+        let lo = &l.lo;
         let start = match shift(index, &l.var)? {
-            Shift::None => {
-                let lo = &l.lo;
-                quote!(::core::option::Option::Some(#lo))
-            }
+            Shift::None => quote!(::core::option::Option::Some(#lo)),
             Shift::Add(e, _) => {
-                if !stability.pure(e) {
-                    return None;
-                }
-                let lo = &l.lo;
+                let e = checked(e, stability)?;
                 if lo.to_string() == "0" {
-                    quote!(::core::option::Option::Some(#e))
+                    e
                 } else {
-                    quote!(::core::primitive::usize::checked_add(#lo, #e))
+                    quote!(::mica::__private::index_add(::core::option::Option::Some(#lo), #e))
                 }
             }
             Shift::Sub(e) => {
-                if !stability.pure(e) {
-                    return None;
-                }
-                let lo = &l.lo;
-                quote!(::core::primitive::usize::checked_sub(#lo, #e))
+                let e = checked(e, stability)?;
+                quote!(::mica::__private::index_sub(::core::option::Option::Some(#lo), #e))
             }
         };
         let base = base.to_token_stream();
@@ -200,6 +196,51 @@ impl Sweep<'_> {
         l.decls.push((slice.clone(), quote!(#base[..], #start)));
         Some((slice, local))
     }
+}
+
+/// A shift `e`, worked out before the loop without panicking: `None`
+/// where the primal's `e` would overflow (it may never work it out: the
+/// loop may not run, the read may be in a branch not taken). `e` is pure
+/// and made of `+`, `-` and `*` over names, literals, fields, casts of
+/// those and `.len()`, none of which panics; its terms are `usize` or
+/// `&usize` (they add to an index).
+fn checked(e: &Expr, stability: &Stability) -> Option<TokenStream> {
+    if !stability.pure(e) {
+        return None;
+    }
+    fn terms(e: &Expr) -> Option<TokenStream> {
+        match e {
+            Expr::Paren(p) => terms(&p.expr),
+            Expr::Group(g) => terms(&g.expr),
+            Expr::Binary(b) => {
+                let op = match b.op {
+                    syn::BinOp::Add(_) => quote!(index_add),
+                    syn::BinOp::Sub(_) => quote!(index_sub),
+                    syn::BinOp::Mul(_) => quote!(index_mul),
+                    _ => return None,
+                };
+                let (l, r) = (terms(&b.left)?, terms(&b.right)?);
+                Some(quote!(::mica::__private::#op(#l, #r)))
+            }
+            leaf if panic_free(leaf) => Some(quote!(::mica::__private::index(#leaf))),
+            _ => None,
+        }
+    }
+    fn panic_free(e: &Expr) -> bool {
+        match e {
+            Expr::Lit(l) => matches!(l.lit, syn::Lit::Int(_)),
+            Expr::Path(_) => true,
+            Expr::Paren(p) => panic_free(&p.expr),
+            Expr::Group(g) => panic_free(&g.expr),
+            Expr::Field(f) => panic_free(&f.base),
+            Expr::Cast(c) => panic_free(&c.expr),
+            Expr::MethodCall(m) => {
+                m.method == "len" && m.args.is_empty() && panic_free(&m.receiver)
+            }
+            _ => false,
+        }
+    }
+    terms(e)
 }
 
 /// Rewrites the reads of a constant expression that are values. It goes
@@ -329,9 +370,13 @@ mod tests {
         );
         for run in [
             "run (& w [..] , :: core :: option :: Option :: Some (lo) , lo , d) ;",
-            "run (& x [..] , :: core :: primitive :: usize :: checked_add (lo , i * d) , lo , d) ;",
-            "run (& y [..] , :: core :: primitive :: usize :: checked_sub (lo , 1) , lo , d) ;",
-            "run (& h [..] , :: core :: primitive :: usize :: checked_add (lo , 2) , lo , d) ;",
+            "run (& x [..] , :: mica :: __private :: index_add (:: core :: option :: Option :: Some (lo) , \
+             :: mica :: __private :: index_mul (:: mica :: __private :: index (i) , \
+             :: mica :: __private :: index (d))) , lo , d) ;",
+            "run (& y [..] , :: mica :: __private :: index_sub (:: core :: option :: Option :: Some (lo) , \
+             :: mica :: __private :: index (1)) , lo , d) ;",
+            "run (& h [..] , :: mica :: __private :: index_add (:: core :: option :: Option :: Some (lo) , \
+             :: mica :: __private :: index (2)) , lo , d) ;",
         ] {
             assert!(code.contains(run), "{run}: {code}");
         }
@@ -349,7 +394,8 @@ mod tests {
         // `a`: not a slice type; `b`: not primitive elements; `c`: written
         // in the loop; `x[2 * j]`: not a shift; `x[j]` in a closure, as a
         // receiver and borrowed; `x[k + j]`: `k` changes in the loop;
-        // `0..=3`: not half open; `v[j]`: `v` is rebound
+        // `0..=3`: not half open; `v[j]`: `v` is rebound; `x[j + n / 2]`:
+        // `/` may panic
         let code = forward(
             "fn f(#[tracked] w: &[f64], a: &Data, b: &[R], x: &[f64], n: usize) -> f64 {
                 let mut c = vec![0.0; 4];
@@ -363,6 +409,9 @@ mod tests {
                 }
                 for j in 0..=3 {
                     t += w[j] * x[j];
+                }
+                for j in 0..4 {
+                    t = t * x[j + n / 2];
                 }
                 let v = [1.0, 2.0];
                 let v = [v[0], v[1], 3.0, 4.0];
