@@ -460,7 +460,8 @@ mod tests {
     fn index_terms_are_checked() {
         use super::{index, index_add, index_mul, index_sub};
         let n = 7usize;
-        assert_eq!(index(&n), Some(7));
+        let by_ref: &usize = &n;
+        assert_eq!(index(by_ref), Some(7));
         assert_eq!(index_add(index(n), index(3)), Some(10));
         assert_eq!(index_sub(index(n), index(8)), None);
         assert_eq!(index_mul(index(usize::MAX), index(2)), None);
