@@ -123,12 +123,15 @@ impl Sweep<'_> {
         recorded: bool,
     ) -> TokenStream {
         match self.fast_slice(base, index, recorded) {
-            Some((slice, local)) => quote! {
-                match #slice {
-                    ::core::option::Option::Some(__mica_s) => __mica_s[#local],
-                    ::core::option::Option::None => #original,
+            Some((slice, local)) => {
+                let s = crate::names::internal("__mica_s");
+                quote! {
+                    match #slice {
+                        ::core::option::Option::Some(#s) => #s[#local],
+                        ::core::option::Option::None => #original,
+                    }
                 }
-            },
+            }
             None => original,
         }
     }
