@@ -1504,6 +1504,7 @@ impl<'a> Sweep<'a> {
         let hoisted = self.hoists.last().map(|h| (h.names.len(), h.options.len()));
         let (tapes, steps) = (self.tapes.len(), self.building.last().map_or(0, Vec::len));
         let lazy = self.lazy.len();
+        let fast = self.fast_mark();
         let mut active = None;
         for element in elements {
             match self.lower_expr(element, &mut TokenStream::new()) {
@@ -1519,6 +1520,7 @@ impl<'a> Sweep<'a> {
         }
         self.tapes.truncate(tapes);
         self.lazy.truncate(lazy);
+        self.fast_rollback(fast);
         if let Some(list) = self.building.last_mut() {
             list.truncate(steps);
         }

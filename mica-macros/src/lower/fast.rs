@@ -43,16 +43,15 @@
 //!   and `.len()` (so it can be worked out without panicking);
 //! - a value: not borrowed, not a method's receiver, not written.
 //!
-//! The loop is the innermost one whose variable the index mentions. A slice
-//! nothing ends up reading (its read was lowered and thrown away) is not
-//! declared.
+//! The loop is the innermost one whose variable the index mentions. Code
+//! lowered only to be thrown away gives back the slices it took.
 
 use super::recompute::Stability;
 use super::Sweep;
 use crate::reverse::forward::{shift, Shift};
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use syn::Expr;
 
 /// A loop over a range whose forward reads may go through slices.
@@ -63,9 +62,11 @@ pub(super) struct FastLoop {
     hi: TokenStream,
     /// the loop variable's place in a slice: `j`, or `j - lo`
     local: TokenStream,
+    /// whether `lo` is `0`
+    zero: bool,
     /// the slices, in order: name and `Option<&[T]>` expression
     decls: Vec<(Ident, TokenStream)>,
-    /// `base [start]` → the slice
+    /// the base's name and the shift, as text → the slice
     slices: HashMap<String, Ident>,
 }
 
@@ -80,7 +81,8 @@ impl FastLoop {
         }
         let lo = term(range.start.as_deref()?);
         let hi = term(range.end.as_deref()?);
-        let local = if lo.to_string() == "0" {
+        let zero = lo.to_string() == "0";
+        let local = if zero {
             var.to_token_stream()
         } else {
             quote!(#var - #lo)
@@ -90,28 +92,42 @@ impl FastLoop {
             lo,
             hi,
             local,
+            zero,
             decls: Vec::new(),
             slices: HashMap::new(),
         })
     }
 
-    /// The slices `body` reads, declared.
-    pub(super) fn decls(&self, body: &TokenStream) -> TokenStream {
-        if self.decls.is_empty() {
-            return TokenStream::new();
-        }
-        let mut used = HashSet::new();
-        crate::names::idents_in(body.clone(), &mut used);
+    /// The slices, declared.
+    pub(super) fn decls(&self) -> TokenStream {
         let (lo, hi) = (&self.lo, &self.hi);
         self.decls
             .iter()
-            .filter(|(slice, _)| used.contains(&slice.to_string()))
             .map(|(slice, run)| quote!(let #slice = ::mica::__private::run(&#run, #lo, #hi);))
             .collect()
     }
 }
 
+/// How many slices each open loop had: code lowered after it and then
+/// thrown away gives back the slices it took (see [`Sweep::fast_rollback`]).
+pub(super) struct FastMark(Vec<usize>);
+
 impl Sweep<'_> {
+    /// The open loops' slices, to go back to with [`Self::fast_rollback`].
+    pub(super) fn fast_mark(&self) -> FastMark {
+        FastMark(self.fast.iter().map(|l| l.decls.len()).collect())
+    }
+
+    /// Forgets the slices taken since `mark`: the code that read through
+    /// them was thrown away.
+    pub(super) fn fast_rollback(&mut self, mark: FastMark) {
+        for (l, len) in self.fast.iter_mut().zip(mark.0) {
+            for (slice, _) in l.decls.drain(len..) {
+                l.slices.retain(|_, s| *s != slice);
+            }
+        }
+    }
+
     /// `original` (the read `base[index]` as the forward sweep writes it),
     /// through a slice of the loop that proves it if there is one.
     /// `recorded`: `base`'s elements are recorded values (so scalars).
@@ -167,16 +183,25 @@ impl Sweep<'_> {
         if !row || !stability.pure(base) {
             return None;
         }
-        let mut mentioned = HashSet::new();
-        crate::names::idents_in(index.to_token_stream(), &mut mentioned);
-        let at = self.fast.iter().rposition(|l| mentioned.contains(&l.var))?;
+        let at = self.fast.iter().rposition(|l| mentions(index, &l.var))?;
         let l = &self.fast[at];
+        let shift = shift(index, &l.var)?;
+        // the same base and shift: the same slice
+        let key = match &shift {
+            Shift::None => name,
+            Shift::Add(e, _) => format!("{name} + {}", e.to_token_stream()),
+            Shift::Sub(e) => format!("{name} - {}", e.to_token_stream()),
+        };
+        let local = l.local.clone();
+        if let Some(slice) = l.slices.get(&key) {
+            return Some((slice.clone(), local));
+        }
         let lo = &l.lo;
-        let start = match shift(index, &l.var)? {
+        let start = match shift {
             Shift::None => quote!(::core::option::Option::Some(#lo)),
             Shift::Add(e, _) => {
                 let e = checked(e, stability)?;
-                if lo.to_string() == "0" {
+                if l.zero {
                     e
                 } else {
                     quote!(::mica::__private::index_add(::core::option::Option::Some(#lo), #e))
@@ -187,18 +212,28 @@ impl Sweep<'_> {
                 quote!(::mica::__private::index_sub(::core::option::Option::Some(#lo), #e))
             }
         };
-        let base = base.to_token_stream();
-        let key = format!("{base} [{start}]");
-        let local = l.local.clone();
-        if let Some(slice) = l.slices.get(&key) {
-            return Some((slice.clone(), local));
-        }
         let slice = self.names.fresh("run");
         let l = &mut self.fast[at];
         l.slices.insert(key, slice.clone());
         l.decls.push((slice.clone(), quote!(#base[..], #start)));
         Some((slice, local))
     }
+}
+
+/// Whether `expr` mentions the name `var`.
+fn mentions(expr: &Expr, var: &str) -> bool {
+    struct Finder<'v> {
+        var: &'v str,
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+        fn visit_ident(&mut self, i: &'ast Ident) {
+            self.found |= i == self.var;
+        }
+    }
+    let mut f = Finder { var, found: false };
+    syn::visit::Visit::visit_expr(&mut f, expr);
+    f.found
 }
 
 /// A shift `e`, worked out before the loop without panicking: `None`
@@ -435,7 +470,7 @@ mod tests {
     }
 
     #[test]
-    fn runs_nothing_reads_are_not_taken() {
+    fn runs_of_code_thrown_away_are_not_taken() {
         // the array literal's elements are lowered once to learn whether
         // they are recorded, and thrown away
         let code = forward(

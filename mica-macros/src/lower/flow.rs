@@ -339,7 +339,7 @@ impl Sweep<'_> {
         }
         let fast = if fast { self.fast.pop() } else { None };
         let (body, record) = lowered?;
-        let decls = fast.map(|l| l.decls(&body)).unwrap_or_default();
+        let decls = fast.map(|l| l.decls()).unwrap_or_default();
         out.extend(quote!(#decls for #pat in #it { #body }));
         lp.range = range.map(|(_, source)| (pat.to_token_stream(), source));
         self.close_loop(lp, carried, record, out);
