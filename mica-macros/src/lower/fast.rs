@@ -48,7 +48,7 @@
 
 use super::recompute::Stability;
 use super::Sweep;
-use crate::reverse::forward::{shift, Shift};
+use crate::reverse::forward::{shift, strip, Shift};
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
@@ -358,15 +358,6 @@ fn has_index(expr: &Expr) -> bool {
     let mut f = Finder(false);
     syn::visit::Visit::visit_expr(&mut f, expr);
     f.0
-}
-
-/// `e` without parentheses or invisible groups.
-fn strip(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        other => other,
-    }
 }
 
 /// An expression's tokens, parenthesised unless it is one token.

@@ -25,6 +25,7 @@
 //! every element of the range, in order: recorded loops have no `break` or
 //! `continue`, and this is used only where the body has no `return`.
 
+use crate::reverse::forward::strip;
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 use syn::{Expr, Pat};
@@ -278,15 +279,6 @@ impl Stability {
             }
             _ => false,
         }
-    }
-}
-
-/// `e` without parentheses or invisible groups.
-fn strip(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        other => other,
     }
 }
 

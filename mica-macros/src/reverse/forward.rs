@@ -171,7 +171,7 @@ pub(crate) fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
     }
 }
 
-pub(super) fn strip(expr: &Expr) -> &Expr {
+pub(crate) fn strip(expr: &Expr) -> &Expr {
     match expr {
         Expr::Paren(p) => strip(&p.expr),
         Expr::Group(g) => strip(&g.expr),
