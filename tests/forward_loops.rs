@@ -27,16 +27,8 @@ macro_rules! suite {
             // `tape`, `R` and the finite-difference `check`
             suite_prelude!($r, $tol);
 
-            fn same(what: &str, a: &[R], b: &[R]) {
-                let bits = |v: &[R]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(a), bits(b), "{what}: {a:?} vs {b:?}");
-            }
-
-            const POINTS: [[f64; 6]; 3] = [
-                [0.7, -0.4, 1.3, 0.2, -0.9, 0.5],
-                [-1.1, 0.9, 0.35, -0.6, 0.8, 1.2],
-                [0.45, 1.6, -0.8, 1.0, 0.1, -0.3],
-            ];
+            // `same` (bit for bit) and `POINTS`
+            slice_checks!();
 
             twin! {
                 fn sums, sums_window

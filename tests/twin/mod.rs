@@ -1,5 +1,5 @@
-//! `twin!` and `suite_prelude!`, shared by the test files that compare the
-//! two forms.
+//! `twin!`, `suite_prelude!` and `slice_checks!`, shared by the test files
+//! that compare the two forms.
 
 /// Records a twin pair from one body: `$name`, a function with tracked
 /// parameters, and `$window`, a function whose knobs are the same values
@@ -46,5 +46,25 @@ macro_rules! suite_prelude {
                 panic!("{e} at {at:?}; claimed {claimed:?}");
             }
         }
+    };
+}
+
+/// For the suites over slices (`forward_loops.rs`, `fast_reads.rs`):
+/// `fn same(what, a, b)`, which panics unless `a` and `b` are equal bit for
+/// bit, and six-coordinate `POINTS` to check at.
+// the other files that include this module have checks of their own
+#[allow(unused_macros)]
+macro_rules! slice_checks {
+    () => {
+        fn same(what: &str, a: &[R], b: &[R]) {
+            let bits = |v: &[R]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(a), bits(b), "{what}: {a:?} vs {b:?}");
+        }
+
+        const POINTS: [[f64; 6]; 3] = [
+            [0.7, -0.4, 1.3, 0.2, -0.9, 0.5],
+            [-1.1, 0.9, 0.35, -0.6, 0.8, 1.2],
+            [0.45, 1.6, -0.8, 1.0, 0.1, -0.3],
+        ];
     };
 }
