@@ -553,6 +553,9 @@ impl Gen<'_, '_> {
             }
         };
         match &l.range {
+            // a range with nothing to walk back (a loop over constants):
+            // no loop
+            Some(_) if body.is_empty() => {}
             // a range, walked backward: its variable is read again, not stored
             Some((pat, source)) => {
                 let range = match source {

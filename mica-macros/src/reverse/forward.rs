@@ -270,4 +270,33 @@ mod tests {
             assert_eq!(forward(&f), Some(false), "{why}");
         }
     }
+
+    #[test]
+    fn loops_with_nothing_to_walk_back_have_no_reverse() {
+        // the running maximum is a constant (`detach`): its loop has no
+        // reverse at all
+        let code = crate::expand::backward_of(
+            "fn f(#[tracked] w: &[f64], n: usize) -> f64 {
+                let mut t = 0.0;
+                for i in 0..n {
+                    let mut m = mica::detach(w[0]);
+                    for c in 1..w.len() {
+                        let v = mica::detach(w[c]);
+                        if v > m {
+                            m = v;
+                        }
+                    }
+                    let mut z = 0.0;
+                    for c in 0..w.len() {
+                        z += (w[c] - m + i as f64).exp();
+                    }
+                    t += z.ln() + m;
+                }
+                t
+            }",
+        );
+        assert!(!code.contains("for _ in"), "{code}");
+        // two loops forward, one reverse
+        assert_eq!(code.matches("for c in").count(), 3, "{code}");
+    }
 }
