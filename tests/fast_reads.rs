@@ -22,6 +22,22 @@
 #[macro_use]
 mod twin;
 
+/// In a suite: `$f`'s gradient call at the knobs `$w` and the other
+/// arguments `$arg` returns the plain function's value and the window
+/// form's value and gradient, bit for bit, and a gradient that agrees with
+/// finite differences.
+macro_rules! agree {
+    ($f:ident, $grad:ident, $window:ident, $w:expr; $($arg:expr),*) => {{
+        let w = $w;
+        let (value, dw) = $grad(w, $($arg),*);
+        same("value", &[value], &[$f(w, $($arg),*)]);
+        let (wv, (ww,)) = $window(w, $($arg),*);
+        same("window value", &[wv], &[value]);
+        same("d/dw", &ww, &dw);
+        check(|p: &[R]| $f(core::array::from_fn(|k| p[k]), $($arg),*), &w, &dw);
+    }};
+}
+
 macro_rules! suite {
     ($m:ident, $r:ident, $tol:expr) => {
         mod $m {
@@ -128,16 +144,7 @@ macro_rules! suite {
                 let (x, y, v) = data();
                 for (lo, hi, o) in [(0, 6, 0), (1, 4, 3), (2, 2, 1), (4, 1, 0), (0, 6, 6)] {
                     for p in POINTS {
-                        let w = p.map(|v| v as R);
-                        let (value, dw) = shifts_grad(w, &x, y, v.clone(), lo, hi, o);
-                        same("value", &[value], &[shifts(w, &x, y, v.clone(), lo, hi, o)]);
-                        let (wv, (ww,)) = shifts_window(w, &x, y, v.clone(), lo, hi, o);
-                        same("window value", &[wv], &[value]);
-                        same("d/dw", &ww, &dw);
-                        let f = |p: &[R]| {
-                            shifts(core::array::from_fn(|k| p[k]), &x, y, v.clone(), lo, hi, o)
-                        };
-                        check(f, &w, &dw);
+                        agree!(shifts, shifts_grad, shifts_window, p.map(|v| v as R); &x, y, v.clone(), lo, hi, o);
                     }
                 }
             }
@@ -149,14 +156,7 @@ macro_rules! suite {
                 // loop reads it only while `j < 2`, as written
                 for o in [0, 2, 4] {
                     for p in POINTS {
-                        let w = p.map(|v| v as R);
-                        let (value, dw) = places_grad(w, &x, o);
-                        same("value", &[value], &[places(w, &x, o)]);
-                        let (wv, (ww,)) = places_window(w, &x, o);
-                        same("window value", &[wv], &[value]);
-                        same("d/dw", &ww, &dw);
-                        let f = |p: &[R]| places(core::array::from_fn(|k| p[k]), &x, o);
-                        check(f, &w, &dw);
+                        agree!(places, places_grad, places_window, p.map(|v| v as R); &x, o);
                     }
                 }
             }
@@ -166,14 +166,7 @@ macro_rules! suite {
                 let (x, _, _) = data();
                 for (k, n) in [(0, 0), (1, 0), (2, 3), (3, 2)] {
                     for p in POINTS {
-                        let w = p.map(|v| v as R);
-                        let (value, dw) = guarded_grad(w, &x, k, n);
-                        same("value", &[value], &[guarded(w, &x, k, n)]);
-                        let (wv, (ww,)) = guarded_window(w, &x, k, n);
-                        same("window value", &[wv], &[value]);
-                        same("d/dw", &ww, &dw);
-                        let f = |p: &[R]| guarded(core::array::from_fn(|k| p[k]), &x, k, n);
-                        check(f, &w, &dw);
+                        agree!(guarded, guarded_grad, guarded_window, p.map(|v| v as R); &x, k, n);
                     }
                 }
             }

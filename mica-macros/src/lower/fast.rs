@@ -128,28 +128,24 @@ impl Sweep<'_> {
         }
     }
 
-    /// `original` (the read `base[index]` as the forward sweep writes it),
-    /// through a slice of the loop that proves it if there is one.
+    /// `original` (the read `base[index]` as the forward sweep writes it)
+    /// through a slice of the loop that proves it, if there is one.
     /// `recorded`: `base`'s elements are recorded values (so scalars).
     pub(super) fn fast_read(
         &mut self,
         base: &Expr,
         index: &Expr,
-        original: TokenStream,
+        original: &TokenStream,
         recorded: bool,
-    ) -> TokenStream {
-        match self.fast_slice(base, index, recorded) {
-            Some((slice, local)) => {
-                let s = crate::names::internal("__mica_s");
-                quote! {
-                    match #slice {
-                        ::core::option::Option::Some(#s) => #s[#local],
-                        ::core::option::Option::None => #original,
-                    }
-                }
+    ) -> Option<TokenStream> {
+        let (slice, local) = self.fast_slice(base, index, recorded)?;
+        let s = crate::names::internal("__mica_s");
+        Some(quote! {
+            match #slice {
+                ::core::option::Option::Some(#s) => #s[#local],
+                ::core::option::Option::None => #original,
             }
-            None => original,
-        }
+        })
     }
 
     /// A constant expression as the forward sweep writes it: its reads of
@@ -297,10 +293,7 @@ impl Rewrite<'_, '_> {
                 self.place(&mut i.expr);
                 self.value(&mut i.index);
                 let original = i.to_token_stream();
-                let fast = self
-                    .sweep
-                    .fast_read(&i.expr, &i.index, original.clone(), false);
-                if fast.to_string() != original.to_string() {
+                if let Some(fast) = self.sweep.fast_read(&i.expr, &i.index, &original, false) {
                     *e = Expr::Verbatim(fast);
                 }
             }

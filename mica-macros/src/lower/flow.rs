@@ -117,11 +117,11 @@ impl Sweep<'_> {
         };
         // a scalar of a one-level array: through a slice where a loop
         // proves it in bounds (see `lower/fast.rs`)
-        let read = if prefix.is_empty() && self.arrays[array].rank == 1 {
-            self.fast_read(&i.expr, &i.index, place.clone(), true)
-        } else {
-            place.clone()
-        };
+        let fast = prefix.is_empty() && self.arrays[array].rank == 1;
+        let read = fast
+            .then(|| self.fast_read(&i.expr, &i.index, &place, true))
+            .flatten()
+            .unwrap_or_else(|| place.clone());
         let lowered = self.element(array, prefix, index, read, out);
         // an element of an array nothing writes (a stable name) is read again
         if let (Val::Active(id), Some(stability)) = (&lowered.val, &self.stability) {
