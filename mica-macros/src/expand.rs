@@ -24,7 +24,7 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
                 "`#[tape]` goes on a free function; the window form needs a body to rewrite, the function form tracked parameters",
             );
             let mut out = errors.to_compile_errors();
-            out.extend(input);
+            out.extend([input]);
             return out;
         }
     };
@@ -56,7 +56,7 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
         window_form::expand(item, &mut errors)
     };
     let mut out = errors.to_compile_errors();
-    out.extend(body);
+    out.extend([body]);
     out
 }
 

@@ -112,9 +112,9 @@ fn backward_fn(
                 if shape.sized_at_run_time {
                     let message =
                         format!("the slot of `{name}` has {{}} slopes for its {{}} elements");
-                    checks.extend(quote! {
+                    checks.extend([quote! {
                         ::core::assert_eq!(#slot.len(), #name.len(), #message, #slot.len(), #name.len());
-                    });
+                    }]);
                 }
                 inputs.push(None);
             }
@@ -172,9 +172,9 @@ fn backward_fn(
     for ((param, _), id) in tracked(params).zip(&inputs) {
         let slot = slot_name(param);
         match id.and_then(|id| rev.inputs.get(&id)) {
-            Some(total) => updates.extend(quote!(*#slot += #total;)),
+            Some(total) => updates.extend([quote!(*#slot += #total;)]),
             // unread means zero (or an array, already added into): nothing to add
-            None => updates.extend(quote!(let _ = &#slot;)),
+            None => updates.extend([quote!(let _ = &#slot;)]),
         }
     }
     let code = rev.code;

@@ -467,7 +467,7 @@ impl<'a> Sweep<'a> {
     /// (a placeholder for it now; see [`Self::lazy_fills`]).
     fn lazy(&mut self, values: Vec<ValueId>, code: TokenStream, out: &mut TokenStream) -> Ident {
         let placeholder = self.names.fresh("fill");
-        out.extend(placeholder.to_token_stream());
+        out.extend([placeholder.to_token_stream()]);
         self.lazy.push((placeholder.clone(), values, code));
         placeholder
     }
@@ -601,9 +601,9 @@ impl<'a> Sweep<'a> {
                 }
                 let mut local = local.clone();
                 local.attrs.retain(|a| !crate::parse::is_tracked(a));
-                out.extend(local.to_token_stream());
+                out.extend([local.to_token_stream()]);
             }
-            _ => out.extend(stmt.to_token_stream()),
+            _ => out.extend([stmt.to_token_stream()]),
         }
     }
 
@@ -623,18 +623,18 @@ impl<'a> Sweep<'a> {
         match stmt {
             Stmt::Local(local) => self.lower_local(local, out),
             Stmt::Item(_) => {
-                out.extend(stmt.to_token_stream());
+                out.extend([stmt.to_token_stream()]);
                 Ok(())
             }
             Stmt::Macro(m) => {
                 self.check_macro(&m.mac)?;
-                out.extend(stmt.to_token_stream());
+                out.extend([stmt.to_token_stream()]);
                 Ok(())
             }
             Stmt::Expr(expr, semi) => {
                 if !self.mentions_active(expr) {
                     self.check_no_escape(expr)?;
-                    out.extend(stmt.to_token_stream());
+                    out.extend([stmt.to_token_stream()]);
                     return Ok(());
                 }
                 match expr {
@@ -646,7 +646,7 @@ impl<'a> Sweep<'a> {
                     }
                     Expr::Macro(m) => {
                         self.check_macro(&m.mac)?;
-                        out.extend(stmt.to_token_stream());
+                        out.extend([stmt.to_token_stream()]);
                         Ok(())
                     }
                     // in statement position their value (if any) is dropped
@@ -661,8 +661,8 @@ impl<'a> Sweep<'a> {
                             return Ok(());
                         }
                         match semi {
-                            Some(_) => out.extend(quote!(let _ = #fwd;)),
-                            None => out.extend(fwd),
+                            Some(_) => out.extend([quote!(let _ = #fwd;)]),
+                            None => out.extend([fwd]),
                         }
                         Ok(())
                     }
@@ -686,7 +686,7 @@ impl<'a> Sweep<'a> {
                 if let Some(init) = &local.init {
                     self.check_no_escape(&init.expr)?;
                 }
-                out.extend(local.to_token_stream());
+                out.extend([local.to_token_stream()]);
                 self.bind_pattern(&local.pat, Val::Const)?;
                 self.top_level_let(local);
                 return Ok(());
@@ -702,9 +702,9 @@ impl<'a> Sweep<'a> {
         let lowered = self.lower_expr(&init.expr, out)?;
         let attrs = &local.attrs;
         let pat = &local.pat;
-        out.extend(quote!(#(#attrs)* let #pat =));
-        out.extend(lowered.fwd);
-        out.extend(quote!(;));
+        out.extend([quote!(#(#attrs)* let #pat =)]);
+        out.extend([lowered.fwd]);
+        out.extend([quote!(;)]);
         self.bind_pattern(&local.pat, lowered.val)?;
         self.top_level_let(local);
         Ok(())
@@ -837,7 +837,7 @@ impl<'a> Sweep<'a> {
             }
         };
         let fwd = &lowered.fwd;
-        out.extend(quote_spanned!(target.span()=> #name = #fwd;));
+        out.extend([quote_spanned!(target.span()=> #name = #fwd;)]);
         if let Some(scope) = self
             .scopes
             .iter_mut()
@@ -1078,7 +1078,7 @@ impl<'a> Sweep<'a> {
         match self.hoists.last_mut() {
             Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
                 hoist.names.push((temp.clone(), hoist.arms > 0));
-                out.extend(quote!(#temp = #value;));
+                out.extend([quote!(#temp = #value;)]);
             }
             _ => crate::names::push_let(out, temp, value),
         }
@@ -1091,9 +1091,9 @@ impl<'a> Sweep<'a> {
         match self.hoists.last_mut() {
             Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
                 hoist.options.push(temp.clone());
-                out.extend(quote!(#temp = ::core::option::Option::Some(#value);));
+                out.extend([quote!(#temp = ::core::option::Option::Some(#value);)]);
             }
-            _ => out.extend(quote!(let #temp = ::core::option::Option::Some(#value);)),
+            _ => out.extend([quote!(let #temp = ::core::option::Option::Some(#value);)]),
         }
     }
 
@@ -1393,7 +1393,7 @@ impl<'a> Sweep<'a> {
     ) -> syn::Result<Lowered> {
         let receiver = &m.receiver;
         let borrow = self.names.fresh("o");
-        out.extend(quote!(let #borrow = &(#receiver);));
+        out.extend([quote!(let #borrow = &(#receiver);)]);
         let object = self.names.fresh("c");
         self.emit_optional_temp(&object, borrow.to_token_stream(), out);
         let object = self.new_value(object, None);
@@ -1556,7 +1556,7 @@ impl<'a> Sweep<'a> {
         self.scopes.pop();
         let Some(tail) = tail else {
             // a block standing as a statement: its lines, in a scope of their own
-            out.extend(quote!({ #inner }));
+            out.extend([quote!({ #inner })]);
             return Ok(Lowered {
                 val: Val::Const,
                 fwd: TokenStream::new(),
@@ -1569,7 +1569,7 @@ impl<'a> Sweep<'a> {
                 let store = self.read_store(id);
                 // reading the tail as written keeps its binding used
                 let tail_fwd = tail.fwd;
-                out.extend(quote!({ #inner let _ = #tail_fwd; }));
+                out.extend([quote!({ #inner let _ = #tail_fwd; })]);
                 Ok(Lowered {
                     val: Val::Active(id),
                     fwd: store.to_token_stream(),

@@ -421,7 +421,7 @@ fn fill(template: &TokenStream, name: &str, with: &TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
     for tree in template.clone() {
         match tree {
-            TokenTree::Ident(i) if i == name => out.extend(with.clone()),
+            TokenTree::Ident(i) if i == name => out.extend([with.clone()]),
             TokenTree::Group(g) => {
                 let mut new = Group::new(g.delimiter(), fill(&g.stream(), name, with));
                 new.set_span(g.span());

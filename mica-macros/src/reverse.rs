@@ -72,10 +72,10 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
     let mut code = TokenStream::new();
     for array in &gen.sweep.arrays {
         if let Some(declare) = &array.declare {
-            code.extend(declare.clone());
+            code.extend([declare.clone()]);
         }
     }
-    code.extend(gen.region(&steps, 0, seeds));
+    code.extend([gen.region(&steps, 0, seeds)]);
     gen.finish_fused();
     let inputs: Vec<ValueId> = (0..gen.sweep.values.len())
         .filter(|&v| {
@@ -195,7 +195,7 @@ impl Gen<'_, '_> {
                     acc
                 }
             };
-            code.extend(quote!(#acc += #part;));
+            code.extend([quote!(#acc += #part;)]);
         } else {
             self.contributions.entry(v).or_default().push(part);
         }
@@ -298,10 +298,10 @@ impl Gen<'_, '_> {
                     // value it replaced reaches nothing after this write
                     let element = self.element(*array, indices);
                     let adj = self.sweep.names.fresh("a");
-                    code.extend(quote! {
+                    code.extend([quote! {
                         let #adj = #element;
                         #element = ::mica::__private::zeros_like(&#adj);
-                    });
+                    }]);
                     if let Operand::Active(v) = value {
                         self.contribute(*v, adj.to_token_stream(), &mut code);
                     }
@@ -315,7 +315,7 @@ impl Gen<'_, '_> {
                     if let Operand::Active(v) = value {
                         let element = self.element(*array, indices);
                         let adj = self.sweep.names.fresh("a");
-                        code.extend(quote!(let #adj = #element;));
+                        code.extend([quote!(let #adj = #element;)]);
                         let part = if *negate {
                             quote!(-#adj)
                         } else {
@@ -327,7 +327,7 @@ impl Gen<'_, '_> {
                 Step::Fill { array, value } => {
                     let acc = self.sweep.arrays[*array].acc.clone();
                     let adj = self.sweep.names.fresh("a");
-                    code.extend(quote!(let #adj = ::mica::__private::take_sum(&mut #acc);));
+                    code.extend([quote!(let #adj = ::mica::__private::take_sum(&mut #acc);)]);
                     self.contribute(*value, adj.to_token_stream(), &mut code);
                 }
             }
@@ -343,7 +343,7 @@ impl Gen<'_, '_> {
         new.sort_by_key(|(v, _)| *v);
         for (v, acc) in new {
             let store = self.sweep.read_store(v);
-            decls.extend(accumulator_decl(&acc, &store));
+            decls.extend([accumulator_decl(&acc, &store)]);
         }
         // adjoint buffers of the arrays made in this region
         let locals: Vec<(TokenStream, ValueId)> = self
@@ -360,9 +360,9 @@ impl Gen<'_, '_> {
             .collect();
         for (acc, shape) in locals {
             let shape = self.sweep.read_store(shape);
-            decls.extend(buffer_decl(&acc, &shape));
+            decls.extend([buffer_decl(&acc, &shape)]);
         }
-        decls.extend(code);
+        decls.extend([code]);
         decls
     }
 
@@ -441,9 +441,9 @@ impl Gen<'_, '_> {
                     match input {
                         Operand::Active(id) => {
                             let slot = self.sweep.names.fresh("d");
-                            code.extend(
+                            code.extend([
                                 quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);),
-                            );
+                            ]);
                             let mut at = slot.clone();
                             at.set_span(slot.span().located_at(span));
                             slots.push(quote_spanned!(span=> &mut #at));
@@ -461,15 +461,15 @@ impl Gen<'_, '_> {
                 }
                 let call = |callee: TokenStream| quote!(#callee(#(#args,)* #adj, #(#slots),*););
                 match &op.kind {
-                    OpKind::Call(adapter) => code.extend(call(adapter.clone())),
+                    OpKind::Call(adapter) => code.extend([call(adapter.clone())]),
                     // the receiver's borrow: `Some` wherever the call ran
                     OpKind::Method { object, adapter } => {
                         let store = self.sweep.read_store(*object);
                         let borrow = self.sweep.names.fresh("o");
                         let call = call(quote!(#borrow.#adapter));
-                        code.extend(quote! {
+                        code.extend([quote! {
                             if let ::core::option::Option::Some(#borrow) = #store { #call }
-                        });
+                        }]);
                     }
                     _ => {}
                 }
@@ -479,7 +479,7 @@ impl Gen<'_, '_> {
             }
             OpKind::Read { array, indices } => {
                 let element = self.element(*array, indices);
-                code.extend(quote!(#element += #adj;));
+                code.extend([quote!(#element += #adj;)]);
             }
         }
     }
@@ -501,7 +501,7 @@ impl Gen<'_, '_> {
                     quote!(::mica::__private::zeros_like(&#exit))
                 }
             };
-            code.extend(quote!(let mut #carry = #init;));
+            code.extend([quote!(let mut #carry = #init;)]);
             carries.push(carry);
         }
         let seeds = l
@@ -525,11 +525,11 @@ impl Gen<'_, '_> {
                 }
             };
             let name = self.sweep.names.fresh("n");
-            body.extend(quote!(let #name = #next;));
+            body.extend([quote!(let #name = #next;)]);
             nexts.push(name);
         }
         for (carry, next) in carries.iter().zip(nexts) {
-            body.extend(quote!(#carry = #next;));
+            body.extend([quote!(#carry = #next;)]);
         }
         let (again, stored) = self.loop_reads(l, slicing.as_mut());
         if let Some(slicing) = &slicing {
@@ -574,25 +574,25 @@ impl Gen<'_, '_> {
                 } else {
                     quote!(::core::iter::Iterator::rev(#range))
                 };
-                code.extend(match &slicing {
+                code.extend([match &slicing {
                     Some(slicing) => slicing.wrap(&pat, &range, body),
                     None => quote! {
                         for #pat in #range {
                             #body
                         }
                     },
-                });
+                }]);
             }
             None => {
                 let count = self.sweep.read_store(l.count);
                 let left = self.sweep.names.fresh("r");
-                code.extend(quote! {
+                code.extend([quote! {
                     let mut #left = #count;
                     while #left > 0 {
                         #left -= 1;
                         #body
                     }
-                });
+                }]);
             }
         }
         for (c, carry) in l.carried.iter().zip(carries) {
@@ -653,8 +653,8 @@ impl Gen<'_, '_> {
             let store = &v.store;
             match (&v.recompute, sliced.remove(&id)) {
                 // an element of a parameter, through a slice
-                (_, Some(read)) => again.extend(quote!(let #store = #read;)),
-                (Some(expr), None) if again_here(v) => again.extend(quote!(let #store = #expr;)),
+                (_, Some(read)) => again.extend([quote!(let #store = #read;)]),
+                (Some(expr), None) if again_here(v) => again.extend([quote!(let #store = #expr;)]),
                 _ => stored.push(store.clone()),
             }
         }
@@ -685,7 +685,7 @@ impl Gen<'_, '_> {
         }
         if !arms.is_empty() {
             let flag = self.sweep.read_store(b.flag);
-            code.extend(quote!(match #flag { #(#arms)* _ => {} }));
+            code.extend([quote!(match #flag { #(#arms)* _ => {} })]);
         }
     }
 }
@@ -719,9 +719,9 @@ pub fn sum(parts: &[TokenStream]) -> TokenStream {
     if parts.len() <= CHAIN {
         for (k, part) in parts.iter().enumerate() {
             if k > 0 {
-                out.extend(quote!(+));
+                out.extend([quote!(+)]);
             }
-            out.extend(part.clone());
+            out.extend([part.clone()]);
         }
         return out;
     }
@@ -731,7 +731,7 @@ pub fn sum(parts: &[TokenStream]) -> TokenStream {
     let mut parts = parts.iter();
     let first = parts.next().cloned().unwrap_or_default();
     for part in parts {
-        out.extend(quote!(#sum += #part;));
+        out.extend([quote!(#sum += #part;)]);
     }
     quote!({ let mut #sum = #first; #out #sum })
 }

@@ -309,7 +309,7 @@ impl<'a> Rewriter<'a> {
         if let Some(tail) = sweep.lower_block_stmts(&stmts, &mut forward) {
             let fwd = tail.fwd;
             if !fwd.is_empty() {
-                forward.extend(quote!(let _ = #fwd;));
+                forward.extend([quote!(let _ = #fwd;)]);
             }
         }
         let bindings: HashMap<String, Val> = sweep.top_level_bindings();
@@ -327,7 +327,7 @@ impl<'a> Rewriter<'a> {
         }
         let rev = reverse(&mut sweep, seeds);
         let mut reverse_code = walked_name;
-        reverse_code.extend(rev.code);
+        reverse_code.extend([rev.code]);
         let mut gradients = HashMap::new();
         for knob in &plan.gradients {
             if let Some(buffer) = buffers.get(knob) {
@@ -343,7 +343,7 @@ impl<'a> Rewriter<'a> {
                 // unread means zero
                 None => quote!(::mica::__private::zeros_like(&#knob_ident)),
             };
-            reverse_code.extend(quote!(let #binding = #value;));
+            reverse_code.extend([quote!(let #binding = #value;)]);
             gradients.insert(knob.clone(), binding);
         }
         let forward = crate::lower::fill_placeholders(forward, &rev.fills);
@@ -505,7 +505,7 @@ impl<'a> Rewriter<'a> {
                 if ident == "gradient" && bang.as_char() == '!' {
                     let at = ident.to_token_stream();
                     let replaced = self.gradient(group.stream(), &at);
-                    out.extend(quote!((#replaced)));
+                    out.extend([quote!((#replaced))]);
                     i += 3;
                     continue;
                 }

@@ -301,16 +301,16 @@ impl Sweep<'_> {
         match &range {
             Some((_, RangeSource::Kept(range))) => {
                 let store = &self.values[*range].store;
-                out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(::core::clone::Clone::clone(&#store));));
+                out.extend([quote!(let #it = ::core::iter::IntoIterator::into_iter(::core::clone::Clone::clone(&#store));)]);
             }
-            _ => out.extend(quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);)),
+            _ => out.extend([quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);)]),
         }
         // sized before the loop at the top level; a loop inside another
         // runs its sizing once per outer iteration, on a tape whose earlier
         // growth usually covers it, so it lets the tape grow as it pushes
         if capacity.is_none() && self.depth == 0 {
             let reserve = self.names.fresh("fill");
-            out.extend(reserve.to_token_stream());
+            out.extend([reserve.to_token_stream()]);
             lp.reserve = Some((
                 reserve,
                 quote!(#tape.reserve(::core::iter::Iterator::size_hint(&#it).0);),
@@ -340,7 +340,7 @@ impl Sweep<'_> {
         let fast = if fast { self.fast.pop() } else { None };
         let (body, record) = lowered?;
         let decls = fast.map(|l| l.decls()).unwrap_or_default();
-        out.extend(quote!(#decls for #pat in #it { #body }));
+        out.extend([quote!(#decls for #pat in #it { #body })]);
         lp.range = range.map(|(_, source)| (pat.to_token_stream(), source));
         self.close_loop(lp, carried, record, out);
         Ok(Lowered {
@@ -395,7 +395,7 @@ impl Sweep<'_> {
         let mut lp = self.open_loop(None, out);
         let (body, record) = self.loop_body(&mut lp, &carried, &w.body, |_, _, _| Ok(()))?;
         let cond = &w.cond;
-        out.extend(quote!(while #cond { #body }));
+        out.extend([quote!(while #cond { #body })]);
         self.close_loop(lp, carried, record, out);
         Ok(Lowered {
             val: Val::Const,
@@ -411,13 +411,13 @@ impl Sweep<'_> {
             _ => None,
         };
         let before = self.names.fresh("fill");
-        out.extend(before.to_token_stream());
+        out.extend([before.to_token_stream()]);
         let tape = self.names.fresh("tape");
         self.tapes.push((tape.clone(), capacity));
         let counter = self.names.fresh("kc");
         // written if the iteration's index or the trip count is read
         let counter_at = self.names.fresh("fill");
-        out.extend(counter_at.to_token_stream());
+        out.extend([counter_at.to_token_stream()]);
         OpenLoop {
             counter_at,
             counter_step: None,
@@ -457,7 +457,7 @@ impl Sweep<'_> {
         let counter = lp.counter.clone();
         let index = self.lazy_temp(quote!(#counter), "c", &mut body);
         let step = self.names.fresh("fill");
-        body.extend(step.to_token_stream());
+        body.extend([step.to_token_stream()]);
         lp.counter_step = Some(step);
         lp.index = Some(index);
         let index = (
@@ -478,7 +478,7 @@ impl Sweep<'_> {
         if let Some(tail) = self.lower_block_stmts(&block.stmts, &mut body) {
             let fwd = tail.fwd;
             if !fwd.is_empty() {
-                body.extend(quote!(#fwd;));
+                body.extend([quote!(#fwd;)]);
             }
         }
         self.scopes.pop();
@@ -688,7 +688,7 @@ impl Sweep<'_> {
         let arms = vec![then_block, else_block.unwrap_or_default()];
         let (value, tokens, after) = self.lower_arms(&arms, has_value, &[], out)?;
         let (cond, then_tokens, else_tokens) = (&cond.fwd, &tokens[0], &tokens[1]);
-        out.extend(quote!(if #cond { #then_tokens } else { #else_tokens } #after));
+        out.extend([quote!(if #cond { #then_tokens } else { #else_tokens } #after)]);
         Ok(value)
     }
 
@@ -730,7 +730,7 @@ impl Sweep<'_> {
             quote!(#pat #guard => { #body })
         });
         let scrutinee = &scrutinee.fwd;
-        out.extend(quote!(match #scrutinee { #(#arms)* } #after));
+        out.extend([quote!(match #scrutinee { #(#arms)* } #after)]);
         Ok(value)
     }
 
@@ -791,14 +791,14 @@ impl Sweep<'_> {
             match (tail, has_value) {
                 (Some(tail), true) if !tail.fwd.is_empty() => {
                     let fwd = tail.fwd;
-                    arm.extend(quote!(#value_store = #fwd;));
+                    arm.extend([quote!(#value_store = #fwd;)]);
                     tails.push(tail.val);
                 }
                 (Some(_), true) => tails.push(Val::Const),
                 (Some(tail), false) => {
                     let fwd = tail.fwd;
                     if !fwd.is_empty() {
-                        arm.extend(quote!(#fwd;));
+                        arm.extend([quote!(#fwd;)]);
                     }
                 }
                 (None, true) => tails.push(Val::Const),
@@ -894,7 +894,7 @@ impl Sweep<'_> {
             Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
                 hoist.names.push((name.clone(), hoist.arms > 0))
             }
-            _ => out.extend(quote!(let #name;)),
+            _ => out.extend([quote!(let #name;)]),
         }
     }
 }
@@ -1302,7 +1302,7 @@ impl Sweep<'_> {
             fwd
         };
         let (attrs, pat) = (&local.attrs, &local.pat);
-        out.extend(quote!(#(#attrs)* let #pat = #fwd;));
+        out.extend([quote!(#(#attrs)* let #pat = #fwd;)]);
         let shape = self.stored(quote!(::mica::__private::shape_of(&#name)), out);
         let acc = self.names.fresh("h");
         self.arrays.push(Array {
@@ -1365,8 +1365,8 @@ impl Sweep<'_> {
             }
             let (fwd, place) = (value.fwd, target);
             match op {
-                Some(op) => out.extend(quote!(#place #op #fwd;)),
-                None => out.extend(quote!(#place = #fwd;)),
+                Some(op) => out.extend([quote!(#place #op #fwd;)]),
+                None => out.extend([quote!(#place = #fwd;)]),
             }
             return Ok(());
         };
@@ -1395,7 +1395,7 @@ impl Sweep<'_> {
         // unchanged, and `v` receives it (negated for `-=`)
         if let Some(op @ (syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_))) = op {
             let (right, right_fwd) = self.lower_operand(value, out)?;
-            out.extend(quote!(#place #op #right_fwd;));
+            out.extend([quote!(#place #op #right_fwd;)]);
             self.push_step(Step::Increment {
                 array,
                 indices,
@@ -1432,7 +1432,7 @@ impl Sweep<'_> {
                 (Operand::Active(self.values.len() - 1), lowered.fwd)
             }
         };
-        out.extend(quote!(#place = #fwd;));
+        out.extend([quote!(#place = #fwd;)]);
         self.push_step(Step::Write {
             array,
             indices,

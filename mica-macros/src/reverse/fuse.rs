@@ -135,7 +135,7 @@ impl Gen<'_, '_> {
         for (c, adjoint) in l.carried.iter().zip(plan.carries) {
             let carry = adjoint.map(|adjoint| {
                 let carry = self.sweep.names.fresh("k");
-                before.extend(quote!(let #carry = #adjoint;));
+                before.extend([quote!(let #carry = #adjoint;)]);
                 if let Val::Active(end) = c.end {
                     seeds.push((end, carry.to_token_stream()));
                 }
@@ -167,7 +167,7 @@ impl Gen<'_, '_> {
                 self.early.insert(v, key.clone());
             }
         }
-        self.before_loops.entry(key).or_default().extend(before);
+        self.before_loops.entry(key).or_default().extend([before]);
         for (c, carry) in l.carried.iter().zip(carries) {
             if let (Val::Active(before), Some(carry)) = (&c.before, carry) {
                 self.contribute(*before, carry.into_token_stream(), code);
@@ -185,7 +185,7 @@ impl Gen<'_, '_> {
                 self.before_loops
                     .entry(key)
                     .or_default()
-                    .extend(super::accumulator_decl(&acc, &store));
+                    .extend([super::accumulator_decl(&acc, &store)]);
             }
         }
         for (array, key) in std::mem::take(&mut self.early_arrays) {
@@ -196,7 +196,7 @@ impl Gen<'_, '_> {
                 self.before_loops
                     .entry(key)
                     .or_default()
-                    .extend(super::buffer_decl(&acc, &shape));
+                    .extend([super::buffer_decl(&acc, &shape)]);
             }
         }
         for (key, code) in std::mem::take(&mut self.before_loops) {
@@ -439,7 +439,7 @@ impl Gen<'_, '_> {
         let store = self.sweep.read_store(id);
         // a name read in place (see `Sweep::lower_operand`) needs no copy
         if store != expr.to_string() {
-            early.decls.extend(quote!(let #store = #expr;));
+            early.decls.extend([quote!(let #store = #expr;)]);
         }
         early.defined.insert(id);
         Some(store.into_token_stream())

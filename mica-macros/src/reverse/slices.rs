@@ -132,9 +132,9 @@ impl Gen<'_, '_> {
             };
             let acc = self.sweep.arrays[array].acc.clone();
             let slice = self.sweep.names.fresh("s");
-            slicing.decls.extend(quote! {
+            slicing.decls.extend([quote! {
                 let #slice = &mut #acc #([#prefix])* #run;
-            });
+            }]);
             self.sliced.insert(array, (slice, places));
             slicing.arrays.push(array);
         }
@@ -214,7 +214,7 @@ impl Slicing {
             None => {
                 let slice = names.fresh("s");
                 let run = self.run(start);
-                self.decls.extend(quote!(let #slice = &#base #run;));
+                self.decls.extend([quote!(let #slice = &#base #run;)]);
                 self.reads.insert(key, slice.clone());
                 slice
             }
