@@ -98,8 +98,8 @@ fn synthetic_bodies_expand_cleanly() {
 }
 
 /// One expansion of a 2,000-line straight-line body (or, with
-/// `MICA_PROFILE_BODY=loops`, a 1,000-line loop-heavy one), to run under a
-/// profiler:
+/// `MICA_PROFILE_BODY=loops`, a 1,000-line loop-heavy one; another size with
+/// `MICA_PROFILE_STATEMENTS=n`), to run under a profiler:
 ///
 /// ```text
 /// CARGO_PROFILE_RELEASE_DEBUG=true cargo test -p mica-macros --release --lib --no-run
@@ -109,9 +109,15 @@ fn synthetic_bodies_expand_cleanly() {
 #[test]
 #[ignore = "a profiling target"]
 fn expansion_profile_target() {
+    let statements = |default| {
+        std::env::var("MICA_PROFILE_STATEMENTS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(default)
+    };
     let input = match std::env::var("MICA_PROFILE_BODY").as_deref() {
-        Ok("loops") => loop_heavy(1_000),
-        _ => straight_line(2_000),
+        Ok("loops") => loop_heavy(statements(1_000)),
+        _ => straight_line(statements(2_000)),
     };
     let out = crate::expand::tape(TokenStream::new(), input);
     assert!(!out.is_empty());
