@@ -152,7 +152,7 @@ fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut 
 
 struct Gen<'g, 'a> {
     sweep: &'g mut Sweep<'a>,
-    contributions: BTreeMap<ValueId, Vec<TokenStream>>,
+    contributions: BTreeMap<ValueId, Vec<Part>>,
     accumulated: BTreeSet<ValueId>,
     /// accumulators written so far, by value
     accumulators: BTreeMap<ValueId, Ident>,
@@ -181,7 +181,8 @@ struct Gen<'g, 'a> {
 impl Gen<'_, '_> {
     /// Adds `part` to `v`'s adjoint: into its list, or, for an accumulated
     /// value, into its accumulator right away.
-    fn contribute(&mut self, v: ValueId, part: TokenStream, code: &mut TokenStream) {
+    fn contribute(&mut self, v: ValueId, part: impl Into<Part>, code: &mut TokenStream) {
+        let part = part.into();
         if self.accumulated.contains(&v) {
             if let Some(touched) = &mut self.fusing {
                 touched.insert(v);
@@ -195,6 +196,7 @@ impl Gen<'_, '_> {
                     acc
                 }
             };
+            let part = part.into_tokens();
             code.extend([quote!(#acc += #part;)]);
         } else {
             self.contributions.entry(v).or_default().push(part);
@@ -204,14 +206,14 @@ impl Gen<'_, '_> {
     /// Everything that reached `v`, or `None` if nothing did.
     fn total(&mut self, v: ValueId) -> Option<TokenStream> {
         let parts = self.parts(v);
-        (!parts.is_empty()).then(|| sum(&parts))
+        (!parts.is_empty()).then(|| sum(&Part::tokens(parts)))
     }
 
     /// The contributions that reached `v`, its accumulator last.
-    fn parts(&mut self, v: ValueId) -> Vec<TokenStream> {
+    fn parts(&mut self, v: ValueId) -> Vec<Part> {
         let mut parts = self.contributions.remove(&v).unwrap_or_default();
         if let Some(acc) = self.accumulators.get(&v) {
-            parts.push(acc.to_token_stream());
+            parts.push(Part::Name(acc.clone()));
         }
         parts
     }
@@ -219,14 +221,14 @@ impl Gen<'_, '_> {
     /// `v`'s adjoint under an immutable name (see [`Self::bind_adjoint`]),
     /// or `None` if nothing reached it.
     fn bound_total(&mut self, v: ValueId, code: &mut TokenStream) -> Option<Ident> {
-        let parts = self.parts(v);
-        match parts.as_slice() {
-            [] => None,
+        let mut parts = self.parts(v);
+        match parts.len() {
+            0 => None,
             // one contribution: small, cheap to look at
-            [one] => Some(self.bind_adjoint(one.clone(), code)),
+            1 => parts.pop().map(|one| self.bind_adjoint(one, code)),
             _ => {
                 let adj = self.sweep.names.fresh("a");
-                let total = sum(&parts);
+                let total = sum(&Part::tokens(parts));
                 crate::names::push_let(code, &adj, total);
                 Some(adj)
             }
@@ -235,15 +237,22 @@ impl Gen<'_, '_> {
 
     /// An immutable name for an adjoint: the adjoint itself when it already
     /// is one (an unchanged adjoint is not copied), else a new `let`.
-    fn bind_adjoint(&mut self, adjoint: TokenStream, code: &mut TokenStream) -> Ident {
-        let mut tokens = adjoint.clone().into_iter();
-        if let (Some(proc_macro2::TokenTree::Ident(name)), None) = (tokens.next(), tokens.next()) {
-            if is_immutable_adjoint(&name) {
-                return name;
+    fn bind_adjoint(&mut self, adjoint: Part, code: &mut TokenStream) -> Ident {
+        let name = match &adjoint {
+            Part::Name(name) => Some(name.clone()),
+            Part::Tokens(tokens) => {
+                let mut tokens = tokens.clone().into_iter();
+                match (tokens.next(), tokens.next()) {
+                    (Some(proc_macro2::TokenTree::Ident(name)), None) => Some(name),
+                    _ => None,
+                }
             }
+        };
+        if let Some(name) = name.filter(is_immutable_adjoint) {
+            return name;
         }
         let adj = self.sweep.names.fresh("a");
-        crate::names::push_let(code, &adj, adjoint);
+        crate::names::push_let(code, &adj, adjoint.into_tokens());
         adj
     }
 
@@ -303,7 +312,7 @@ impl Gen<'_, '_> {
                         #element = ::mica::__private::zeros_like(&#adj);
                     }]);
                     if let Operand::Active(v) = value {
-                        self.contribute(*v, adj.to_token_stream(), &mut code);
+                        self.contribute(*v, adj, &mut code);
                     }
                 }
                 Step::Increment {
@@ -317,9 +326,9 @@ impl Gen<'_, '_> {
                         let adj = self.sweep.names.fresh("a");
                         code.extend([quote!(let #adj = #element;)]);
                         let part = if *negate {
-                            quote!(-#adj)
+                            Part::Tokens(quote!(-#adj))
                         } else {
-                            adj.to_token_stream()
+                            Part::Name(adj)
                         };
                         self.contribute(*v, part, &mut code);
                     }
@@ -328,7 +337,7 @@ impl Gen<'_, '_> {
                     let acc = self.sweep.arrays[*array].acc.clone();
                     let adj = self.sweep.names.fresh("a");
                     code.extend([quote!(let #adj = ::mica::__private::take_sum(&mut #acc);)]);
-                    self.contribute(*value, adj.to_token_stream(), &mut code);
+                    self.contribute(*value, adj, &mut code);
                 }
             }
         }
@@ -379,7 +388,10 @@ impl Gen<'_, '_> {
                     // `a ± b` and `-a` pass the adjoint on, negated for
                     // what is subtracted
                     let part = match (*name, i) {
-                        ("add", _) | ("sub", 0) => adj.to_token_stream(),
+                        ("add", _) | ("sub", 0) => {
+                            self.contribute(*id, adj.clone(), code);
+                            continue;
+                        }
                         ("sub", _) | ("neg", _) => quote!(-#adj),
                         // products and quotients inline, as the runtime's
                         // pullbacks write them: no call for the compiler to
@@ -474,7 +486,7 @@ impl Gen<'_, '_> {
                     _ => {}
                 }
                 for (id, slot) in parts {
-                    self.contribute(id, slot.into_token_stream(), code);
+                    self.contribute(id, slot, code);
                 }
             }
             OpKind::Read { array, indices } => {
@@ -597,7 +609,7 @@ impl Gen<'_, '_> {
         }
         for (c, carry) in l.carried.iter().zip(carries) {
             if let Val::Active(before) = c.before {
-                self.contribute(before, carry.into_token_stream(), code);
+                self.contribute(before, carry, code);
             }
         }
     }
@@ -702,6 +714,39 @@ fn buffer_decl(acc: &TokenStream, shape: &Ident) -> TokenStream {
 
 /// Whether `name` is an adjoint bound once by a `let` (`__mica_a7`,
 /// `__mica_e7`), not an accumulator or a loop's carry.
+/// A contribution to an adjoint: an expression, or a name the reverse sweep
+/// bound. A name is known as one without walking its tokens, which inside
+/// rustc crosses the proc-macro bridge.
+enum Part {
+    Name(Ident),
+    Tokens(TokenStream),
+}
+
+impl From<Ident> for Part {
+    fn from(name: Ident) -> Self {
+        Part::Name(name)
+    }
+}
+
+impl From<TokenStream> for Part {
+    fn from(tokens: TokenStream) -> Self {
+        Part::Tokens(tokens)
+    }
+}
+
+impl Part {
+    fn into_tokens(self) -> TokenStream {
+        match self {
+            Part::Name(name) => name.into_token_stream(),
+            Part::Tokens(tokens) => tokens,
+        }
+    }
+
+    fn tokens(parts: Vec<Part>) -> Vec<TokenStream> {
+        parts.into_iter().map(Part::into_tokens).collect()
+    }
+}
+
 fn is_immutable_adjoint(name: &Ident) -> bool {
     let name = name.to_string();
     ["__mica_a", "__mica_e"].iter().any(|prefix| {

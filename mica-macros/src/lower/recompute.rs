@@ -524,11 +524,18 @@ impl<'ast> Visit<'ast> for Touches {
 
 /// Whether tokens mention mutation: `mut`, or a name like `iter_mut`.
 fn mentions_mut(tokens: &proc_macro2::TokenStream) -> bool {
+    // most tokens mention neither, and one rendering of them says so:
+    // walking them instead crosses the proc-macro bridge once per group
+    let text = tokens.to_string();
+    (text.contains("mut") || text.contains("Cell")) && mentions_mut_in(tokens)
+}
+
+fn mentions_mut_in(tokens: &proc_macro2::TokenStream) -> bool {
     tokens.clone().into_iter().any(|tt| match tt {
         proc_macro2::TokenTree::Ident(i) => {
             i.to_string().contains("mut") || i == "Cell" || i == "RefCell"
         }
-        proc_macro2::TokenTree::Group(g) => mentions_mut(&g.stream()),
+        proc_macro2::TokenTree::Group(g) => mentions_mut_in(&g.stream()),
         _ => false,
     })
 }

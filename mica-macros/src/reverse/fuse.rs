@@ -170,7 +170,7 @@ impl Gen<'_, '_> {
         self.before_loops.entry(key).or_default().extend([before]);
         for (c, carry) in l.carried.iter().zip(carries) {
             if let (Val::Active(before), Some(carry)) = (&c.before, carry) {
-                self.contribute(*before, carry.into_token_stream(), code);
+                self.contribute(*before, carry, code);
             }
         }
         true
