@@ -1630,6 +1630,20 @@ impl<'ast> Visit<'ast> for Mentions<'_, '_> {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
+/// Whether `expr` has an identifier for which `named` holds (paths,
+/// fields, methods: every identifier syn visits).
+fn names_any(expr: &Expr, named: impl FnMut(&Ident) -> bool) -> bool {
+    struct Finder<F>(F, bool);
+    impl<'ast, F: FnMut(&Ident) -> bool> Visit<'ast> for Finder<F> {
+        fn visit_ident(&mut self, ident: &'ast Ident) {
+            self.1 = self.1 || (self.0)(ident);
+        }
+    }
+    let mut finder = Finder(named, false);
+    finder.visit_expr(expr);
+    finder.1
+}
+
 #[derive(Default)]
 struct PatNames(Vec<Ident>);
 

@@ -179,7 +179,10 @@ impl Sweep<'_> {
         if !row || !stability.pure(base) {
             return None;
         }
-        let at = self.fast.iter().rposition(|l| mentions(index, &l.var))?;
+        let at = self
+            .fast
+            .iter()
+            .rposition(|l| super::names_any(index, |i| *i == l.var))?;
         let l = &self.fast[at];
         let shift = shift(index, &l.var)?;
         // the same base and shift: the same slice
@@ -214,22 +217,6 @@ impl Sweep<'_> {
         l.decls.push((slice.clone(), quote!(#base[..], #start)));
         Some((slice, local))
     }
-}
-
-/// Whether `expr` mentions the name `var`.
-fn mentions(expr: &Expr, var: &str) -> bool {
-    struct Finder<'v> {
-        var: &'v str,
-        found: bool,
-    }
-    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
-        fn visit_ident(&mut self, i: &'ast Ident) {
-            self.found |= i == self.var;
-        }
-    }
-    let mut f = Finder { var, found: false };
-    syn::visit::Visit::visit_expr(&mut f, expr);
-    f.found
 }
 
 /// A shift `e`, worked out before the loop without panicking: `None`

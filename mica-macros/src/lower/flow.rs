@@ -615,7 +615,7 @@ impl Sweep<'_> {
         loop {
             let before = active.len();
             for (pat, iterated) in &loops.0 {
-                if mentions_any(iterated, &active) {
+                if super::names_any(iterated, |i| active.contains(&i.to_string())) {
                     let mut names = PatNames::default();
                     names.visit_pat(pat);
                     active.extend(names.0.iter().map(Ident::to_string));
@@ -1208,7 +1208,9 @@ impl Sweep<'_> {
         // (a loop may iterate an array bound by a later `let`)
         for _ in 0..3 {
             for (pat, iterated) in &loops.0 {
-                if self.mentions_active(iterated) || mentions_any(iterated, &active) {
+                if self.mentions_active(iterated)
+                    || super::names_any(iterated, |i| active.contains(&i.to_string()))
+                {
                     let mut names = PatNames::default();
                     names.visit_pat(pat);
                     active.extend(names.0.iter().map(Ident::to_string));
@@ -1564,21 +1566,6 @@ fn constant_trip_bound(expr: &Expr) -> Option<TokenStream> {
         }
         _ => None,
     }
-}
-
-/// Whether an expression names any of `names`.
-fn mentions_any(expr: &Expr, names: &HashSet<String>) -> bool {
-    struct Finder<'n>(&'n HashSet<String>, bool);
-    impl<'ast> Visit<'ast> for Finder<'_> {
-        fn visit_ident(&mut self, ident: &'ast Ident) {
-            if self.0.contains(&ident.to_string()) {
-                self.1 = true;
-            }
-        }
-    }
-    let mut finder = Finder(names, false);
-    finder.visit_expr(expr);
-    finder.1
 }
 
 /// Whether a block's statements end with a value (not `()` and not an
