@@ -140,7 +140,7 @@ pub struct Op {
 /// are walked backward, and branches whose taken arm is walked.
 pub enum Step {
     Op(Op),
-    Loop(Loop),
+    Loop(Box<Loop>),
     Branch(Branch),
     /// `array[indices] = value`: the element's old value reaches nothing
     /// after this
@@ -190,6 +190,27 @@ pub struct Loop {
     /// a placeholder just before the loop, at the function body's top level
     /// when `top` is set (see `reverse.rs`, fused loops)
     pub before: Ident,
+    /// for a loop over a range whose ends read only stable names: how many
+    /// iterations it runs, known where it starts
+    pub trip: Option<Trip>,
+}
+
+/// A loop over a range whose ends read only stable names (see
+/// `lower/recompute.rs`): evaluated again before an enclosing loop of the
+/// same kind, the range gives that loop's every run of it the same length,
+/// unless it reads that loop's variable. The reverse sweep uses this to make
+/// a tape's room once for a whole nest of loops (see `reverse.rs`).
+#[derive(Clone)]
+pub struct Trip {
+    /// placeholders just before and just after the loop
+    pub start: Ident,
+    pub end: Ident,
+    /// the range
+    pub range: TokenStream,
+    /// the names the range reads
+    pub reads: std::collections::HashSet<String>,
+    /// the loop's variable, if it has one
+    pub var: Option<String>,
 }
 
 /// Where the reverse sweep finds a loop's range.

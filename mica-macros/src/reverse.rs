@@ -25,7 +25,10 @@
 //!   iteration to the next passes its adjoint back through a `carry`. A
 //!   loop whose iterations pass nothing back is walked forward
 //!   (`forward.rs`), and a loop over a range reads and adds through slices
-//!   taken before it (`slices.rs`).
+//!   taken before it (`slices.rs`). In a nest of range loops whose trip
+//!   counts are known where the nest starts, the tape's room is made once
+//!   there and the iterations write into it through a `Writer`, whose push
+//!   makes no call: a call inside a short loop costs the loop's registers.
 //! - A branch replays the arm its flag recorded; a value that comes out of
 //!   the branch hands its adjoint to the value that arm gave.
 //!
@@ -68,6 +71,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Rev
         before_loops: HashMap::new(),
         fusing: None,
         sliced: HashMap::new(),
+        nest: Vec::new(),
     };
     let mut code = TokenStream::new();
     for array in &gen.sweep.arrays {
@@ -176,6 +180,10 @@ struct Gen<'g, 'a> {
     /// inside a loop's reverse whose buffers are sliced: array → its slice
     /// and the loop variable's place in it (see `slices.rs`)
     sliced: HashMap<usize, (Ident, slices::Places)>,
+    /// the loops around the one being walked, outermost first: each loop's
+    /// trip count if known where it starts (`None` for other loops and for
+    /// fused loops, whose reverse runs inside their forward sweep)
+    nest: Vec<Option<crate::lower::Trip>>,
 }
 
 impl Gen<'_, '_> {
@@ -525,6 +533,7 @@ impl Gen<'_, '_> {
                 _ => None,
             })
             .collect();
+        self.nest.push(l.trip.clone());
         let mut body = self.region(&l.steps, l.region, seeds);
         // all carries move at once: one carry's next value may read another's
         let mut nexts = Vec::new();
@@ -549,14 +558,28 @@ impl Gen<'_, '_> {
         }
         let body = quote!(#again #body);
         let tape = &l.tape;
+        let writer = if stored.is_empty() {
+            None
+        } else {
+            self.writer(tape)
+        };
+        self.nest.pop();
         let body = if stored.is_empty() {
             self.sweep.empty_tapes.insert(tape.to_string());
             body
         } else {
-            self.fills
-                .insert(l.fill.to_string(), quote!(#tape.push((#(#stored,)*));));
-            if let Some((reserve, code)) = &l.reserve {
-                self.fills.insert(reserve.to_string(), code.clone());
+            match writer {
+                Some(writer) => {
+                    self.fills
+                        .insert(l.fill.to_string(), quote!(#writer.push((#(#stored,)*));));
+                }
+                None => {
+                    self.fills
+                        .insert(l.fill.to_string(), quote!(#tape.push((#(#stored,)*));));
+                    if let Some((reserve, code)) = &l.reserve {
+                        self.fills.insert(reserve.to_string(), code.clone());
+                    }
+                }
             }
             quote! {
                 if let ::core::option::Option::Some((#(#stored,)*)) = #tape.pop() {
@@ -612,6 +635,56 @@ impl Gen<'_, '_> {
                 self.contribute(before, carry, code);
             }
         }
+    }
+
+    /// For the tape of the loop on top of `nest`, pushed once per
+    /// iteration: a writer made before the outermost loop of the nest whose
+    /// every run of this loop, and of the loops between, has a trip count
+    /// known where that loop starts, or `None` if this loop's own is not
+    /// known. The room is the product of those trip counts; the writer is
+    /// dropped (its items joining the tape) just after that loop, before
+    /// any reverse pops the tape. A tape on the stack keeps its pushes.
+    fn writer(&mut self, tape: &Ident) -> Option<Ident> {
+        if self
+            .sweep
+            .tapes
+            .iter()
+            .any(|(t, capacity)| t == tape && capacity.is_some())
+        {
+            return None;
+        }
+        let inner = self.nest.len().checked_sub(1)?;
+        let own = self.nest[inner].as_ref()?;
+        let mut reads = own.reads.clone();
+        let mut outer = inner;
+        while let Some(Some(parent)) = outer.checked_sub(1).map(|p| &self.nest[p]) {
+            // a range reading the parent's variable changes from one of
+            // the parent's iterations to the next
+            if parent.var.as_ref().is_some_and(|v| reads.contains(v)) {
+                break;
+            }
+            reads.extend(parent.reads.iter().cloned());
+            outer -= 1;
+        }
+        let trips = self.nest[outer..=inner].iter().flatten().map(|t| {
+            let range = &t.range;
+            quote!(::mica::__private::trip(&(#range)))
+        });
+        let room = trips
+            .reduce(|a, b| quote!(#a.saturating_mul(#b)))
+            .unwrap_or_default();
+        let at = self.nest[outer].as_ref()?;
+        let (start, end) = (at.start.to_string(), at.end.to_string());
+        let writer = self.sweep.names.fresh("w");
+        self.fills
+            .entry(start)
+            .or_default()
+            .extend([quote!(let mut #writer = ::mica::__private::Writer::new(&mut #tape, #room);)]);
+        self.fills
+            .entry(end)
+            .or_default()
+            .extend([quote!(::core::mem::drop(#writer);)]);
+        Some(writer)
     }
 
     /// What a loop body's reverse reads: the `let`s that evaluate values

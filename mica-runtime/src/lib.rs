@@ -13,8 +13,11 @@ pub mod check;
 mod functions;
 mod knob;
 pub mod rules;
+mod tape;
 
 pub use functions::*;
+#[doc(hidden)]
+pub use tape::{trip, Writer};
 
 pub use knob::{
     assert_knob, element, index, index_add, index_mul, index_sub, one_like, placeholder, run,

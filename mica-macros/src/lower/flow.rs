@@ -305,6 +305,24 @@ impl Sweep<'_> {
             }
             _ => out.extend([quote!(let #it = ::core::iter::IntoIterator::into_iter(#expr);)]),
         }
+        // a range evaluated again where it starts: its trip count is known
+        // before an enclosing loop (see `Trip`)
+        let trip = match &range {
+            Some((var, RangeSource::Again(range))) => {
+                let (start, end) = (self.names.fresh("fill"), self.names.fresh("fill"));
+                out.extend([start.to_token_stream()]);
+                let mut reads = HashSet::new();
+                idents_in(range.clone(), &mut reads);
+                Some(Trip {
+                    start,
+                    end,
+                    range: range.clone(),
+                    reads,
+                    var: var.clone(),
+                })
+            }
+            _ => None,
+        };
         // sized before the loop at the top level; a loop inside another
         // runs its sizing once per outer iteration, on a tape whose earlier
         // growth usually covers it, so it lets the tape grow as it pushes
@@ -341,7 +359,11 @@ impl Sweep<'_> {
         let (body, record) = lowered?;
         let decls = fast.map(|l| l.decls()).unwrap_or_default();
         out.extend([quote!(#decls for #pat in #it { #body })]);
+        if let Some(trip) = &trip {
+            out.extend([trip.end.to_token_stream()]);
+        }
         lp.range = range.map(|(_, source)| (pat.to_token_stream(), source));
+        lp.trip = trip;
         self.close_loop(lp, carried, record, out);
         Ok(Lowered {
             val: Val::Const,
@@ -430,6 +452,7 @@ impl Sweep<'_> {
             region: self.regions,
             reserve: None,
             range: None,
+            trip: None,
             first_value: self.values.len(),
         }
     }
@@ -566,7 +589,7 @@ impl Sweep<'_> {
                 exit,
             });
         }
-        self.push_step(Step::Loop(Loop {
+        self.push_step(Step::Loop(Box::new(Loop {
             region: lp.region,
             scope: lp.region,
             steps,
@@ -579,7 +602,8 @@ impl Sweep<'_> {
             carried: record,
             top: lp.top,
             before: lp.before,
-        }));
+            trip: lp.trip,
+        })));
     }
 
     /// Changes what an existing binding holds (where it was bound).
@@ -921,6 +945,7 @@ pub(super) struct OpenLoop {
     region: usize,
     reserve: Option<(Ident, TokenStream)>,
     range: Option<(TokenStream, RangeSource)>,
+    trip: Option<Trip>,
     first_value: ValueId,
 }
 
@@ -961,6 +986,19 @@ pub fn fill_placeholders(tokens: TokenStream, fills: &HashMap<String, TokenStrea
             other => other.into(),
         })
         .collect()
+}
+
+/// Adds the names `tokens` mentions to `out`.
+fn idents_in(tokens: TokenStream, out: &mut HashSet<String>) {
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => idents_in(g.stream(), out),
+            _ => {}
+        }
+    }
 }
 
 fn unsupported_iteration(expr: &Expr) -> syn::Error {

@@ -144,7 +144,10 @@ impl Gen<'_, '_> {
             carries.push(carry);
         }
         let outer = self.fusing.replace(BTreeSet::new());
+        // the loop's reverse pops its inner loops' tapes inside it
+        self.nest.push(None);
         let body = self.region(&l.steps, l.region, seeds);
+        self.nest.pop();
         let touched = std::mem::replace(&mut self.fusing, outer).unwrap_or_default();
         // each iteration hands its carried adjoints on unchanged (checked)
         for c in &l.carried {

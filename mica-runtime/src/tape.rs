@@ -1,0 +1,128 @@
+//! Storage for the values a loop's reverse reads, written without a call
+//! inside the loop.
+//!
+//! A generated adjoint keeps, for each loop, a `Vec` of the values each
+//! iteration's reverse needs. `Vec::push` has a path that grows the vector:
+//! a call, and around a call the registers holding the loop's floats must be
+//! saved, so a short loop pays for the call it never makes. When the number
+//! of iterations of a nest of range loops is known before the nest runs, the
+//! generated code makes room once and writes through a [`Writer`], whose
+//! `push` only stores.
+
+use std::mem::MaybeUninit;
+
+/// The number of items a range yields (`usize::MAX` if it does not fit).
+///
+/// `a..b` and `a..=b` of integers tell their length exactly.
+#[doc(hidden)]
+#[inline(always)]
+pub fn trip<I: Iterator>(range: &I) -> usize {
+    match range.size_hint() {
+        (_, Some(n)) => n,
+        (n, None) => n,
+    }
+}
+
+/// Pushes onto a tape into room made beforehand.
+///
+/// `Writer::new(tape, room)` makes room for `room` more items; `push`
+/// stores an item into it. The items become part of the tape when the
+/// writer is dropped. The generated code sizes `room` as the product of the
+/// trip counts of the ranges the loop nest walks, evaluated where the nest
+/// starts, with one push per iteration: `push` never finds the room full.
+/// Were it to, it would panic rather than grow, which is what keeps `push`
+/// free of calls.
+#[doc(hidden)]
+pub struct Writer<'a, T> {
+    tape: &'a mut Vec<T>,
+    written: usize,
+}
+
+impl<'a, T> Writer<'a, T> {
+    /// Makes room for `room` more items on `tape`.
+    #[inline(always)]
+    pub fn new(tape: &'a mut Vec<T>, room: usize) -> Self {
+        tape.reserve(room);
+        Writer { tape, written: 0 }
+    }
+
+    /// Stores `item` after the items pushed so far.
+    ///
+    /// # Panics
+    ///
+    /// If the room made by [`Writer::new`] is full.
+    #[inline(always)]
+    pub fn push(&mut self, item: T) {
+        let spare: &mut [MaybeUninit<T>] = self.tape.spare_capacity_mut();
+        spare[self.written].write(item);
+        self.written += 1;
+    }
+}
+
+impl<T> Drop for Writer<'_, T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        let len = self.tape.len() + self.written;
+        // SAFETY: `push` wrote the first `written` slots after the tape's
+        // length, each once, and nothing else touched the tape while the
+        // writer borrowed it; `written` never exceeds the spare capacity,
+        // since `push` indexes the spare slots with a bounds check.
+        unsafe { self.tape.set_len(len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{trip, Writer};
+
+    #[test]
+    fn trip_counts_ranges() {
+        assert_eq!(trip(&(0..5usize)), 5);
+        assert_eq!(trip(&(3..3usize)), 0);
+        let (hi, lo) = (5usize, 2usize);
+        assert_eq!(trip(&(hi..lo)), 0);
+        assert_eq!(trip(&(1..=4i32)), 4);
+        assert_eq!(trip(&(-3..2i64)), 5);
+        assert_eq!(trip(&(0..=usize::MAX)), usize::MAX);
+    }
+
+    #[test]
+    fn written_items_follow_the_tape() {
+        let mut tape = vec![(1.0, 0usize)];
+        {
+            let mut w = Writer::new(&mut tape, 3);
+            w.push((2.0, 1));
+            w.push((3.0, 2));
+        }
+        assert_eq!(tape, [(1.0, 0), (2.0, 1), (3.0, 2)]);
+        assert_eq!(tape.pop(), Some((3.0, 2)));
+        drop(Writer::new(&mut tape, 0));
+        assert_eq!(tape, [(1.0, 0), (2.0, 1)]);
+    }
+
+    #[test]
+    fn items_that_own_memory_are_kept_and_freed() {
+        let mut tape: Vec<Vec<f64>> = Vec::new();
+        let mut w = Writer::new(&mut tape, 2);
+        w.push(vec![1.0; 3]);
+        w.push(vec![2.0]);
+        drop(w);
+        assert_eq!(tape, [vec![1.0; 3], vec![2.0]]);
+    }
+
+    #[test]
+    fn a_full_writer_panics_and_keeps_what_it_wrote() {
+        let mut tape: Vec<f64> = Vec::with_capacity(1);
+        let full = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut w = Writer::new(&mut tape, 1);
+            let room = w.tape.capacity();
+            for k in 0..=room {
+                w.push(k as f64);
+            }
+        }));
+        assert!(full.is_err());
+        let room = tape.capacity();
+        assert_eq!(tape.len(), room);
+        assert!(tape.iter().enumerate().all(|(k, &v)| v == k as f64));
+    }
+}
