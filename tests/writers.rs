@@ -145,10 +145,18 @@ macro_rules! check_all {
             let at: Vec<$t> = mu.iter().chain(&l).copied().collect();
             let g: Vec<$t> = gmu.iter().chain(&gl).copied().collect();
             check(&|p: &[$t]| mixture(&p[..9], &p[9..], &x, 3), &at, &g);
-            check(&|p: &[$t]| unfused(p, &x[..10]), &w, &unfused_grad(&w, &x[..10]).1);
+            check(
+                &|p: &[$t]| unfused(p, &x[..10]),
+                &w,
+                &unfused_grad(&w, &x[..10]).1,
+            );
             check(&|p: &[$t]| triangle(p), &w, &triangle_grad(&w).1);
             check(&|p: &[$t]| frozen(p, &x), &w, &frozen_grad(&w, &x).1);
-            check(&|p: &[$t]| frozen(p, &x[..4]), &w, &frozen_grad(&w, &x[..4]).1);
+            check(
+                &|p: &[$t]| frozen(p, &x[..4]),
+                &w,
+                &frozen_grad(&w, &x[..4]).1,
+            );
             check(&|p: &[$t]| branchy(p, &x), &w, &branchy_grad(&w, &x).1);
         }
     }};

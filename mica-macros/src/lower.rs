@@ -197,9 +197,9 @@ pub struct Loop {
 
 /// A loop over a range whose ends read only stable names (see
 /// `lower/recompute.rs`): evaluated again before an enclosing loop of the
-/// same kind, the range gives that loop's every run of it the same length,
-/// unless it reads that loop's variable. The reverse sweep uses this to make
-/// a tape's room once for a whole nest of loops (see `reverse.rs`).
+/// same kind, with that loop's variable bound to each value it takes, the
+/// range gives the lengths of this loop's runs. The reverse sweep uses this
+/// to make a tape's room once for a whole nest of loops (see `reverse.rs`).
 #[derive(Clone)]
 pub struct Trip {
     /// placeholders just before and just after the loop
@@ -209,8 +209,8 @@ pub struct Trip {
     pub range: TokenStream,
     /// the names the range reads
     pub reads: std::collections::HashSet<String>,
-    /// the loop's variable, if it has one
-    pub var: Option<String>,
+    /// the loop's variable, as written, if it has one
+    pub var: Option<Ident>,
 }
 
 /// Where the reverse sweep finds a loop's range.

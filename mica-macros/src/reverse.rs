@@ -638,12 +638,20 @@ impl Gen<'_, '_> {
     }
 
     /// For the tape of the loop on top of `nest`, pushed once per
-    /// iteration: a writer made before the outermost loop of the nest whose
-    /// every run of this loop, and of the loops between, has a trip count
-    /// known where that loop starts, or `None` if this loop's own is not
-    /// known. The room is the product of those trip counts; the writer is
-    /// dropped (its items joining the tape) just after that loop, before
-    /// any reverse pops the tape. A tape on the stack keeps its pushes.
+    /// iteration: a writer made before the outermost loop of the nest from
+    /// which down to this loop every loop is a range loop with a [`Trip`],
+    /// each run unconditionally by the one around it, or `None` if this
+    /// loop has no `Trip`. The room is the number of this loop's iterations
+    /// in one run of that outermost loop: the product of the trip counts,
+    /// or, where a range reads the variable of a loop around it, their sum
+    /// over the values that variable takes. It is computed before the nest
+    /// runs, evaluating an inner range only for iterations where the nest
+    /// itself will (`room_times` and `room_each` skip empty ranges). The
+    /// writer is dropped, its items joining the tape, just after that loop,
+    /// before any reverse pops the tape. A tape on the stack keeps its
+    /// pushes.
+    ///
+    /// [`Trip`]: crate::lower::Trip
     fn writer(&mut self, tape: &Ident) -> Option<Ident> {
         if self
             .sweep
@@ -655,24 +663,21 @@ impl Gen<'_, '_> {
         }
         let inner = self.nest.len().checked_sub(1)?;
         let own = self.nest[inner].as_ref()?;
+        let range = &own.range;
+        let mut room = quote!(::mica::__private::trip(&(#range)));
         let mut reads = own.reads.clone();
         let mut outer = inner;
         while let Some(Some(parent)) = outer.checked_sub(1).map(|p| &self.nest[p]) {
-            // a range reading the parent's variable changes from one of
-            // the parent's iterations to the next
-            if parent.var.as_ref().is_some_and(|v| reads.contains(v)) {
-                break;
-            }
+            let range = &parent.range;
+            room = match &parent.var {
+                Some(var) if reads.contains(&var.to_string()) => {
+                    quote!(::mica::__private::room_each(#range, |#var| #room))
+                }
+                _ => quote!(::mica::__private::room_times(&(#range), || #room)),
+            };
             reads.extend(parent.reads.iter().cloned());
             outer -= 1;
         }
-        let trips = self.nest[outer..=inner].iter().flatten().map(|t| {
-            let range = &t.range;
-            quote!(::mica::__private::trip(&(#range)))
-        });
-        let room = trips
-            .reduce(|a, b| quote!(#a.saturating_mul(#b)))
-            .unwrap_or_default();
         let at = self.nest[outer].as_ref()?;
         let (start, end) = (at.start.to_string(), at.end.to_string());
         let writer = self.sweep.names.fresh("w");
@@ -763,7 +768,11 @@ impl Gen<'_, '_> {
                     _ => None,
                 })
                 .collect();
+            // a loop in an arm may not run: its range is evaluated where
+            // the arm runs it, not before the loops around the branch
+            self.nest.push(None);
             let arm = self.region(steps, *region, seeds);
+            self.nest.pop();
             if !arm.is_empty() {
                 arms.push(quote!(#k => { #arm }));
             }

@@ -23,13 +23,35 @@ pub fn trip<I: Iterator>(range: &I) -> usize {
     }
 }
 
+/// The iterations of a nest in one run of its outer loop over `range`,
+/// `per_run` being the iterations in one of its iterations: their product,
+/// without evaluating `per_run` if `range` is empty.
+#[doc(hidden)]
+#[inline(always)]
+pub fn room_times<I: Iterator>(range: &I, per_run: impl FnOnce() -> usize) -> usize {
+    match trip(range) {
+        0 => 0,
+        n => n.saturating_mul(per_run()),
+    }
+}
+
+/// The iterations of a nest in one run of its outer loop over `range`,
+/// where the inner ranges read the outer loop's variable: `per_run` of each
+/// value it takes, summed.
+#[doc(hidden)]
+#[inline(always)]
+pub fn room_each<I: Iterator>(range: I, per_run: impl FnMut(I::Item) -> usize) -> usize {
+    range.map(per_run).fold(0, usize::saturating_add)
+}
+
 /// Pushes onto a tape into room made beforehand.
 ///
 /// `Writer::new(tape, room)` makes room for `room` more items; `push`
 /// stores an item into it. The items become part of the tape when the
-/// writer is dropped. The generated code sizes `room` as the product of the
-/// trip counts of the ranges the loop nest walks, evaluated where the nest
-/// starts, with one push per iteration: `push` never finds the room full.
+/// writer is dropped. The generated code sizes `room` as the number of
+/// iterations the loop nest will run, counted from its ranges where the
+/// nest starts ([`trip`], [`room_times`], [`room_each`]), with one push per
+/// iteration: `push` never finds the room full.
 /// Were it to, it would panic rather than grow, which is what keeps `push`
 /// free of calls.
 #[doc(hidden)]
@@ -73,7 +95,7 @@ impl<T> Drop for Writer<'_, T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{trip, Writer};
+    use super::{room_each, room_times, trip, Writer};
 
     #[test]
     fn trip_counts_ranges() {
@@ -84,6 +106,24 @@ mod tests {
         assert_eq!(trip(&(1..=4i32)), 4);
         assert_eq!(trip(&(-3..2i64)), 5);
         assert_eq!(trip(&(0..=usize::MAX)), usize::MAX);
+    }
+
+    #[test]
+    fn rooms_count_a_nest_without_evaluating_what_it_skips() {
+        let (n, d) = (4usize, 3usize);
+        assert_eq!(room_times(&(0..n), || trip(&(0..d))), 12);
+        // a triangle: Σ_{a<d} (d − a − 1)
+        assert_eq!(room_each(0..d, |a| trip(&(a + 1..d))), 3);
+        assert_eq!(
+            room_times(&(0..n), || room_each(0..d, |a| trip(&(0..a + 1)))),
+            24
+        );
+        // an empty outer range never asks for its inner one (`d - 1` would
+        // overflow)
+        let d = 0usize;
+        assert_eq!(room_times(&(0..d), || trip(&(0..d - 1))), 0);
+        assert_eq!(room_each(0..d, |_| trip(&(0..d - 1))), 0);
+        assert_eq!(room_times(&(0..usize::MAX), || 2), usize::MAX);
     }
 
     #[test]

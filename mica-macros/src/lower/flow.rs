@@ -308,7 +308,7 @@ impl Sweep<'_> {
         // a range evaluated again where it starts: its trip count is known
         // before an enclosing loop (see `Trip`)
         let trip = match &range {
-            Some((var, RangeSource::Again(range))) => {
+            Some((_, RangeSource::Again(range))) => {
                 let (start, end) = (self.names.fresh("fill"), self.names.fresh("fill"));
                 out.extend([start.to_token_stream()]);
                 let mut reads = HashSet::new();
@@ -318,7 +318,7 @@ impl Sweep<'_> {
                     end,
                     range: range.clone(),
                     reads,
-                    var: var.clone(),
+                    var: super::recompute::immutable_ident(&f.pat).cloned(),
                 })
             }
             _ => None,
