@@ -16,7 +16,7 @@ if [ -z "${SKIP_BENCH:-}" ]; then
     rm -rf target/criterion
     cargo bench --bench suite
 fi
-cargo build --release --quiet --bin report --bin memory --bin instructions
+cargo build --release --quiet --bin report --bin memory --bin instructions --bin interleaved
 
 # A crate of its own (outside any workspace) that depends on mica: DIR NAME.
 new_crate() {
@@ -209,6 +209,19 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "checked against finite differences by \`cargo test\` in \`benches/\`."
     echo
     "$here/target/release/report" "$here/target/criterion"
+    echo "## Mica and the hand-written adjoint, timed in turns"
+    echo
+    echo "Criterion times each variant in its own run, seconds to minutes"
+    echo "apart, and on this machine the same code's time drifts by more than"
+    echo "the differences between the variants. Here each program's"
+    echo "hand-written adjoint and Mica's \`_backward\` are timed in turns in one"
+    echo "process (\`src/bin/interleaved.rs\`): 150 rounds, each a block of about"
+    echo "2 ms of one and then of the other, the order swapped every round. A"
+    echo "round gives one ratio from two blocks milliseconds apart; the table"
+    echo "gives the median ratio and its quartiles."
+    echo
+    "$here/target/release/interleaved" 150
+    echo
     echo "## Peak heap per gradient call"
     echo
     echo "The most heap bytes live at once during one call (dhat's testing"

@@ -1,0 +1,87 @@
+//! Mica against the hand-written adjoint, timed in turns: for each program,
+//! a block of hand-written calls, then a block of Mica's (the order swapped
+//! every round), many rounds in one process. Each round gives one ratio
+//! Mica/hand from two blocks timed a few milliseconds apart, so a machine
+//! that slows down or speeds up over minutes moves both alike; criterion's
+//! separate runs of each variant cannot cancel that. Prints a Markdown
+//! table of the median ratio per program and its quartiles, then their
+//! geometric mean.
+//!
+//! `interleaved [ROUNDS]` (default 150).
+
+use mica_benches::calls;
+use std::time::{Duration, Instant};
+
+/// How long one block of calls runs, about.
+const BLOCK: Duration = Duration::from_millis(2);
+
+/// Nanoseconds per call over `reps` calls of `f`.
+fn block(f: &mut dyn FnMut(), reps: u32) -> f64 {
+    let start = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    start.elapsed().as_nanos() as f64 / f64::from(reps)
+}
+
+/// The value at fraction `q` of the sorted `v`.
+fn quantile(v: &[f64], q: f64) -> f64 {
+    v[((v.len() - 1) as f64 * q).round() as usize]
+}
+
+fn time(ns: f64) -> String {
+    match ns {
+        ns if ns < 1e3 => format!("{ns:.1} ns"),
+        ns if ns < 1e6 => format!("{:.2} µs", ns / 1e3),
+        ns => format!("{:.2} ms", ns / 1e6),
+    }
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(150);
+    println!("| program | hand | Mica | Mica/hand, median | quartiles |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    let mut logs = Vec::new();
+    for mut c in calls::all() {
+        // calls per block: about `BLOCK` of the hand-written adjoint
+        let mut reps = 1u32;
+        while block(&mut c.hand, reps) * f64::from(reps) < BLOCK.as_nanos() as f64 {
+            reps = reps.saturating_mul(2);
+        }
+        let (mut hand, mut mica, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let (h, m) = if round % 2 == 0 {
+                let h = block(&mut c.hand, reps);
+                (h, block(&mut c.mica, reps))
+            } else {
+                let m = block(&mut c.mica, reps);
+                (block(&mut c.hand, reps), m)
+            };
+            hand.push(h);
+            mica.push(m);
+            ratios.push(m / h);
+        }
+        for v in [&mut hand, &mut mica, &mut ratios] {
+            v.sort_by(f64::total_cmp);
+        }
+        let median = quantile(&ratios, 0.5);
+        logs.push(median.ln());
+        println!(
+            "| {} | {} | {} | **{median:.2}** | {:.2}–{:.2} |",
+            c.name,
+            time(quantile(&hand, 0.5)),
+            time(quantile(&mica, 0.5)),
+            quantile(&ratios, 0.25),
+            quantile(&ratios, 0.75),
+        );
+    }
+    let geomean = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
+    let worst = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).exp();
+    println!();
+    println!(
+        "**Interleaved Mica / hand-written, geometric mean of the medians: {geomean:.2}; worst {worst:.2}.**"
+    );
+}
