@@ -3,12 +3,13 @@
 //! them starts (their ends read only stable names), the adjoint makes the
 //! tape's room there and each iteration writes into it. These programs are
 //! built around the edges of that rule: a range reading an enclosing loop's
-//! variable (the room is then made per run of that loop), ends from `len()`
-//! and from a frozen `let mut`, a nest inside a branch (fewer iterations
-//! than room), empty and inclusive signed ranges, a nest whose outer loop
-//! is fused (its reverse pops the tape inside each iteration) and one whose
-//! outer loop is not. Each is checked against central finite differences
-//! in `f64` and `f32`; a counting allocator shows the room is made once.
+//! variable (the room sums it over the values that variable takes), ends
+//! from `len()` and from a frozen `let mut`, a nest inside a branch (whose
+//! room is made where the arm runs it), empty and inclusive signed ranges,
+//! a nest whose outer loop is fused (its reverse pops the tape inside each
+//! iteration) and one whose outer loop is not. Each is checked against
+//! central finite differences in `f64` and `f32`; a counting allocator
+//! shows the room is made once.
 #![deny(warnings)]
 
 mod counting;
@@ -69,7 +70,8 @@ macro_rules! programs {
                 (s * s + 1.0).sqrt()
             }
 
-            /// An inner range that reads the outer loop's variable.
+            /// An inner range that reads the outer loop's variable: the room
+            /// is `Σ_i (i + 1)`.
             #[tape]
             pub fn triangle(#[tracked] w: &[$t]) -> $t {
                 let n = w.len();
