@@ -558,17 +558,12 @@ impl Gen<'_, '_> {
         }
         let body = quote!(#again #body);
         let tape = &l.tape;
-        let writer = if stored.is_empty() {
-            None
-        } else {
-            self.writer(tape)
-        };
-        self.nest.pop();
         let body = if stored.is_empty() {
             self.sweep.empty_tapes.insert(tape.to_string());
             body
         } else {
-            match writer {
+            // while this loop is still on top of `nest`
+            match self.writer(tape) {
                 Some(writer) => {
                     self.fills
                         .insert(l.fill.to_string(), quote!(#writer.push((#(#stored,)*));));
@@ -587,6 +582,7 @@ impl Gen<'_, '_> {
                 }
             }
         };
+        self.nest.pop();
         match &l.range {
             // a range with nothing to walk back (a loop over constants):
             // no loop

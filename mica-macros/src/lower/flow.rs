@@ -312,7 +312,7 @@ impl Sweep<'_> {
                 let (start, end) = (self.names.fresh("fill"), self.names.fresh("fill"));
                 out.extend([start.to_token_stream()]);
                 let mut reads = HashSet::new();
-                idents_in(range.clone(), &mut reads);
+                crate::names::idents_in(range.clone(), &mut reads);
                 Some(Trip {
                     start,
                     end,
@@ -986,19 +986,6 @@ pub fn fill_placeholders(tokens: TokenStream, fills: &HashMap<String, TokenStrea
             other => other.into(),
         })
         .collect()
-}
-
-/// Adds the names `tokens` mentions to `out`.
-fn idents_in(tokens: TokenStream, out: &mut HashSet<String>) {
-    for tt in tokens {
-        match tt {
-            TokenTree::Ident(i) => {
-                out.insert(i.to_string());
-            }
-            TokenTree::Group(g) => idents_in(g.stream(), out),
-            _ => {}
-        }
-    }
 }
 
 fn unsupported_iteration(expr: &Expr) -> syn::Error {
