@@ -121,6 +121,52 @@ fn backward_scales_by_seed_and_adds_into_slots() {
     assert_eq!((dw, db), (10.0 + 2.5 * gw, -3.0 + 2.5 * gb));
 }
 
+#[tape]
+fn chain(#[tracked] a: f64, #[tracked] b: f64, x: f64) -> f64 {
+    let m = (a * x - b).sin() * a;
+    let q = m * m / (1.0 + b * b);
+    q.exp() * 0.5 + m * b
+}
+
+#[tape]
+fn chain32(#[tracked] a: f32, #[tracked] b: f32, x: f32) -> f32 {
+    let m = (a * x - b).sin() * a;
+    let q = m * m / (1.0 + b * b);
+    q.exp() * 0.5 + m * b
+}
+
+/// With only scalar knobs, the sweep runs from a seed of one and `seed`
+/// multiplies each knob's total once, so `_backward` adds exactly
+/// `seed × _grad`'s slope, whatever the seed.
+#[test]
+fn with_scalar_knobs_backward_adds_exactly_seed_times_the_slope() {
+    for (a, b, x) in [(0.3, 0.9, 1.7), (-1.2, 0.4, 0.3), (0.8, -0.6, -2.1)] {
+        let (_, (ga, gb)) = chain_grad(a, b, x);
+        check_gradient(|p: &[f64]| chain(p[0], p[1], x), &[a, b], &[ga, gb]).unwrap();
+        for seed in [0.1, -3.7, 1.0 / 3.0, 1e-3] {
+            let (mut da, mut db) = (0.0, 0.0);
+            chain_backward(a, b, x, seed, &mut da, &mut db);
+            assert_eq!(
+                (da, db),
+                (seed * ga, seed * gb),
+                "seed {seed} at {a}, {b}, {x}"
+            );
+        }
+        let (a, b, x) = (a as f32, b as f32, x as f32);
+        let (_, (ga, gb)) = chain32_grad(a, b, x);
+        check_gradient(|p: &[f32]| chain32(p[0], p[1], x), &[a, b], &[ga, gb]).unwrap();
+        for seed in [0.1_f32, -3.7, 1.0 / 3.0, 1e-3] {
+            let (mut da, mut db) = (0.0, 0.0);
+            chain32_backward(a, b, x, seed, &mut da, &mut db);
+            assert_eq!(
+                (da, db),
+                (seed * ga, seed * gb),
+                "seed {seed} at {a}, {b}, {x}"
+            );
+        }
+    }
+}
+
 #[test]
 fn backward_over_a_batch_sums_the_batch_gradient() {
     let data = [(1.0, 2.0), (2.0, 3.5), (-1.0, 0.0), (0.5, 0.5)];

@@ -146,10 +146,20 @@ fn backward_fn(
     let output = sweep.lower_block_stmts(body, &mut forward);
     let seed = internal("seed");
     let value = internal("value");
+    // With only scalar knobs, every slope ends in one `*d_x += total`, so
+    // the sweep runs from a seed of one and `seed` multiplies each total
+    // once: the ones fold away, and `_backward` with seed `s` adds exactly
+    // `s ×` the slope `_grad` returns.
+    let factor_seed = tracked(params).all(|(_, shape)| shape.rank == 0);
+    let root = if factor_seed {
+        quote!(<#ret as ::mica::__private::One>::one())
+    } else {
+        seed.to_token_stream()
+    };
     let (out_fwd, seeds) = match output {
         Some(lowered) => {
             let seeds = match lowered.val {
-                Val::Active(id) => vec![(id, seed.to_token_stream())],
+                Val::Active(id) => vec![(id, root)],
                 _ => Vec::new(),
             };
             (lowered.fwd, seeds)
@@ -165,13 +175,18 @@ fn backward_fn(
             (quote!(::core::unreachable!()), Vec::new())
         }
     };
-    let uses_seed = !seeds.is_empty();
+    let mut uses_seed = !factor_seed && !seeds.is_empty();
     let rev = reverse(&mut sweep, seeds);
     let prologue = sweep.prologue();
     let mut updates = TokenStream::new();
     for ((param, _), id) in tracked(params).zip(&inputs) {
         let slot = slot_name(param);
         match id.and_then(|id| rev.inputs.get(&id)) {
+            Some(total) if factor_seed => {
+                uses_seed = true;
+                let total = operand(total);
+                updates.extend([quote!(*#slot += #seed * #total;)]);
+            }
             Some(total) => updates.extend([quote!(*#slot += #total;)]),
             // unread means zero (or an array, already added into): nothing to add
             None => updates.extend([quote!(let _ = &#slot;)]),
@@ -219,6 +234,17 @@ fn backward_fn(
         #attrs
         #[allow(dead_code, clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
         #signature #body
+    }
+}
+
+/// `total` as the right operand of `*`: parenthesised unless it is one
+/// token tree.
+fn operand(total: &TokenStream) -> TokenStream {
+    if total.clone().into_iter().nth(1).is_none() {
+        total.clone()
+    } else {
+        proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, total.clone())
+            .into_token_stream()
     }
 }
 
