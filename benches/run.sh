@@ -222,6 +222,12 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo
     "$here/target/release/interleaved" 150
     echo
+    echo "The runtime-tape peers, timed in turns with Mica's \`_backward\` the"
+    echo "same way on Extended Rosenbrock, n = 1,000 (the target program for"
+    echo "them), with blocks of about 2 ms of each:"
+    echo
+    "$here/target/release/interleaved" 150 peers
+    echo
     echo "## Peak heap per gradient call"
     echo
     echo "The most heap bytes live at once during one call (dhat's testing"

@@ -2,7 +2,8 @@
 //! slots made beforehand: what `src/bin/memory.rs` (peak heap) and
 //! `src/bin/instructions.rs` (instruction counts) measure.
 
-use crate::{advection, course, gmm, helmholtz, logistic, mlp, ode, rosenbrock};
+use crate::peers_ad_trait as adt;
+use crate::{advection, course, gmm, helmholtz, logistic, mlp, ode, peers, rosenbrock};
 use std::hint::black_box as bb;
 
 /// A program's two gradient calls, each a closure owning its inputs.
@@ -184,5 +185,37 @@ pub fn all() -> Vec<Calls> {
         },
     ));
 
+    out
+}
+
+/// The runtime-tape peers against Mica's `_backward` on Extended
+/// Rosenbrock, n = 1,000: `hand` holds the peer's call, `mica` Mica's.
+pub fn peers() -> Vec<Calls> {
+    let n = 1000;
+    let mut out = Vec::new();
+    type Peer = fn(&[f64]) -> Vec<f64>;
+    let peer_calls: [(&'static str, Peer); 2] = [
+        (
+            "`reverse`, Extended Rosenbrock, n = 1,000",
+            peers::rosenbrock_reverse,
+        ),
+        (
+            "`ad_trait`, Extended Rosenbrock, n = 1,000",
+            adt::rosenbrock,
+        ),
+    ];
+    for (name, peer) in peer_calls {
+        let (x, y) = (rosenbrock::start(n), rosenbrock::start(n));
+        let mut dm = vec![0.0; n];
+        out.push(calls(
+            name,
+            move || {
+                bb(peer(bb(&x)));
+            },
+            move || {
+                rosenbrock::rosenbrock_backward(bb(&y), bb(1.0), &mut dm);
+            },
+        ));
+    }
     out
 }

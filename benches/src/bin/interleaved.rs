@@ -5,9 +5,11 @@
 //! that slows down or speeds up over minutes moves both alike; criterion's
 //! separate runs of each variant cannot cancel that. Prints a Markdown
 //! table of the median ratio per program and its quartiles, then their
-//! geometric mean.
+//! geometric mean. With `peers`, the runtime-tape peers against Mica
+//! instead, in turns the same way, on Extended Rosenbrock n = 1,000: their
+//! median ratio peer/Mica.
 //!
-//! `interleaved [ROUNDS]` (default 150).
+//! `interleaved [ROUNDS] [peers]` (150 rounds by default).
 
 use mica_benches::calls;
 use std::time::{Duration, Instant};
@@ -37,45 +39,69 @@ fn time(ns: f64) -> String {
     }
 }
 
+/// Calls per block: about `BLOCK` of `f`.
+fn calibrate(f: &mut dyn FnMut()) -> u32 {
+    let mut reps = 1u32;
+    while block(f, reps) * f64::from(reps) < BLOCK.as_nanos() as f64 {
+        reps = reps.saturating_mul(2);
+    }
+    reps
+}
+
+/// One program's rounds: the medians per call of `c.hand` and `c.mica`,
+/// and the median and quartiles of the per-round ratio mica/hand.
+struct Turns {
+    hand: f64,
+    mica: f64,
+    ratio: [f64; 3],
+}
+
+fn turns(c: &mut calls::Calls, rounds: usize) -> Turns {
+    let (hand_reps, mica_reps) = (calibrate(&mut c.hand), calibrate(&mut c.mica));
+    let (mut hand, mut mica, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (h, m) = if round % 2 == 0 {
+            let h = block(&mut c.hand, hand_reps);
+            (h, block(&mut c.mica, mica_reps))
+        } else {
+            let m = block(&mut c.mica, mica_reps);
+            (block(&mut c.hand, hand_reps), m)
+        };
+        hand.push(h);
+        mica.push(m);
+        ratios.push(m / h);
+    }
+    for v in [&mut hand, &mut mica, &mut ratios] {
+        v.sort_by(f64::total_cmp);
+    }
+    Turns {
+        hand: quantile(&hand, 0.5),
+        mica: quantile(&mica, 0.5),
+        ratio: [0.25, 0.5, 0.75].map(|q| quantile(&ratios, q)),
+    }
+}
+
 fn main() {
     let rounds: usize = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(150);
+    if std::env::args().nth(2).as_deref() == Some("peers") {
+        peers(rounds);
+        return;
+    }
     println!("| program | hand | Mica | Mica/hand, median | quartiles |");
     println!("| --- | ---: | ---: | ---: | ---: |");
     let mut logs = Vec::new();
     for mut c in calls::all() {
-        // calls per block: about `BLOCK` of the hand-written adjoint
-        let mut reps = 1u32;
-        while block(&mut c.hand, reps) * f64::from(reps) < BLOCK.as_nanos() as f64 {
-            reps = reps.saturating_mul(2);
-        }
-        let (mut hand, mut mica, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-        for round in 0..rounds {
-            let (h, m) = if round % 2 == 0 {
-                let h = block(&mut c.hand, reps);
-                (h, block(&mut c.mica, reps))
-            } else {
-                let m = block(&mut c.mica, reps);
-                (block(&mut c.hand, reps), m)
-            };
-            hand.push(h);
-            mica.push(m);
-            ratios.push(m / h);
-        }
-        for v in [&mut hand, &mut mica, &mut ratios] {
-            v.sort_by(f64::total_cmp);
-        }
-        let median = quantile(&ratios, 0.5);
+        let t = turns(&mut c, rounds);
+        let [low, median, high] = t.ratio;
         logs.push(median.ln());
         println!(
-            "| {} | {} | {} | **{median:.2}** | {:.2}–{:.2} |",
+            "| {} | {} | {} | **{median:.2}** | {low:.2}–{high:.2} |",
             c.name,
-            time(quantile(&hand, 0.5)),
-            time(quantile(&mica, 0.5)),
-            quantile(&ratios, 0.25),
-            quantile(&ratios, 0.75),
+            time(t.hand),
+            time(t.mica),
         );
     }
     let geomean = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
@@ -84,4 +110,21 @@ fn main() {
     println!(
         "**Interleaved Mica / hand-written, geometric mean of the medians: {geomean:.2}; worst {worst:.2}.**"
     );
+}
+
+/// The peers in turns with Mica. Their ratio is peer/Mica: the per-round
+/// ratio `turns` gives (Mica over the peer) inverted, its quartiles swapped.
+fn peers(rounds: usize) {
+    println!("| peer, program | peer | Mica | peer/Mica, median | quartiles |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for mut c in calls::peers() {
+        let t = turns(&mut c, rounds);
+        let [upper, median, lower] = t.ratio.map(f64::recip);
+        println!(
+            "| {} | {} | {} | **{median:.1}** | {lower:.1}–{upper:.1} |",
+            c.name,
+            time(t.hand),
+            time(t.mica),
+        );
+    }
 }
