@@ -135,35 +135,43 @@ fn chain32(#[tracked] a: f32, #[tracked] b: f32, x: f32) -> f32 {
     q.exp() * 0.5 + m * b
 }
 
+/// `backward(seed, d_a, d_b)` from zero slots adds exactly `seed × g`
+/// (`at` names the point on failure).
+fn adds_exactly_seed_times<T>(
+    at: (T, T, T),
+    backward: impl Fn(T, &mut T, &mut T),
+    (ga, gb): (T, T),
+    seeds: [T; 4],
+) where
+    T: Copy + Default + PartialEq + std::fmt::Debug + std::ops::Mul<Output = T>,
+{
+    for seed in seeds {
+        let (mut da, mut db) = (T::default(), T::default());
+        backward(seed, &mut da, &mut db);
+        assert_eq!((da, db), (seed * ga, seed * gb), "seed {seed:?} at {at:?}");
+    }
+}
+
 /// With only scalar knobs, the sweep runs from a seed of one and `seed`
 /// multiplies each knob's total once, so `_backward` adds exactly
 /// `seed × _grad`'s slope, whatever the seed.
 #[test]
 fn with_scalar_knobs_backward_adds_exactly_seed_times_the_slope() {
     for (a, b, x) in [(0.3, 0.9, 1.7), (-1.2, 0.4, 0.3), (0.8, -0.6, -2.1)] {
-        let (_, (ga, gb)) = chain_grad(a, b, x);
-        check_gradient(|p: &[f64]| chain(p[0], p[1], x), &[a, b], &[ga, gb]).unwrap();
-        for seed in [0.1, -3.7, 1.0 / 3.0, 1e-3] {
-            let (mut da, mut db) = (0.0, 0.0);
-            chain_backward(a, b, x, seed, &mut da, &mut db);
-            assert_eq!(
-                (da, db),
-                (seed * ga, seed * gb),
-                "seed {seed} at {a}, {b}, {x}"
-            );
-        }
+        let (_, g) = chain_grad(a, b, x);
+        check_gradient(|p: &[f64]| chain(p[0], p[1], x), &[a, b], &[g.0, g.1]).unwrap();
+        let backward = |s, da: &mut f64, db: &mut f64| {
+            chain_backward(a, b, x, s, da, db);
+        };
+        adds_exactly_seed_times((a, b, x), backward, g, [0.1, -3.7, 1.0 / 3.0, 1e-3]);
+
         let (a, b, x) = (a as f32, b as f32, x as f32);
-        let (_, (ga, gb)) = chain32_grad(a, b, x);
-        check_gradient(|p: &[f32]| chain32(p[0], p[1], x), &[a, b], &[ga, gb]).unwrap();
-        for seed in [0.1_f32, -3.7, 1.0 / 3.0, 1e-3] {
-            let (mut da, mut db) = (0.0, 0.0);
-            chain32_backward(a, b, x, seed, &mut da, &mut db);
-            assert_eq!(
-                (da, db),
-                (seed * ga, seed * gb),
-                "seed {seed} at {a}, {b}, {x}"
-            );
-        }
+        let (_, g) = chain32_grad(a, b, x);
+        check_gradient(|p: &[f32]| chain32(p[0], p[1], x), &[a, b], &[g.0, g.1]).unwrap();
+        let backward = |s, da: &mut f32, db: &mut f32| {
+            chain32_backward(a, b, x, s, da, db);
+        };
+        adds_exactly_seed_times((a, b, x), backward, g, [0.1, -3.7, 1.0 / 3.0, 1e-3]);
     }
 }
 
