@@ -6,10 +6,12 @@
 //! variable (the room sums it over the values that variable takes), ends
 //! from `len()` and from a frozen `let mut`, a nest inside a branch (whose
 //! room is made where the arm runs it), empty and inclusive signed ranges,
-//! a nest whose outer loop is fused (its reverse pops the tape inside each
-//! iteration) and one whose outer loop is not. Each is checked against
-//! central finite differences in `f64` and `f32`; a counting allocator
-//! shows the room is made once.
+//! nests whose outer loop is not fused, and nests inside a fused loop,
+//! whose reverse pops the tapes inside each iteration: there one stack,
+//! made before the fused loop with the room of one iteration, serves every
+//! iteration, unless that room reads the fused loop's variable. Each is
+//! checked against central finite differences in `f64` and `f32`; a
+//! counting allocator shows the room is made once.
 #![deny(warnings)]
 
 mod counting;
@@ -23,7 +25,8 @@ macro_rules! programs {
             use mica::tape;
 
             /// A mixture-like nest: per point and component, small arrays
-            /// overwritten each iteration; the outer sum is fused.
+            /// overwritten each iteration. The sum runs through the inner
+            /// loops, so the loop over points is not fused.
             #[tape]
             pub fn mixture(#[tracked] mu: &[$t], #[tracked] l: &[$t], x: &[$t], d: usize) -> $t {
                 let k = mu.len() / d;
@@ -102,6 +105,48 @@ macro_rules! programs {
                 s.exp()
             }
 
+            /// A fused loop running a storing loop directly and a storing
+            /// triangle nest: the room of one iteration reads no variable of
+            /// the fused loop, so one stack made before it serves every
+            /// iteration.
+            #[tape]
+            pub fn fused_stacks(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let d = w.len();
+                let n = x.len() / d;
+                let mut total = 0.0;
+                for i in 0..n {
+                    let mut s = 0.0;
+                    for j in 0..d {
+                        s += (w[j] * x[i * d + j]).exp();
+                    }
+                    let mut t = 0.0;
+                    for a in 0..d {
+                        for b in a..d {
+                            t += w[a] / (1.0 + w[b] * w[b]) * x[i * d + b];
+                        }
+                    }
+                    total += s.ln() + t;
+                }
+                total
+            }
+
+            /// A fused loop whose inner range reads its variable: the room
+            /// differs from one iteration to the next, so each iteration
+            /// makes its own.
+            #[tape]
+            pub fn fused_triangle(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let n = w.len();
+                let mut total = 0.0;
+                for i in 0..n {
+                    let mut s = 0.0;
+                    for j in 0..i + 1 {
+                        s += (w[i] * w[j] - x[j]).exp();
+                    }
+                    total += s * x[i];
+                }
+                0.5 * total
+            }
+
             /// A nest inside a branch, and empty and inclusive ranges.
             #[tape]
             pub fn branchy(#[tracked] w: &[$t], x: &[$t]) -> $t {
@@ -160,6 +205,24 @@ macro_rules! check_all {
                 &frozen_grad(&w, &x[..4]).1,
             );
             check(&|p: &[$t]| branchy(p, &x), &w, &branchy_grad(&w, &x).1);
+            // five points of d = 3, then none
+            for x in [&x[..15], &x[..0]] {
+                check(
+                    &|p: &[$t]| fused_stacks(&p[..3], x),
+                    &w[..3],
+                    &fused_stacks_grad(&w[..3], x).1,
+                );
+            }
+            check(
+                &|p: &[$t]| fused_triangle(p, &x),
+                &w,
+                &fused_triangle_grad(&w, &x).1,
+            );
+            check(
+                &|p: &[$t]| fused_triangle(p, &x),
+                &w[..0],
+                &fused_triangle_grad(&w[..0], &x).1,
+            );
         }
     }};
 }
@@ -170,8 +233,9 @@ fn nests_written_through_room_agree_with_finite_differences() {
     check_all!(p32, f32, 2e-2);
 }
 
-/// The nest's tape is sized once: the gradient's allocations do not grow
-/// with the number of iterations, as a tape growing by pushes would.
+/// The nest's tape is sized once, and so are the stacks inside a fused
+/// loop: the gradient's allocations do not grow with the number of
+/// iterations, as a tape growing by pushes would.
 #[test]
 fn a_nest_makes_its_room_once() {
     let counts: Vec<usize> = [2, 20, 200, 2000]
@@ -186,5 +250,18 @@ fn a_nest_makes_its_room_once() {
         })
         .collect();
     assert!(counts[0] > 0, "the tape is allocated: {counts:?}");
+    assert!(counts.iter().all(|&c| c == counts[0]), "{counts:?}");
+    let counts: Vec<usize> = [2, 20, 200, 2000]
+        .into_iter()
+        .map(|n| {
+            let w = vec![0.3; 4];
+            let x = vec![0.5; n * 4];
+            let mut d_w = vec![0.0; 4];
+            allocations(|| {
+                p64::fused_stacks_backward(&w, &x, 1.0, &mut d_w);
+            })
+        })
+        .collect();
+    assert!(counts[0] > 0, "the stacks are allocated: {counts:?}");
     assert!(counts.iter().all(|&c| c == counts[0]), "{counts:?}");
 }

@@ -29,6 +29,10 @@
 //!   counts are known where the nest starts, the tape's room is made once
 //!   there and the iterations write into it through a `Writer`, whose push
 //!   makes no call: a call inside a short loop costs the loop's registers.
+//!   Inside a fused loop, which pops its inner tapes at the end of each
+//!   iteration, a `Stack` made before it with one iteration's room serves
+//!   every iteration, pushing and popping (unless the room reads the fused
+//!   loop's variable).
 //! - A branch replays the arm its flag recorded; a value that comes out of
 //!   the branch hands its adjoint to the value that arm gave.
 //!
@@ -180,10 +184,41 @@ struct Gen<'g, 'a> {
     /// inside a loop's reverse whose buffers are sliced: array → its slice
     /// and the loop variable's place in it (see `slices.rs`)
     sliced: HashMap<usize, (Ident, slices::Places)>,
-    /// the loops around the one being walked, outermost first: each loop's
-    /// trip count if known where it starts (`None` for other loops and for
-    /// fused loops, whose reverse runs inside their forward sweep)
-    nest: Vec<Option<crate::lower::Trip>>,
+    /// the loops around the one being walked, outermost first
+    nest: Vec<Level>,
+}
+
+/// One loop around the one being walked, as the room of its tape sees it.
+enum Level {
+    /// a loop whose trip count is known where it starts
+    Loop(crate::lower::Trip),
+    /// a fused loop whose trip count is known where it starts: its reverse
+    /// runs at the end of each iteration and pops there what the iteration
+    /// pushed
+    Fused(crate::lower::Trip),
+    /// any other loop, or a branch's arm (whose loops may not run)
+    Stop,
+}
+
+impl Level {
+    fn of_loop(trip: &Option<crate::lower::Trip>) -> Self {
+        trip.clone().map_or(Level::Stop, Level::Loop)
+    }
+
+    fn trip(&self) -> Option<&crate::lower::Trip> {
+        match self {
+            Level::Loop(trip) => Some(trip),
+            _ => None,
+        }
+    }
+}
+
+/// Where a loop's tape is pushed and popped in the generated code.
+struct Handle {
+    /// what the loop pushes onto: the tape, a writer or a stack
+    push: Ident,
+    /// what its reverse pops from: the tape, or the stack
+    pop: Ident,
 }
 
 impl Gen<'_, '_> {
@@ -533,7 +568,7 @@ impl Gen<'_, '_> {
                 _ => None,
             })
             .collect();
-        self.nest.push(l.trip.clone());
+        self.nest.push(Level::of_loop(&l.trip));
         let mut body = self.region(&l.steps, l.region, seeds);
         // all carries move at once: one carry's next value may read another's
         let mut nexts = Vec::new();
@@ -563,21 +598,20 @@ impl Gen<'_, '_> {
             body
         } else {
             // while this loop is still on top of `nest`
-            match self.writer(tape) {
-                Some(writer) => {
-                    self.fills
-                        .insert(l.fill.to_string(), quote!(#writer.push((#(#stored,)*));));
+            let handle = self.writer(tape).unwrap_or_else(|| {
+                if let Some((reserve, code)) = &l.reserve {
+                    self.fills.insert(reserve.to_string(), code.clone());
                 }
-                None => {
-                    self.fills
-                        .insert(l.fill.to_string(), quote!(#tape.push((#(#stored,)*));));
-                    if let Some((reserve, code)) = &l.reserve {
-                        self.fills.insert(reserve.to_string(), code.clone());
-                    }
+                Handle {
+                    push: tape.clone(),
+                    pop: tape.clone(),
                 }
-            }
+            });
+            let (push, pop) = (&handle.push, &handle.pop);
+            self.fills
+                .insert(l.fill.to_string(), quote!(#push.push((#(#stored,)*));));
             quote! {
-                if let ::core::option::Option::Some((#(#stored,)*)) = #tape.pop() {
+                if let ::core::option::Option::Some((#(#stored,)*)) = #pop.pop() {
                     #body
                 }
             }
@@ -644,11 +678,17 @@ impl Gen<'_, '_> {
     /// runs, evaluating an inner range only for iterations where the nest
     /// itself will (`room_times` and `room_each` skip empty ranges). The
     /// writer is dropped, its items joining the tape, just after that loop,
-    /// before any reverse pops the tape. A tape on the stack keeps its
-    /// pushes.
+    /// before any reverse pops the tape. A tape held in place (a
+    /// `SmallVec` of fixed capacity) keeps its pushes.
+    ///
+    /// When that outermost loop sits directly in a fused loop with a `Trip`
+    /// and the room reads not the fused loop's variable, the room is the
+    /// same for every iteration of the fused loop: a `Stack` is made before
+    /// the fused loop instead, and the reverse, which runs at the end of
+    /// each iteration, pops from it.
     ///
     /// [`Trip`]: crate::lower::Trip
-    fn writer(&mut self, tape: &Ident) -> Option<Ident> {
+    fn writer(&mut self, tape: &Ident) -> Option<Handle> {
         if self
             .sweep
             .tapes
@@ -658,12 +698,12 @@ impl Gen<'_, '_> {
             return None;
         }
         let inner = self.nest.len().checked_sub(1)?;
-        let own = self.nest[inner].as_ref()?;
+        let own = self.nest[inner].trip()?;
         let range = &own.range;
         let mut room = quote!(::mica::__private::trip(&(#range)));
         let mut reads = own.reads.clone();
         let mut outer = inner;
-        while let Some(Some(parent)) = outer.checked_sub(1).map(|p| &self.nest[p]) {
+        while let Some(parent) = outer.checked_sub(1).and_then(|p| self.nest[p].trip()) {
             let range = &parent.range;
             room = match &parent.var {
                 Some(var) if reads.contains(&var.to_string()) => {
@@ -674,7 +714,31 @@ impl Gen<'_, '_> {
             reads.extend(parent.reads.iter().cloned());
             outer -= 1;
         }
-        let at = self.nest[outer].as_ref()?;
+        // just inside a fused loop whose variable the room does not read:
+        // one stack before it serves all its iterations (the room reads only
+        // names that hold the same value there, see `Trip`)
+        if let Some(Level::Fused(fused)) = outer.checked_sub(1).map(|p| &self.nest[p]) {
+            let varies = fused
+                .var
+                .as_ref()
+                .is_some_and(|var| reads.contains(&var.to_string()));
+            if !varies {
+                let (start, end) = (fused.start.to_string(), fused.end.to_string());
+                let stack = self.sweep.names.fresh("st");
+                self.fills.entry(start).or_default().extend([
+                    quote!(let mut #stack = ::mica::__private::Stack::new(&mut #tape, #room);),
+                ]);
+                self.fills
+                    .entry(end)
+                    .or_default()
+                    .extend([quote!(::core::mem::drop(#stack);)]);
+                return Some(Handle {
+                    push: stack.clone(),
+                    pop: stack,
+                });
+            }
+        }
+        let at = self.nest[outer].trip()?;
         let (start, end) = (at.start.to_string(), at.end.to_string());
         let writer = self.sweep.names.fresh("w");
         self.fills
@@ -685,7 +749,10 @@ impl Gen<'_, '_> {
             .entry(end)
             .or_default()
             .extend([quote!(::core::mem::drop(#writer);)]);
-        Some(writer)
+        Some(Handle {
+            push: writer,
+            pop: tape.clone(),
+        })
     }
 
     /// What a loop body's reverse reads: the `let`s that evaluate values
@@ -766,7 +833,7 @@ impl Gen<'_, '_> {
                 .collect();
             // a loop in an arm may not run: its range is evaluated where
             // the arm runs it, not before the loops around the branch
-            self.nest.push(None);
+            self.nest.push(Level::Stop);
             let arm = self.region(steps, *region, seeds);
             self.nest.pop();
             if !arm.is_empty() {

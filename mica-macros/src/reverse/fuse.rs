@@ -38,7 +38,7 @@
 //!
 //! A fused loop's gradients are the same sums, added in another order.
 
-use super::{sum, Gen};
+use super::{sum, Gen, Level};
 use crate::lower::{Loop, OpKind, Operand, Step, Val, ValueId};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -145,7 +145,8 @@ impl Gen<'_, '_> {
         }
         let outer = self.fusing.replace(BTreeSet::new());
         // the loop's reverse pops its inner loops' tapes inside it
-        self.nest.push(None);
+        self.nest
+            .push(l.trip.clone().map_or(Level::Stop, Level::Fused));
         let body = self.region(&l.steps, l.region, seeds);
         self.nest.pop();
         let touched = std::mem::replace(&mut self.fusing, outer).unwrap_or_default();
