@@ -598,7 +598,7 @@ impl Gen<'_, '_> {
             body
         } else {
             // while this loop is still on top of `nest`
-            let handle = self.writer(tape).unwrap_or_else(|| {
+            let handle = self.handle(tape).unwrap_or_else(|| {
                 if let Some((reserve, code)) = &l.reserve {
                     self.fills.insert(reserve.to_string(), code.clone());
                 }
@@ -668,7 +668,8 @@ impl Gen<'_, '_> {
     }
 
     /// For the tape of the loop on top of `nest`, pushed once per
-    /// iteration: a writer made before the outermost loop of the nest from
+    /// iteration, where to push and pop: a writer made before the outermost
+    /// loop of the nest from
     /// which down to this loop every loop is a range loop with a [`Trip`],
     /// each run unconditionally by the one around it, or `None` if this
     /// loop has no `Trip`. The room is the number of this loop's iterations
@@ -688,7 +689,7 @@ impl Gen<'_, '_> {
     /// each iteration, pops from it.
     ///
     /// [`Trip`]: crate::lower::Trip
-    fn writer(&mut self, tape: &Ident) -> Option<Handle> {
+    fn handle(&mut self, tape: &Ident) -> Option<Handle> {
         if self
             .sweep
             .tapes
