@@ -30,7 +30,7 @@
 //!   there and the iterations write into it through a `Writer`, whose push
 //!   makes no call: a call inside a short loop costs the loop's registers.
 //!   Inside a fused loop, which pops its inner tapes at the end of each
-//!   iteration, a `Stack` made before it with one iteration's room serves
+//!   iteration, a writer made before it with one iteration's room serves
 //!   every iteration, pushing and popping (unless the room reads the fused
 //!   loop's variable).
 //! - A branch replays the arm its flag recorded; a value that comes out of
@@ -215,9 +215,10 @@ impl Level {
 
 /// Where a loop's tape is pushed and popped in the generated code.
 struct Handle {
-    /// what the loop pushes onto: the tape, a writer or a stack
+    /// what the loop pushes onto: the tape or a writer
     push: Ident,
-    /// what its reverse pops from: the tape, or the stack
+    /// what its reverse pops from: the tape, or the writer of a nest inside
+    /// a fused loop
     pop: Ident,
 }
 
@@ -684,7 +685,7 @@ impl Gen<'_, '_> {
     ///
     /// When that outermost loop sits directly in a fused loop with a `Trip`
     /// and the room reads not the fused loop's variable, the room is the
-    /// same for every iteration of the fused loop: a `Stack` is made before
+    /// same for every iteration of the fused loop: the writer is made before
     /// the fused loop instead, and the reverse, which runs at the end of
     /// each iteration, pops from it.
     ///
@@ -715,31 +716,26 @@ impl Gen<'_, '_> {
             reads.extend(parent.reads.iter().cloned());
             outer -= 1;
         }
-        // just inside a fused loop whose variable the room does not read:
-        // one stack before it serves all its iterations (the room reads only
-        // names that hold the same value there, see `Trip`)
-        if let Some(Level::Fused(fused)) = outer.checked_sub(1).map(|p| &self.nest[p]) {
-            let varies = fused
-                .var
-                .as_ref()
-                .is_some_and(|var| reads.contains(&var.to_string()));
-            if !varies {
-                let (start, end) = (fused.start.to_string(), fused.end.to_string());
-                let stack = self.sweep.names.fresh("st");
-                self.fills.entry(start).or_default().extend([
-                    quote!(let mut #stack = ::mica::__private::Stack::new(&mut #tape, #room);),
-                ]);
-                self.fills
-                    .entry(end)
-                    .or_default()
-                    .extend([quote!(::core::mem::drop(#stack);)]);
-                return Some(Handle {
-                    push: stack.clone(),
-                    pop: stack,
-                });
+        // just inside a fused loop whose variable the room does not read,
+        // the room is the same for all its iterations (it reads only names
+        // that hold the same value there, see `Trip`): one writer made before
+        // the fused loop serves them all, and their reverse pops from it
+        let fused = match outer.checked_sub(1).map(|p| &self.nest[p]) {
+            Some(Level::Fused(fused))
+                if !fused
+                    .var
+                    .as_ref()
+                    .is_some_and(|var| reads.contains(&var.to_string())) =>
+            {
+                Some(fused)
             }
-        }
-        let at = self.nest[outer].trip()?;
+            _ => None,
+        };
+        let pops = fused.is_some();
+        let at = match fused {
+            Some(fused) => fused,
+            None => self.nest[outer].trip()?,
+        };
         let (start, end) = (at.start.to_string(), at.end.to_string());
         let writer = self.sweep.names.fresh("w");
         self.fills
@@ -750,10 +746,8 @@ impl Gen<'_, '_> {
             .entry(end)
             .or_default()
             .extend([quote!(::core::mem::drop(#writer);)]);
-        Some(Handle {
-            push: writer,
-            pop: tape.clone(),
-        })
+        let pop = if pops { writer.clone() } else { tape.clone() };
+        Some(Handle { push: writer, pop })
     }
 
     /// What a loop body's reverse reads: the `let`s that evaluate values

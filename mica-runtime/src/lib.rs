@@ -17,7 +17,7 @@ mod tape;
 
 pub use functions::*;
 #[doc(hidden)]
-pub use tape::{room_each, room_times, trip, Stack, Writer};
+pub use tape::{room_each, room_times, trip, Writer};
 
 pub use knob::{
     assert_knob, element, index, index_add, index_mul, index_sub, one_like, placeholder, run,

@@ -8,8 +8,8 @@
 //! of iterations of a nest of range loops is known before the nest runs, the
 //! generated code makes room once and writes through a [`Writer`], whose
 //! `push` only stores. Inside a fused loop, whose reverse pops each
-//! iteration's items at its end, a [`Stack`] made once before that loop
-//! serves every iteration: it pushes into the room and pops back out.
+//! iteration's items at its end, one writer made before that loop serves
+//! every iteration: it pushes into the room and pops back out.
 
 use std::mem::MaybeUninit;
 
@@ -56,6 +56,12 @@ pub fn room_each<I: Iterator>(range: I, per_run: impl FnMut(I::Item) -> usize) -
 /// iteration: `push` never finds the room full.
 /// Were it to, it would panic rather than grow, which is what keeps `push`
 /// free of calls.
+///
+/// Inside a *fused* loop, whose reverse runs at the end of each of its
+/// iterations and pops there everything the iteration pushed, one writer
+/// made before that loop, with `room` the pushes of one iteration, serves
+/// every iteration: its reverse pops back out of the writer with `pop`, and
+/// each iteration stores into the same room without making it again.
 #[doc(hidden)]
 pub struct Writer<'a, T> {
     tape: &'a mut Vec<T>,
@@ -81,56 +87,9 @@ impl<'a, T> Writer<'a, T> {
         spare[self.written].write(item);
         self.written += 1;
     }
-}
 
-impl<T> Drop for Writer<'_, T> {
-    #[inline(always)]
-    fn drop(&mut self) {
-        let len = self.tape.len() + self.written;
-        // SAFETY: `push` wrote the first `written` slots after the tape's
-        // length, each once, and nothing else touched the tape while the
-        // writer borrowed it; `written` never exceeds the spare capacity,
-        // since `push` indexes the spare slots with a bounds check.
-        unsafe { self.tape.set_len(len) }
-    }
-}
-
-/// Pushes onto a tape into room made beforehand, and pops back what it
-/// pushed: the tape of a loop nest inside a *fused* loop, whose reverse
-/// runs at the end of each of its iterations and pops there everything the
-/// iteration pushed.
-///
-/// `Stack::new(tape, room)` is made once, before the fused loop, with
-/// `room` the pushes of one of its iterations, so each iteration stores
-/// into the same room without a call and without making it again. Items
-/// still pushed when the stack is dropped become part of the tape.
-#[doc(hidden)]
-pub struct Stack<'a, T> {
-    tape: &'a mut Vec<T>,
-    written: usize,
-}
-
-impl<'a, T> Stack<'a, T> {
-    /// Makes room for `room` more items on `tape`.
-    #[inline(always)]
-    pub fn new(tape: &'a mut Vec<T>, room: usize) -> Self {
-        tape.reserve(room);
-        Stack { tape, written: 0 }
-    }
-
-    /// Stores `item` after the items pushed and not yet popped.
-    ///
-    /// # Panics
-    ///
-    /// If the room made by [`Stack::new`] is full.
-    #[inline(always)]
-    pub fn push(&mut self, item: T) {
-        let spare: &mut [MaybeUninit<T>] = self.tape.spare_capacity_mut();
-        spare[self.written].write(item);
-        self.written += 1;
-    }
-
-    /// Takes back the item pushed last and not yet popped, if any.
+    /// Takes back the item pushed last and not yet popped, if any (the
+    /// tape's own items are not the writer's).
     #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {
         self.written = self.written.checked_sub(1)?;
@@ -143,22 +102,22 @@ impl<'a, T> Stack<'a, T> {
     }
 }
 
-impl<T> Drop for Stack<'_, T> {
+impl<T> Drop for Writer<'_, T> {
     #[inline(always)]
     fn drop(&mut self) {
         let len = self.tape.len() + self.written;
-        // SAFETY: the first `written` spare slots hold items `push` wrote
-        // and `pop` has not taken (`pop` lowers `written` past each slot it
-        // reads); nothing else touched the tape while the stack borrowed it,
-        // and `written` never exceeds the spare capacity, since `push`
-        // indexes the spare slots with a bounds check.
+        // SAFETY: the first `written` slots after the tape's length hold
+        // items `push` wrote and `pop` has not taken (`pop` lowers `written`
+        // past each slot it reads), and nothing else touched the tape while
+        // the writer borrowed it; `written` never exceeds the spare capacity,
+        // since `push` indexes the spare slots with a bounds check.
         unsafe { self.tape.set_len(len) }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{room_each, room_times, trip, Stack, Writer};
+    use super::{room_each, room_times, trip, Writer};
 
     #[test]
     fn trip_counts_ranges() {
@@ -230,10 +189,10 @@ mod tests {
     }
 
     #[test]
-    fn a_stack_pops_what_it_pushed_last_first_iteration_after_iteration() {
+    fn a_writer_pops_what_it_pushed_last_first_iteration_after_iteration() {
         let mut tape: Vec<(f64, usize)> = vec![(9.0, 9)];
         {
-            let mut s = Stack::new(&mut tape, 3);
+            let mut s = Writer::new(&mut tape, 3);
             for round in 0..4 {
                 for k in 0..3 {
                     s.push((f64::from(round), k));
@@ -241,7 +200,7 @@ mod tests {
                 for k in (0..3).rev() {
                     assert_eq!(s.pop(), Some((f64::from(round), k)));
                 }
-                assert_eq!(s.pop(), None, "the tape's own items are not the stack's");
+                assert_eq!(s.pop(), None, "the tape's own items are not the writer's");
             }
             s.push((7.0, 7));
         }
@@ -250,9 +209,9 @@ mod tests {
     }
 
     #[test]
-    fn a_stack_moves_owned_items_out_once_and_keeps_the_rest() {
+    fn a_writer_moves_popped_items_out_once_and_keeps_the_rest() {
         let mut tape: Vec<Vec<f64>> = Vec::new();
-        let mut s = Stack::new(&mut tape, 2);
+        let mut s = Writer::new(&mut tape, 2);
         s.push(vec![1.0; 3]);
         s.push(vec![2.0]);
         assert_eq!(s.pop(), Some(vec![2.0]));
@@ -260,21 +219,5 @@ mod tests {
         assert_eq!(s.pop(), Some(vec![3.0, 4.0]));
         drop(s);
         assert_eq!(tape, [vec![1.0; 3]]);
-    }
-
-    #[test]
-    fn a_full_stack_panics_and_keeps_what_it_wrote() {
-        let mut tape: Vec<f64> = Vec::with_capacity(1);
-        let full = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let mut s = Stack::new(&mut tape, 1);
-            let room = s.tape.capacity();
-            for k in 0..=room {
-                s.push(k as f64);
-            }
-        }));
-        assert!(full.is_err());
-        let room = tape.capacity();
-        assert_eq!(tape.len(), room);
-        assert!(tape.iter().enumerate().all(|(k, &v)| v == k as f64));
     }
 }
