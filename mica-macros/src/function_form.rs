@@ -110,10 +110,9 @@ fn backward_fn(
                     None,
                 );
                 if shape.sized_at_run_time {
-                    let message =
-                        format!("the slot of `{name}` has {{}} slopes for its {{}} elements");
+                    let label = name.to_string();
                     checks.extend([quote! {
-                        ::core::assert_eq!(#slot.len(), #name.len(), #message, #slot.len(), #name.len());
+                        ::mica::__private::slot_len(#slot.len(), #name.len(), #label);
                     }]);
                 }
                 inputs.push(None);

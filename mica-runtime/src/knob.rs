@@ -429,6 +429,25 @@ pub fn index_mul(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     a?.checked_mul(b?)
 }
 
+/// Panics unless the slot of the array knob `name` has one slope per
+/// element: `slot` slopes for `len` elements. `_backward` checks its slots
+/// with it before it writes to them.
+#[doc(hidden)]
+#[inline]
+#[track_caller]
+pub fn slot_len(slot: usize, len: usize, name: &str) {
+    if slot != len {
+        slot_len_failed(slot, len, name)
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn slot_len_failed(slot: usize, len: usize, name: &str) -> ! {
+    panic!("the slot of `{name}` has {slot} slopes for its {len} elements")
+}
+
 /// `x[start..][..hi - lo]`, if `lo <= hi` and every element of it is there:
 /// the run a forward loop `for j in lo..hi` reads, taken without panicking.
 #[doc(hidden)]
