@@ -259,6 +259,9 @@ pub struct Array {
     /// for an array made inside the sweep: the region it was made in and its
     /// captured shape, from which the reverse makes its buffer there
     pub local: Option<(usize, ValueId)>,
+    /// for `vec![x; N]` with a literal or `const` `N`: the (capped) inline
+    /// capacity of a buffer the reverse keeps on the stack
+    pub inline: Option<TokenStream>,
 }
 
 pub struct Value {
@@ -437,6 +440,7 @@ impl<'a> Sweep<'a> {
             declare,
             rank,
             local: None,
+            inline: None,
         });
         let id = self.arrays.len() - 1;
         self.bind(

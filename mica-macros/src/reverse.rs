@@ -399,7 +399,7 @@ impl Gen<'_, '_> {
             decls.extend([accumulator_decl(&acc, &store)]);
         }
         // adjoint buffers of the arrays made in this region
-        let locals: Vec<(TokenStream, ValueId)> = self
+        let locals: Vec<(TokenStream, ValueId, Option<TokenStream>)> = self
             .sweep
             .arrays
             .iter()
@@ -408,12 +408,12 @@ impl Gen<'_, '_> {
             .filter_map(|(_, a)| {
                 a.local
                     .filter(|(r, _)| *r == region)
-                    .map(|(_, shape)| (a.acc.clone(), shape))
+                    .map(|(_, shape)| (a.acc.clone(), shape, a.inline.clone()))
             })
             .collect();
-        for (acc, shape) in locals {
+        for (acc, shape, inline) in locals {
             let shape = self.sweep.read_store(shape);
-            decls.extend([buffer_decl(&acc, &shape)]);
+            decls.extend([buffer_decl(&acc, &shape, inline.as_ref())]);
         }
         decls.extend([code]);
         decls
@@ -847,9 +847,18 @@ fn accumulator_decl(acc: &Ident, store: &Ident) -> TokenStream {
     quote!(let mut #acc = ::mica::__private::zeros_like(&#store);)
 }
 
-/// The zeroed adjoint buffer `acc` of an array of shape `shape`.
-fn buffer_decl(acc: &TokenStream, shape: &Ident) -> TokenStream {
-    quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape);)
+/// The zeroed adjoint buffer `acc` of an array of shape `shape`: on the
+/// stack, up to `inline` elements, for a `vec!` of a constant length.
+fn buffer_decl(acc: &TokenStream, shape: &Ident, inline: Option<&TokenStream>) -> TokenStream {
+    match inline {
+        // the stack buffer, then the slice of it the reverse indexes
+        Some(capacity) => quote! {
+            let mut #acc = ::mica::__private::InlineZeros::<_, #capacity>::new(#shape);
+            #[allow(unused_mut)]
+            let mut #acc = #acc.slice();
+        },
+        None => quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape);),
+    }
 }
 
 /// Whether `name` is an adjoint bound once by a `let` (`__mica_a7`,

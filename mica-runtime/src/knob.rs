@@ -298,6 +298,46 @@ pub fn zeros_of<A: Shaped>(shape: ShapeOf<A>) -> A::Grad {
     A::zeros(shape.1)
 }
 
+/// A zero adjoint buffer for a `Vec` of the shape `shape_of` captured, kept
+/// on the stack up to `CAP` elements (past that, on the heap): for a
+/// `vec![x; N]` whose `N` is a constant. The reverse sweep indexes the slice
+/// [`InlineZeros::slice`] gives, which the optimiser knows to alias no slot.
+#[doc(hidden)]
+pub struct InlineZeros<T, const CAP: usize> {
+    stack: [T; CAP],
+    heap: Vec<T>,
+    len: usize,
+}
+
+impl<T: Copy, const CAP: usize> InlineZeros<T, CAP> {
+    /// All zeros, `shape`'s length of them.
+    #[inline(always)]
+    pub fn new<K: Shaped<Grad = T>>(shape: ShapeOf<Vec<K>>) -> Self {
+        let (len, inner) = shape.1;
+        let zero = K::zeros(inner);
+        let heap = if len > CAP {
+            vec![zero; len]
+        } else {
+            Vec::new()
+        };
+        InlineZeros {
+            stack: [zero; CAP],
+            heap,
+            len,
+        }
+    }
+
+    /// The buffer, as long as its array.
+    #[inline(always)]
+    pub fn slice(&mut self) -> &mut [T] {
+        if self.len > CAP {
+            &mut self.heap
+        } else {
+            &mut self.stack[..self.len]
+        }
+    }
+}
+
 /// The adjoint of `[x; n]`'s `x`: the sum of the elements' adjoints, which
 /// are cleared (the literal is where they end).
 #[inline]
@@ -460,6 +500,23 @@ pub fn run<T>(x: &[T], start: Option<usize>, lo: usize, hi: usize) -> Option<&[T
 #[cfg(test)]
 mod tests {
     use super::run;
+
+    #[test]
+    fn inline_zeros_is_as_long_as_its_array_on_the_stack_or_the_heap() {
+        use super::{shape_of, InlineZeros};
+        for len in [0, 1, 3, 4, 5, 9] {
+            let array = vec![1.5_f64; len];
+            let mut buffer = InlineZeros::<f64, 4>::new(shape_of(&array));
+            let slice = buffer.slice();
+            assert_eq!(slice.len(), len);
+            assert!(slice.iter().all(|&a| a == 0.0));
+            // past the capacity the slice is the heap's
+            let on_stack = slice.as_ptr() == buffer.stack.as_ptr();
+            assert_eq!(on_stack, len <= 4, "{len}");
+            buffer.slice().iter_mut().for_each(|a| *a += 2.0);
+            assert!(buffer.slice().iter().all(|&a| a == 2.0));
+        }
+    }
 
     #[test]
     fn run_is_the_whole_range_or_nothing() {

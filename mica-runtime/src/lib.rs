@@ -22,7 +22,7 @@ pub use tape::{room_each, room_times, trip, Writer};
 pub use knob::{
     assert_knob, element, index, index_add, index_mul, index_sub, one_like, placeholder, run,
     shape_of, slot_len, take_sum, val, zeros_like, zeros_of, AsValue, Element, GradientView,
-    IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped, Untracked,
+    InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped, Untracked,
 };
 #[doc(hidden)]
 pub use smallvec::SmallVec;

@@ -288,7 +288,7 @@ impl Sweep<'_> {
         // a loop run once per sweep over a literal range keeps its storage
         // on the stack; any other `for` keeps it on the heap
         let capacity = if self.scope == 0 {
-            constant_trip_bound(&f.expr)
+            self.constant_trip_bound(&f.expr)
         } else {
             None
         };
@@ -1332,11 +1332,17 @@ impl Sweep<'_> {
         out.extend([quote!(#(#attrs)* let #pat = #fwd;)]);
         let shape = self.stored(quote!(::mica::__private::shape_of(&#name)), out);
         let acc = self.names.fresh("h");
+        // `vec![x; N]` of a constant length: its buffer fits on the stack
+        let inline = match &literal {
+            Expr::Repeat(r) if is_vec && rank == 1 => self.capped_constant(&r.len, 0),
+            _ => None,
+        };
         self.arrays.push(Array {
             acc: acc.to_token_stream(),
             declare: None,
             rank: rank.max(1),
             local: Some((self.region, shape)),
+            inline,
         });
         let array = self.arrays.len() - 1;
         match writes {
@@ -1550,46 +1556,56 @@ pub(super) fn is_assignment(expr: &Expr) -> bool {
     }
 }
 
-/// For `for … in a..N` (or `a..=N`) with a literal or `const` bound: a
-/// bound on the trip count, capped so the inline storage stays small (past
-/// it the storage spills to the heap).
-fn constant_trip_bound(expr: &Expr) -> Option<TokenStream> {
-    const INLINE_LIMIT: usize = 1024;
-    let Expr::Range(range) = expr else {
-        return None;
-    };
-    let end = range.end.as_deref()?;
-    let extra = match range.limits {
-        syn::RangeLimits::HalfOpen(_) => 0usize,
-        syn::RangeLimits::Closed(_) => 1,
-    };
-    match end {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => {
-            let bound = i
-                .base10_parse::<usize>()
-                .ok()?
-                .checked_add(extra)?
-                .min(INLINE_LIMIT);
-            Some(quote!(#bound))
+impl Sweep<'_> {
+    /// For `for … in a..N` (or `a..=N`) with a literal or `const` bound: a
+    /// bound on the trip count, capped so the inline storage stays small
+    /// (past it the storage spills to the heap).
+    fn constant_trip_bound(&self, expr: &Expr) -> Option<TokenStream> {
+        let Expr::Range(range) = expr else {
+            return None;
+        };
+        let end = range.end.as_deref()?;
+        let extra = match range.limits {
+            syn::RangeLimits::HalfOpen(_) => 0usize,
+            syn::RangeLimits::Closed(_) => 1,
+        };
+        self.capped_constant(end, extra)
+    }
+
+    /// `end + extra` as a constant expression capped at 1,024, for an
+    /// inline capacity, if `end` is an integer literal or a `const` item: a
+    /// path named in capitals, by Rust's convention, that the sweep does not
+    /// bind itself.
+    fn capped_constant(&self, end: &Expr, extra: usize) -> Option<TokenStream> {
+        const INLINE_LIMIT: usize = 1024;
+        match end {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => {
+                let bound = i
+                    .base10_parse::<usize>()
+                    .ok()?
+                    .checked_add(extra)?
+                    .min(INLINE_LIMIT);
+                Some(quote!(#bound))
+            }
+            Expr::Path(p)
+                if p.qself.is_none()
+                    && p.path.segments.last().is_some_and(|s| {
+                        let name = s.ident.to_string();
+                        name.chars().any(|c| c.is_ascii_uppercase())
+                            && !name.chars().any(|c| c.is_ascii_lowercase())
+                            && (p.path.segments.len() > 1 || self.lookup(&name).is_none())
+                    }) =>
+            {
+                Some(quote!({
+                    let n = (#p) as usize + #extra;
+                    if n < #INLINE_LIMIT { n } else { #INLINE_LIMIT }
+                }))
+            }
+            _ => None,
         }
-        // a `const` item, by Rust's naming convention
-        Expr::Path(p)
-            if p.qself.is_none()
-                && p.path.segments.last().is_some_and(|s| {
-                    let name = s.ident.to_string();
-                    name.chars().any(|c| c.is_ascii_uppercase())
-                        && !name.chars().any(|c| c.is_ascii_lowercase())
-                }) =>
-        {
-            Some(quote!({
-                let n = (#p) as usize + #extra;
-                if n < #INLINE_LIMIT { n } else { #INLINE_LIMIT }
-            }))
-        }
-        _ => None,
     }
 }
 

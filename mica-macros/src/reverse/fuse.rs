@@ -195,12 +195,12 @@ impl Gen<'_, '_> {
         for (array, key) in std::mem::take(&mut self.early_arrays) {
             let a = &self.sweep.arrays[array];
             if let Some((_, shape)) = a.local {
-                let acc = a.acc.clone();
+                let (acc, inline) = (a.acc.clone(), a.inline.clone());
                 let shape = self.sweep.read_store(shape);
                 self.before_loops
                     .entry(key)
                     .or_default()
-                    .extend([super::buffer_decl(&acc, &shape)]);
+                    .extend([super::buffer_decl(&acc, &shape, inline.as_ref())]);
             }
         }
         for (key, code) in std::mem::take(&mut self.before_loops) {
