@@ -102,11 +102,52 @@ compile_section() {
                 hand) t_hand=$best ;;
             esac
         done
+        [ "$profile" = dev ] && count_rustc_instructions "$work"
         local label=$profile
         [ "$profile" = dev-opt ] && label="dev, \`build-override\` opt-level 3"
         printf '| %s | %.2f s | %.2f s | %.1f× | %.2f s | %.1f× |\n' "$label" "$t_tape" "$t_plain" \
             "$(awk -v a="$t_tape" -v b="$t_plain" 'BEGIN { print a / b }')" "$t_hand" \
             "$(awk -v a="$t_tape" -v b="$t_hand" 'BEGIN { print a / b }')"
+    done
+    if [ -s "$work/instructions" ]; then
+        echo
+        echo "The instructions rustc retires in one dev build of each crate"
+        echo "(callgrind, cargo's default profile; unlike the times they do not move"
+        echo "between runs):"
+        echo
+        echo "| crate | rustc's instructions | ÷ without |"
+        echo "| --- | ---: | ---: |"
+        awk '{ n[$1] = $2 } END {
+            split("tape plain hand", order, " ")
+            label["tape"] = "`#[tape]`"; label["plain"] = "without"
+            label["hand"] = "without, plus hand-written adjoints"
+            for (k = 1; k <= 3; k++) {
+                v = order[k]
+                printf "| %s | %.2f G | %.1f× |\n", label[v], n[v] / 1e9, n[v] / n["plain"]
+            }
+        }' "$work/instructions"
+    fi
+}
+
+# rustc's instructions (callgrind) for one dev build of each compile-time
+# crate, into "$1/instructions"; nothing if valgrind is not installed
+count_rustc_instructions() {
+    local work=$1 variant
+    command -v valgrind >/dev/null || return 0
+    : >"$work/instructions"
+    for variant in tape plain hand; do
+        touch "$work/$variant/src/lib.rs"
+        # the rustc command cargo runs for the crate itself
+        local cmd
+        cmd=$(cd "$work/$variant" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$work/target-$variant-dev" \
+            cargo build -v 2>&1 | grep 'Running `.*--crate-name ct_' | tail -1 |
+            sed -e 's/^ *Running `//' -e 's/`$//')
+        [ -n "$cmd" ] || continue
+        local count
+        count=$(cd "$work/$variant" && valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            --trace-children=yes bash -c "$cmd -o $work/counted-$variant.out" 2>&1 |
+            awk '/refs:/ { gsub(",", "", $NF); print $NF }' | tail -1)
+        echo "$variant $count" >>"$work/instructions"
     done
 }
 
