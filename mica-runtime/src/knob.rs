@@ -300,8 +300,9 @@ pub fn zeros_of<A: Shaped>(shape: ShapeOf<A>) -> A::Grad {
 
 /// A zero adjoint buffer for a `Vec` of the shape `shape_of` captured, kept
 /// on the stack up to `CAP` elements (past that, on the heap): for a
-/// `vec![x; N]` whose `N` is a constant. The reverse sweep indexes the slice
-/// [`InlineZeros::slice`] gives, which the optimiser knows to alias no slot.
+/// `vec![x; N]` whose `N` is a constant. The reverse sweep indexes the plain
+/// slice [`InlineZeros::slice`] gives, and its loops over that slice and the
+/// slots stay vectorised (over a `SmallVec` they did not).
 #[doc(hidden)]
 pub struct InlineZeros<T, const CAP: usize> {
     stack: [T; CAP],
