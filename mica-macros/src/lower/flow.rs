@@ -971,21 +971,45 @@ pub(super) fn hoisted_decls(hoist: &Hoist) -> TokenStream {
 /// Replaces each loop's placeholder by the push its reverse needs (or by
 /// nothing, when no reverse walks the loop).
 pub fn fill_placeholders(tokens: TokenStream, fills: &HashMap<String, TokenStream>) -> TokenStream {
-    tokens
-        .into_iter()
-        .flat_map(|tt| match tt {
-            TokenTree::Ident(ident) if ident.to_string().starts_with("__mica_fill") => {
-                fills.get(&ident.to_string()).cloned().unwrap_or_default()
+    filled(&tokens, fills).unwrap_or(tokens)
+}
+
+/// `tokens` with their placeholders filled, or `None` if they hold none. A
+/// stream without placeholders is kept, not rebuilt: inside rustc each
+/// token moved into a new stream crosses the proc-macro bridge, and most of
+/// a sweep's groups hold none.
+fn filled(tokens: &TokenStream, fills: &HashMap<String, TokenStream>) -> Option<TokenStream> {
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    // from the first change on, the new stream's trees
+    let mut out: Option<Vec<TokenTree>> = None;
+    for (k, tree) in trees.iter().enumerate() {
+        let replacement: Option<Vec<TokenTree>> = match tree {
+            TokenTree::Ident(ident) => {
+                let name = ident.to_string();
+                name.starts_with("__mica_fill").then(|| {
+                    fills
+                        .get(&name)
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .collect()
+                })
             }
-            TokenTree::Group(g) => {
-                let mut group =
-                    proc_macro2::Group::new(g.delimiter(), fill_placeholders(g.stream(), fills));
+            TokenTree::Group(g) => filled(&g.stream(), fills).map(|inner| {
+                let mut group = proc_macro2::Group::new(g.delimiter(), inner);
                 group.set_span(g.span());
-                TokenTree::Group(group).into()
-            }
-            other => other.into(),
-        })
-        .collect()
+                vec![TokenTree::Group(group)]
+            }),
+            _ => None,
+        };
+        match (replacement, &mut out) {
+            (Some(new), Some(out)) => out.extend(new),
+            (Some(new), None) => out = Some(trees[..k].iter().cloned().chain(new).collect()),
+            (None, Some(out)) => out.push(tree.clone()),
+            (None, None) => {}
+        }
+    }
+    out.map(|trees| trees.into_iter().collect())
 }
 
 fn unsupported_iteration(expr: &Expr) -> syn::Error {
