@@ -34,6 +34,17 @@ pub fn idents_in(tokens: proc_macro2::TokenStream, out: &mut std::collections::H
     }
 }
 
+/// Whether `tokens` (groups included) hold the identifier `name`. It stops
+/// at the first one, and keeps no set of names: a reverse loop's body asks
+/// it of its own variable, which it usually names in its first lines.
+pub fn mentions_ident(tokens: &proc_macro2::TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions_ident(&g.stream(), name),
+        _ => false,
+    })
+}
+
 /// `let name = value;` added to `out`, the value moved in rather than
 /// copied (a generated expression can be long).
 ///

@@ -935,7 +935,5 @@ fn mentions(tokens: &TokenStream, pat: &TokenStream) -> bool {
     let Some(proc_macro2::TokenTree::Ident(name)) = pat.clone().into_iter().next() else {
         return false;
     };
-    let mut names = std::collections::HashSet::new();
-    crate::names::idents_in(tokens.clone(), &mut names);
-    names.contains(&name.to_string())
+    crate::names::mentions_ident(tokens, &name.to_string())
 }

@@ -348,9 +348,7 @@ impl Slicing {
     }
 
     fn mentions_var(&self, tokens: &TokenStream) -> bool {
-        let mut names = std::collections::HashSet::new();
-        crate::names::idents_in(tokens.clone(), &mut names);
-        names.contains(&self.var)
+        crate::names::mentions_ident(tokens, &self.var)
     }
 }
 
