@@ -61,3 +61,22 @@ pub fn push_let(out: &mut proc_macro2::TokenStream, name: &Ident, value: proc_ma
 pub fn internal(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::mentions_ident;
+    use quote::quote;
+
+    #[test]
+    fn mentions_ident_finds_a_name_in_nested_groups_only_as_a_whole_identifier() {
+        let body = quote!(let a = x[(j + 1) * n]; { y[k] += a; });
+        for name in ["a", "x", "j", "n", "y", "k"] {
+            assert!(mentions_ident(&body, name), "{name}");
+        }
+        // not part of a longer name, a literal or a punctuation
+        for name in ["i", "jj", "1", "+", "xy"] {
+            assert!(!mentions_ident(&body, name), "{name}");
+        }
+        assert!(!mentions_ident(&quote!(), "a"));
+    }
+}

@@ -1668,3 +1668,48 @@ fn reject_label(label: &Option<syn::Label>) -> syn::Result<()> {
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fill_placeholders;
+    use proc_macro2::TokenStream;
+    use quote::quote;
+    use std::collections::HashMap;
+
+    fn fills(pairs: &[(&str, TokenStream)]) -> HashMap<String, TokenStream> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn placeholders_are_filled_at_any_depth_or_dropped() {
+        let code = quote! {
+            let a = 1;
+            __mica_fill1
+            for i in 0..n { let b = (a, [i]); __mica_fill2 { __mica_fill3 } }
+            __mica_fill4
+        };
+        let filled = fill_placeholders(
+            code,
+            &fills(&[
+                ("__mica_fill1", quote!(let t = 0;)),
+                ("__mica_fill3", quote!(t.push(b);)),
+            ]),
+        );
+        let expected = quote! {
+            let a = 1;
+            let t = 0;
+            for i in 0..n { let b = (a, [i]); { t.push(b); } }
+        };
+        assert_eq!(filled.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn code_without_placeholders_is_kept_as_it_is() {
+        let code = quote!(let a = (x + y) * z[i]; for j in 0..n { s += a; });
+        let filled = fill_placeholders(code.clone(), &fills(&[("__mica_fill1", quote!(no))]));
+        assert_eq!(filled.to_string(), code.to_string());
+    }
+}
