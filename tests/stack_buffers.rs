@@ -2,10 +2,11 @@
 //! item named in capitals) get their adjoint buffer on the stack, up to
 //! 1,024 elements, and on the heap past that. These programs cover a
 //! literal length, a `const` length, a length past the inline limit, a
-//! `let` named in capitals (not a `const`: its buffer is on the heap), a
-//! buffer inside a loop and one that a recorded fill writes whole; each is
-//! checked against central finite differences in `f64` and `f32`, and a
-//! counting allocator shows which buffers reach the heap.
+//! `let` named in capitals and a `const` generic parameter (neither is a
+//! `const` item: their buffers are on the heap), a buffer inside a loop
+//! and one that a recorded fill writes whole; each is checked against
+//! central finite differences in `f64` and `f32`, and a counting allocator
+//! shows which buffers reach the heap.
 #![deny(warnings)]
 
 mod counting;
@@ -72,6 +73,41 @@ macro_rules! programs {
                 s.sqrt()
             }
 
+            /// A `const` generic length, named in capitals too: an array
+            /// length computed from it may not read it, so the buffer and
+            /// the loop's tape stay on the heap.
+            #[tape]
+            pub fn generic<const N: usize>(#[tracked] w: &[$t; N]) -> $t {
+                let mut h = vec![0.0; N];
+                for j in 0..N {
+                    h[j] = (w[j] * w[j]).sin();
+                }
+                let mut s = 1.0;
+                for j in 0..N {
+                    s = s * h[j] + w[j].exp();
+                }
+                s
+            }
+
+            /// The same in a window: the slope of `generic` at `x0`.
+            #[tape]
+            pub fn window_generic<const N: usize>(x0: [$t; N]) -> [$t; N] {
+                #[tracked]
+                let x: [$t; N] = x0;
+                tape! {
+                    let mut h = vec![0.0; N];
+                    for j in 0..N {
+                        h[j] = (x[j] * x[j]).sin();
+                    }
+                    let mut s = 1.0;
+                    for j in 0..N {
+                        s = s * h[j] + x[j].exp();
+                    }
+                }
+                backward!(s);
+                gradient!(x)
+            }
+
             /// A buffer made anew in each iteration of a loop, filled whole
             /// by a recorded value.
             #[tape]
@@ -116,6 +152,16 @@ macro_rules! check_all {
             let (value, g) = capitals_grad(&w[..5]);
             assert_eq!(value, capitals(&w[..5]));
             check("capitals", &|p| capitals(p), &w[..5], &g);
+            let four: [$t; 4] = [w[0], w[1], w[2], w[3]];
+            let (value, g) = generic_grad(&four);
+            assert_eq!(value, generic(&four));
+            check(
+                "generic",
+                &|p| generic(&[p[0], p[1], p[2], p[3]]),
+                &four,
+                &g,
+            );
+            assert_eq!(window_generic(four), g);
             for rows in [0, 1, 4] {
                 let (value, g) = per_row_grad(&w[..7], rows);
                 assert_eq!(value, per_row(&w[..7], rows));

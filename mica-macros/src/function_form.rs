@@ -92,6 +92,7 @@ fn backward_fn(
     let mut names = Names::default();
     let mut local_errors = Errors::default();
     let mut sweep = Sweep::new(&mut names, &mut local_errors, true);
+    sweep.const_generics = crate::lower::const_generics(&item.sig.generics);
     // a scalar is an input value; an array's slopes go straight into its slot
     let mut inputs = Vec::new();
     let mut checks = TokenStream::new();

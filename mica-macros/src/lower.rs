@@ -352,6 +352,17 @@ pub struct Sweep<'a> {
     /// the loops around the code being lowered whose forward reads may go
     /// through slices (see `lower/fast.rs`), innermost last
     fast: Vec<fast::FastLoop>,
+    /// the function's `const` generic parameters: named in capitals like a
+    /// `const` item, but unusable in the inline capacities
+    pub const_generics: std::collections::HashSet<String>,
+}
+
+/// The names of `generics`' `const` parameters.
+pub fn const_generics(generics: &syn::Generics) -> std::collections::HashSet<String> {
+    generics
+        .const_params()
+        .map(|c| c.ident.to_string())
+        .collect()
 }
 
 impl<'a> Sweep<'a> {
@@ -379,6 +390,7 @@ impl<'a> Sweep<'a> {
             read_cache: None,
             inlined: Default::default(),
             fast: Vec::new(),
+            const_generics: Default::default(),
         }
     }
 

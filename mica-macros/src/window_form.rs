@@ -53,11 +53,13 @@ pub fn expand(mut item: ItemFn, errors: &mut Errors) -> TokenStream {
         let mut discarded = Errors::default();
         let mut names = Names::default();
         let mut first = Rewriter::new(None, &mut names, &mut discarded);
+        first.const_generics = crate::lower::const_generics(&item.sig.generics);
         first.rewrite_block(&mut block);
         first.plans_out
     };
     let mut names = Names::default();
     let mut second = Rewriter::new(Some(plans), &mut names, errors);
+    second.const_generics = crate::lower::const_generics(&item.sig.generics);
     second.rewrite_block(&mut item.block);
     item.into_token_stream()
 }
@@ -96,6 +98,8 @@ struct Rewriter<'a> {
     windows: usize,
     /// inside a closure or `async` block (walls 1 and 6)
     closures: usize,
+    /// the function's `const` generic parameters (see `Sweep`)
+    const_generics: std::collections::HashSet<String>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -108,6 +112,7 @@ impl<'a> Rewriter<'a> {
             blocks: Vec::new(),
             windows: 0,
             closures: 0,
+            const_generics: Default::default(),
         }
     }
 
@@ -285,6 +290,7 @@ impl<'a> Rewriter<'a> {
         let knobs = self.visible_knobs();
         let mut sweep_errors = Errors::default();
         let mut sweep = Sweep::new(self.names, &mut sweep_errors, false);
+        sweep.const_generics = self.const_generics.clone();
         // a scalar knob is an input value; an array knob's slopes are added
         // into a buffer the walk makes
         let mut inputs = BTreeMap::new();

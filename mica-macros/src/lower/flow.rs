@@ -1599,7 +1599,8 @@ impl Sweep<'_> {
     /// `end + extra` as a constant expression capped at 1,024, for an
     /// inline capacity, if `end` is an integer literal or a `const` item: a
     /// path named in capitals, by Rust's convention, that the sweep does not
-    /// bind itself.
+    /// bind itself and that is not a `const` generic parameter (which an
+    /// array length computed from it may not read).
     fn capped_constant(&self, end: &Expr, extra: usize) -> Option<TokenStream> {
         const INLINE_LIMIT: usize = 1024;
         match end {
@@ -1620,7 +1621,9 @@ impl Sweep<'_> {
                         let name = s.ident.to_string();
                         name.chars().any(|c| c.is_ascii_uppercase())
                             && !name.chars().any(|c| c.is_ascii_lowercase())
-                            && (p.path.segments.len() > 1 || self.lookup(&name).is_none())
+                            && (p.path.segments.len() > 1
+                                || (self.lookup(&name).is_none()
+                                    && !self.const_generics.contains(&name)))
                     }) =>
             {
                 Some(quote!({
