@@ -52,14 +52,12 @@ pub fn expand(mut item: ItemFn, errors: &mut Errors) -> TokenStream {
         let mut block = item.block.clone();
         let mut discarded = Errors::default();
         let mut names = Names::default();
-        let mut first = Rewriter::new(None, &mut names, &mut discarded);
-        first.const_generics = crate::lower::const_generics(&item.sig.generics);
+        let mut first = Rewriter::new(None, &mut names, &mut discarded, &item.sig.generics);
         first.rewrite_block(&mut block);
         first.plans_out
     };
     let mut names = Names::default();
-    let mut second = Rewriter::new(Some(plans), &mut names, errors);
-    second.const_generics = crate::lower::const_generics(&item.sig.generics);
+    let mut second = Rewriter::new(Some(plans), &mut names, errors, &item.sig.generics);
     second.rewrite_block(&mut item.block);
     item.into_token_stream()
 }
@@ -103,7 +101,12 @@ struct Rewriter<'a> {
 }
 
 impl<'a> Rewriter<'a> {
-    fn new(plans: Option<Vec<Plan>>, names: &'a mut Names, errors: &'a mut Errors) -> Self {
+    fn new(
+        plans: Option<Vec<Plan>>,
+        names: &'a mut Names,
+        errors: &'a mut Errors,
+        generics: &syn::Generics,
+    ) -> Self {
         Rewriter {
             plans,
             plans_out: Vec::new(),
@@ -112,7 +115,7 @@ impl<'a> Rewriter<'a> {
             blocks: Vec::new(),
             windows: 0,
             closures: 0,
-            const_generics: Default::default(),
+            const_generics: crate::lower::const_generics(generics),
         }
     }
 
