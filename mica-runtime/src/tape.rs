@@ -11,7 +11,7 @@
 //! iteration's items at its end, one writer made before that loop serves
 //! every iteration: it pushes into the room and pops back out.
 
-use std::mem::MaybeUninit;
+use std::ptr::NonNull;
 
 /// The number of items a range yields (`usize::MAX` if it does not fit).
 ///
@@ -65,6 +65,10 @@ pub fn room_each<I: Iterator>(range: I, per_run: impl FnMut(I::Item) -> usize) -
 #[doc(hidden)]
 pub struct Writer<'a, T> {
     tape: &'a mut Vec<T>,
+    /// The first spare slot of `tape`, where the writer's items start.
+    spare: NonNull<T>,
+    /// The spare slots after `spare`: how many items fit.
+    room: usize,
     written: usize,
 }
 
@@ -73,7 +77,19 @@ impl<'a, T> Writer<'a, T> {
     #[inline(always)]
     pub fn new(tape: &'a mut Vec<T>, room: usize) -> Self {
         tape.reserve(room);
-        Writer { tape, written: 0 }
+        let len = tape.len();
+        let room = tape.capacity() - len;
+        // SAFETY: `len` is within the allocation (at most its capacity), so
+        // the offset stays in it or one past its end; `as_mut_ptr` is never
+        // null, and the pointer it gives stays valid while nothing but
+        // `set_len` touches the vector (the writer borrows it mutably).
+        let spare = unsafe { NonNull::new_unchecked(tape.as_mut_ptr().add(len)) };
+        Writer {
+            tape,
+            spare,
+            room,
+            written: 0,
+        }
     }
 
     /// Stores `item` after the items pushed so far.
@@ -83,8 +99,13 @@ impl<'a, T> Writer<'a, T> {
     /// If the room made by [`Writer::new`] is full.
     #[inline(always)]
     pub fn push(&mut self, item: T) {
-        let spare: &mut [MaybeUninit<T>] = self.tape.spare_capacity_mut();
-        spare[self.written].write(item);
+        if self.written >= self.room {
+            full();
+        }
+        // SAFETY: `written < room`, so the slot is one of the spare slots
+        // `new` found, which nothing else reads or writes while the writer
+        // lives; it holds no item (never written, or popped since).
+        unsafe { self.spare.as_ptr().add(self.written).write(item) };
         self.written += 1;
     }
 
@@ -93,13 +114,20 @@ impl<'a, T> Writer<'a, T> {
     #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {
         self.written = self.written.checked_sub(1)?;
-        let slot = &self.tape.spare_capacity_mut()[self.written];
-        // SAFETY: the spare slots below the old `written` were each written
-        // by `push` and not read since; the one at the new `written` is read
-        // once here and counts as empty from now on (a later `push` writes
-        // it again, `drop` leaves it out of the tape).
-        Some(unsafe { slot.assume_init_read() })
+        // SAFETY: the slots below the old `written` were each written by
+        // `push`, within the room, and not read since; the one at the new
+        // `written` is read once here and counts as empty from now on (a
+        // later `push` writes it again, `drop` leaves it out of the tape).
+        Some(unsafe { self.spare.as_ptr().add(self.written).read() })
     }
+}
+
+/// The panic of a push into a full room, kept out of `push`'s code.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn full() -> ! {
+    panic!("mica: a loop pushed more items than the room made for it")
 }
 
 impl<T> Drop for Writer<'_, T> {
@@ -109,8 +137,8 @@ impl<T> Drop for Writer<'_, T> {
         // SAFETY: the first `written` slots after the tape's length hold
         // items `push` wrote and `pop` has not taken (`pop` lowers `written`
         // past each slot it reads), and nothing else touched the tape while
-        // the writer borrowed it; `written` never exceeds the spare capacity,
-        // since `push` indexes the spare slots with a bounds check.
+        // the writer borrowed it; `written` never exceeds the room, which is
+        // the spare capacity.
         unsafe { self.tape.set_len(len) }
     }
 }
@@ -177,7 +205,7 @@ mod tests {
         let mut tape: Vec<f64> = Vec::with_capacity(1);
         let full = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut w = Writer::new(&mut tape, 1);
-            let room = w.tape.capacity();
+            let room = w.room;
             for k in 0..=room {
                 w.push(k as f64);
             }
