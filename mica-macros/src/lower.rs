@@ -558,7 +558,7 @@ impl<'a> Sweep<'a> {
             .filter(|(tape, _)| !self.empty_tapes.contains(&tape.to_string()))
             .map(|(tape, capacity)| match capacity {
                 Some(capacity) => {
-                    quote!(let mut #tape = ::mica::__private::SmallVec::<[_; #capacity]>::new();)
+                    quote!(let mut #tape = ::mica::__private::StackTape::<_, #capacity>::new();)
                 }
                 None => quote!(let mut #tape = ::std::vec::Vec::new();),
             });

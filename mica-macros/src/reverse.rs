@@ -681,7 +681,7 @@ impl Gen<'_, '_> {
     /// itself will (`room_times` and `room_each` skip empty ranges). The
     /// writer is dropped, its items joining the tape, just after that loop,
     /// before any reverse pops the tape. A tape held in place (a
-    /// `SmallVec` of fixed capacity) keeps its pushes.
+    /// `StackTape` of fixed capacity) keeps its pushes.
     ///
     /// When that outermost loop sits directly in a fused loop with a `Trip`
     /// and the room reads not the fused loop's variable, the room is the

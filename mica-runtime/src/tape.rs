@@ -11,6 +11,7 @@
 //! iteration's items at its end, one writer made before that loop serves
 //! every iteration: it pushes into the room and pops back out.
 
+use arrayvec::ArrayVec;
 use std::ptr::NonNull;
 
 /// The number of items a range yields (`usize::MAX` if it does not fit).
@@ -143,9 +144,108 @@ impl<T> Drop for Writer<'_, T> {
     }
 }
 
+/// A loop's tape held in place: the first `CAP` items on the stack, the
+/// rest on the heap.
+///
+/// The generated code keeps one for a loop that runs once per sweep over a
+/// range with a constant bound `CAP` (at most 1,024): usually every item
+/// fits on the stack, and a longer run moves on to the heap instead of
+/// failing. `push` and `pop` only compare lengths on the way; the move to the
+/// heap is a call kept out of the loop's code.
+#[doc(hidden)]
+pub struct StackTape<T, const CAP: usize> {
+    inline: ArrayVec<T, CAP>,
+    /// the items after the first `CAP`, oldest first; empty unless `inline`
+    /// is full
+    spill: Vec<T>,
+}
+
+impl<T, const CAP: usize> StackTape<T, CAP> {
+    /// An empty tape.
+    #[inline(always)]
+    pub fn new() -> Self {
+        StackTape {
+            inline: ArrayVec::new(),
+            spill: Vec::new(),
+        }
+    }
+
+    /// Stores `item` after the items pushed so far.
+    #[inline(always)]
+    pub fn push(&mut self, item: T) {
+        if let Err(full) = self.inline.try_push(item) {
+            spill::<T, CAP>(&mut self.spill, full.element());
+        }
+    }
+
+    /// Takes back the item pushed last, if any.
+    #[inline(always)]
+    pub fn pop(&mut self) -> Option<T> {
+        if self.spill.is_empty() {
+            self.inline.pop()
+        } else {
+            self.spill.pop()
+        }
+    }
+}
+
+impl<T, const CAP: usize> Default for StackTape<T, CAP> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Pushes onto the heap part of a [`StackTape`], out of the loop's code.
+/// The first push there makes room for as many items as the stack holds, so
+/// a run twice the stack's length allocates once.
+#[cold]
+#[inline(never)]
+fn spill<T, const CAP: usize>(heap: &mut Vec<T>, item: T) {
+    if heap.capacity() == 0 {
+        heap.reserve(CAP);
+    }
+    heap.push(item);
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{room_each, room_times, trip, Writer};
+    use super::{room_each, room_times, trip, StackTape, Writer};
+
+    #[test]
+    fn a_stack_tape_pops_in_reverse_across_the_move_to_the_heap() {
+        let mut tape = StackTape::<(f64, usize), 3>::new();
+        assert_eq!(tape.pop(), None);
+        for k in 0..7 {
+            tape.push((k as f64, k));
+        }
+        assert_eq!(tape.spill.len(), 4);
+        // pushes after pops land where the pops left room
+        assert_eq!(tape.pop(), Some((6.0, 6)));
+        tape.push((9.0, 9));
+        let popped: Vec<usize> = std::iter::from_fn(|| tape.pop()).map(|(_, k)| k).collect();
+        assert_eq!(popped, [9, 5, 4, 3, 2, 1, 0]);
+        tape.push((1.0, 1));
+        assert_eq!(tape.pop(), Some((1.0, 1)));
+        assert_eq!(tape.pop(), None);
+        let mut none = StackTape::<f64, 0>::new();
+        none.push(2.0);
+        assert_eq!((none.pop(), none.pop()), (Some(2.0), None));
+    }
+
+    #[test]
+    fn a_stack_tape_frees_the_items_it_still_holds() {
+        let item = std::rc::Rc::new(());
+        {
+            let mut tape = StackTape::<std::rc::Rc<()>, 2>::new();
+            for _ in 0..5 {
+                tape.push(item.clone());
+            }
+            assert_eq!(std::rc::Rc::strong_count(&item), 6);
+            drop(tape.pop());
+            assert_eq!(std::rc::Rc::strong_count(&item), 5);
+        }
+        assert_eq!(std::rc::Rc::strong_count(&item), 1);
+    }
 
     #[test]
     fn trip_counts_ranges() {
