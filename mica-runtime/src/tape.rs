@@ -9,7 +9,10 @@
 //! generated code makes room once and writes through a [`Writer`], whose
 //! `push` only stores. Inside a fused loop, whose reverse pops each
 //! iteration's items at its end, one writer made before that loop serves
-//! every iteration: it pushes into the room and pops back out.
+//! every iteration: it pushes into the room and pops back out. A loop run
+//! once per sweep over a range with a constant bound keeps its tape on the
+//! stack instead, in a [`StackTape`], whose move to the heap past that
+//! bound is the call kept out of the loop.
 
 use arrayvec::ArrayVec;
 use std::ptr::NonNull;
