@@ -228,6 +228,10 @@ expansion_section() {
         "$(et_total tape-opt)" "$(et_expand tape-opt)" "$(et_share tape-opt)"
 }
 
+# Mica against the hand-written adjoints in turns, first: the summary
+# table shows these ratios beside criterion's
+MICA_TURNS_TSV="$here/target/turns.tsv" "$here/target/release/interleaved" 150 >"$here/target/turns.md"
+
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 {
     echo "# Benchmarks"
@@ -249,7 +253,7 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "1e-10 relative) before it is timed, and every hand-written adjoint is"
     echo "checked against finite differences by \`cargo test\` in \`benches/\`."
     echo
-    "$here/target/release/report" "$here/target/criterion"
+    "$here/target/release/report" "$here/target/criterion" "$here/target/turns.tsv"
     echo "## Mica and the hand-written adjoint, timed in turns"
     echo
     echo "Criterion times each variant in its own run, seconds to minutes"
@@ -261,7 +265,7 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "round gives one ratio from two blocks milliseconds apart; the table"
     echo "gives the median ratio and its quartiles."
     echo
-    "$here/target/release/interleaved" 150
+    cat "$here/target/turns.md"
     echo
     echo "The runtime-tape peers, timed in turns with Mica's \`_backward\` the"
     echo "same way on Extended Rosenbrock, n = 1,000 (the target program for"

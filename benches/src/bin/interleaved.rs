@@ -9,7 +9,10 @@
 //! instead, in turns the same way, on Extended Rosenbrock n = 1,000: their
 //! median ratio peer/Mica.
 //!
-//! `interleaved [ROUNDS] [peers]` (150 rounds by default).
+//! `interleaved [ROUNDS] [peers]` (150 rounds by default). With
+//! `MICA_TURNS_TSV=FILE`, the programs' ratios also go to `FILE`, one line
+//! per program (`title`, median, lower and upper quartile, tab-separated),
+//! for `report` to put beside criterion's.
 
 use mica_benches::calls;
 use std::time::{Duration, Instant};
@@ -93,16 +96,24 @@ fn main() {
     println!("| program | hand | Mica | Mica/hand, median | quartiles |");
     println!("| --- | ---: | ---: | ---: | ---: |");
     let mut logs = Vec::new();
+    let mut tsv = String::new();
     for mut c in calls::all() {
         let t = turns(&mut c, rounds);
         let [low, median, high] = t.ratio;
         logs.push(median.ln());
+        tsv.push_str(&format!("{}\t{median}\t{low}\t{high}\n", c.name));
         println!(
             "| {} | {} | {} | **{median:.2}** | {low:.2}–{high:.2} |",
             c.name,
             time(t.hand),
             time(t.mica),
         );
+    }
+    if let Some(path) = std::env::var_os("MICA_TURNS_TSV") {
+        if let Err(e) = std::fs::write(&path, tsv) {
+            eprintln!("interleaved: cannot write {}: {e}", path.to_string_lossy());
+            std::process::exit(1);
+        }
     }
     let geomean = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
     let worst = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).exp();

@@ -1,7 +1,9 @@
 //! Reads criterion's medians (`target/criterion/<group>/<variant>/new/
-//! estimates.json`) and prints the benchmark tables as Markdown.
+//! estimates.json`) and prints the benchmark tables as Markdown. Given the
+//! file `interleaved` writes under `MICA_TURNS_TSV`, the summary also shows
+//! each program's ratio timed in turns, and leads with those.
 //!
-//! Usage: `report CRITERION_DIR`
+//! Usage: `report CRITERION_DIR [TURNS_TSV]`
 
 use std::fs;
 use std::path::Path;
@@ -86,11 +88,52 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
     }
 }
 
+/// The ratios Mica/hand timed in turns, by program title: median, lower and
+/// upper quartile.
+fn turns(path: &Path) -> Vec<(String, [f64; 3])> {
+    let Ok(text) = fs::read_to_string(path) else {
+        eprintln!("report: cannot read {}", path.display());
+        std::process::exit(1);
+    };
+    text.lines()
+        .filter_map(|line| {
+            let mut cells = line.split('\t');
+            let title = cells.next()?.to_string();
+            let mut number = || cells.next()?.parse::<f64>().ok();
+            Some((title, [number()?, number()?, number()?]))
+        })
+        .collect()
+}
+
+/// The geometric mean of `ratios`, and the largest and smallest with the
+/// program each belongs to.
+fn spread<'a>(ratios: &[(f64, &'a str)]) -> (f64, (f64, &'a str), (f64, &'a str)) {
+    let n = ratios.len() as f64;
+    let geo = (ratios.iter().map(|(r, _)| r.ln()).sum::<f64>() / n).exp();
+    let worst = ratios.iter().copied().fold(
+        (f64::NEG_INFINITY, ""),
+        |a, b| if b.0 > a.0 { b } else { a },
+    );
+    let best = ratios
+        .iter()
+        .copied()
+        .fold((f64::INFINITY, ""), |a, b| if b.0 < a.0 { b } else { a });
+    (geo, worst, best)
+}
+
 fn main() {
     let dir = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "target/criterion".to_string());
     let dir = Path::new(&dir);
+    let turns = std::env::args().nth(2).map(|p| turns(Path::new(&p)));
+    let in_turns = |title: &str| {
+        turns
+            .as_ref()
+            .and_then(|t| t.iter().find(|(name, _)| name == title))
+            .map(|(_, r)| r[0])
+    };
+    let mut turns_over_hand = Vec::new();
     let mut summary = Vec::new();
     let mut detail = String::new();
     let mut mica_over_hand = Vec::new();
@@ -100,14 +143,23 @@ fn main() {
         if let (Some(h), Some(k)) = (hand, mica) {
             mica_over_hand.push((k / h, title));
         }
+        let turn = in_turns(title);
+        if let Some(r) = turn {
+            turns_over_hand.push((r, title));
+        }
+        // the lead ratio in bold: in turns where given, else criterion's
+        let bold = if turns.is_some() { "" } else { "**" };
         let mut row = format!(
-            "| {title} | {} | {} | {} | **{}** | {} |",
+            "| {title} | {} | {} | {} | {bold}{}{bold} |",
             primal.map_or("—".into(), time),
             hand.map_or("—".into(), time),
             mica.map_or("—".into(), time),
             ratio(mica, hand),
-            ratio(mica, primal),
         );
+        if turns.is_some() {
+            row.push_str(&format!(" **{}** |", ratio(turn, Some(1.0))));
+        }
+        row.push_str(&format!(" {} |", ratio(mica, primal)));
         for peer in PEERS {
             row.push_str(&format!(" {} |", ratio(m(peer), mica)));
         }
@@ -142,33 +194,42 @@ fn main() {
          \"Mica\" is `_backward` with its slots zeroed before each call."
     );
     println!();
+    if turns.is_some() {
+        println!(
+            "\"In turns\" is Mica/hand timed in turns in one process (the median \
+             of its paired rounds; see below), the ratio this machine measures \
+             reliably; the column before it divides criterion's medians, taken \
+             seconds apart."
+        );
+        println!();
+    }
+    let turns_head = if turns.is_some() { " in turns |" } else { "" };
+    let turns_rule = if turns.is_some() { " ---: |" } else { "" };
     println!(
-        "| program | primal | hand | Mica | Mica/hand | Mica/primal | \
+        "| program | primal | hand | Mica | Mica/hand |{turns_head} Mica/primal | \
          reverse/Mica | num-dual/Mica | ad_trait/Mica | candle/Mica |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: |{turns_rule} ---: | ---: | ---: | ---: | ---: |");
     for row in &summary {
         println!("{row}");
     }
     println!();
-    if !mica_over_hand.is_empty() {
-        let n = mica_over_hand.len() as f64;
-        let geo = (mica_over_hand.iter().map(|(r, _)| r.ln()).sum::<f64>() / n).exp();
-        let (worst, worst_at) =
-            mica_over_hand
-                .iter()
-                .copied()
-                .fold(
-                    (f64::NEG_INFINITY, ""),
-                    |a, b| if b.0 > a.0 { b } else { a },
-                );
-        let (best, best_at) = mica_over_hand
-            .iter()
-            .copied()
-            .fold((f64::INFINITY, ""), |a, b| if b.0 < a.0 { b } else { a });
+    if !turns_over_hand.is_empty() {
+        let (geo, (worst, worst_at), (best, best_at)) = spread(&turns_over_hand);
         println!(
-            "**Mica / hand-written, geometric mean over the {} programs: {geo:.2}.** \
-             Worst: {worst:.2} ({worst_at}); best: {best:.2} ({best_at}).",
+            "**Mica / hand-written timed in turns, geometric mean over the {} programs: \
+             {geo:.2}.** Worst: {worst:.2} ({worst_at}); best: {best:.2} ({best_at}).",
+            turns_over_hand.len()
+        );
+        println!();
+    }
+    if !mica_over_hand.is_empty() {
+        let (geo, (worst, worst_at), (best, best_at)) = spread(&mica_over_hand);
+        let lead = if turns_over_hand.is_empty() { "**" } else { "" };
+        println!(
+            "{lead}Mica / hand-written from criterion's separate runs, geometric mean over \
+             the {} programs: {geo:.2}.{lead} Worst: {worst:.2} ({worst_at}); best: \
+             {best:.2} ({best_at}).",
             mica_over_hand.len()
         );
         println!();
