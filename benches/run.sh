@@ -222,9 +222,9 @@ expansion_section() {
     echo "| build | total | macro expansion | expansion's share |"
     echo "| --- | ---: | ---: | ---: |"
     printf '| without `#[tape]` | %.1f s | – | – |\n' "$(et_total plain)"
-    printf '| `#[tape]`, cargo'"'"'s default (macro unoptimised) | %.1f s | %.1f s | %.0f%% |\n' \
+    printf '| `#[tape]`, cargo'"'"'s default (macro unoptimised) | %.1f s | %.1f s | %.1f%% |\n' \
         "$(et_total tape)" "$(et_expand tape)" "$(et_share tape)"
-    printf '| `#[tape]`, `[profile.dev.build-override] opt-level = 3` | %.1f s | %.1f s | %.0f%% |\n' \
+    printf '| `#[tape]`, `[profile.dev.build-override] opt-level = 3` | %.1f s | %.1f s | %.1f%% |\n' \
         "$(et_total tape-opt)" "$(et_expand tape-opt)" "$(et_share tape-opt)"
 }
 
