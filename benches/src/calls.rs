@@ -1,10 +1,31 @@
 //! One gradient call per program, hand-written and Mica's, with inputs and
-//! slots made beforehand: what `src/bin/memory.rs` (peak heap) and
-//! `src/bin/instructions.rs` (instruction counts) measure.
+//! slots made beforehand: what `src/bin/memory.rs` (peak heap),
+//! `src/bin/instructions.rs` (instruction counts), and the turns and
+//! windows of `src/bin/interleaved.rs` and `src/bin/drift.rs` measure.
 
 use crate::peers_ad_trait as adt;
 use crate::{advection, course, gmm, helmholtz, logistic, mlp, ode, peers, rosenbrock};
 use std::hint::black_box as bb;
+use std::time::{Duration, Instant};
+
+/// Nanoseconds per call over `reps` calls of `f`.
+pub fn block(f: &mut dyn FnMut(), reps: u32) -> f64 {
+    let start = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    start.elapsed().as_nanos() as f64 / f64::from(reps)
+}
+
+/// How many calls of `f` take about `length`: the first power of two whose
+/// block takes at least that long.
+pub fn calibrate(f: &mut dyn FnMut(), length: Duration) -> u32 {
+    let mut reps = 1u32;
+    while block(f, reps) * f64::from(reps) < length.as_nanos() as f64 {
+        reps = reps.saturating_mul(2);
+    }
+    reps
+}
 
 /// A program's two gradient calls, each a closure owning its inputs.
 pub struct Calls {

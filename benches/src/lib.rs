@@ -17,6 +17,20 @@ pub mod peers_ad_trait;
 pub mod peers_candle;
 pub mod rosenbrock;
 
+/// A time in nanoseconds as the report prints it: `12.3 ns`, `4.56 µs`,
+/// `7.89 ms` or `1.23 s`.
+pub fn time(ns: f64) -> String {
+    if ns < 1e3 {
+        format!("{ns:.1} ns")
+    } else if ns < 1e6 {
+        format!("{:.2} µs", ns / 1e3)
+    } else if ns < 1e9 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.2} s", ns / 1e9)
+    }
+}
+
 /// The largest relative difference between two gradients, each slope scaled
 /// by `max(1, |a|, |b|)`.
 pub fn max_rel_diff(a: &[f64], b: &[f64]) -> f64 {

@@ -7,29 +7,12 @@
 //! `drift [PROGRAM] [WINDOWS]`: the first program whose title contains
 //! `PROGRAM` (default `Helmholtz`), 40 windows of each variant by default.
 
-use mica_benches::calls;
+use mica_benches::calls::{self, block, calibrate};
+use mica_benches::time;
 use std::time::{Duration, Instant};
 
 /// About how long one window runs.
 const WINDOW: Duration = Duration::from_millis(100);
-
-/// Nanoseconds per call over `reps` calls of `f`.
-fn block(f: &mut dyn FnMut(), reps: u32) -> f64 {
-    let start = Instant::now();
-    for _ in 0..reps {
-        f();
-    }
-    start.elapsed().as_nanos() as f64 / f64::from(reps)
-}
-
-/// Calls per window: about `WINDOW` of `f`.
-fn calibrate(f: &mut dyn FnMut()) -> u32 {
-    let mut reps = 1u32;
-    while block(f, reps) * f64::from(reps) < WINDOW.as_nanos() as f64 {
-        reps = reps.saturating_mul(2);
-    }
-    reps
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -39,8 +22,11 @@ fn main() {
         eprintln!("drift: no program's title contains {name:?}");
         std::process::exit(1);
     };
-    let (hand_reps, mica_reps) = (calibrate(&mut c.hand), calibrate(&mut c.mica));
-    println!("{}: µs per call, windows of about 100 ms", c.name);
+    let (hand_reps, mica_reps) = (
+        calibrate(&mut c.hand, WINDOW),
+        calibrate(&mut c.mica, WINDOW),
+    );
+    println!("{}: time per call, windows of about 100 ms", c.name);
     println!();
     println!("| at | hand | Mica | Mica/hand |");
     println!("| ---: | ---: | ---: | ---: |");
@@ -50,9 +36,9 @@ fn main() {
         let hand = block(&mut c.hand, hand_reps);
         let mica = block(&mut c.mica, mica_reps);
         println!(
-            "| {at:.1} s | {:.1} | {:.1} | {:.2} |",
-            hand / 1e3,
-            mica / 1e3,
+            "| {at:.1} s | {} | {} | {:.2} |",
+            time(hand),
+            time(mica),
             mica / hand
         );
     }

@@ -14,41 +14,16 @@
 //! per program (`title`, median, lower and upper quartile, tab-separated),
 //! for `report` to put beside criterion's.
 
-use mica_benches::calls;
-use std::time::{Duration, Instant};
+use mica_benches::calls::{self, block, calibrate};
+use mica_benches::time;
+use std::time::Duration;
 
 /// How long one block of calls runs, about.
 const BLOCK: Duration = Duration::from_millis(2);
 
-/// Nanoseconds per call over `reps` calls of `f`.
-fn block(f: &mut dyn FnMut(), reps: u32) -> f64 {
-    let start = Instant::now();
-    for _ in 0..reps {
-        f();
-    }
-    start.elapsed().as_nanos() as f64 / f64::from(reps)
-}
-
 /// The value at fraction `q` of the sorted `v`.
 fn quantile(v: &[f64], q: f64) -> f64 {
     v[((v.len() - 1) as f64 * q).round() as usize]
-}
-
-fn time(ns: f64) -> String {
-    match ns {
-        ns if ns < 1e3 => format!("{ns:.1} ns"),
-        ns if ns < 1e6 => format!("{:.2} µs", ns / 1e3),
-        ns => format!("{:.2} ms", ns / 1e6),
-    }
-}
-
-/// Calls per block: about `BLOCK` of `f`.
-fn calibrate(f: &mut dyn FnMut()) -> u32 {
-    let mut reps = 1u32;
-    while block(f, reps) * f64::from(reps) < BLOCK.as_nanos() as f64 {
-        reps = reps.saturating_mul(2);
-    }
-    reps
 }
 
 /// One program's rounds: the medians per call of `c.hand` and `c.mica`,
@@ -60,7 +35,7 @@ struct Turns {
 }
 
 fn turns(c: &mut calls::Calls, rounds: usize) -> Turns {
-    let (hand_reps, mica_reps) = (calibrate(&mut c.hand), calibrate(&mut c.mica));
+    let (hand_reps, mica_reps) = (calibrate(&mut c.hand, BLOCK), calibrate(&mut c.mica, BLOCK));
     let (mut hand, mut mica, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds {
         let (h, m) = if round % 2 == 0 {

@@ -5,6 +5,7 @@
 //!
 //! Usage: `report CRITERION_DIR [TURNS_TSV]`
 
+use mica_benches::time;
 use std::fs;
 use std::path::Path;
 
@@ -67,18 +68,6 @@ fn median(dir: &Path, group: &str, variant: &str) -> Option<f64> {
         .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'))
         .collect();
     num.parse().ok()
-}
-
-fn time(ns: f64) -> String {
-    if ns < 1e3 {
-        format!("{ns:.1} ns")
-    } else if ns < 1e6 {
-        format!("{:.2} µs", ns / 1e3)
-    } else if ns < 1e9 {
-        format!("{:.2} ms", ns / 1e6)
-    } else {
-        format!("{:.2} s", ns / 1e9)
-    }
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> String {
