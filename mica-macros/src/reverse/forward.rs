@@ -154,11 +154,7 @@ pub(crate) enum Shift<'e> {
 /// `expr` as a [`Shift`] of `var`, if it is one.
 pub(crate) fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
     let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(var));
-    let free = |e: &Expr| {
-        let mut names = std::collections::HashSet::new();
-        crate::names::idents_in(e.to_token_stream(), &mut names);
-        !names.contains(var)
-    };
+    let free = |e: &Expr| !crate::names::mentions_ident(&e.to_token_stream(), var);
     match strip(expr) {
         Expr::Path(p) if p.path.is_ident(var) => Some(Shift::None),
         Expr::Binary(b) => match b.op {
