@@ -29,6 +29,12 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
         }
     };
     check_signature(&item, &mut errors);
+    if let (true, Some(plain)) = (args.custom, args.plain) {
+        errors.push(syn::Error::new(
+            plain,
+            "a `#[tape(custom)]` function's adjoint is the hand-written `_backward`; `plain` has nothing to switch off there, remove it",
+        ));
+    }
     let has_tracked = item.sig.inputs.iter().any(|input| match input {
         FnArg::Typed(t) => t.attrs.iter().any(is_tracked),
         FnArg::Receiver(r) => r.attrs.iter().any(is_tracked),

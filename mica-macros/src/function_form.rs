@@ -46,7 +46,7 @@ pub fn expand(args: &Args, mut item: ItemFn, errors: &mut Errors) -> TokenStream
     let backward = if args.custom {
         TokenStream::new()
     } else {
-        backward_fn(&item, &params, &ret, errors)
+        backward_fn(args, &item, &params, &ret, errors)
     };
     let grad = grad_fn(&item, &params, &ret);
     let adapter = adapter_mod(&item, &params, &ret);
@@ -84,6 +84,7 @@ fn companion_attrs(item: &ItemFn) -> TokenStream {
 /// `NAME_backward`: the forward sweep, then the reverse sweep seeded with
 /// `seed`, adding into the slots.
 fn backward_fn(
+    args: &Args,
     item: &ItemFn,
     params: &[Param],
     ret: &TokenStream,
@@ -132,8 +133,9 @@ fn backward_fn(
         }
     };
     // without `return`, the reverse sweep follows the body's own top-level
-    // bindings and may read names again instead of storing their values
-    if rewritten.is_none() {
+    // bindings and may read names again instead of storing their values;
+    // the plain adjoint keeps every value instead, and takes no shortcut
+    if rewritten.is_none() && args.plain.is_none() {
         let stability = Stability::new(&item.sig, &item.block.stmts);
         // a parameter nothing rebinds or changes is read where it is, not
         // copied at the start

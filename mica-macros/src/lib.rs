@@ -20,10 +20,12 @@
 
 extern crate proc_macro;
 
+mod analyze;
 mod errors;
 mod expand;
 #[cfg(test)]
 mod expansion_time;
+mod facts;
 mod function_form;
 mod lower;
 mod names;

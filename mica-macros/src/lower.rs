@@ -193,6 +193,30 @@ pub struct Loop {
     /// for a loop over a range whose ends read only stable names: how many
     /// iterations it runs, known where it starts
     pub trip: Option<Trip>,
+    /// what its syntax says about its iterations
+    pub facts: crate::facts::loops::LoopFacts,
+}
+
+/// The regions of a loop's body: its own and those of the loops and branch
+/// arms inside it.
+pub fn regions_of(l: &Loop, out: &mut std::collections::BTreeSet<usize>) {
+    out.insert(l.region);
+    regions_in(&l.steps, out);
+}
+
+fn regions_in(steps: &[Step], out: &mut std::collections::BTreeSet<usize>) {
+    for step in steps {
+        match step {
+            Step::Loop(inner) => regions_of(inner, out),
+            Step::Branch(b) => {
+                for (region, arm) in &b.arms {
+                    out.insert(*region);
+                    regions_in(arm, out);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A loop over a range whose ends read only stable names (see
@@ -277,6 +301,9 @@ pub struct Value {
     pub recompute: Option<TokenStream>,
     /// the values whose stores `recompute` reads
     pub deps: Vec<ValueId>,
+    /// for an array's subscript: the expression as written, which the
+    /// dependence analysis reads as a linear form
+    pub syntax: Option<syn::Expr>,
     /// the loop body or branch arm it was made in (0: the sweep itself)
     pub region: usize,
     /// the innermost loop it was made in (0: none)
@@ -406,6 +433,7 @@ impl<'a> Sweep<'a> {
             needed: false,
             recompute: None,
             deps: Vec::new(),
+            syntax: None,
             region: self.region,
             scope: self.scope,
         });

@@ -5,11 +5,14 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, ToTokens};
 use syn::{Attribute, FnArg, Pat, Signature, Type};
 
-/// `#[tape]` or `#[tape(custom)]`.
+/// `#[tape]`, `#[tape(custom)]` or `#[tape(plain)]`.
 #[derive(Default)]
 pub struct Args {
     /// the user writes `NAME_backward` by hand; the body is not differentiated
     pub custom: bool,
+    /// the plain adjoint: every shortcut off, every value the reverse needs
+    /// kept (where the `plain` token was written, for errors about it)
+    pub plain: Option<proc_macro2::Span>,
 }
 
 pub fn parse_args(args: TokenStream) -> syn::Result<Args> {
@@ -21,8 +24,13 @@ pub fn parse_args(args: TokenStream) -> syn::Result<Args> {
         if meta.path.is_ident("custom") {
             parsed.custom = true;
             Ok(())
+        } else if meta.path.is_ident("plain") {
+            parsed.plain = Some(syn::spanned::Spanned::span(&meta.path));
+            Ok(())
         } else {
-            Err(meta.error("unknown `#[tape]` argument; the only one is `custom`"))
+            Err(meta.error(
+                "unknown `#[tape]` argument; write `#[tape]`, `#[tape(custom)]` for a hand-written `_backward`, or `#[tape(plain)]` for the adjoint with every shortcut off",
+            ))
         }
     });
     syn::parse::Parser::parse2(parser, args)?;

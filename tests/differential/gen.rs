@@ -44,6 +44,8 @@ pub enum Ix {
     Const(usize),
     /// a loop index (`usize`), reduced modulo the length when it may exceed it
     Var(String, bool),
+    /// a loop index plus a constant, in bounds by the loop's range
+    Off(String, i64),
 }
 
 #[derive(Clone, Debug)]
@@ -94,6 +96,8 @@ pub struct Cond {
 #[derive(Clone, Debug)]
 pub enum For {
     Range(String, usize),
+    /// `i in lo..hi`
+    Span(String, usize, usize),
     Iter(String, String),
     Enum(String, String, String),
     Zip(String, String, String, String),
@@ -107,6 +111,10 @@ pub enum S {
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
     LetVec(String, Vec<E>),
+    /// `let mut h = vec![e; 3]` (or `[e; 3]` without the first flag; `e`
+    /// is `0.0` where absent); among the program's outputs (as `h[0]`) only
+    /// with the second flag, so that loops writing it may be fused
+    LetFill(String, Option<E>, bool, bool),
     SetArr(String, Ix, &'static str, E),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
@@ -728,13 +736,139 @@ impl Gen {
             s.scalars.push((p, 4.0));
             s.scalars.push((q, 4.0));
         }
+        // a loop passing values between its iterations through an array,
+        // before the rest (which may read and write the array again) or
+        // after it
+        let passing = self.rng.chance(0.35);
+        let first = self.rng.chance(0.5);
+        if passing && first {
+            out.extend(self.passing_loop(&mut s, true));
+        }
         let n = 3 + self.rng.below(6);
         out.extend(self.block(&mut s, 0, n));
+        if passing && !first {
+            out.extend(self.passing_loop(&mut s, false));
+        }
         // a loop that only sums, over the knobs and the values made so far,
         // its sum used linearly (by the output): one the function form fuses
         if self.rng.chance(0.3) {
             out.extend(self.summing_loop(&s, knobs));
         }
+        out
+    }
+
+    /// A top-level loop that sums while its iterations pass values to each
+    /// other through an array made before it (of length 3): a recurrence
+    /// `h[i] = f(h[i - 1])`, a read of `h[i + 1]` before the next iteration
+    /// overwrites it, `h[0] += …` in every iteration, or one element per
+    /// iteration; the sum reads the array at the same element, another one,
+    /// or a temporary, and now and then the body reads the running sum.
+    /// With `later`, code after it may read and write the array again, and
+    /// the program's value reads its first element.
+    fn passing_loop(&mut self, s: &mut Scope, later: bool) -> Vec<S> {
+        let h = self.name("h");
+        let sum = self.name("t");
+        let i = self.name("i");
+        let mut out = Vec::new();
+        // the array: from a value with a slope (`vec![w; 3]` or `[w; 3]`),
+        // or zeros and a first element
+        let is_vec = self.rng.chance(0.5);
+        let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
+        if self.rng.chance(0.5) {
+            out.push(S::LetFill(h.clone(), Some(e), is_vec, later));
+        } else {
+            out.push(S::LetFill(h.clone(), None, is_vec, later));
+            out.push(S::SetArr(h.clone(), Ix::Const(0), "=", e));
+        }
+        let init = if self.rng.chance(0.6) {
+            E::Lit(0.0)
+        } else {
+            fit(self.expr(s, 1), 1.0).0
+        };
+        out.push(S::Let(sum.clone(), init));
+        let mut inner = s.clone();
+        inner.in_loop += 1;
+        inner.muts.clear();
+        let kind = self.rng.below(4);
+        let (lo, hi) = match kind {
+            0 => (1, 3),
+            1 => (0, 2),
+            2 => (0, 1 + self.rng.below(3)),
+            _ => (self.rng.below(2), 3),
+        };
+        inner.idx.push((i.clone(), hi));
+        let at = |k: i64| E::Index(h.clone(), Ix::Off(i.clone(), k));
+        let here = E::Index(h.clone(), Ix::Var(i.clone(), false));
+        let mut body = Vec::new();
+        let (mut e, _) = fit(self.expr(&inner, 1), 1.0);
+        if self.rng.chance(0.2) {
+            // the running sum, read inside the loop
+            e = E::Bin('+', b(e), b(E::M1("tanh", b(E::Var(sum.clone())))));
+        }
+        let mut reads = vec![here.clone(), E::Index(h.clone(), Ix::Const(0))];
+        match kind {
+            0 => {
+                // a flow dependence: `h[i] = f(h[i - 1] * e) + c`
+                let f = ["sin", "tanh", "atan"][self.rng.below(3)];
+                let prev = E::Bin('*', b(at(-1)), b(e));
+                let c = E::Lit(self.rng.lit(-0.5, 0.5));
+                body.push(S::SetArr(
+                    h.clone(),
+                    Ix::Var(i.clone(), false),
+                    "=",
+                    E::Bin('+', b(E::M1(f, b(prev))), b(c)),
+                ));
+                reads.push(at(-1));
+            }
+            1 => {
+                // an anti dependence: `t = h[i + 1]; h[i] = t * e`
+                let t = self.name("t");
+                body.push(S::Let(t.clone(), at(1)));
+                body.push(S::SetArr(
+                    h.clone(),
+                    Ix::Var(i.clone(), false),
+                    "=",
+                    E::Bin('*', b(E::Var(t.clone())), b(e)),
+                ));
+                reads.push(E::Var(t));
+                reads.push(at(1));
+            }
+            2 => {
+                // one element added into in every iteration
+                body.push(S::SetArr(
+                    h.clone(),
+                    Ix::Const(0),
+                    "+=",
+                    E::Bin('*', b(e), b(E::Lit(0.5))),
+                ));
+            }
+            _ => {
+                // one element per iteration
+                body.push(S::SetArr(h.clone(), Ix::Var(i.clone(), false), "=", e));
+                if lo > 0 {
+                    reads.push(at(-1));
+                }
+            }
+        }
+        let r = reads[self.rng.below(reads.len())].clone();
+        let term = match self.rng.below(3) {
+            0 => r,
+            1 => E::Bin('*', b(r.clone()), b(r)),
+            _ => E::M1("sin", b(r)),
+        };
+        let op = if self.rng.chance(0.8) { "+=" } else { "-=" };
+        body.push(S::Assign(sum.clone(), op, term));
+        out.push(S::For(For::Span(i, lo, hi), body));
+        s.scalars.push((sum.clone(), 4.0));
+        s.muts.push(sum);
+        // later code may read and write it again (a `Vec` is not passed to
+        // the array helper, which takes `[f64; 3]`)
+        s.arrays.push(Arr {
+            name: h,
+            len: 3,
+            local: later && !is_vec,
+            iterable: false,
+        });
         out
     }
 
@@ -872,14 +1006,14 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
         }
         E::Index(n, ix) => {
             r.insert(n.clone());
-            if let Ix::Var(i, _) = ix {
+            if let Ix::Var(i, _) | Ix::Off(i, _) = ix {
                 r.insert(i.clone());
             }
         }
         E::Index2(n, ix, _, jx, _) => {
             r.insert(n.clone());
             for x in [ix, jx] {
-                if let Ix::Var(i, _) = x {
+                if let Ix::Var(i, _) | Ix::Off(i, _) = x {
                     r.insert(i.clone());
                 }
             }
@@ -928,10 +1062,11 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         }
         S::LetArr(_, _, init) => init.iter().flatten().for_each(|e| refs_e(e, r)),
         S::LetVec(_, el) => el.iter().for_each(|e| refs_e(e, r)),
+        S::LetFill(_, e, _, _) => e.iter().for_each(|e| refs_e(e, r)),
         S::SetArr(n, ix, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
-            if let Ix::Var(i, _) = ix {
+            if let Ix::Var(i, _) | Ix::Off(i, _) = ix {
                 r.insert(i.clone());
             }
             refs_e(e, r);
@@ -942,7 +1077,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         }
         S::For(f, body) => {
             match f {
-                For::Range(..) => {}
+                For::Range(..) | For::Span(..) => {}
                 For::Iter(_, a) | For::Enum(_, _, a) => {
                     r.insert(a.clone());
                 }
@@ -1051,6 +1186,8 @@ impl R<'_> {
                 None => format!("{arr}[{i} % {arr}.len()]"),
             },
             Ix::Var(i, false) => format!("{arr}[{i}]"),
+            Ix::Off(i, k) if *k < 0 => format!("{arr}[{i} - {}]", -k),
+            Ix::Off(i, k) => format!("{arr}[{i} + {k}]"),
         }
     }
     /// The rendering and whether it is an atom (safe as a receiver).
@@ -1089,6 +1226,7 @@ impl R<'_> {
                     Ix::Const(k) => k.to_string(),
                     Ix::Var(i, true) => format!("{i} % {n}"),
                     Ix::Var(i, false) => i.clone(),
+                    Ix::Off(i, k) => format!("{i} + {k}"),
                 };
                 (format!("{m}[{}][{}]", one(ix, *r), one(jx, *c)), true)
             }
@@ -1212,6 +1350,17 @@ impl R<'_> {
                 let el: Vec<String> = el.iter().map(|e| self.e(e).0).collect();
                 writeln!(o, "{pad}let {} = vec![{}];", self.n(n), el.join(", ")).unwrap()
             }
+            S::LetFill(n, e, vec, _) => {
+                let (open, close) = if *vec { ("vec![", "]") } else { ("[", "]") };
+                let e = e.as_ref().map_or_else(|| self.lit(0.0).0, |e| self.e(e).0);
+                writeln!(
+                    o,
+                    "{pad}let {}{} = {open}{e}; 3{close};",
+                    self.mutk(n),
+                    self.n(n),
+                )
+                .unwrap()
+            }
             S::SetArr(n, ix, op, e) => {
                 writeln!(o, "{pad}{} {op} {};", self.ix(n, ix, Some(3)), self.e(e).0).unwrap()
             }
@@ -1227,6 +1376,7 @@ impl R<'_> {
             S::For(f, body) => {
                 let head = match f {
                     For::Range(i, n) => format!("{} in 0..{n}", self.n(i)),
+                    For::Span(i, lo, hi) => format!("{} in {lo}..{hi}", self.n(i)),
                     For::Iter(a, arr) => format!("{} in {arr}.iter()", self.n(a)),
                     For::Enum(j, a, arr) => {
                         format!("({}, {}) in {arr}.iter().enumerate()", self.n(j), self.n(a))
@@ -1302,7 +1452,9 @@ fn outputs(p: &Program) -> Vec<E> {
                 out.push(E::Var(a.clone()));
                 out.push(E::Var(c.clone()));
             }
-            S::LetArr(n, _, _) | S::LetVec(n, _) => out.push(E::Index(n.clone(), Ix::Const(0))),
+            S::LetArr(n, _, _) | S::LetVec(n, _) | S::LetFill(n, _, _, true) => {
+                out.push(E::Index(n.clone(), Ix::Const(0)))
+            }
             _ => {}
         }
     }
@@ -1440,7 +1592,12 @@ pub fn render(p: &Program, id: usize) -> String {
         )
         .unwrap();
     }
-    for dual in [false, true] {
+    // Mica's function, its plain adjoint (function form: every shortcut
+    // off), and the dual numbers' function
+    for (dual, plain) in [(false, false), (false, true), (true, false)] {
+        if plain && p.window {
+            continue;
+        }
         let r = R {
             dual,
             f32: p.f32,
@@ -1448,7 +1605,11 @@ pub fn render(p: &Program, id: usize) -> String {
             assigned: &assigned,
             id,
         };
-        let d = if dual { "_d" } else { "" };
+        let d = match (dual, plain) {
+            (true, _) => "_d",
+            (_, true) => "_q",
+            _ => "",
+        };
         let mut params = Vec::new();
         for (n, sh) in &p.knobs {
             let tr = if dual || p.window { "" } else { "#[tracked] " };
@@ -1471,7 +1632,9 @@ pub fn render(p: &Program, id: usize) -> String {
         } else {
             ft.to_string()
         };
-        if !dual {
+        if plain {
+            writeln!(o, "#[tape(plain)]").unwrap();
+        } else if !dual {
             writeln!(o, "#[tape]").unwrap();
         }
         writeln!(o, "pub fn p{id}_f{d}({}) -> {ret} {{", params.join(", ")).unwrap();
@@ -1598,6 +1761,11 @@ pub fn render(p: &Program, id: usize) -> String {
             "        (f64::from(y), g.into_iter().map(f64::from).collect())\n    }};"
         )
         .unwrap();
+        // the plain adjoint's gradient, collected the same way
+        let plain = o[o.rfind("    let grad = |p: &[f64]| {").unwrap_or(0)..]
+            .replacen("let grad =", "let plain =", 1)
+            .replacen(&format!("p{id}_f_grad("), &format!("p{id}_f_q_grad("), 1);
+        o.push_str(&plain);
         // _backward: slots carved out of one flat buffer (of the program's
         // float type)
         write!(
@@ -1672,11 +1840,15 @@ pub fn render(p: &Program, id: usize) -> String {
         "    let dual = |p: &[Dual]| {{\n        {dual_call}\n    }};"
     )
     .unwrap();
-    let bw = if p.window { "None" } else { "Some(&backward)" };
+    let (bw, plain) = if p.window {
+        ("None", "None")
+    } else {
+        ("Some(&backward)", "Some(&plain)")
+    };
     writeln!(
         o,
         "    harness::check(&harness::Program {{ f32: {}, primal: &primal, grad: &grad, \
-         dual: &dual, backward: {bw} }}, &at)\n}}\n",
+         plain: {plain}, dual: &dual, backward: {bw} }}, &at)\n}}\n",
         p.f32
     )
     .unwrap();

@@ -55,6 +55,8 @@ pub struct Program<'a> {
     pub f32: bool,
     pub primal: &'a dyn Fn(&[f64]) -> f64,
     pub grad: &'a dyn Fn(&[f64]) -> (f64, Vec<f64>),
+    /// the plain adjoint's `_grad` (`#[tape(plain)]`), for the function form
+    pub plain: Option<&'a dyn Fn(&[f64]) -> (f64, Vec<f64>)>,
     pub dual: &'a dyn Fn(&[Dual]) -> Dual,
     /// `_backward` with seed 0.5 into slots holding the given values
     pub backward: Option<&'a dyn Fn(&[f64], &mut [f64]) -> f64>,
@@ -91,6 +93,22 @@ pub fn check(p: &Program, at: &[f64]) -> Result<bool, String> {
             ));
         }
         *slot = r.d;
+    }
+    // the shortcuts add the same terms as the plain adjoint, in another
+    // order: the two agree as two summation orders do (the dual numbers'
+    // tolerance, for the same reason), at any point
+    if let Some(plain) = p.plain {
+        let (qy, q) = plain(at);
+        if qy.to_bits() != y.to_bits() {
+            return Err(format!("plain value: `#[tape(plain)]` gives {qy:e}, the function {y:e}"));
+        }
+        for (i, (&m, &d)) in g.iter().zip(&q).enumerate() {
+            if !close(m, d, tol.dual) {
+                return Err(format!(
+                    "plain: slope {i}: Mica {m:e}, `#[tape(plain)]` {d:e}"
+                ));
+            }
+        }
     }
     let margin = margin();
     if fwd.iter().any(|d| !d.is_finite()) {

@@ -96,7 +96,7 @@ impl Sweep<'_> {
                 "only arrays, slices and `Vec`s of recorded values can be indexed",
             ));
         };
-        let (index, index_fwd) = self.lower_operand(&i.index, out)?;
+        let (index, index_fwd) = self.lower_subscript(&i.index, out)?;
         if matches!(index, Operand::Active(_)) {
             return Err(syn::Error::new_spanned(
                 &i.index,
@@ -131,6 +131,20 @@ impl Sweep<'_> {
             }
         }
         Ok(lowered)
+    }
+
+    /// An array's subscript: an operand that keeps its syntax for the
+    /// dependence analysis.
+    fn lower_subscript(
+        &mut self,
+        index: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Operand, TokenStream)> {
+        let (operand, fwd) = self.lower_operand(index, out)?;
+        if let Operand::Stored(id) = operand {
+            self.values[id].syntax = Some(strip_parens(index).clone());
+        }
+        Ok((operand, fwd))
     }
 
     fn element(
@@ -296,6 +310,7 @@ impl Sweep<'_> {
         // in the enclosing region instead of counting iterations
         let range = self.walked_range(f, out);
         let mut lp = self.open_loop(capacity.clone(), out);
+        lp.facts = crate::facts::loops::LoopFacts::of_for(&f.pat, &f.expr, &f.body);
         let it = self.names.fresh("it");
         let (tape, expr) = (&lp.tape, &f.expr);
         match &range {
@@ -415,6 +430,7 @@ impl Sweep<'_> {
         check_loop_exits(&w.body)?;
         let carried = self.carried(&w.body.stmts, &[]);
         let mut lp = self.open_loop(None, out);
+        lp.facts = crate::facts::loops::LoopFacts::of_while(&w.cond, &w.body);
         let (body, record) = self.loop_body(&mut lp, &carried, &w.body, |_, _, _| Ok(()))?;
         let cond = &w.cond;
         out.extend([quote!(while #cond { #body })]);
@@ -453,6 +469,7 @@ impl Sweep<'_> {
             reserve: None,
             range: None,
             trip: None,
+            facts: Default::default(),
             first_value: self.values.len(),
         }
     }
@@ -603,6 +620,7 @@ impl Sweep<'_> {
             top: lp.top,
             before: lp.before,
             trip: lp.trip,
+            facts: lp.facts,
         })));
     }
 
@@ -946,6 +964,7 @@ pub(super) struct OpenLoop {
     reserve: Option<(Ident, TokenStream)>,
     range: Option<(TokenStream, RangeSource)>,
     trip: Option<Trip>,
+    facts: crate::facts::loops::LoopFacts,
     first_value: ValueId,
 }
 
@@ -1254,8 +1273,10 @@ impl Sweep<'_> {
             finder.visit_stmt(stmt);
             loops.visit_stmt(stmt);
         }
-        // (a loop may iterate an array bound by a later `let`)
-        for _ in 0..3 {
+        // (a loop may iterate an array bound by a later `let`): until
+        // nothing more is found
+        loop {
+            let known = active.len();
             for (pat, iterated) in &loops.0 {
                 if self.mentions_active(iterated)
                     || super::names_any(iterated, |i| active.contains(&i.to_string()))
@@ -1274,6 +1295,15 @@ impl Sweep<'_> {
                 if syntactically_active(value, &active) {
                     active.insert(binding.to_string());
                 }
+            }
+            // another array made below that a recorded value is written into
+            for (array, value) in &finder.writes {
+                if syntactically_active(value, &active) {
+                    active.insert(array.to_string());
+                }
+            }
+            if active.len() == known {
+                break;
             }
         }
         finder
@@ -1436,7 +1466,7 @@ impl Sweep<'_> {
         let mut indices = prefix;
         let mut index_fwds = Vec::new();
         for index in indices_exprs {
-            let (operand, fwd) = self.lower_operand(index, out)?;
+            let (operand, fwd) = self.lower_subscript(index, out)?;
             indices.push(operand);
             index_fwds.push(fwd);
         }

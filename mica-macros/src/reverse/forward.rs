@@ -29,12 +29,10 @@
 //!   so its adjoint passes through each iteration unchanged;
 //! - the body reads no recorded value made outside it (whose adjoint would
 //!   be a sum over iterations, added in another order);
-//! - each array the body reads or writes is indexed the same way
-//!   everywhere in the body, by an index read again in the reverse with no
-//!   kept input, one of whose positions is `i`, `i + e`, `e + i` or `i - e`,
-//!   with `i` the loop's variable and `e` free of it: every name in such an
-//!   index is stable (see `lower/recompute.rs`), so `e` is the same in
-//!   every iteration, and distinct iterations touch distinct elements.
+//! - every index is read again in the reverse with no kept input, and no
+//!   element of an array is touched by two iterations, reads included (the
+//!   dependence analysis, `analyze/dependence.rs`, proves it from the
+//!   subscripts as linear forms in the loop's variable).
 
 use super::fuse::sums_into;
 use super::Gen;
@@ -58,8 +56,7 @@ impl Gen<'_, '_> {
     /// index read again: how it touches arrays, and whether its reverse may
     /// run forward (see the module's documentation).
     pub(super) fn access(&self, l: &Loop) -> Option<Access> {
-        let (pat, _) = l.range.as_ref()?;
-        let var = pat.to_string();
+        l.range.as_ref()?;
         // straight-line code: operations and element writes
         if l.steps
             .iter()
@@ -93,14 +90,10 @@ impl Gen<'_, '_> {
                 .or_default()
                 .push(self.indices_again(indices)?);
         }
-        // each array indexed one way, at a distinct element per iteration
-        let key = |e: &[TokenStream]| e.iter().map(ToString::to_string).collect::<Vec<_>>();
-        let distinct = arrays.values().all(|accesses| {
-            accesses.iter().all(|a| key(a) == key(&accesses[0]))
-                && accesses[0].iter().any(|index| {
-                    syn::parse2::<Expr>(index.clone()).is_ok_and(|e| steps_with(&e, &var))
-                })
-        });
+        // no element that two iterations touch (see `analyze/dependence.rs`)
+        let distinct = crate::analyze::dependence::of(l, &self.sweep.values, &self.sweep.arrays)
+            .shared
+            .is_empty();
         let carried = l.carried.iter().all(|c| match c.end {
             Val::Active(end) => {
                 // the sum's one reader is the carried binding itself
@@ -133,12 +126,6 @@ impl Gen<'_, '_> {
             })
             .collect()
     }
-}
-
-/// Whether `expr` is `var`, `var + e`, `e + var` or `var - e` with `e` not
-/// mentioning `var`.
-pub(super) fn steps_with(expr: &Expr, var: &str) -> bool {
-    shift(expr, var).is_some()
 }
 
 /// An index that is the loop variable shifted by a loop-invariant amount.

@@ -39,7 +39,7 @@
 //! A fused loop's gradients are the same sums, added in another order.
 
 use super::{sum, Gen, Level};
-use crate::lower::{Loop, OpKind, Operand, Step, Val, ValueId};
+use crate::lower::{regions_of, Loop, OpKind, Operand, Step, Val, ValueId};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -219,6 +219,12 @@ impl Gen<'_, '_> {
         self.scan(&l.steps, &mut reads, &mut touched);
         let mut early_arrays = Vec::new();
         if !touched.ok || !self.arrays_allow(l, &touched, at, index, &mut early_arrays) {
+            return None;
+        }
+        // each iteration's reverse runs before the next iteration exists:
+        // no iteration may reach another through an array
+        let deps = crate::analyze::dependence::of(l, &self.sweep.values, &self.sweep.arrays);
+        if !deps.carried.is_empty() {
             return None;
         }
         for c in &l.carried {
@@ -584,28 +590,6 @@ struct Touched {
     written: BTreeSet<usize>,
     /// no array value carried by a loop or out of a branch
     ok: bool,
-}
-
-/// The regions of a loop's body: its own and those of the loops and branch
-/// arms inside it.
-fn regions_of(l: &Loop, out: &mut BTreeSet<usize>) {
-    out.insert(l.region);
-    regions_in(&l.steps, out);
-}
-
-fn regions_in(steps: &[Step], out: &mut BTreeSet<usize>) {
-    for step in steps {
-        match step {
-            Step::Loop(inner) => regions_of(inner, out),
-            Step::Branch(b) => {
-                for (region, arm) in &b.arms {
-                    out.insert(*region);
-                    regions_in(arm, out);
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 /// The recorded scalars of a value (into `out`); `false` for an array,

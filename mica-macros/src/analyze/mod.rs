@@ -1,0 +1,4 @@
+//! Analyses of the record: pure functions of it, computed before any
+//! reverse code is written, which every shortcut asks for its legality.
+
+pub mod dependence;

@@ -1,0 +1,4 @@
+//! Facts read from the user's syntax before the record is built, each
+//! question answered in one place.
+
+pub mod loops;
