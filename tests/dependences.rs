@@ -9,7 +9,9 @@
 //! iteration, start recurrences from `vec![w; n]`, step a simulation in
 //! place, and solve a triangular system while summing its solution's
 //! squares. Beside them, loops that touch one element per iteration, which
-//! may still be fused.
+//! may still be fused, and arrays handed to `#[tape]` callees: one array
+//! passed to two tracked parameters, and one passed by reference in a loop
+//! that changes it afterwards.
 //!
 //! Every program is checked against central finite differences at several
 //! points in `f64` and `f32`, against its plain adjoint (`#[tape(plain)]`,
@@ -151,6 +153,37 @@ macro_rules! programs {
                     h[i][0] = w[i] * 2.0;
                     h[i][1] = h[i][0] * w[i];
                     total += h[i][1] + h[i][0];
+                }
+                total
+            }
+
+            #[tape]
+            pub fn dot(#[tracked] a: &[$t; 3], #[tracked] b: &[$t; 3]) -> $t {
+                a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+            }
+
+            #[tape]
+            pub fn norm2(#[tracked] a: &[$t; 3]) -> $t {
+                a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
+            }
+
+            /// One array passed to both tracked parameters of a callee.
+            /// `14 w²`.
+            #[tape]
+            pub fn passed_twice(#[tracked] w: $t) -> $t {
+                let h = [w, w * 2.0, w * 3.0];
+                dot(&h, &h)
+            }
+
+            /// A local array passed by reference in a loop that then
+            /// changes it. `2 w² + w⁴`.
+            #[tape]
+            pub fn changed_after_call(#[tracked] w: $t) -> $t {
+                let mut h = [w, 0.0, 0.0];
+                let mut total = 0.0;
+                for i in 1..3 {
+                    total += norm2(&h);
+                    h[i] = h[i - 1] * w;
                 }
                 total
             }
@@ -337,6 +370,20 @@ macro_rules! check_all {
             agree("own_element", &|v| own_element(v), p, &g);
             let (_, g) = own_row_grad(p);
             agree("own_row", &|v| own_row(v), p, &g);
+            let (value, g) = passed_twice_grad(w);
+            close(value, 14.0 * w * w, "passed_twice value");
+            close(g, 28.0 * w, "passed_twice slope by hand");
+            let (value, g) = changed_after_call_grad(w);
+            close(
+                value,
+                2.0 * w * w + w * w * w * w,
+                "changed_after_call value",
+            );
+            close(
+                g,
+                4.0 * w + 4.0 * w * w * w,
+                "changed_after_call slope by hand",
+            );
             let (_, g) = written_from_later_array_grad(p);
             agree(
                 "written_from_later_array",

@@ -1,16 +1,20 @@
 //! The procedural macros of Mica. Use them through the `mica` crate, whose
 //! documentation describes the surface.
 //!
-//! One file per stage:
+//! One file per stage, in the order data flows (`ARCHITECTURE.md` at the
+//! repository's root says what passes between them and what decides each
+//! shortcut):
 //!
 //! | file | stage |
 //! | --- | --- |
 //! | `expand.rs` | entry points, the fallback expansion, wall 9 |
-//! | `parse.rs` | arguments, parameters, `#[tracked]` marks, shapes (wall 7) |
+//! | `parse.rs` | arguments (`custom`, `plain`), parameters, `#[tracked]` marks, shapes (wall 7) |
 //! | `returns.rs` | `return` anywhere in the function form, rewritten for the adjoint |
+//! | `facts/loops.rs` | a loop's counter and changed names; subscripts as linear forms |
 //! | `lower.rs` | recorded code → forward sweep + compile-time record |
 //! | `lower/flow.rs` | arrays, loops, branches |
 //! | `lower/walls.rs` | walls 3, 4 and 8 inside a recorded region |
+//! | `analyze/dependence.rs` | dependences between a loop's iterations through arrays |
 //! | `reverse.rs` | the reverse sweep from the record |
 //! | `reverse/fuse.rs` | loops whose reverse runs inside their forward sweep |
 //! | `rules.rs` | the derivative rule table |

@@ -47,6 +47,53 @@ use flow::hoisted_decls;
 pub use recompute::Stability;
 use walls::MUTATING;
 
+/// Iterator adapters and consumers: on recorded values, written as loops.
+const ITERATION: &[&str] = &[
+    "sum",
+    "product",
+    "map",
+    "fold",
+    "reduce",
+    "for_each",
+    "filter",
+    "filter_map",
+    "scan",
+    "zip",
+    "enumerate",
+    "rev",
+    "chain",
+    "skip",
+    "take",
+    "step_by",
+    "windows",
+    "chunks",
+    "iter",
+    "into_iter",
+    "copied",
+    "cloned",
+    "collect",
+    "max_by",
+    "min_by",
+    "count",
+];
+
+/// Float methods whose answer is not a float: a constant is what a caller
+/// needs from them.
+const NOT_A_FLOAT: &[&str] = &[
+    "is_nan",
+    "is_finite",
+    "is_infinite",
+    "is_normal",
+    "is_subnormal",
+    "is_sign_positive",
+    "is_sign_negative",
+    "classify",
+    "to_bits",
+    "total_cmp",
+    "partial_cmp",
+    "to_string",
+];
+
 pub type ValueId = usize;
 pub type ArrayId = usize;
 
@@ -108,6 +155,9 @@ pub enum Operand {
         arg: ValueId,
         array: ArrayId,
         prefix: Vec<Operand>,
+        /// the argument was `&a` of an array the body may change later:
+        /// `arg` holds a copy of `a`, passed on as `&arg`
+        owned: bool,
     },
 }
 
@@ -1048,7 +1098,7 @@ impl<'a> Sweep<'a> {
                 if inner.val.is_active() {
                     return Err(syn::Error::new_spanned(
                         c.as_token,
-                        "an `as` cast of a recorded value is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant",
+                        "an `as` cast of a recorded value is outside the recorded vocabulary; for an integer (an index, a count) write `mica::detach(x) as usize`: the slope stops there",
                     ));
                 }
                                 Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() })
@@ -1085,7 +1135,7 @@ impl<'a> Sweep<'a> {
             )),
             _ => Err(syn::Error::new_spanned(
                 first_token(expr),
-                "this expression on a recorded value is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant",
+                "this expression on a recorded value is outside the recorded vocabulary; the crate's documentation lists what may be recorded",
             )),
         }
     }
@@ -1301,10 +1351,14 @@ impl<'a> Sweep<'a> {
             return self.lower_tape_method(m, out);
         }
         let Some(method) = rules::method(&name) else {
-            let message = if receiver_active {
-                format!("no derivative rule for the method `{name}`; use `mica::detach(…)` if a constant is meant")
+            let message = if receiver_active && ITERATION.contains(&name.as_str()) {
+                format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
+            } else if receiver_active && NOT_A_FLOAT.contains(&name.as_str()) {
+                format!("no derivative rule for the method `{name}`; its answer is not a float, so if you need it, call it on `mica::detach(…)` of the value: the slope stops there, which is right for a test or a count")
+            } else if receiver_active {
+                format!("no derivative rule for the method `{name}`; write it with the recorded vocabulary, or give it a rule in a `#[tape(custom)]` function")
             } else {
-                format!("a recorded value is passed to the method `{name}`, which has no derivative rule; use `mica::detach(…)` if a constant is meant")
+                format!("a recorded value is passed to the method `{name}`, which has no derivative rule; write the computation with the recorded vocabulary, or make the method `#[tape]`")
             };
             return Err(syn::Error::new_spanned(&m.method, message));
         };
@@ -1433,15 +1487,36 @@ impl<'a> Sweep<'a> {
                 "this argument is not a recorded array",
             ));
         };
-        let id = self.stored(lowered.fwd, out);
-        let store = self.values[id].store.to_token_stream();
+        // `&a` of an array the body may change after the call: the
+        // callee's adjoint reads the values `a` had at the call, so the
+        // sweep keeps a copy of them, not a borrow of `a`
+        let owned = match strip_parens(arg) {
+            Expr::Reference(r) if r.mutability.is_none() => {
+                self.arrays[array].local.is_some()
+                    && !self.stability.as_ref().is_some_and(|s| s.pure(&r.expr))
+            }
+            _ => false,
+        };
+        let (id, fwd) = if owned {
+            let inner = match strip_parens(arg) {
+                Expr::Reference(r) => &*r.expr,
+                other => other,
+            };
+            let id = self.stored(quote!(::std::borrow::ToOwned::to_owned(&#inner)), out);
+            let store = &self.values[id].store;
+            (id, quote!(&#store))
+        } else {
+            let id = self.stored(lowered.fwd, out);
+            (id, self.values[id].store.to_token_stream())
+        };
         Ok((
             Operand::Array {
                 arg: id,
                 array,
                 prefix,
+                owned,
             },
-            store,
+            fwd,
         ))
     }
 

@@ -302,6 +302,14 @@ impl Gen<'_, '_> {
 
     fn operand(&mut self, operand: &Operand) -> TokenStream {
         match operand {
+            Operand::Array {
+                arg: id,
+                owned: true,
+                ..
+            } => {
+                let store = self.sweep.read_store(*id);
+                quote!(&#store)
+            }
             Operand::Active(id) | Operand::Stored(id) | Operand::Array { arg: id, .. } => {
                 self.sweep.read_store(*id).into_token_stream()
             }
@@ -492,6 +500,10 @@ impl Gen<'_, '_> {
                 // at the user's argument
                 let mut slots = Vec::new();
                 let mut parts = Vec::new();
+                // an array passed twice: the second slot is a scratch
+                // buffer, added into the array's buffer after the call
+                let mut passed = Vec::new();
+                let mut after = TokenStream::new();
                 for (i, (input, arg)) in op.inputs.iter().zip(&args).enumerate() {
                     let span = op.spans.get(i).copied().unwrap_or_else(Span::call_site);
                     match input {
@@ -510,7 +522,19 @@ impl Gen<'_, '_> {
                             let acc = self.sweep.arrays[*array].acc.clone();
                             let prefix: Vec<TokenStream> =
                                 prefix.iter().map(|i| self.operand(i)).collect();
-                            slots.push(quote_spanned!(span=> &mut #acc #([#prefix])*));
+                            if passed.contains(array) {
+                                let scratch = self.sweep.names.fresh("d");
+                                code.extend([quote! {
+                                    let mut #scratch = ::mica::__private::zeros_like(&#arg);
+                                }]);
+                                slots.push(quote_spanned!(span=> &mut #scratch));
+                                after.extend([quote! {
+                                    ::mica::__private::add_into(&mut #acc #([#prefix])* [..], &#scratch[..]);
+                                }]);
+                            } else {
+                                passed.push(*array);
+                                slots.push(quote_spanned!(span=> &mut #acc #([#prefix])*));
+                            }
                         }
                         _ => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
                     }
@@ -529,6 +553,7 @@ impl Gen<'_, '_> {
                     }
                     _ => {}
                 }
+                code.extend([after]);
                 for (id, slot) in parts {
                     self.contribute(id, slot, code);
                 }

@@ -62,6 +62,45 @@ impl<K: Knob + ?Sized> Knob for &K {
     }
 }
 
+/// A gradient that another of its shape can be added into, element by
+/// element.
+pub trait Accumulate {
+    /// `self += other`, element by element.
+    fn accumulate(&mut self, other: &Self);
+}
+
+impl Accumulate for f32 {
+    #[inline(always)]
+    fn accumulate(&mut self, other: &f32) {
+        *self += *other;
+    }
+}
+
+impl Accumulate for f64 {
+    #[inline(always)]
+    fn accumulate(&mut self, other: &f64) {
+        *self += *other;
+    }
+}
+
+impl<A: Accumulate, const N: usize> Accumulate for [A; N] {
+    #[inline(always)]
+    fn accumulate(&mut self, other: &Self) {
+        for (a, b) in self.iter_mut().zip(other) {
+            a.accumulate(b);
+        }
+    }
+}
+
+/// Adds the slopes a callee left in `from` (a scratch slot, when one array
+/// was passed to two of its tracked parameters) into the array's buffer.
+#[inline(always)]
+pub fn add_into<A: Accumulate>(into: &mut [A], from: &[A]) {
+    for (a, b) in into.iter_mut().zip(from) {
+        a.accumulate(b);
+    }
+}
+
 /// The zero gradient of a knob, typed after it.
 #[inline(always)]
 pub fn zeros_like<K: Knob + ?Sized>(k: &K) -> K::Grad {
@@ -207,7 +246,7 @@ impl<'a, G: ?Sized> IntoSlot<'a, G> for NoSlot {
 #[diagnostic::on_unimplemented(
     message = "a recorded value is passed to a parameter that is not `#[tracked]`",
     label = "its slope would be lost here",
-    note = "mark the callee's parameter `#[tracked]`, or pass `mica::detach(…)` if a constant is meant"
+    note = "mark the callee's parameter `#[tracked]`; `mica::detach(…)` would pass a constant, and the slope would stop there"
 )]
 pub trait Untracked {}
 

@@ -32,7 +32,7 @@ impl Sweep<'_> {
             _ if rules::reads_only(&name) => Ok(()),
             _ if self.tokens_mention_active(mac.tokens.clone()) => Err(syn::Error::new_spanned(
                 &mac.path,
-                format!("a recorded value is passed to the macro `{name}!`, which is outside the recorded vocabulary; use `mica::detach(…)` if a constant is meant"),
+                format!("a recorded value is passed to the macro `{name}!`, which is outside the recorded vocabulary; `println!`, `eprintln!`, `format!`, `write!` and the assertions may read recorded values, and what another macro computes is written with the recorded vocabulary"),
             )),
             _ => Ok(()),
         }
