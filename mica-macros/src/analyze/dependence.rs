@@ -6,10 +6,12 @@
 //! (`facts/loops.rs`) or unknown. Two accesses of one array in two
 //! different iterations touch different elements only where a subscript
 //! position proves it. Where one of them writes, an unproven pair is a
-//! dependence between iterations: a flow dependence (`h[i] = h[i - 1] * w`),
-//! an anti dependence (`t = h[i + 1]; h[i] = …`) or an output dependence
-//! (`h[0] = …` in every iteration). Arrays made inside the body are new in
-//! every iteration and carry nothing from one to the next.
+//! dependence between iterations: with the other reading, a flow or anti
+//! dependence (`h[i] = h[i - 1] * w`, `t = h[i + 1]; h[i] = …`: a value
+//! passes from one iteration to another); with both writing, an output
+//! dependence (`h[0] = …` in every iteration: each iteration's reads see its
+//! own write). Arrays made inside the body are new in every iteration and
+//! carry nothing from one to the next.
 
 use crate::facts::loops::{apart, linear, Linear};
 use crate::lower::{Array, ArrayId, Loop, OpKind, Operand, Step, Value};
@@ -27,8 +29,11 @@ struct Access {
 /// What a loop's iterations share through arrays.
 pub struct Dependences {
     /// arrays an iteration writes at an element another iteration may
-    /// read or write
+    /// read (a flow or anti dependence)
     pub carried: BTreeSet<ArrayId>,
+    /// arrays an iteration writes at an element another iteration may
+    /// write too (an output dependence)
+    pub output: BTreeSet<ArrayId>,
     /// arrays some element of which two iterations may touch, reads
     /// included
     pub shared: BTreeSet<ArrayId>,
@@ -50,6 +55,7 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Dependences {
     }
     let mut deps = Dependences {
         carried: BTreeSet::new(),
+        output: BTreeSet::new(),
         shared: BTreeSet::new(),
     };
     for (array, list) in by_array {
@@ -59,9 +65,11 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Dependences {
                     continue;
                 }
                 deps.shared.insert(array);
-                if a.writes || b.writes {
-                    deps.carried.insert(array);
-                }
+                match (a.writes, b.writes) {
+                    (true, true) => deps.output.insert(array),
+                    (false, false) => false,
+                    _ => deps.carried.insert(array),
+                };
             }
         }
     }

@@ -222,7 +222,9 @@ impl Gen<'_, '_> {
             return None;
         }
         // each iteration's reverse runs before the next iteration exists:
-        // no iteration may reach another through an array
+        // no iteration may read what another writes through an array (two
+        // iterations that only write one element each read their own
+        // value, and each write's reverse takes the adjoint of its own)
         let deps = crate::analyze::dependence::of(l, &self.sweep.values, &self.sweep.arrays);
         if !deps.carried.is_empty() {
             return None;
