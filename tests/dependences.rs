@@ -13,21 +13,22 @@
 //! passed to two tracked parameters, and one passed by reference in a loop
 //! that changes it afterwards.
 //!
-//! Every program is checked against central finite differences at several
-//! points in `f64` and `f32`, against its plain adjoint (`#[tape(plain)]`,
-//! every shortcut off), and the shortest against slopes derived by hand.
+//! Every program is written twice, as `#[tape]` and as `#[tape(plain)]`
+//! (every shortcut off), and checked against central finite differences at
+//! several points in `f64` and `f32`, against its plain twin, and the
+//! shortest against slopes derived by hand.
 #![deny(warnings)]
 
 mod fd;
 
 macro_rules! programs {
-    ($m:ident, $t:ty) => {
+    ($m:ident, $t:ty, $($mode:ident)?) => {
         pub mod $m {
             use mica::tape;
 
             /// The program: `h[i] = h[i - 1] * w`, summed.
             /// `total = w² + w³`.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn recurrence(#[tracked] w: $t) -> $t {
                 let mut h = vec![0.0; 3];
                 h[0] = w;
@@ -40,7 +41,7 @@ macro_rules! programs {
             }
 
             /// A scalar carried in `acc[0]`.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn carried_in_element(#[tracked] w: $t, x: &[$t]) -> $t {
                 let mut acc = vec![0.0; 1];
                 acc[0] = w;
@@ -53,7 +54,7 @@ macro_rules! programs {
             }
 
             /// `h[0] += …` every iteration, its running value summed.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn increment_one(#[tracked] w: &[$t]) -> $t {
                 let mut h = [0.0; 2];
                 let mut total = 0.0;
@@ -65,7 +66,7 @@ macro_rules! programs {
             }
 
             /// A recurrence started from `vec![w; n]`.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn from_vec_of_knob(#[tracked] w: $t, n: usize) -> $t {
                 let mut h = vec![w; n];
                 let mut total = 0.0;
@@ -78,7 +79,7 @@ macro_rules! programs {
 
             /// An anti dependence: `h[i + 1]` is read before iteration
             /// `i + 1` overwrites it.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn anti(#[tracked] w: &[$t]) -> $t {
                 let n = w.len();
                 let mut h = vec![0.0; n];
@@ -95,7 +96,7 @@ macro_rules! programs {
             }
 
             /// An explicit scheme stepped in place, its cost summed per step.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn time_steps(#[tracked] u0: &[$t], r: $t, steps: usize) -> $t {
                 let n = u0.len();
                 let mut u = vec![0.0; n];
@@ -113,7 +114,7 @@ macro_rules! programs {
             }
 
             /// Forward substitution `L x = b`, summing `x[i]²` as it goes.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn substitution(#[tracked] b: &[$t], l: &[$t]) -> $t {
                 let n = b.len();
                 let mut x = vec![0.0; n];
@@ -131,7 +132,7 @@ macro_rules! programs {
 
             /// The same element in every access of an iteration: no
             /// iteration reaches another.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn own_element(#[tracked] w: &[$t]) -> $t {
                 let n = w.len();
                 let mut h = vec![0.0; n];
@@ -144,7 +145,7 @@ macro_rules! programs {
             }
 
             /// A row per iteration, written and read at the same column.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn own_row(#[tracked] w: &[$t]) -> $t {
                 let n = w.len();
                 let mut h = vec![[0.0; 2]; n];
@@ -157,19 +158,19 @@ macro_rules! programs {
                 total
             }
 
-            #[tape]
+            #[tape$(($mode))?]
             pub fn dot(#[tracked] a: &[$t; 3], #[tracked] b: &[$t; 3]) -> $t {
                 a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
             }
 
-            #[tape]
+            #[tape$(($mode))?]
             pub fn norm2(#[tracked] a: &[$t; 3]) -> $t {
                 a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
             }
 
             /// One array passed to both tracked parameters of a callee.
             /// `14 w²`.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn passed_twice(#[tracked] w: $t) -> $t {
                 let h = [w, w * 2.0, w * 3.0];
                 dot(&h, &h)
@@ -177,7 +178,7 @@ macro_rules! programs {
 
             /// A local array passed by reference in a loop that then
             /// changes it. `2 w² + w⁴`.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn changed_after_call(#[tracked] w: $t) -> $t {
                 let mut h = [w, 0.0, 0.0];
                 let mut total = 0.0;
@@ -190,7 +191,7 @@ macro_rules! programs {
 
             /// An array of zeros that only a later array, itself recorded
             /// by a write below it, makes recorded.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn written_from_later_array(#[tracked] w: &[$t]) -> $t {
                 let mut a = [0.0; 3];
                 let mut b = vec![0.0; 3];
@@ -201,7 +202,7 @@ macro_rules! programs {
 
             /// The loop variable shadowed inside the body: `h[i]` below the
             /// `let` is `h[i + 1]` of the loop's variable.
-            #[tape]
+            #[tape$(($mode))?]
             pub fn shadowed_index(#[tracked] w: &[$t]) -> $t {
                 let n = w.len();
                 let mut h = vec![0.0; n + 1];
@@ -219,65 +220,11 @@ macro_rules! programs {
     };
 }
 
-programs!(p64, f64);
-programs!(p32, f32);
-
-macro_rules! plain_twins {
-    ($m:ident, $t:ty) => {
-        /// The same programs, with every shortcut off.
-        pub mod $m {
-            use mica::tape;
-
-            #[tape(plain)]
-            pub fn recurrence(#[tracked] w: $t) -> $t {
-                let mut h = vec![0.0; 3];
-                h[0] = w;
-                let mut total = 0.0;
-                for i in 1..3 {
-                    h[i] = h[i - 1] * w;
-                    total += h[i];
-                }
-                total
-            }
-
-            #[tape(plain)]
-            pub fn time_steps(#[tracked] u0: &[$t], r: $t, steps: usize) -> $t {
-                let n = u0.len();
-                let mut u = vec![0.0; n];
-                for j in 0..n {
-                    u[j] = u0[j];
-                }
-                let mut cost = 0.0;
-                for _ in 0..steps {
-                    for j in 1..n - 1 {
-                        u[j] = u[j] + r * (u[j - 1] - 2.0 * u[j] + u[j + 1]);
-                    }
-                    cost += u[n / 2] * u[n / 2];
-                }
-                cost
-            }
-
-            #[tape(plain)]
-            pub fn substitution(#[tracked] b: &[$t], l: &[$t]) -> $t {
-                let n = b.len();
-                let mut x = vec![0.0; n];
-                let mut total = 0.0;
-                for i in 0..n {
-                    let mut s = b[i];
-                    for j in 0..i {
-                        s -= l[i * n + j] * x[j];
-                    }
-                    x[i] = s / l[i * n + i];
-                    total += x[i] * x[i];
-                }
-                total
-            }
-        }
-    };
-}
-
-plain_twins!(q64, f64);
-plain_twins!(q32, f32);
+programs!(p64, f64,);
+programs!(p32, f32,);
+// the same programs with every shortcut off
+programs!(q64, f64, plain);
+programs!(q32, f32, plain);
 
 macro_rules! check_all {
     ($m:ident, $q:ident, $t:ty, $tol:expr, $close:expr) => {{
@@ -291,6 +238,11 @@ macro_rules! check_all {
                 "{}: {what}: {a} vs {b}",
                 stringify!($m)
             );
+        };
+        let same = |g: &[$t], gq: &[$t], what: &str| {
+            for (a, b) in g.iter().zip(gq) {
+                close(*a, *b, &format!("{what} against its plain adjoint"));
+            }
         };
         let points: [&[$t]; 3] = [
             &[0.3, -0.7, 0.45, 0.9],
@@ -331,6 +283,11 @@ macro_rules! check_all {
                 slope += d;
             }
             close(g, slope, "carried_in_element slope by hand");
+            same(
+                &[g],
+                &[$q::carried_in_element_grad(w, &x).1],
+                "carried_in_element",
+            );
             agree(
                 "carried_in_element",
                 &|v| carried_in_element(v[0], &x),
@@ -340,6 +297,7 @@ macro_rules! check_all {
 
             let (_, g) = increment_one_grad(p);
             agree("increment_one", &|v| increment_one(v), p, &g);
+            same(&g, &$q::increment_one_grad(p).1, "increment_one");
 
             let (_, g) = from_vec_of_knob_grad(w, 5);
             agree(
@@ -351,6 +309,7 @@ macro_rules! check_all {
 
             let (_, g) = anti_grad(p);
             agree("anti", &|v| anti(v), p, &g);
+            same(&g, &$q::anti_grad(p).1, "anti");
 
             let (_, g) = time_steps_grad(p, 0.2, 3);
             agree("time_steps", &|v| time_steps(v, 0.2, 3), p, &g);
@@ -368,8 +327,10 @@ macro_rules! check_all {
 
             let (_, g) = own_element_grad(p);
             agree("own_element", &|v| own_element(v), p, &g);
+            same(&g, &$q::own_element_grad(p).1, "own_element");
             let (_, g) = own_row_grad(p);
             agree("own_row", &|v| own_row(v), p, &g);
+            same(&g, &$q::own_row_grad(p).1, "own_row");
             let (value, g) = passed_twice_grad(w);
             close(value, 14.0 * w * w, "passed_twice value");
             close(g, 28.0 * w, "passed_twice slope by hand");
@@ -393,6 +354,26 @@ macro_rules! check_all {
             );
             let (_, g) = shadowed_index_grad(p);
             agree("shadowed_index", &|v| shadowed_index(v), p, &g);
+            same(&g, &$q::shadowed_index_grad(p).1, "shadowed_index");
+            same(
+                &written_from_later_array_grad(p).1,
+                &$q::written_from_later_array_grad(p).1,
+                "written_from_later_array",
+            );
+            let scalars = [
+                (
+                    from_vec_of_knob_grad(w, 5).1,
+                    $q::from_vec_of_knob_grad(w, 5).1,
+                ),
+                (passed_twice_grad(w).1, $q::passed_twice_grad(w).1),
+                (
+                    changed_after_call_grad(w).1,
+                    $q::changed_after_call_grad(w).1,
+                ),
+            ];
+            for (g, gq) in scalars {
+                same(&[g], &[gq], "a scalar knob's program");
+            }
         }
     }};
 }
