@@ -8,8 +8,9 @@
 //! iteration overwrites it (an anti dependence), add into one element every
 //! iteration, start recurrences from `vec![w; n]`, step a simulation in
 //! place, and solve a triangular system while summing its solution's
-//! squares. Beside them, loops that touch one element per iteration, which
-//! may still be fused, and arrays handed to `#[tape]` callees: one array
+//! squares. Beside them, loops that touch one element per iteration, or
+//! renew a scratch array made before them at the top of each iteration,
+//! which may still be fused (and the edges of that renewal, which may not), and arrays handed to `#[tape]` callees: one array
 //! passed to two tracked parameters, and one passed by reference in a loop
 //! that changes it afterwards.
 //!
@@ -154,6 +155,69 @@ macro_rules! programs {
                     h[i][0] = w[i] * 2.0;
                     h[i][1] = h[i][0] * w[i];
                     total += h[i][1] + h[i][0];
+                }
+                total
+            }
+
+            /// Scratch arrays made before the loop and renewed at the top
+            /// of each iteration, then added into over a triangle (the shape
+            /// of a mixture model's objective).
+            #[tape$(($mode))?]
+            pub fn renewed_scratch(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let d = w.len();
+                let mut xc = vec![0.0; d];
+                let mut main = vec![0.0; 2];
+                let mut total = 0.0;
+                for i in 0..x.len() {
+                    for c in 0..2 {
+                        for j in 0..d {
+                            xc[j] = x[i] - w[j] * (c as $t + 1.0);
+                        }
+                        for a in 0..d {
+                            for b in a + 1..d {
+                                let t = xc[a];
+                                xc[b] += t * 0.5;
+                            }
+                        }
+                        let mut sq = 0.0;
+                        for j in 0..d {
+                            sq += xc[j] * xc[j];
+                        }
+                        main[c] = -0.5 * sq;
+                    }
+                    total += (main[0].exp() + main[1].exp()).ln();
+                }
+                total
+            }
+
+            /// The scratch array read before its renewal: the previous
+            /// iteration's value reaches this one.
+            #[tape$(($mode))?]
+            pub fn read_before_renewal(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut s = vec![0.0; 3];
+                let mut total = 0.0;
+                for i in 0..x.len() {
+                    let prev = s[0];
+                    for j in 0..3 {
+                        s[j] = (w[j] * x[i]).sin() + prev * 0.5;
+                    }
+                    total += s[1] * s[2];
+                }
+                total
+            }
+
+            /// Renewed over `1..3` only; `s[0]`, written after the renewal,
+            /// is read in the next iteration.
+            #[tape$(($mode))?]
+            pub fn partly_renewed(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut s = [0.0; 3];
+                let mut total = 0.0;
+                for i in 0..x.len() {
+                    for j in 1..3 {
+                        s[j] = w[j] * x[i];
+                    }
+                    total += (s[0] * s[1]).tanh();
+                    s[0] = s[2] + w[0];
                 }
                 total
             }
@@ -352,6 +416,31 @@ macro_rules! check_all {
                 p,
                 &g,
             );
+            for (name, f, grad, plain) in [
+                (
+                    "renewed_scratch",
+                    renewed_scratch as fn(&[$t], &[$t]) -> $t,
+                    renewed_scratch_grad as fn(&[$t], &[$t]) -> ($t, Vec<$t>),
+                    $q::renewed_scratch_grad as fn(&[$t], &[$t]) -> ($t, Vec<$t>),
+                ),
+                (
+                    "read_before_renewal",
+                    read_before_renewal,
+                    read_before_renewal_grad,
+                    $q::read_before_renewal_grad,
+                ),
+                (
+                    "partly_renewed",
+                    partly_renewed,
+                    partly_renewed_grad,
+                    $q::partly_renewed_grad,
+                ),
+            ] {
+                let at = &p[..3];
+                let (_, g) = grad(at, &x);
+                agree(name, &|v| f(v, &x), at, &g);
+                same(&g, &plain(at, &x).1, name);
+            }
             let (_, g) = shadowed_index_grad(p);
             agree("shadowed_index", &|v| shadowed_index(v), p, &g);
             same(&g, &$q::shadowed_index_grad(p).1, "shadowed_index");

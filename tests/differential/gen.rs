@@ -98,6 +98,8 @@ pub enum For {
     Range(String, usize),
     /// `i in lo..hi`
     Span(String, usize, usize),
+    /// `j in i + 1..3`, `i` an enclosing loop's index
+    Tail(String, String),
     Iter(String, String),
     Enum(String, String, String),
     Zip(String, String, String, String),
@@ -789,12 +791,13 @@ impl Gen {
         let mut inner = s.clone();
         inner.in_loop += 1;
         inner.muts.clear();
-        let kind = self.rng.below(4);
+        let kind = self.rng.below(6);
         let (lo, hi) = match kind {
             0 => (1, 3),
             1 => (0, 2),
             2 => (0, 1 + self.rng.below(3)),
-            _ => (self.rng.below(2), 3),
+            3 => (self.rng.below(2), 3),
+            _ => (0, 1 + self.rng.below(3)),
         };
         inner.idx.push((i.clone(), hi));
         let at = |k: i64| E::Index(h.clone(), Ix::Off(i.clone(), k));
@@ -842,12 +845,64 @@ impl Gen {
                     E::Bin('*', b(e), b(E::Lit(0.5))),
                 ));
             }
-            _ => {
+            3 => {
                 // one element per iteration
                 body.push(S::SetArr(h.clone(), Ix::Var(i.clone(), false), "=", e));
                 if lo > 0 {
                     reads.push(at(-1));
                 }
+            }
+            _ => {
+                // a scratch array renewed by an inner loop at the top of
+                // each iteration, `for j in 0..3 { h[j] = …; }`, then read
+                // and added into over `j + 1..3`; or one of the edges that
+                // let a value through to the next iteration: a read before
+                // the renewal, a renewal of `1..3` with `h[0]` written
+                // after it, a renewal by `+=`, a renewal inside an `if`
+                let j = self.name("j");
+                let edge = self.rng.below(6);
+                let mut scope = inner.clone();
+                scope.idx.push((j.clone(), 3));
+                let (ej, _) = fit(self.expr(&scope, 1), 1.0);
+                let op = if edge == 3 { "+=" } else { "=" };
+                let from = if edge == 2 { 1 } else { 0 };
+                let renew = S::For(
+                    For::Span(j.clone(), from, 3),
+                    vec![S::SetArr(h.clone(), Ix::Var(j.clone(), false), op, ej)],
+                );
+                let t = self.name("t");
+                if edge == 1 || edge == 2 {
+                    body.push(S::Let(t.clone(), E::Index(h.clone(), Ix::Const(0))));
+                    reads.push(E::Var(t.clone()));
+                }
+                if edge == 4 {
+                    let c = self.cond(&inner, 1);
+                    body.push(S::If(c, vec![renew], Vec::new()));
+                } else {
+                    body.push(renew);
+                }
+                if edge == 2 {
+                    body.push(S::SetArr(h.clone(), Ix::Const(0), "=", e));
+                } else if self.rng.chance(0.5) {
+                    // added into over a triangle, as a Cholesky-like
+                    // product does
+                    let (a, c) = (self.name("j"), self.name("j"));
+                    // (`v[c] += v[a]` does not borrow-check for a `Vec`)
+                    let by = if is_vec {
+                        E::IdxF(a.clone())
+                    } else {
+                        E::Index(h.clone(), Ix::Var(a.clone(), false))
+                    };
+                    let term = E::Bin('*', b(by), b(E::Lit(0.5)));
+                    body.push(S::For(
+                        For::Span(a.clone(), 0, 3),
+                        vec![S::For(
+                            For::Tail(c.clone(), a),
+                            vec![S::SetArr(h.clone(), Ix::Var(c, false), "+=", term)],
+                        )],
+                    ));
+                }
+                reads.push(E::Index(h.clone(), Ix::Const(self.rng.below(3))));
             }
         }
         let r = reads[self.rng.below(reads.len())].clone();
@@ -1078,6 +1133,9 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::For(f, body) => {
             match f {
                 For::Range(..) | For::Span(..) => {}
+                For::Tail(_, i) => {
+                    r.insert(i.clone());
+                }
                 For::Iter(_, a) | For::Enum(_, _, a) => {
                     r.insert(a.clone());
                 }
@@ -1377,6 +1435,7 @@ impl R<'_> {
                 let head = match f {
                     For::Range(i, n) => format!("{} in 0..{n}", self.n(i)),
                     For::Span(i, lo, hi) => format!("{} in {lo}..{hi}", self.n(i)),
+                    For::Tail(j, i) => format!("{} in {} + 1..3", self.n(j), self.n(i)),
                     For::Iter(a, arr) => format!("{} in {arr}.iter()", self.n(a)),
                     For::Enum(j, a, arr) => {
                         format!("({}, {}) in {arr}.iter().enumerate()", self.n(j), self.n(a))

@@ -18,7 +18,7 @@ use syn::visit::Visit;
 use syn::{BinOp, Expr, Pat, UnOp};
 
 /// A loop's iterations, as its syntax shows them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct LoopFacts {
     /// the variable of a `for` loop whose iterations each see a different
     /// value of it (a range, a range reversed or stepped, or the counter of
@@ -28,6 +28,8 @@ pub struct LoopFacts {
     /// calls a method on, and every identifier inside a macro call: names
     /// that may hold another value in another iteration
     pub bound: HashSet<String>,
+    /// for `for v in lo..hi` with `v` a counter: the range's ends as written
+    pub range: Option<(Expr, Expr)>,
 }
 
 impl LoopFacts {
@@ -35,7 +37,18 @@ impl LoopFacts {
     pub fn of_for(pat: &Pat, expr: &Expr, body: &syn::Block) -> Self {
         let bound = bound_in(body);
         let var = counter_of(pat, expr).filter(|v| !bound.contains(v));
-        LoopFacts { var, bound }
+        let range = match strip(expr) {
+            Expr::Range(r)
+                if var.is_some() && matches!(r.limits, syn::RangeLimits::HalfOpen(_)) =>
+            {
+                match (&r.start, &r.end) {
+                    (Some(lo), Some(hi)) => Some(((**lo).clone(), (**hi).clone())),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        LoopFacts { var, bound, range }
     }
 
     /// The facts of `while cond { body }`: no variable.
@@ -44,7 +57,11 @@ impl LoopFacts {
         let mut names = Bound::default();
         names.visit_expr(cond);
         bound.extend(names.0);
-        LoopFacts { var: None, bound }
+        LoopFacts {
+            var: None,
+            bound,
+            range: None,
+        }
     }
 }
 
@@ -231,7 +248,12 @@ impl Linear {
         Some(self)
     }
 
-    fn as_constant(&self) -> Option<i128> {
+    /// The loop's variable itself: `v`.
+    pub fn is_counter(&self) -> bool {
+        self.var == 1 && self.terms.is_empty() && self.constant == 0
+    }
+
+    pub fn as_constant(&self) -> Option<i128> {
         (self.var == 0 && self.terms.is_empty()).then_some(self.constant)
     }
 }
