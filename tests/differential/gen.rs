@@ -738,6 +738,13 @@ impl Gen {
             s.scalars.push((p, 4.0));
             s.scalars.push((q, 4.0));
         }
+        // now and then the program is one such loop and nothing that could
+        // stop its shortcuts (no `return`, nothing after it): each
+        // shortcut's edge, where the shortcut would be taken
+        if !self.window && self.rng.chance(0.2) {
+            out.extend(self.passing_loop(&mut s, false));
+            return out;
+        }
         // a loop passing values between its iterations through an array,
         // before the rest (which may read and write the array again) or
         // after it
@@ -791,7 +798,7 @@ impl Gen {
         let mut inner = s.clone();
         inner.in_loop += 1;
         inner.muts.clear();
-        let kind = self.rng.below(6);
+        let kind = self.rng.below(7);
         let (lo, hi) = match kind {
             0 => (1, 3),
             1 => (0, 2),
@@ -863,18 +870,21 @@ impl Gen {
                 let edge = self.rng.below(6);
                 let mut scope = inner.clone();
                 scope.idx.push((j.clone(), 3));
-                let (ej, _) = fit(self.expr(&scope, 1), 1.0);
+                let mut ej = with_knob(fit(self.expr(&scope, 1), 1.0).0, &self.knobs);
                 let op = if edge == 3 { "+=" } else { "=" };
                 let from = if edge == 2 { 1 } else { 0 };
+                let t = self.name("t");
+                if edge == 1 {
+                    // read before the renewal, and passed into it: the
+                    // previous iteration's value reaches this one
+                    body.push(S::Let(t.clone(), E::Index(h.clone(), Ix::Const(0))));
+                    reads.push(E::Var(t.clone()));
+                    ej = E::Bin('+', b(ej), b(E::M1("sin", b(E::Var(t.clone())))));
+                }
                 let renew = S::For(
                     For::Span(j.clone(), from, 3),
                     vec![S::SetArr(h.clone(), Ix::Var(j.clone(), false), op, ej)],
                 );
-                let t = self.name("t");
-                if edge == 1 || edge == 2 {
-                    body.push(S::Let(t.clone(), E::Index(h.clone(), Ix::Const(0))));
-                    reads.push(E::Var(t.clone()));
-                }
                 if edge == 4 {
                     let c = self.cond(&inner, 1);
                     body.push(S::If(c, vec![renew], Vec::new()));
@@ -882,7 +892,11 @@ impl Gen {
                     body.push(renew);
                 }
                 if edge == 2 {
-                    body.push(S::SetArr(h.clone(), Ix::Const(0), "=", e));
+                    // `h[0]`, outside the renewal, read and written after
+                    // it: the previous iteration's value reaches this one
+                    let old = E::M1("sin", b(E::Index(h.clone(), Ix::Const(0))));
+                    body.push(S::SetArr(h.clone(), Ix::Const(0), "=", E::Bin('+', b(old), b(e))));
+                    reads.push(E::Index(h.clone(), Ix::Const(0)));
                 } else if self.rng.chance(0.5) {
                     // added into over a triangle, as a Cholesky-like
                     // product does
