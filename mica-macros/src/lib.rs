@@ -10,6 +10,8 @@
 //! | `expand.rs` | entry points, the fallback expansion, wall 9 |
 //! | `parse.rs` | arguments (`custom`, `plain`), parameters, `#[tracked]` marks, shapes (wall 7) |
 //! | `returns.rs` | `return` anywhere in the function form, rewritten for the adjoint |
+//! | `windows.rs` | finding `tape!` windows, and removing them from a body that holds none |
+//! | `facts/syntax.rs` | syntactic questions several stages ask (parentheses, shifts of a loop variable, literal ranks) |
 //! | `facts/loops.rs` | a loop's counter and changed names; subscripts as linear forms |
 //! | `lower.rs` | recorded code → forward sweep + compile-time record |
 //! | `lower/flow.rs` | arrays, loops, branches |
@@ -40,6 +42,7 @@ mod returns;
 mod reverse;
 mod rules;
 mod window_form;
+mod windows;
 
 use proc_macro::TokenStream;
 

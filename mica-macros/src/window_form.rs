@@ -241,7 +241,7 @@ impl<'a> Rewriter<'a> {
         let mut rank = local
             .init
             .as_ref()
-            .map_or(0, |init| literal_rank(&init.expr));
+            .map_or(0, |init| crate::facts::syntax::literal_rank(&init.expr));
         if let Some(ty) = ty {
             match crate::parse::shape(ty) {
                 Ok(shape) => rank = shape.rank,
@@ -593,12 +593,12 @@ impl VisitMut for Rewriter<'_> {
     // nested items are not part of this function: a window there has no
     // `#[tape]` to give it meaning
     fn visit_item_mut(&mut self, item: &mut syn::Item) {
-        if let Some(at) = crate::expand::find_window(item.to_token_stream()) {
+        if let Some(at) = crate::windows::find_window(item.to_token_stream()) {
             self.errors.at(
                 at,
                 "a `tape!` window stands in the body of a `#[tape]` function; this nested item is not part of it",
             );
-            crate::expand::unmark_item(item);
+            crate::windows::unmark_item(item);
         }
     }
 }
@@ -644,19 +644,4 @@ fn knob_check(pat: &Pat) -> Option<Stmt> {
     Some(verbatim(
         quote_spanned!(span=> ::mica::__private::assert_knob(&#ident);),
     ))
-}
-
-/// How many indices reach an element of a knob's initial value, read from
-/// its syntax: `[[0.0; 3]; 2]` is 2, `vec![0.0; n]` is 1, `0.5` is 0.
-pub(crate) fn literal_rank(expr: &Expr) -> usize {
-    match expr {
-        Expr::Array(a) => 1 + a.elems.first().map_or(0, literal_rank),
-        Expr::Repeat(r) => 1 + literal_rank(&r.expr),
-        Expr::Paren(p) => literal_rank(&p.expr),
-        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
-            let tokens = &m.mac.tokens;
-            syn::parse2::<Expr>(quote!([#tokens])).map_or(1, |e| literal_rank(&e))
-        }
-        _ => 0,
-    }
 }

@@ -2,3 +2,4 @@
 //! question answered in one place.
 
 pub mod loops;
+pub mod syntax;

@@ -48,7 +48,7 @@
 
 use super::recompute::Stability;
 use super::Sweep;
-use crate::reverse::forward::{shift, strip, Shift};
+use crate::facts::syntax::{shift, strip, Shift};
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;

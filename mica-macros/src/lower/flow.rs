@@ -1325,7 +1325,7 @@ impl Sweep<'_> {
         };
         let literal = array_literal(&init.expr).unwrap_or_else(|| (*init.expr).clone());
         let is_vec = matches!(&*init.expr, Expr::Macro(_));
-        let rank = crate::window_form::literal_rank(&literal);
+        let rank = crate::facts::syntax::literal_rank(&literal);
         // the elements, lowered in order
         let (fwd, writes) = match &literal {
             Expr::Array(a) => {

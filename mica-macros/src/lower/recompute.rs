@@ -25,7 +25,7 @@
 //! every element of the range, in order: recorded loops have no `break` or
 //! `continue`, and this is used only where the body has no `return`.
 
-use crate::reverse::forward::strip;
+use crate::facts::syntax::strip;
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 use syn::{Expr, Pat};

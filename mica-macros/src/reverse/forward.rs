@@ -38,9 +38,7 @@ use super::fuse::sums_into;
 use super::Gen;
 use crate::lower::{Loop, OpKind, Operand, Step, Val};
 use proc_macro2::TokenStream;
-use quote::ToTokens;
 use std::collections::BTreeMap;
-use syn::{BinOp, Expr};
 
 /// How a loop body whose indices are all read again touches arrays.
 pub(super) struct Access {
@@ -125,40 +123,6 @@ impl Gen<'_, '_> {
                 value.recompute.clone()
             })
             .collect()
-    }
-}
-
-/// An index that is the loop variable shifted by a loop-invariant amount.
-pub(crate) enum Shift<'e> {
-    /// `var`
-    None,
-    /// `var + e` (`e` on the right) or `e + var`
-    Add(&'e Expr, bool),
-    /// `var - e`
-    Sub(&'e Expr),
-}
-
-/// `expr` as a [`Shift`] of `var`, if it is one.
-pub(crate) fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
-    let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(var));
-    let free = |e: &Expr| !crate::names::mentions_ident(&e.to_token_stream(), var);
-    match strip(expr) {
-        Expr::Path(p) if p.path.is_ident(var) => Some(Shift::None),
-        Expr::Binary(b) => match b.op {
-            BinOp::Add(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Add(&b.right, true)),
-            BinOp::Add(_) if is_var(&b.right) && free(&b.left) => Some(Shift::Add(&b.left, false)),
-            BinOp::Sub(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Sub(&b.right)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-pub(crate) fn strip(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        other => other,
     }
 }
 

@@ -50,8 +50,9 @@
 //! The run's elements are consecutive: a shifted index that wrapped around
 //! would have passed `usize::MAX`, which no slice reaches.
 
-use super::forward::{shift, strip, Access, Shift};
+use super::forward::Access;
 use super::Gen;
+use crate::facts::syntax::{shift, strip, Shift};
 use crate::lower::Loop;
 use crate::lower::RangeSource;
 use proc_macro2::{Ident, TokenStream};

@@ -1,0 +1,53 @@
+//! Syntactic questions several stages ask, answered in one place.
+
+use quote::{quote, ToTokens};
+use syn::{BinOp, Expr};
+
+/// An index that is the loop variable shifted by a loop-invariant amount.
+pub enum Shift<'e> {
+    /// `var`
+    None,
+    /// `var + e` (`e` on the right) or `e + var`
+    Add(&'e Expr, bool),
+    /// `var - e`
+    Sub(&'e Expr),
+}
+
+/// `expr` as a [`Shift`] of `var`, if it is one.
+pub fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
+    let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(var));
+    let free = |e: &Expr| !crate::names::mentions_ident(&e.to_token_stream(), var);
+    match strip(expr) {
+        Expr::Path(p) if p.path.is_ident(var) => Some(Shift::None),
+        Expr::Binary(b) => match b.op {
+            BinOp::Add(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Add(&b.right, true)),
+            BinOp::Add(_) if is_var(&b.right) && free(&b.left) => Some(Shift::Add(&b.left, false)),
+            BinOp::Sub(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Sub(&b.right)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}
+
+/// How many indices reach an element of a knob's initial value, read from
+/// its syntax: `[[0.0; 3]; 2]` is 2, `vec![0.0; n]` is 1, `0.5` is 0.
+pub fn literal_rank(expr: &Expr) -> usize {
+    match expr {
+        Expr::Array(a) => 1 + a.elems.first().map_or(0, literal_rank),
+        Expr::Repeat(r) => 1 + literal_rank(&r.expr),
+        Expr::Paren(p) => literal_rank(&p.expr),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            let tokens = &m.mac.tokens;
+            syn::parse2::<Expr>(quote!([#tokens])).map_or(1, |e| literal_rank(&e))
+        }
+        _ => 0,
+    }
+}
