@@ -40,11 +40,11 @@ use syn::{Expr, Local, Pat, Stmt};
 mod fast;
 mod flow;
 mod inline;
-mod recompute;
 mod walls;
 pub use flow::fill_placeholders;
 use flow::hoisted_decls;
-pub use recompute::Stability;
+pub use crate::facts::stability::Stability;
+use crate::facts::syntax::is_compound;
 use walls::MUTATING;
 
 /// Iterator adapters and consumers: on recorded values, written as loops.
@@ -270,7 +270,7 @@ fn regions_in(steps: &[Step], out: &mut std::collections::BTreeSet<usize>) {
 }
 
 /// A loop over a range whose ends read only stable names (see
-/// `lower/recompute.rs`): evaluated again before an enclosing loop of the
+/// `facts/stability.rs`): evaluated again before an enclosing loop of the
 /// same kind, with that loop's variable bound to each value it takes, the
 /// range gives the lengths of this loop's runs. The reverse sweep uses this
 /// to make a tape's room once for a whole nest of loops (see `reverse.rs`).
@@ -347,7 +347,7 @@ pub struct Value {
     pub capture: Option<Ident>,
     pub needed: bool,
     /// for a constant the reverse sweep can evaluate again (see
-    /// `lower/recompute.rs`): its expression, read instead of stored
+    /// `facts/stability.rs`): its expression, read instead of stored
     pub recompute: Option<TokenStream>,
     /// the values whose stores `recompute` reads
     pub deps: Vec<ValueId>,
@@ -1802,22 +1802,6 @@ fn is_tape_macro(mac: &syn::Macro) -> bool {
         .is_some_and(|s| s.ident == "tape" || s.ident == "backward" || s.ident == "gradient")
 }
 
-fn is_compound(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
-}
 
 fn compound_to_binary(op: &syn::BinOp) -> TokenStream {
     use syn::BinOp::*;

@@ -776,7 +776,7 @@ impl Gen<'_, '_> {
     }
 
     /// What a loop body's reverse reads: the `let`s that evaluate values
-    /// again where that gives the same value (see `lower/recompute.rs`), and
+    /// again where that gives the same value (see `facts/stability.rs`), and
     /// the values the forward sweep must keep per iteration.
     fn loop_reads(
         &mut self,

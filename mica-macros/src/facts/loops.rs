@@ -14,6 +14,7 @@
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, HashSet};
+use super::syntax::is_compound;
 use syn::visit::Visit;
 use syn::{BinOp, Expr, Pat, UnOp};
 
@@ -180,21 +181,6 @@ impl<'ast> Visit<'ast> for Bound {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-fn is_compound(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::AddAssign(_)
-            | BinOp::SubAssign(_)
-            | BinOp::MulAssign(_)
-            | BinOp::DivAssign(_)
-            | BinOp::RemAssign(_)
-            | BinOp::BitXorAssign(_)
-            | BinOp::BitAndAssign(_)
-            | BinOp::BitOrAssign(_)
-            | BinOp::ShlAssign(_)
-            | BinOp::ShrAssign(_)
-    )
-}
 
 /// A subscript as `var·v + Σ kᵢ·termᵢ + constant`, every term the same in
 /// every iteration of the loop it was read against.

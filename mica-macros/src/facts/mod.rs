@@ -2,4 +2,5 @@
 //! question answered in one place.
 
 pub mod loops;
+pub mod stability;
 pub mod syntax;

@@ -51,3 +51,21 @@ pub fn literal_rank(expr: &Expr) -> usize {
         _ => 0,
     }
 }
+
+/// Whether `op` is a compound assignment (`+=`, `<<=`, …).
+pub fn is_compound(op: &BinOp) -> bool {
+    use BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}

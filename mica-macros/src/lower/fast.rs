@@ -46,7 +46,7 @@
 //! The loop is the innermost one whose variable the index mentions. Code
 //! lowered only to be thrown away gives back the slices it took.
 
-use super::recompute::Stability;
+use crate::facts::stability::Stability;
 use super::Sweep;
 use crate::facts::syntax::{shift, strip, Shift};
 use proc_macro2::{Ident, TokenStream};
@@ -302,7 +302,7 @@ impl Rewrite<'_, '_> {
     fn parts(&mut self, e: &mut Expr) {
         match e {
             Expr::Binary(b) => {
-                if super::is_compound(&b.op) {
+                if crate::facts::syntax::is_compound(&b.op) {
                     self.place(&mut b.left);
                 } else {
                     self.value(&mut b.left);

@@ -333,7 +333,7 @@ impl Sweep<'_> {
                     end,
                     range: range.clone(),
                     reads,
-                    var: super::recompute::immutable_ident(&f.pat).cloned(),
+                    var: crate::facts::stability::immutable_ident(&f.pat).cloned(),
                 })
             }
             _ => None,
@@ -358,7 +358,7 @@ impl Sweep<'_> {
         // its reads may go through slices (see `lower/fast.rs`)
         let fast = match (&entered, &range) {
             (Some(_), Some((_, RangeSource::Again(_)))) => {
-                super::recompute::immutable_ident(&f.pat)
+                crate::facts::stability::immutable_ident(&f.pat)
                     .and_then(|var| super::fast::FastLoop::new(var, strip_parens(&f.expr)))
             }
             _ => None,
@@ -398,7 +398,7 @@ impl Sweep<'_> {
         let stability = self.stability.as_ref()?;
         let name = match &*f.pat {
             Pat::Wild(_) => None,
-            pat => Some(super::recompute::immutable_name(pat)?),
+            pat => Some(crate::facts::stability::immutable_name(pat)?),
         };
         let expr = strip_parens(&f.expr);
         let Expr::Range(range) = expr else {

@@ -106,7 +106,7 @@ pub fn simple_stmt(stmt: &Stmt) -> bool {
         },
         // a write happens after everything its statement reads
         Stmt::Expr(Expr::Assign(a), _) => place(&a.left) && simple(&a.right),
-        Stmt::Expr(Expr::Binary(b), _) if super::is_compound(&b.op) => {
+        Stmt::Expr(Expr::Binary(b), _) if crate::facts::syntax::is_compound(&b.op) => {
             place(&b.left) && simple(&b.right)
         }
         Stmt::Expr(expr, _) => simple(expr),
@@ -126,7 +126,7 @@ fn place(expr: &Expr) -> bool {
 fn simple(expr: &Expr) -> bool {
     match expr {
         Expr::Lit(_) | Expr::Path(_) => true,
-        Expr::Binary(b) => !super::is_compound(&b.op) && simple(&b.left) && simple(&b.right),
+        Expr::Binary(b) => !crate::facts::syntax::is_compound(&b.op) && simple(&b.left) && simple(&b.right),
         Expr::Unary(u) => simple(&u.expr),
         Expr::Paren(p) => simple(&p.expr),
         Expr::Group(g) => simple(&g.expr),
@@ -188,7 +188,7 @@ impl Sweep<'_> {
         if !self.inline_here() {
             return;
         }
-        let Some(ident) = super::recompute::immutable_ident(pat) else {
+        let Some(ident) = crate::facts::stability::immutable_ident(pat) else {
             return;
         };
         if self

@@ -284,7 +284,7 @@ impl Stability {
 
 /// `a + b` and friends; not `a += b`.
 fn is_pure_op(op: &syn::BinOp) -> bool {
-    !super::is_compound(op)
+    !crate::facts::syntax::is_compound(op)
 }
 
 /// How many slice, array or `Vec` levels a type is written with, through
