@@ -33,6 +33,8 @@ mod expand;
 mod expansion_time;
 mod facts;
 mod function_form;
+#[cfg(test)]
+mod house;
 mod lower;
 mod names;
 #[cfg(test)]

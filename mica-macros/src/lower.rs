@@ -41,10 +41,10 @@ mod fast;
 mod flow;
 mod inline;
 mod walls;
-pub use flow::fill_placeholders;
-use flow::hoisted_decls;
 pub use crate::facts::stability::Stability;
 use crate::facts::syntax::is_compound;
+pub use flow::fill_placeholders;
+use flow::hoisted_decls;
 use walls::MUTATING;
 
 /// Iterator adapters and consumers: on recorded values, written as loops.
@@ -1801,7 +1801,6 @@ fn is_tape_macro(mac: &syn::Macro) -> bool {
         .last()
         .is_some_and(|s| s.ident == "tape" || s.ident == "backward" || s.ident == "gradient")
 }
-
 
 fn compound_to_binary(op: &syn::BinOp) -> TokenStream {
     use syn::BinOp::*;

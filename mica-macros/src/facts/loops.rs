@@ -11,10 +11,10 @@
 //! `w.len()`). Anything else is unknown, and an unknown subscript is
 //! assumed to reach every element.
 
+use super::syntax::is_compound;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, HashSet};
-use super::syntax::is_compound;
 use syn::visit::Visit;
 use syn::{BinOp, Expr, Pat, UnOp};
 
@@ -180,7 +180,6 @@ impl<'ast> Visit<'ast> for Bound {
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
-
 
 /// A subscript as `var·v + Σ kᵢ·termᵢ + constant`, every term the same in
 /// every iteration of the loop it was read against.

@@ -46,8 +46,8 @@
 //! The loop is the innermost one whose variable the index mentions. Code
 //! lowered only to be thrown away gives back the slices it took.
 
-use crate::facts::stability::Stability;
 use super::Sweep;
+use crate::facts::stability::Stability;
 use crate::facts::syntax::{shift, strip, Shift};
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};

@@ -126,7 +126,9 @@ fn place(expr: &Expr) -> bool {
 fn simple(expr: &Expr) -> bool {
     match expr {
         Expr::Lit(_) | Expr::Path(_) => true,
-        Expr::Binary(b) => !crate::facts::syntax::is_compound(&b.op) && simple(&b.left) && simple(&b.right),
+        Expr::Binary(b) => {
+            !crate::facts::syntax::is_compound(&b.op) && simple(&b.left) && simple(&b.right)
+        }
         Expr::Unary(u) => simple(&u.expr),
         Expr::Paren(p) => simple(&p.expr),
         Expr::Group(g) => simple(&g.expr),
