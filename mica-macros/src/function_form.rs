@@ -26,9 +26,10 @@
 //! `loss_backward` exactly the slots of the tracked parameters.
 
 use crate::errors::Errors;
-use crate::lower::{Origin, Stability, Sweep, Val};
+use crate::lower::{Stability, Sweep};
 use crate::names::{internal, Names};
 use crate::parse::{self, Args, Param};
+use crate::record::{Origin, Val};
 use crate::reverse::reverse;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};

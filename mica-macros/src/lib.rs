@@ -40,6 +40,7 @@ mod names;
 #[cfg(test)]
 mod no_panic;
 mod parse;
+mod record;
 mod returns;
 mod reverse;
 mod rules;

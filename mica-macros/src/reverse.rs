@@ -42,7 +42,8 @@ pub(crate) mod forward;
 mod fuse;
 mod slices;
 
-use crate::lower::{Branch, Loop, OpKind, Operand, RangeSource, Step, Sweep, Val, ValueId};
+use crate::lower::Sweep;
+use crate::record::{Branch, Loop, OpKind, Operand, RangeSource, Step, Val, ValueId};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -191,21 +192,21 @@ struct Gen<'g, 'a> {
 /// One loop around the one being walked, as the room of its tape sees it.
 enum Level {
     /// a loop whose trip count is known where it starts
-    Loop(crate::lower::Trip),
+    Loop(crate::record::Trip),
     /// a fused loop whose trip count is known where it starts: its reverse
     /// runs at the end of each iteration and pops there what the iteration
     /// pushed
-    Fused(crate::lower::Trip),
+    Fused(crate::record::Trip),
     /// any other loop, or a branch's arm (whose loops may not run)
     Stop,
 }
 
 impl Level {
-    fn of_loop(trip: &Option<crate::lower::Trip>) -> Self {
+    fn of_loop(trip: &Option<crate::record::Trip>) -> Self {
         trip.clone().map_or(Level::Stop, Level::Loop)
     }
 
-    fn trip(&self) -> Option<&crate::lower::Trip> {
+    fn trip(&self) -> Option<&crate::record::Trip> {
         match self {
             Level::Loop(trip) => Some(trip),
             _ => None,
@@ -427,7 +428,7 @@ impl Gen<'_, '_> {
         decls
     }
 
-    fn op(&mut self, op: &crate::lower::Op, code: &mut TokenStream) {
+    fn op(&mut self, op: &crate::record::Op, code: &mut TokenStream) {
         let Some(adj) = self.bound_total(op.out, code) else {
             return; // nothing reads this value: its adjoint is zero
         };
@@ -714,7 +715,7 @@ impl Gen<'_, '_> {
     /// the fused loop instead, and the reverse, which runs at the end of
     /// each iteration, pops from it.
     ///
-    /// [`Trip`]: crate::lower::Trip
+    /// [`Trip`]: crate::record::Trip
     fn handle(&mut self, tape: &Ident) -> Option<Handle> {
         if self
             .sweep
@@ -783,7 +784,7 @@ impl Gen<'_, '_> {
         l: &Loop,
         mut slicing: Option<&mut slices::Slicing>,
     ) -> (TokenStream, Vec<Ident>) {
-        let again_here = |v: &crate::lower::Value| {
+        let again_here = |v: &crate::record::Value| {
             v.recompute.is_some() && v.scope == l.scope && v.region == l.region
         };
         // what is evaluated again needs its inputs: read again or stored;

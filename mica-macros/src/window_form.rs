@@ -28,9 +28,10 @@
 //! warnings).
 
 use crate::errors::Errors;
-use crate::lower::{Origin, Sweep, Val};
+use crate::lower::Sweep;
 use crate::names::Names;
 use crate::parse::{is_tracked, take_tracked};
+use crate::record::{Origin, Val};
 use crate::reverse::reverse;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};

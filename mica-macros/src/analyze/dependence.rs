@@ -24,7 +24,7 @@
 //! writes.
 
 use crate::facts::loops::{apart, linear, Linear, LoopFacts};
-use crate::lower::{Array, ArrayId, Loop, OpKind, Operand, Step, Value};
+use crate::record::{Array, ArrayId, Loop, OpKind, Operand, Step, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One access of a loop body to an array.
@@ -54,7 +54,7 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Dependences {
     let mut accesses = Vec::new();
     collect(&l.steps, l, values, &mut accesses);
     let mut regions = BTreeSet::new();
-    crate::lower::regions_of(l, &mut regions);
+    crate::record::regions_of(l, &mut regions);
     let mut by_array: BTreeMap<ArrayId, Vec<&Access>> = BTreeMap::new();
     for a in &accesses {
         // made inside the body: a new array in every iteration

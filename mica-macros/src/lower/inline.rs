@@ -18,7 +18,7 @@
 //! index and cast expressions (no blocks, assignments, borrows or macros).
 
 use super::Sweep;
-use crate::lower::Operand;
+use crate::record::Operand;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use syn::{Expr, Stmt};
@@ -212,7 +212,7 @@ impl Sweep<'_> {
         inputs: &mut Vec<Operand>,
         fwd: &TokenStream,
         form: Form,
-    ) -> Option<(crate::lower::ValueId, TokenStream)> {
+    ) -> Option<(crate::record::ValueId, TokenStream)> {
         let hint = hint?;
         let (store, fwd) = match &hint {
             Hint::Let(name) => (name.clone(), fwd.clone()),
@@ -232,7 +232,7 @@ impl Sweep<'_> {
         let inlined = matches!(hint, Hint::Operand(_));
         let id = self.record_op(
             store,
-            crate::lower::OpKind::Rule(rule),
+            crate::record::OpKind::Rule(rule),
             std::mem::take(inputs),
             Vec::new(),
         );

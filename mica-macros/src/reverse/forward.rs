@@ -36,7 +36,7 @@
 
 use super::fuse::sums_into;
 use super::Gen;
-use crate::lower::{Loop, OpKind, Operand, Step, Val};
+use crate::record::{Loop, OpKind, Operand, Step, Val};
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 

@@ -39,7 +39,7 @@
 //! A fused loop's gradients are the same sums, added in another order.
 
 use super::{sum, Gen, Level};
-use crate::lower::{regions_of, Loop, OpKind, Operand, Step, Val, ValueId};
+use crate::record::{regions_of, Loop, OpKind, Operand, Step, Val, ValueId};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

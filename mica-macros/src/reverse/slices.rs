@@ -53,8 +53,7 @@
 use super::forward::Access;
 use super::Gen;
 use crate::facts::syntax::{shift, strip, Shift};
-use crate::lower::Loop;
-use crate::lower::RangeSource;
+use crate::record::{Loop, RangeSource};
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
@@ -154,11 +153,11 @@ impl Gen<'_, '_> {
     pub(super) fn element(
         &mut self,
         array: usize,
-        indices: &[crate::lower::Operand],
+        indices: &[crate::record::Operand],
     ) -> TokenStream {
         if let Some((slice, places)) = self.sliced.get(&array) {
             let last = match indices.last() {
-                Some(crate::lower::Operand::Stored(id)) => self.sweep.values[*id]
+                Some(crate::record::Operand::Stored(id)) => self.sweep.values[*id]
                     .recompute
                     .as_ref()
                     .map(ToString::to_string),
@@ -183,7 +182,7 @@ impl Slicing {
         &mut self,
         expr: &TokenStream,
         index: Option<(Ident, TokenStream)>,
-        stability: Option<&crate::lower::Stability>,
+        stability: Option<&crate::facts::stability::Stability>,
         names: &mut crate::names::Names,
     ) -> Option<TokenStream> {
         let parsed: Expr = syn::parse2(expr.clone()).ok()?;

@@ -1,0 +1,265 @@
+//! The record: what the forward sweep did, as data. Built once by the
+//! lowering (`lower.rs`), read by the analyses (`analyze/`) and the reverse
+//! sweep (`reverse.rs`), changed by neither.
+
+use proc_macro2::{Ident, TokenStream};
+
+pub type ValueId = usize;
+pub type ArrayId = usize;
+
+/// What a binding holds, as far as the record is concerned.
+#[derive(Clone, Debug)]
+pub enum Val {
+    /// does not depend on a knob
+    Const,
+    /// a recorded scalar
+    Active(ValueId),
+    /// a tuple of values
+    Tuple(Vec<Val>),
+    /// a recorded array, or a row of one (`prefix` holds the row's indices):
+    /// its reads are recorded element by element
+    Array {
+        array: ArrayId,
+        prefix: Vec<Operand>,
+    },
+}
+
+impl Val {
+    pub fn is_active(&self) -> bool {
+        match self {
+            Val::Const => false,
+            Val::Active(_) | Val::Array { .. } => true,
+            Val::Tuple(items) => items.iter().any(Val::is_active),
+        }
+    }
+}
+
+/// Where a binding was made: the placement law treats them differently.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Origin {
+    /// a `#[tracked] let` outside the window
+    Knob,
+    /// a parameter of a `#[tape]` function
+    Param,
+    /// made inside the window or function body
+    Local,
+}
+
+/// An input to a recorded operation, as the forward and reverse sweeps see it.
+#[derive(Clone, Debug)]
+pub enum Operand {
+    Active(ValueId),
+    /// a literal: pure to read again
+    Const(TokenStream),
+    /// a constant kept in a temporary (stored per iteration inside loops)
+    Stored(ValueId),
+    /// a recorded array (or row) passed to a tape function: the argument as
+    /// written, kept in a temporary, and the array whose buffer is its slot
+    Array {
+        arg: ValueId,
+        array: ArrayId,
+        prefix: Vec<Operand>,
+        /// the argument was `&a` of an array the body may change later:
+        /// `arg` holds a copy of `a`, passed on as `&arg`
+        owned: bool,
+    },
+}
+
+pub enum OpKind {
+    /// `rules::{name}_d{i}` gives the slope to input `i`
+    Rule(&'static str),
+    /// a call to a tape function, differentiated through `path::adjoint`
+    Call(TokenStream),
+    /// a call to a `#[tape]` method, differentiated through
+    /// `object.adapter`, where the value `object` holds
+    /// `Some(&receiver)` (see `Sweep::lower_tape_method`)
+    Method { object: ValueId, adapter: Ident },
+    /// an element of a recorded array: its slope is added into the array's
+    /// adjoint at the same indices
+    Read {
+        array: ArrayId,
+        indices: Vec<Operand>,
+    },
+}
+
+pub struct Op {
+    pub out: ValueId,
+    pub kind: OpKind,
+    pub inputs: Vec<Operand>,
+    /// where each input was written, for errors about it
+    pub spans: Vec<proc_macro2::Span>,
+}
+
+/// The record is a tree: straight-line operations, loops whose iterations
+/// are walked backward, and branches whose taken arm is walked.
+pub enum Step {
+    Op(Op),
+    Loop(Box<Loop>),
+    Branch(Branch),
+    /// `array[indices] = value`: the element's old value reaches nothing
+    /// after this
+    Write {
+        array: ArrayId,
+        indices: Vec<Operand>,
+        value: Operand,
+    },
+    /// `array[indices] += value` (or `-=`): the element's adjoint is
+    /// unchanged, and `value` receives it
+    Increment {
+        array: ArrayId,
+        indices: Vec<Operand>,
+        value: Operand,
+        negate: bool,
+    },
+    /// `[value; n]`: every element is `value`
+    Fill {
+        array: ArrayId,
+        value: ValueId,
+    },
+}
+
+/// A `for` or `while` loop. Each iteration pushes the values its reverse
+/// needs onto `tape` (a `Vec` of tuples); the reverse pops them.
+pub struct Loop {
+    pub region: usize,
+    /// this loop's storage scope: values made in its body
+    pub scope: usize,
+    pub steps: Vec<Step>,
+    pub tape: Ident,
+    /// the trip count, a value of the enclosing region
+    pub count: ValueId,
+    /// where the forward sweep pushes the iteration's values
+    pub fill: Ident,
+    /// where the forward sweep sizes the tape once, and how
+    pub reserve: Option<(Ident, TokenStream)>,
+    /// a loop over a range: its pattern and the range, walked backward
+    /// instead of counted
+    pub range: Option<(TokenStream, RangeSource)>,
+    /// the values made while lowering the loop (its body's among them)
+    pub values: std::ops::Range<ValueId>,
+    pub carried: Vec<Carried>,
+    /// for a loop that is a statement of the function body's top level
+    /// (function form, no `return`): that statement's index
+    pub top: Option<usize>,
+    /// a placeholder just before the loop, at the function body's top level
+    /// when `top` is set (see `reverse.rs`, fused loops)
+    pub before: Ident,
+    /// for a loop over a range whose ends read only stable names: how many
+    /// iterations it runs, known where it starts
+    pub trip: Option<Trip>,
+    /// what its syntax says about its iterations
+    pub facts: crate::facts::loops::LoopFacts,
+}
+
+/// The regions of a loop's body: its own and those of the loops and branch
+/// arms inside it.
+pub fn regions_of(l: &Loop, out: &mut std::collections::BTreeSet<usize>) {
+    out.insert(l.region);
+    regions_in(&l.steps, out);
+}
+
+fn regions_in(steps: &[Step], out: &mut std::collections::BTreeSet<usize>) {
+    for step in steps {
+        match step {
+            Step::Loop(inner) => regions_of(inner, out),
+            Step::Branch(b) => {
+                for (region, arm) in &b.arms {
+                    out.insert(*region);
+                    regions_in(arm, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A loop over a range whose ends read only stable names (see
+/// `facts/stability.rs`): evaluated again before an enclosing loop of the
+/// same kind, with that loop's variable bound to each value it takes, the
+/// range gives the lengths of this loop's runs. The reverse sweep uses this
+/// to make a tape's room once for a whole nest of loops (see `reverse.rs`).
+#[derive(Clone)]
+pub struct Trip {
+    /// placeholders just before and just after the loop
+    pub start: Ident,
+    pub end: Ident,
+    /// the range
+    pub range: TokenStream,
+    /// the names the range reads
+    pub reads: std::collections::HashSet<String>,
+    /// the loop's variable, as written, if it has one
+    pub var: Option<Ident>,
+}
+
+/// Where the reverse sweep finds a loop's range.
+pub enum RangeSource {
+    /// its expression, evaluated again (its ends are pure)
+    Again(TokenStream),
+    /// a value of the enclosing region holding it
+    Kept(ValueId),
+}
+
+/// A binding the loop body assigns, whose value flows from one iteration to
+/// the next.
+pub struct Carried {
+    /// its value at the start of an iteration
+    pub entry: ValueId,
+    /// its value at the end of an iteration
+    pub end: Val,
+    /// its value before the loop
+    pub before: Val,
+    /// its value after the loop
+    pub exit: ValueId,
+}
+
+/// An `if` or `match`: `flag` records which arm ran.
+pub struct Branch {
+    pub flag: ValueId,
+    pub arms: Vec<(usize, Vec<Step>)>,
+    pub merges: Vec<Merge>,
+}
+
+/// A value that comes out of a branch: `per_arm[k]` is what arm `k` gave.
+pub struct Merge {
+    pub out: ValueId,
+    pub per_arm: Vec<Val>,
+}
+
+/// A recorded array: where its slopes are added.
+pub struct Array {
+    /// the adjoint buffer, indexed like the array
+    pub acc: TokenStream,
+    /// for a buffer the reverse sweep makes: its declaration
+    pub declare: Option<TokenStream>,
+    /// how many indices reach an element: 1 for `[T; N]` or `&[T]`, 2 for
+    /// `[[T; M]; N]`
+    pub rank: usize,
+    /// for an array made inside the sweep: the region it was made in and its
+    /// captured shape, from which the reverse makes its buffer there
+    pub local: Option<(usize, ValueId)>,
+    /// for `vec![x; N]` with a literal or `const` `N`: the (capped) inline
+    /// capacity of a buffer the reverse keeps on the stack
+    pub inline: Option<TokenStream>,
+}
+
+pub struct Value {
+    /// an immutable local holding the value for the whole sweep (or, inside
+    /// a loop, for the iteration; the loop's tape keeps it for the reverse)
+    pub store: Ident,
+    /// for an input (a knob or tracked parameter): the name it is read from,
+    /// copied into `store` at the start of the sweep only if needed
+    pub capture: Option<Ident>,
+    pub needed: bool,
+    /// for a constant the reverse sweep can evaluate again (see
+    /// `facts/stability.rs`): its expression, read instead of stored
+    pub recompute: Option<TokenStream>,
+    /// the values whose stores `recompute` reads
+    pub deps: Vec<ValueId>,
+    /// for an array's subscript: the expression as written, which the
+    /// dependence analysis reads as a linear form
+    pub syntax: Option<syn::Expr>,
+    /// the loop body or branch arm it was made in (0: the sweep itself)
+    pub region: usize,
+    /// the innermost loop it was made in (0: none)
+    pub scope: usize,
+}
