@@ -1,0 +1,406 @@
+//! Method calls, calls to `#[tape]` functions and methods, array
+//! constants and nested blocks.
+
+use super::*;
+
+impl Sweep<'_> {
+    pub(super) fn lower_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        expr: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let hint = self.hint.take();
+        let name = m.method.to_string();
+        let receiver_active = self.mentions_active(&m.receiver);
+        if receiver_active && matches!(name.as_str(), "len" | "is_empty") && m.args.is_empty() {
+            // the shape of a recorded array is a constant
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
+        }
+        if rules::method(&name).is_none()
+            && !receiver_active
+            && !MUTATING.contains(&name.as_str())
+            && m.args.iter().any(|a| self.mentions_active(a))
+        {
+            return self.lower_tape_method(m, out);
+        }
+        let Some(method) = rules::method(&name) else {
+            let message = if receiver_active && ITERATION.contains(&name.as_str()) {
+                format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
+            } else if receiver_active && NOT_A_FLOAT.contains(&name.as_str()) {
+                format!("no derivative rule for the method `{name}`; its answer is not a float, so if you need it, call it on `mica::detach(…)` of the value: the slope stops there, which is right for a test or a count")
+            } else if receiver_active {
+                format!("no derivative rule for the method `{name}`; write it with the recorded vocabulary, or give it a rule in a `#[tape(custom)]` function")
+            } else {
+                format!("a recorded value is passed to the method `{name}`, which has no derivative rule; write the computation with the recorded vocabulary, or make the method `#[tape]`")
+            };
+            return Err(syn::Error::new_spanned(&m.method, message));
+        };
+        if m.args.len() != method.args {
+            // rustc reports the arity; keep the user's tokens
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
+        }
+        if method.slope == Slope::Zero {
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
+        }
+        let mut inputs = Vec::new();
+        let arity = m.args.len() + 1;
+        let arg_active = |s: &Self, i: usize| s.mentions_active(&m.args[i - 1]);
+        self.hint_operand(method.name, 0, arity, inline::Ctx::Receiver, |s, i| {
+            i == 0 || arg_active(s, i)
+        });
+        let receiver = self.lower_operand(&m.receiver, out)?;
+        inputs.push(receiver.0);
+        let mut args = Vec::new();
+        for (k, arg) in m.args.iter().enumerate() {
+            // inputs lowered so far are known; the rest judged by their syntax
+            let lowered = &inputs;
+            self.hint_operand(
+                method.name,
+                k + 1,
+                arity,
+                inline::Ctx::Arg,
+                |s, i| match lowered.get(i) {
+                    Some(input) => matches!(input, Operand::Active(_)),
+                    None => i == k + 1 || arg_active(s, i),
+                },
+            );
+            let (operand, fwd) = self.lower_operand(arg, out)?;
+            inputs.push(operand);
+            args.push(fwd);
+        }
+        let (r, method_ident) = (&receiver.1, &m.method);
+        // `(*a).sin()`: a receiver that is more than one token keeps parentheses
+        let receiver_tokens = if is_literal(&m.receiver) || r.clone().into_iter().count() > 1 {
+            quote!((#r))
+        } else {
+            r.clone()
+        };
+        let fwd = quote!(#receiver_tokens.#method_ident(#(#args),*));
+        self.hint = hint;
+        Ok(self.new_op_or_const(method.name, inputs, fwd, inline::Form::Postfix, out))
+    }
+
+    /// Whether `expr` names a recorded array (or a row of one), judged
+    /// without emitting anything.
+    pub(super) fn is_recorded_array(&mut self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|i| self.lookup(&i.to_string()))
+                .is_some_and(|b| matches!(b.val, Val::Array { .. })),
+            Expr::Index(i) => {
+                self.is_recorded_array(&i.expr) && {
+                    // a row, not an element
+                    let mut depth = 1;
+                    let mut base = &*i.expr;
+                    while let Expr::Index(inner) = base {
+                        depth += 1;
+                        base = &inner.expr;
+                    }
+                    let rank = match base {
+                        Expr::Path(p) => p
+                            .path
+                            .get_ident()
+                            .and_then(|i| self.lookup(&i.to_string()))
+                            .and_then(|b| match &b.val {
+                                Val::Array { array, prefix } => {
+                                    Some(self.arrays[*array].rank - prefix.len())
+                                }
+                                _ => None,
+                            }),
+                        _ => None,
+                    };
+                    rank.is_some_and(|rank| depth < rank)
+                }
+            }
+            Expr::Paren(p) => self.is_recorded_array(&p.expr),
+            Expr::Reference(r) => r.mutability.is_none() && self.is_recorded_array(&r.expr),
+            _ => false,
+        }
+    }
+
+    /// The arguments of a call to a tape function, in order, with where
+    /// each was written (for errors about it).
+    pub(super) fn lower_call_args(
+        &mut self,
+        args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Vec<Operand>, Vec<TokenStream>, Vec<proc_macro2::Span>)> {
+        let mut inputs = Vec::new();
+        let mut fwds = Vec::new();
+        for arg in args {
+            let (operand, fwd) = self.lower_call_arg(arg, out)?;
+            inputs.push(operand);
+            fwds.push(fwd);
+        }
+        Ok((inputs, fwds, args.iter().map(|a| a.span()).collect()))
+    }
+
+    /// An argument of a call to a tape function: as an operand, or, for a
+    /// recorded array, the argument kept as written and its buffer.
+    pub(super) fn lower_call_arg(
+        &mut self,
+        arg: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Operand, TokenStream)> {
+        if !self.is_recorded_array(arg) {
+            return self.lower_operand(arg, out);
+        }
+        let lowered = self.lower_expr(arg, out)?;
+        let Val::Array { array, prefix } = lowered.val else {
+            return Err(syn::Error::new_spanned(
+                arg,
+                "this argument is not a recorded array",
+            ));
+        };
+        // `&a` of an array the body may change after the call: the
+        // callee's adjoint reads the values `a` had at the call, so the
+        // sweep keeps a copy of them, not a borrow of `a`
+        let owned = match strip_parens(arg) {
+            Expr::Reference(r) if r.mutability.is_none() => {
+                self.arrays[array].local.is_some()
+                    && !self.stability.as_ref().is_some_and(|s| s.pure(&r.expr))
+            }
+            _ => false,
+        };
+        let (id, fwd) = if owned {
+            let inner = match strip_parens(arg) {
+                Expr::Reference(r) => &*r.expr,
+                other => other,
+            };
+            let id = self.stored(quote!(::std::borrow::ToOwned::to_owned(&#inner)), out);
+            let store = &self.values[id].store;
+            (id, quote!(&#store))
+        } else {
+            let id = self.stored(lowered.fwd, out);
+            (id, self.values[id].store.to_token_stream())
+        };
+        Ok((
+            Operand::Array {
+                arg: id,
+                array,
+                prefix,
+                owned,
+            },
+            fwd,
+        ))
+    }
+
+    /// `object.method(args…)` where `method` is a `#[tape]` method: the
+    /// receiver is a constant, borrowed once, and the call is differentiated
+    /// through `object.__mica_adjoint_method(…)`. The borrow is a value of
+    /// the record, so a loop's tape keeps it per iteration; it is kept as
+    /// `Some(&receiver)` because a branch arm's temporaries start from a
+    /// placeholder before the arm runs, and `None` is one for any reference.
+    pub(super) fn lower_tape_method(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let receiver = &m.receiver;
+        let borrow = self.names.fresh("o");
+        out.extend([quote!(let #borrow = &(#receiver);)]);
+        let object = self.names.fresh("c");
+        self.emit_optional_temp(&object, borrow.to_token_stream(), out);
+        let object = self.new_value(object, None);
+        let (inputs, args, spans) = self.lower_call_args(&m.args, out)?;
+        let method = &m.method;
+        let adapter = quote::format_ident!("__mica_adjoint_{}", method, span = method.span());
+        let fwd = quote!(#borrow.#method(#(#args),*));
+        // every argument a constant (`detach(…)` of a recorded value): so is
+        // the result
+        if !inputs
+            .iter()
+            .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
+        {
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd,
+            });
+        }
+        Ok(self.new_op_at(OpKind::Method { object, adapter }, inputs, spans, fwd, out))
+    }
+
+    pub(super) fn lower_call(
+        &mut self,
+        c: &syn::ExprCall,
+        expr: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let hint = self.hint.take();
+        let Expr::Path(func) = &*c.func else {
+            return Err(syn::Error::new_spanned(
+                &c.func,
+                "a recorded value is passed to a call of something other than a function; call a `#[tape]` function by name",
+            ));
+        };
+        let last = func
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if last == "detach" {
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            });
+        }
+        if let Some(ident) = func.path.get_ident() {
+            if self.lookup(&ident.to_string()).is_some() {
+                return Err(syn::Error::new_spanned(
+                    ident,
+                    format!("`{ident}` is a local binding, not a `#[tape]` function; a recorded value is passed only to `#[tape]` functions"),
+                ));
+            }
+        }
+        if func.qself.is_some() {
+            return Err(syn::Error::new_spanned(
+                func,
+                "a recorded value is passed only to a `#[tape]` function named by its path",
+            ));
+        }
+        if let (Some(rule), 1) = (rules::function(&func.path), c.args.len()) {
+            self.hint_operand(rule, 0, 1, inline::Ctx::Arg, |_, _| true);
+            let (operand, arg) = self.lower_operand(&c.args[0], out)?;
+            let f = &c.func;
+            let fwd = quote!(#f(#arg));
+            self.hint = hint;
+            return Ok(self.new_op_or_const(rule, vec![operand], fwd, inline::Form::Postfix, out));
+        }
+        let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
+        // the adapter lives in a module named after the function, so it is in
+        // scope wherever the function is: `path::to::f` → `path::to::f::adjoint`
+        let mut path = func.path.clone();
+        if let Some(last) = path.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+        }
+        let span = c.func.span();
+        let adapter = quote_spanned!(span=> #path::adjoint);
+        let f = &c.func;
+        let fwd = quote!(#f(#(#args),*));
+        if inputs
+            .iter()
+            .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
+        {
+            Ok(self.new_op_at(OpKind::Call(adapter), inputs, spans, fwd, out))
+        } else {
+            Ok(Lowered {
+                val: Val::Const,
+                fwd,
+            })
+        }
+    }
+
+    /// `[a, b]`, `[x; n]`, `vec![…]` outside a `let`: a constant when every
+    /// element is one.
+    pub(super) fn constant_array(
+        &mut self,
+        literal: &Expr,
+        written: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let elements: Vec<&Expr> = match literal {
+            Expr::Array(a) => a.elems.iter().collect(),
+            Expr::Repeat(r) => vec![&*r.expr],
+            _ => Vec::new(),
+        };
+        // the elements are lowered only to learn whether they are recorded;
+        // that code is thrown away, and so is what it declared and recorded
+        let hoisted = self.hoists.last().map(|h| (h.names.len(), h.options.len()));
+        let (tapes, steps) = (self.tapes.len(), self.building.last().map_or(0, Vec::len));
+        let lazy = self.lazy.len();
+        let fast = self.fast_mark();
+        let mut active = None;
+        for element in elements {
+            match self.lower_expr(element, &mut TokenStream::new()) {
+                Ok(lowered) if lowered.val.is_active() => active = Some(Ok(element)),
+                Ok(_) => continue,
+                Err(e) => active = Some(Err(e)),
+            }
+            break;
+        }
+        if let (Some(hoist), Some((names, options))) = (self.hoists.last_mut(), hoisted) {
+            hoist.names.truncate(names);
+            hoist.options.truncate(options);
+        }
+        self.tapes.truncate(tapes);
+        self.lazy.truncate(lazy);
+        self.fast_rollback(fast);
+        if let Some(list) = self.building.last_mut() {
+            list.truncate(steps);
+        }
+        match active {
+            Some(Ok(element)) => {
+                return Err(syn::Error::new_spanned(
+                    element,
+                    "an array of recorded values is made by `let`: `let h = [a, b];`",
+                ))
+            }
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
+        let _ = out;
+        Ok(Lowered {
+            val: Val::Const,
+            fwd: written.to_token_stream(),
+        })
+    }
+
+    /// A block in value position: lowered in a scope of its own, its
+    /// temporaries hoisted, its value read from its store.
+    pub(super) fn lower_nested_block(
+        &mut self,
+        block: &syn::Block,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        self.scopes.push(HashMap::new());
+        self.depth += 1;
+        let mut inner = TokenStream::new();
+        let tail = self.lower_block_stmts(&block.stmts, &mut inner);
+        self.depth -= 1;
+        self.scopes.pop();
+        let Some(tail) = tail else {
+            // a block standing as a statement: its lines, in a scope of their own
+            out.extend([quote!({ #inner })]);
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: TokenStream::new(),
+            });
+        };
+        match tail.val {
+            Val::Active(id) => {
+                // temporaries inside are hoisted, so the value is read from
+                // its store after the block
+                let store = self.read_store(id);
+                // reading the tail as written keeps its binding used
+                let tail_fwd = tail.fwd;
+                out.extend([quote!({ #inner let _ = #tail_fwd; })]);
+                Ok(Lowered {
+                    val: Val::Active(id),
+                    fwd: store.to_token_stream(),
+                })
+            }
+            val => {
+                let fwd = tail.fwd;
+                Ok(Lowered {
+                    val,
+                    fwd: quote!({ #inner #fwd }),
+                })
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- activity
+}

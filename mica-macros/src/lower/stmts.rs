@@ -1,0 +1,328 @@
+//! Statements: blocks, `let`, assignments.
+
+use super::*;
+
+impl Sweep<'_> {
+    /// Lowers statements into `out`; returns the tail expression's value, if
+    /// the last statement is one.
+    pub fn lower_block_stmts(&mut self, stmts: &[Stmt], out: &mut TokenStream) -> Option<Lowered> {
+        let mut tail = None;
+        // the names each statement mentions, made when first needed
+        let mut later = flow::LaterNames::new(stmts);
+        for (i, stmt) in stmts.iter().enumerate() {
+            let last = i + 1 == stmts.len();
+            let top = self.depth == 0 && self.region == 0 && self.scopes.len() == 1;
+            if top {
+                if let Some(stability) = &mut self.stability {
+                    stability.at_statement(i);
+                }
+            }
+            let simple = inline::simple_stmt(stmt);
+            self.inline_stmt = simple && self.inline_here();
+            self.read_cache = simple.then(HashMap::new);
+            match stmt {
+                Stmt::Expr(expr, None) if last && !flow::is_assignment(expr) => {
+                    let lowered = self
+                        .check_no_escape(expr)
+                        .and_then(|()| self.lower_expr(expr, out));
+                    tail = self.errors.ok(lowered);
+                }
+                Stmt::Expr(Expr::Return(ret), _)
+                    if last && self.function_form && self.depth == 0 =>
+                {
+                    tail = match &ret.expr {
+                        Some(expr) => {
+                            let lowered = self.lower_expr(expr, out);
+                            self.errors.ok(lowered)
+                        }
+                        None => None,
+                    };
+                }
+                Stmt::Local(local)
+                    if self.makes_recorded_array(local, &stmts[i + 1..], &mut later, i + 1) =>
+                {
+                    if let Err(e) = self.lower_local_array(local, out) {
+                        self.errors.push(e);
+                        self.recover(stmt, out);
+                    }
+                }
+                _ => {
+                    if let Err(e) = self.lower_stmt(stmt, out) {
+                        self.errors.push(e);
+                        self.recover(stmt, out);
+                    }
+                }
+            }
+            self.inline_stmt = false;
+            self.read_cache = None;
+        }
+        tail
+    }
+
+    /// After an error in `stmt`: keep the user's code (so later lines still
+    /// see its bindings, and the editor keeps working) without cascading
+    /// into more errors.
+    pub(super) fn recover(&mut self, stmt: &Stmt, out: &mut TokenStream) {
+        match stmt {
+            Stmt::Macro(m) if is_tape_macro(&m.mac) => {}
+            Stmt::Expr(Expr::Macro(m), _) if is_tape_macro(&m.mac) => {}
+            Stmt::Local(local) => {
+                let mut names = PatNames::default();
+                names.visit_pat(&local.pat);
+                for name in names.0 {
+                    self.bind(&name, Val::Const, Origin::Local);
+                }
+                let mut local = local.clone();
+                local.attrs.retain(|a| !crate::parse::is_tracked(a));
+                out.extend([local.to_token_stream()]);
+            }
+            _ => out.extend([stmt.to_token_stream()]),
+        }
+    }
+
+    pub(super) fn lower_stmt(&mut self, stmt: &Stmt, out: &mut TokenStream) -> syn::Result<()> {
+        if !self.function_form {
+            self.check_writes(stmt)?;
+        }
+        match stmt {
+            Stmt::Expr(expr, _) => self.check_no_escape(expr)?,
+            Stmt::Local(local) => {
+                if let Some(init) = &local.init {
+                    self.check_no_escape(&init.expr)?;
+                }
+            }
+            _ => {}
+        }
+        match stmt {
+            Stmt::Local(local) => self.lower_local(local, out),
+            Stmt::Item(_) => {
+                out.extend([stmt.to_token_stream()]);
+                Ok(())
+            }
+            Stmt::Macro(m) => {
+                self.check_macro(&m.mac)?;
+                out.extend([stmt.to_token_stream()]);
+                Ok(())
+            }
+            Stmt::Expr(expr, semi) => {
+                if !self.mentions_active(expr) {
+                    self.check_no_escape(expr)?;
+                    out.extend([stmt.to_token_stream()]);
+                    return Ok(());
+                }
+                match expr {
+                    Expr::Assign(assign) => {
+                        self.lower_assign(&assign.left, None, &assign.right, out)
+                    }
+                    Expr::Binary(b) if is_compound(&b.op) => {
+                        self.lower_assign(&b.left, Some(&b.op), &b.right, out)
+                    }
+                    Expr::Macro(m) => {
+                        self.check_macro(&m.mac)?;
+                        out.extend([stmt.to_token_stream()]);
+                        Ok(())
+                    }
+                    // in statement position their value (if any) is dropped
+                    Expr::ForLoop(_) | Expr::While(_) | Expr::If(_) | Expr::Match(_) => {
+                        self.lower_expr(expr, out)?;
+                        Ok(())
+                    }
+                    _ => {
+                        let lowered = self.lower_expr(expr, out)?;
+                        let fwd = lowered.fwd;
+                        if fwd.is_empty() {
+                            return Ok(());
+                        }
+                        match semi {
+                            Some(_) => out.extend([quote!(let _ = #fwd;)]),
+                            None => out.extend([fwd]),
+                        }
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn lower_local(&mut self, local: &Local, out: &mut TokenStream) -> syn::Result<()> {
+        if let Some(attr) = local.attrs.iter().find(|a| crate::parse::is_tracked(a)) {
+            let message = if self.function_form {
+                "a `#[tape]` function with tracked parameters has no knobs of its own; track a parameter instead"
+            } else {
+                "`#[tracked]` goes on a `let` before the window, not inside it"
+            };
+            return Err(syn::Error::new_spanned(attr, message));
+        }
+        let init = match &local.init {
+            Some(init) if self.mentions_active(&init.expr) => init,
+            _ => {
+                if let Some(init) = &local.init {
+                    self.check_no_escape(&init.expr)?;
+                }
+                out.extend([local.to_token_stream()]);
+                self.bind_pattern(&local.pat, Val::Const)?;
+                self.top_level_let(local);
+                return Ok(());
+            }
+        };
+        if let Some((_, diverge)) = &init.diverge {
+            return Err(syn::Error::new_spanned(
+                diverge,
+                "`let … else` on a recorded value is outside the recorded vocabulary",
+            ));
+        }
+        self.hint_let(&local.pat);
+        let lowered = self.lower_expr(&init.expr, out)?;
+        let attrs = &local.attrs;
+        let pat = &local.pat;
+        out.extend([quote!(#(#attrs)* let #pat =)]);
+        out.extend([lowered.fwd]);
+        out.extend([quote!(;)]);
+        self.bind_pattern(&local.pat, lowered.val)?;
+        self.top_level_let(local);
+        Ok(())
+    }
+
+    /// A `let` at the top of the function body may make its name stable.
+    pub(super) fn top_level_let(&mut self, local: &Local) {
+        if self.depth == 0 && self.region == 0 && self.scopes.len() == 1 {
+            if let Some(stability) = &mut self.stability {
+                stability.top_level_let(local);
+            }
+        }
+    }
+
+    pub(super) fn bind_pattern(&mut self, pat: &Pat, val: Val) -> syn::Result<()> {
+        match pat {
+            Pat::Ident(p) if p.subpat.is_none() => {
+                if p.by_ref.is_some() && val.is_active() {
+                    return Err(syn::Error::new_spanned(
+                        p.by_ref,
+                        "a recorded value is bound by value; remove `ref`",
+                    ));
+                }
+                self.bind(&p.ident, val, Origin::Local);
+                Ok(())
+            }
+            Pat::Type(p) => self.bind_pattern(&p.pat, val),
+            Pat::Wild(_) => Ok(()),
+            Pat::Paren(p) => self.bind_pattern(&p.pat, val),
+            Pat::Reference(p) => self.bind_pattern(&p.pat, val),
+            Pat::Tuple(t) => match val {
+                Val::Tuple(items) if items.len() == t.elems.len() => {
+                    for (p, v) in t.elems.iter().zip(items) {
+                        self.bind_pattern(p, v)?;
+                    }
+                    Ok(())
+                }
+                Val::Const => {
+                    for p in &t.elems {
+                        self.bind_pattern(p, Val::Const)?;
+                    }
+                    Ok(())
+                }
+                _ => Err(syn::Error::new_spanned(
+                    pat,
+                    "this pattern does not match the shape of the recorded value",
+                )),
+            },
+            _ if !val.is_active() => {
+                // a constant: bind every name the pattern introduces as such
+                let mut names = PatNames::default();
+                names.visit_pat(pat);
+                for name in names.0 {
+                    self.bind(&name, Val::Const, Origin::Local);
+                }
+                Ok(())
+            }
+            _ => Err(syn::Error::new_spanned(
+                pat,
+                "a recorded value is bound by a name or a tuple of names; this pattern is outside the recorded vocabulary",
+            )),
+        }
+    }
+
+    /// `x = e`, `x += e`, … on a binding made inside the sweep.
+    pub(super) fn lower_assign(
+        &mut self,
+        target: &Expr,
+        op: Option<&syn::BinOp>,
+        value: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        let name = match target {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+            _ => None,
+        };
+        if let Expr::Index(index) = target {
+            return self.lower_array_write(index, op, value, out);
+        }
+        let Some(name) = name else {
+            return Err(syn::Error::new_spanned(
+                target,
+                "a recorded value is assigned only to a name bound inside the window",
+            ));
+        };
+        match self.lookup(&name.to_string()).map(|b| b.origin) {
+            Some(Origin::Local) | Some(Origin::Param) => {}
+            Some(Origin::Knob) => {
+                return Err(syn::Error::new_spanned(
+                    target,
+                    format!("a window cannot write to the knob `{name}`; change knobs after the window"),
+                ))
+            }
+            None => {
+                return Err(syn::Error::new_spanned(
+                    target,
+                    format!("a window cannot write to `{name}`, which was bound before it; bind a new name inside the window"),
+                ))
+            }
+        }
+        let lowered = match op {
+            None => self.lower_expr(value, out)?,
+            Some(op) => {
+                let rule = rules::binary(op).ok_or_else(|| {
+                    syn::Error::new_spanned(op, "this operator is outside the recorded vocabulary")
+                })?;
+                let left = self.lower_operand(target, out)?;
+                let prec = inline::precedence(op);
+                let left_active = matches!(left.0, Operand::Active(_));
+                self.hint_operand(
+                    rule,
+                    1,
+                    2,
+                    inline::Ctx::Binary { prec, right: true },
+                    |_, _| left_active,
+                );
+                let right = self.lower_operand(value, out)?;
+                let bin = compound_to_binary(op);
+                let fwd = {
+                    let (l, r) = (&left.1, &right.1);
+                    quote!(#l #bin #r)
+                };
+                self.new_op_or_const(
+                    rule,
+                    vec![left.0, right.0],
+                    fwd,
+                    inline::Form::Binary(prec),
+                    out,
+                )
+            }
+        };
+        let fwd = &lowered.fwd;
+        out.extend([quote_spanned!(target.span()=> #name = #fwd;)]);
+        if let Some(scope) = self
+            .scopes
+            .iter_mut()
+            .rev()
+            .find(|s| s.contains_key(&name.to_string()))
+        {
+            if let Some(binding) = scope.get_mut(&name.to_string()) {
+                binding.val = lowered.val;
+            }
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------- expressions
+}
