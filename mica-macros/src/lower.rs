@@ -37,18 +37,24 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Local, Pat, Stmt};
 
+mod activity;
+mod arrays;
+mod branches;
 mod calls;
 mod exprs;
 mod fast;
-mod flow;
 mod inline;
+mod loops;
+mod placeholders;
 mod stmts;
 mod walls;
 pub use crate::facts::stability::Stability;
 use crate::facts::syntax::is_compound;
 use crate::record::*;
-pub use flow::fill_placeholders;
-use flow::hoisted_decls;
+use activity::*;
+use arrays::*;
+pub use placeholders::fill_placeholders;
+use placeholders::*;
 use walls::MUTATING;
 
 /// Iterator adapters and consumers: on recorded values, written as loops.

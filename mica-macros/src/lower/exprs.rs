@@ -120,7 +120,7 @@ impl Sweep<'_> {
             // an array literal whose elements are all constants (say, of
             // slope-0 methods) is a constant
             Expr::Array(_) | Expr::Repeat(_) => self.constant_array(expr, expr, out),
-            Expr::Macro(m) if m.mac.path.is_ident("vec") => match flow::array_literal(expr) {
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => match array_literal(expr) {
                 Some(literal) => self.constant_array(&literal, expr, out),
                 None => Err(syn::Error::new_spanned(&m.mac.path, "this `vec!` of recorded values is outside the recorded vocabulary")),
             },

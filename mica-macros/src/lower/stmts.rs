@@ -8,7 +8,7 @@ impl Sweep<'_> {
     pub fn lower_block_stmts(&mut self, stmts: &[Stmt], out: &mut TokenStream) -> Option<Lowered> {
         let mut tail = None;
         // the names each statement mentions, made when first needed
-        let mut later = flow::LaterNames::new(stmts);
+        let mut later = LaterNames::new(stmts);
         for (i, stmt) in stmts.iter().enumerate() {
             let last = i + 1 == stmts.len();
             let top = self.depth == 0 && self.region == 0 && self.scopes.len() == 1;
@@ -21,7 +21,7 @@ impl Sweep<'_> {
             self.inline_stmt = simple && self.inline_here();
             self.read_cache = simple.then(HashMap::new);
             match stmt {
-                Stmt::Expr(expr, None) if last && !flow::is_assignment(expr) => {
+                Stmt::Expr(expr, None) if last && !is_assignment(expr) => {
                     let lowered = self
                         .check_no_escape(expr)
                         .and_then(|()| self.lower_expr(expr, out));

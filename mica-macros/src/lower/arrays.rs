@@ -1,0 +1,517 @@
+//! Arrays: element reads, subscripts, array `let`s and element writes.
+
+use super::*;
+use std::collections::HashSet;
+
+/// The names each statement of a block mentions (its tokens' identifiers,
+/// macro arguments included), computed once for the block when an array
+/// `let` first asks: which later line is the last to name the array.
+pub(super) struct LaterNames<'s> {
+    stmts: &'s [Stmt],
+    names: Option<Vec<HashSet<String>>>,
+}
+
+impl<'s> LaterNames<'s> {
+    pub(super) fn new(stmts: &'s [Stmt]) -> Self {
+        LaterNames { stmts, names: None }
+    }
+
+    /// The index of the last statement at or after `from` that names `name`.
+    fn last_mention(&mut self, name: &str, from: usize) -> Option<usize> {
+        let stmts = self.stmts;
+        let names = self.names.get_or_insert_with(|| {
+            stmts
+                .iter()
+                .map(|s| {
+                    let mut names = HashSet::new();
+                    crate::names::idents_in(s.to_token_stream(), &mut names);
+                    names
+                })
+                .collect()
+        });
+        (from..names.len()).rev().find(|&k| names[k].contains(name))
+    }
+}
+
+/// What an array literal writes when it is made.
+pub(super) enum Fill {
+    /// these elements (by index) are recorded values
+    Elements(Vec<(usize, ValueId)>),
+    /// `[x; n]` of a recorded `x`
+    All(ValueId),
+}
+
+pub(super) fn array_binding(pat: &Pat) -> Option<Ident> {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
+        Pat::Type(t) => array_binding(&t.pat),
+        _ => None,
+    }
+}
+
+/// The literal an array `let` starts from: `[…]`, `[x; n]` or `vec![…]`.
+pub(super) fn array_literal(expr: &Expr) -> Option<Expr> {
+    match expr {
+        Expr::Array(_) | Expr::Repeat(_) => Some(expr.clone()),
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            let tokens = &m.mac.tokens;
+            syn::parse2::<Expr>(quote!([#tokens]))
+                .ok()
+                .filter(|e| matches!(e, Expr::Array(_) | Expr::Repeat(_)))
+        }
+        _ => None,
+    }
+}
+
+/// The patterns and iterated expressions of `for` loops.
+#[derive(Default)]
+pub(super) struct LoopPatterns(pub(super) Vec<(Pat, Expr)>);
+
+impl<'ast> Visit<'ast> for LoopPatterns {
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.0.push(((*f.pat).clone(), (*f.expr).clone()));
+        syn::visit::visit_expr_for_loop(self, f);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `x = …` or `x op= …`.
+pub(super) fn is_assignment(expr: &Expr) -> bool {
+    match expr {
+        Expr::Assign(_) => true,
+        Expr::Binary(b) => is_compound(&b.op),
+        _ => false,
+    }
+}
+
+impl Sweep<'_> {
+    /// `w[i]`: an element of a recorded array is recorded, a row is a view.
+    pub(super) fn lower_index(
+        &mut self,
+        i: &syn::ExprIndex,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let key = self
+            .read_cache
+            .as_ref()
+            .map(|_| i.to_token_stream().to_string());
+        if let (Some(cache), Some(key)) = (&self.read_cache, &key) {
+            if let Some((id, fwd)) = cache.get(key) {
+                return Ok(Lowered {
+                    val: Val::Active(*id),
+                    fwd: fwd.clone(),
+                });
+            }
+        }
+        let lowered = self.lower_index_once(i, out)?;
+        if let (Some(cache), Some(key), Val::Active(id)) = (&mut self.read_cache, key, &lowered.val)
+        {
+            cache.insert(key, (*id, lowered.fwd.clone()));
+        }
+        Ok(lowered)
+    }
+
+    pub(super) fn lower_index_once(
+        &mut self,
+        i: &syn::ExprIndex,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let base = self.lower_expr(&i.expr, out)?;
+        if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
+            if let Some(name) = p.path.get_ident() {
+                if self
+                    .lookup(&name.to_string())
+                    .is_some_and(|b| b.origin == Origin::Knob)
+                {
+                    return Err(syn::Error::new_spanned(
+                        name,
+                        format!("`{name}` is tracked as a scalar; a knob that is an array needs its type: `#[tracked] let {name}: [f64; N] = …;`"),
+                    ));
+                }
+            }
+        }
+        let Val::Array { array, prefix } = base.val else {
+            return Err(syn::Error::new(
+                i.bracket_token.span.join(),
+                "only arrays, slices and `Vec`s of recorded values can be indexed",
+            ));
+        };
+        let (index, index_fwd) = self.lower_subscript(&i.index, out)?;
+        if matches!(index, Operand::Active(_)) {
+            return Err(syn::Error::new_spanned(
+                &i.index,
+                "an index is an integer, not a recorded value",
+            ));
+        }
+        let deps: Vec<ValueId> = prefix
+            .iter()
+            .chain([&index])
+            .filter_map(|i| match i {
+                Operand::Stored(v) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        let place = {
+            let base = &base.fwd;
+            quote!(#base[#index_fwd])
+        };
+        // a scalar of a one-level array: through a slice where a loop
+        // proves it in bounds (see `lower/fast.rs`)
+        let fast = prefix.is_empty() && self.arrays[array].rank == 1;
+        let read = fast
+            .then(|| self.fast_read(&i.expr, &i.index, &place, true))
+            .flatten()
+            .unwrap_or_else(|| place.clone());
+        let lowered = self.element(array, prefix, index, read, out);
+        // an element of an array nothing writes (a stable name) is read again
+        if let (Val::Active(id), Some(stability)) = (&lowered.val, &self.stability) {
+            if stability.pure(&i.expr) {
+                self.values[*id].recompute = Some(place);
+                self.values[*id].deps = deps;
+            }
+        }
+        Ok(lowered)
+    }
+
+    /// An array's subscript: an operand that keeps its syntax for the
+    /// dependence analysis.
+    pub(super) fn lower_subscript(
+        &mut self,
+        index: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Operand, TokenStream)> {
+        let (operand, fwd) = self.lower_operand(index, out)?;
+        if let Operand::Stored(id) = operand {
+            self.values[id].syntax = Some(strip_parens(index).clone());
+        }
+        Ok((operand, fwd))
+    }
+
+    pub(super) fn element(
+        &mut self,
+        array: ArrayId,
+        mut prefix: Vec<Operand>,
+        index: Operand,
+        fwd: TokenStream,
+        out: &mut TokenStream,
+    ) -> Lowered {
+        prefix.push(index);
+        if prefix.len() >= self.arrays[array].rank {
+            self.new_op(
+                OpKind::Read {
+                    array,
+                    indices: prefix,
+                },
+                Vec::new(),
+                fwd,
+                out,
+            )
+        } else {
+            Lowered {
+                val: Val::Array { array, prefix },
+                fwd,
+            }
+        }
+    }
+
+    /// Whether this `let` makes an array that recorded values are written
+    /// into (by its literal, or later in the block): such an array is
+    /// recorded from the start, with its shape captured here.
+    pub(super) fn makes_recorded_array(
+        &self,
+        local: &Local,
+        rest: &[Stmt],
+        later: &mut LaterNames<'_>,
+        at: usize,
+    ) -> bool {
+        let Some(init) = &local.init else {
+            return false;
+        };
+        let Some(name) = array_binding(&local.pat) else {
+            return false;
+        };
+        let Some(literal) = array_literal(&init.expr) else {
+            return false;
+        };
+        let mut active: HashSet<String> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.keys())
+            .filter(|name| self.is_active_name(name))
+            .cloned()
+            .collect();
+        let elements: Vec<&Expr> = match &literal {
+            Expr::Array(a) => a.elems.iter().collect(),
+            Expr::Repeat(r) => vec![&*r.expr],
+            _ => Vec::new(),
+        };
+        if elements.iter().any(|e| syntactically_active(e, &active)) {
+            return true;
+        }
+        // only the lines up to the last one naming the array can write it
+        let rest = &rest[..later
+            .last_mention(&name.to_string(), at)
+            .map_or(0, |k| k + 1 - at)];
+        // what later lines could record: names bound from recorded values,
+        // and the elements of loops over recorded arrays
+        let mut finder = Assignments::default();
+        let mut loops = LoopPatterns::default();
+        for stmt in rest {
+            finder.visit_stmt(stmt);
+            loops.visit_stmt(stmt);
+        }
+        // (a loop may iterate an array bound by a later `let`): until
+        // nothing more is found
+        loop {
+            let known = active.len();
+            for (pat, iterated) in &loops.0 {
+                if self.mentions_active(iterated)
+                    || super::names_any(iterated, |i| active.contains(&i.to_string()))
+                {
+                    let mut names = PatNames::default();
+                    names.visit_pat(pat);
+                    active.extend(names.0.iter().map(Ident::to_string));
+                }
+            }
+            for (binding, init) in &finder.lets {
+                if syntactically_active(init, &active) {
+                    active.insert(binding.to_string());
+                }
+            }
+            for (binding, value, _) in &finder.assigned {
+                if syntactically_active(value, &active) {
+                    active.insert(binding.to_string());
+                }
+            }
+            // another array made below that a recorded value is written into
+            for (array, value) in &finder.writes {
+                if syntactically_active(value, &active) {
+                    active.insert(array.to_string());
+                }
+            }
+            if active.len() == known {
+                break;
+            }
+        }
+        finder
+            .writes
+            .iter()
+            .any(|(target, value)| *target == name && syntactically_active(value, &active))
+    }
+
+    pub(super) fn lower_local_array(
+        &mut self,
+        local: &Local,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        let (Some(init), Some(name)) = (&local.init, array_binding(&local.pat)) else {
+            return Err(syn::Error::new_spanned(
+                &local.pat,
+                "an array is bound to one name",
+            ));
+        };
+        let literal = array_literal(&init.expr).unwrap_or_else(|| (*init.expr).clone());
+        let is_vec = matches!(&*init.expr, Expr::Macro(_));
+        let rank = crate::facts::syntax::literal_rank(&literal);
+        // the elements, lowered in order
+        let (fwd, writes) = match &literal {
+            Expr::Array(a) => {
+                let mut fwds = Vec::new();
+                let mut writes = Vec::new();
+                for (k, elem) in a.elems.iter().enumerate() {
+                    let lowered = self.lower_expr(elem, out)?;
+                    match lowered.val {
+                        Val::Active(id) => writes.push((k, id)),
+                        Val::Const => {}
+                        _ => {
+                            return Err(syn::Error::new_spanned(
+                                elem,
+                                "an array literal of recorded values holds scalars; nested literals are not supported",
+                            ))
+                        }
+                    }
+                    fwds.push(lowered.fwd);
+                }
+                (quote!([#(#fwds),*]), Fill::Elements(writes))
+            }
+            Expr::Repeat(r) => {
+                let lowered = self.lower_expr(&r.expr, out)?;
+                let len = &r.len;
+                let fwd = &lowered.fwd;
+                let fill = match lowered.val {
+                    Val::Active(id) if rank == 1 => Fill::All(id),
+                    Val::Active(_) => {
+                        return Err(syn::Error::new_spanned(
+                            &r.expr,
+                            "`[x; n]` of a recorded value makes a flat array; nested ones are not supported",
+                        ))
+                    }
+                    _ => Fill::Elements(Vec::new()),
+                };
+                (quote!([#fwd; #len]), fill)
+            }
+            _ => {
+                return Err(syn::Error::new_spanned(
+                    &init.expr,
+                    "an array made inside a window starts from a literal",
+                ))
+            }
+        };
+        let fwd = if is_vec {
+            let inner: TokenStream = fwd
+                .into_iter()
+                .flat_map(|tt| match tt {
+                    TokenTree::Group(g) => g.stream(),
+                    other => other.into(),
+                })
+                .collect();
+            quote!(::std::vec![#inner])
+        } else {
+            fwd
+        };
+        let (attrs, pat) = (&local.attrs, &local.pat);
+        out.extend([quote!(#(#attrs)* let #pat = #fwd;)]);
+        let shape = self.stored(quote!(::mica::__private::shape_of(&#name)), out);
+        let acc = self.names.fresh("h");
+        // `vec![x; N]` of a constant length: its buffer fits on the stack
+        let inline = match &literal {
+            Expr::Repeat(r) if is_vec && rank == 1 => self.capped_constant(&r.len, 0),
+            _ => None,
+        };
+        self.arrays.push(Array {
+            acc: acc.to_token_stream(),
+            declare: None,
+            rank: rank.max(1),
+            local: Some((self.region, shape)),
+            inline,
+        });
+        let array = self.arrays.len() - 1;
+        match writes {
+            Fill::Elements(writes) => {
+                for (k, id) in writes {
+                    let index = proc_macro2::Literal::usize_unsuffixed(k);
+                    self.push_step(Step::Write {
+                        array,
+                        indices: vec![Operand::Const(index.to_token_stream())],
+                        value: Operand::Active(id),
+                    });
+                }
+            }
+            Fill::All(id) => self.push_step(Step::Fill { array, value: id }),
+        }
+        self.bind(
+            &name,
+            Val::Array {
+                array,
+                prefix: Vec::new(),
+            },
+            Origin::Local,
+        );
+        Ok(())
+    }
+
+    /// `h[i] = v`, `h[i][j] += v` on an array made inside the sweep.
+    pub(super) fn lower_array_write(
+        &mut self,
+        target: &syn::ExprIndex,
+        op: Option<&syn::BinOp>,
+        value: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        // h[i][j]: the base and the indices, outermost first
+        let mut indices_exprs = vec![&*target.index];
+        let mut base = &*target.expr;
+        while let Expr::Index(inner) = base {
+            indices_exprs.push(&*inner.index);
+            base = &*inner.expr;
+        }
+        indices_exprs.reverse();
+        let lowered = self.lower_expr(base, out)?;
+        let Val::Array { array, prefix } = lowered.val else {
+            // an array that is not recorded may take a constant (a slope-0
+            // value); the write is kept as the user wrote it
+            let value = self.lower_expr(value, out)?;
+            if value.val.is_active() {
+                return Err(syn::Error::new_spanned(
+                    base,
+                    "a recorded value is written into an array made inside the window",
+                ));
+            }
+            let (fwd, place) = (value.fwd, target);
+            match op {
+                Some(op) => out.extend([quote!(#place #op #fwd;)]),
+                None => out.extend([quote!(#place = #fwd;)]),
+            }
+            return Ok(());
+        };
+        if self.arrays[array].local.is_none() {
+            return Err(syn::Error::new_spanned(
+                base,
+                "a tracked array cannot be written to; copy what you need into an array made inside the window",
+            ));
+        }
+        let mut indices = prefix;
+        let mut index_fwds = Vec::new();
+        for index in indices_exprs {
+            let (operand, fwd) = self.lower_subscript(index, out)?;
+            indices.push(operand);
+            index_fwds.push(fwd);
+        }
+        if indices.len() != self.arrays[array].rank {
+            return Err(syn::Error::new_spanned(
+                target,
+                "write one element at a time: `h[i] = …`",
+            ));
+        }
+        let base_fwd = &lowered.fwd;
+        let place = quote!(#base_fwd #([#index_fwds])*);
+        // `h[i] += v` / `h[i] -= v`: the element's adjoint passes through
+        // unchanged, and `v` receives it (negated for `-=`)
+        if let Some(op @ (syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_))) = op {
+            let (right, right_fwd) = self.lower_operand(value, out)?;
+            out.extend([quote!(#place #op #right_fwd;)]);
+            self.push_step(Step::Increment {
+                array,
+                indices,
+                value: right,
+                negate: matches!(op, syn::BinOp::SubAssign(_)),
+            });
+            return Ok(());
+        }
+        let (operand, fwd) = match op {
+            None => self.lower_operand(value, out)?,
+            Some(op) => {
+                let rule = crate::rules::binary(op).ok_or_else(|| {
+                    syn::Error::new_spanned(op, "this operator is outside the recorded vocabulary")
+                })?;
+                self.new_op(
+                    OpKind::Read {
+                        array,
+                        indices: indices.clone(),
+                    },
+                    Vec::new(),
+                    place.clone(),
+                    out,
+                );
+                let old = self.values.len() - 1;
+                let (right, right_fwd) = self.lower_operand(value, out)?;
+                let old_store = self.values[old].store.clone();
+                let bin = compound_to_binary(op);
+                let lowered = self.new_op(
+                    OpKind::Rule(rule),
+                    vec![Operand::Active(old), right],
+                    quote!(#old_store #bin #right_fwd),
+                    out,
+                );
+                (Operand::Active(self.values.len() - 1), lowered.fwd)
+            }
+        };
+        out.extend([quote!(#place = #fwd;)]);
+        self.push_step(Step::Write {
+            array,
+            indices,
+            value: operand,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,283 @@
+//! Branches: `if` and `match`, as statements and as values.
+//!
+//! A branch records which arm ran (`__mica_f = 0usize;` at the top of each
+//! arm), and a value that leaves it — the `if`'s value, or a binding an arm
+//! assigns — becomes a merge the reverse hands back to the arm that ran.
+
+use super::*;
+
+pub(super) fn first_token_of_stmts(arms: &[Vec<Stmt>]) -> TokenStream {
+    arms.iter()
+        .flatten()
+        .next()
+        .map(|s| s.to_token_stream().into_iter().take(1).collect())
+        .unwrap_or_default()
+}
+
+/// Whether a block's statements end with a value (not `()` and not an
+/// assignment).
+pub(super) fn gives_value(stmts: &[Stmt]) -> bool {
+    match stmts.last() {
+        Some(Stmt::Expr(e, None)) => expr_gives_value(e),
+        _ => false,
+    }
+}
+
+/// Whether an expression ending a block gives a value. A branch there gives
+/// one exactly when its own lowering keeps one (see `lower_if` and
+/// `lower_match`): one that does not would leave the outer branch's value
+/// declared and never assigned.
+pub(super) fn expr_gives_value(expr: &Expr) -> bool {
+    match expr {
+        Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => false,
+        Expr::If(i) => i
+            .else_branch
+            .as_ref()
+            .is_some_and(|(_, e)| gives_value(&i.then_branch.stmts) && expr_gives_value(e)),
+        Expr::Match(m) => m.arms.iter().any(|arm| expr_gives_value(&arm.body)),
+        Expr::Block(b) if b.label.is_none() => gives_value(&b.block.stmts),
+        e => !is_assignment(e),
+    }
+}
+
+impl Sweep<'_> {
+    /// `if cond { … } else { … }`: each arm a region, the arm taken recorded.
+    pub(super) fn lower_if(
+        &mut self,
+        i: &syn::ExprIf,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        if matches!(&*i.cond, Expr::Let(_)) && self.mentions_active(&i.cond) {
+            return Err(syn::Error::new_spanned(
+                i.if_token,
+                "`if let` on recorded values is not supported; compare them instead",
+            ));
+        }
+        let cond = self.lower_expr(&i.cond, out)?;
+        if cond.val.is_active() {
+            return Err(syn::Error::new_spanned(
+                &i.cond,
+                "a condition is a comparison, not a recorded value",
+            ));
+        }
+        let then_block = i.then_branch.stmts.clone();
+        let else_block: Option<Vec<Stmt>> = i.else_branch.as_ref().map(|(_, e)| match &**e {
+            Expr::Block(b) => b.block.stmts.clone(),
+            other => vec![Stmt::Expr(other.clone(), None)],
+        });
+        let has_value = else_block.is_some()
+            && gives_value(&then_block)
+            && else_block.as_deref().is_some_and(gives_value);
+        let arms = vec![then_block, else_block.unwrap_or_default()];
+        let (value, tokens, after) = self.lower_arms(&arms, has_value, &[], out)?;
+        let (cond, then_tokens, else_tokens) = (&cond.fwd, &tokens[0], &tokens[1]);
+        out.extend([quote!(if #cond { #then_tokens } else { #else_tokens } #after)]);
+        Ok(value)
+    }
+
+    /// `match scrutinee { pat => … }`: each arm a region.
+    pub(super) fn lower_match(
+        &mut self,
+        m: &syn::ExprMatch,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let scrutinee = self.lower_expr(&m.expr, out)?;
+        if scrutinee.val.is_active() {
+            return Err(syn::Error::new_spanned(
+                &m.expr,
+                "a `match` chooses by an integer, an enum or a comparison, not by a recorded value",
+            ));
+        }
+        let arms: Vec<Vec<Stmt>> = m
+            .arms
+            .iter()
+            .map(|arm| match &*arm.body {
+                Expr::Block(b) if b.label.is_none() => b.block.stmts.clone(),
+                // `k => d = x,`: an assignment is a statement, not a value
+                other if is_assignment(other) => {
+                    vec![Stmt::Expr(other.clone(), Some(Default::default()))]
+                }
+                other => vec![Stmt::Expr(other.clone(), None)],
+            })
+            .collect();
+        let patterns: Vec<&Pat> = m.arms.iter().map(|arm| &arm.pat).collect();
+        // arms of `()` (`{}`, a block of statements) give no value to keep
+        let has_value = arms.iter().any(|arm| gives_value(arm));
+        let (value, tokens, after) = self.lower_arms(&arms, has_value, &patterns, out)?;
+        let arms = m.arms.iter().zip(tokens).map(|(arm, body)| {
+            let pat = &arm.pat;
+            let guard = arm
+                .guard
+                .as_ref()
+                .map(|(if_token, cond)| quote!(#if_token #cond));
+            quote!(#pat #guard => { #body })
+        });
+        let scrutinee = &scrutinee.fwd;
+        out.extend([quote!(match #scrutinee { #(#arms)* } #after)]);
+        Ok(value)
+    }
+
+    /// The arms of a branch, each lowered in a region of its own; returns
+    /// the flag, the branch's value and each arm's forward code.
+    pub(super) fn lower_arms(
+        &mut self,
+        arms: &[Vec<Stmt>],
+        has_value: bool,
+        patterns: &[&Pat],
+        out: &mut TokenStream,
+    ) -> syn::Result<(Lowered, Vec<TokenStream>, TokenStream)> {
+        let flag_store = self.names.fresh("f");
+        self.declare_late(&flag_store, out);
+        let flag = self.new_value(flag_store.clone(), None);
+        let value_store = self.names.fresh("m");
+        if has_value {
+            self.declare_late(&value_store, out);
+        }
+        // bindings made before the branch that some arm assigns
+        let mut finder = Assignments::default();
+        for stmt in arms.iter().flatten() {
+            finder.visit_stmt(stmt);
+        }
+        let mut candidates: Vec<(Ident, Val)> = Vec::new();
+        for (name, _, _) in &finder.assigned {
+            if candidates.iter().any(|(c, _)| c == name) {
+                continue;
+            }
+            if let Some(binding) = self.lookup(&name.to_string()) {
+                candidates.push((name.clone(), binding.val.clone()));
+            }
+        }
+        let mut tokens = Vec::new();
+        let mut record = Vec::new();
+        let mut tails = Vec::new();
+        let mut ends: Vec<Vec<Val>> = vec![Vec::new(); candidates.len()];
+        let mut failed = None;
+        for (k, stmts) in arms.iter().enumerate() {
+            let saved = self.region;
+            self.region = self.regions;
+            self.regions += 1;
+            if let Some(hoist) = self.hoists.last_mut() {
+                hoist.arms += 1;
+            }
+            self.depth += 1;
+            self.building.push(Vec::new());
+            self.scopes.push(HashMap::new());
+            if let Some(pat) = patterns.get(k) {
+                let mut names = PatNames::default();
+                names.visit_pat(pat);
+                for name in names.0 {
+                    self.bind(&name, Val::Const, Origin::Local);
+                }
+            }
+            let mut arm = quote!(#flag_store = #k;);
+            let tail = self.lower_block_stmts(stmts, &mut arm);
+            match (tail, has_value) {
+                (Some(tail), true) if !tail.fwd.is_empty() => {
+                    let fwd = tail.fwd;
+                    arm.extend([quote!(#value_store = #fwd;)]);
+                    tails.push(tail.val);
+                }
+                (Some(_), true) => tails.push(Val::Const),
+                (Some(tail), false) => {
+                    let fwd = tail.fwd;
+                    if !fwd.is_empty() {
+                        arm.extend([quote!(#fwd;)]);
+                    }
+                }
+                (None, true) => tails.push(Val::Const),
+                (None, false) => {}
+            }
+            for (c, (name, _)) in candidates.iter().enumerate() {
+                let val = self
+                    .lookup(&name.to_string())
+                    .map(|b| b.val.clone())
+                    .unwrap_or(Val::Const);
+                ends[c].push(val);
+            }
+            self.scopes.pop();
+            let steps = self.building.pop().unwrap_or_default();
+            self.depth -= 1;
+            if let Some(hoist) = self.hoists.last_mut() {
+                hoist.arms -= 1;
+            }
+            record.push((self.region, steps));
+            self.region = saved;
+            // the next arm starts from the values before the branch
+            for (name, before) in &candidates {
+                self.set(name, before.clone());
+            }
+            tokens.push(arm);
+            if tails
+                .iter()
+                .chain(ends.iter().flatten())
+                .any(|v| matches!(v, Val::Tuple(_) | Val::Array { .. }))
+            {
+                failed = Some(k);
+            }
+        }
+        if failed.is_some() {
+            return Err(syn::Error::new_spanned(
+                first_token_of_stmts(arms),
+                "a branch gives a scalar or a constant; tuples and arrays out of a branch are not supported",
+            ));
+        }
+        let mut merges = Vec::new();
+        let value = if has_value && tails.iter().any(Val::is_active) {
+            let out_id = self.new_value(value_store.clone(), None);
+            merges.push(Merge {
+                out: out_id,
+                per_arm: tails,
+            });
+            Lowered {
+                val: Val::Active(out_id),
+                fwd: value_store.to_token_stream(),
+            }
+        } else if has_value {
+            Lowered {
+                val: Val::Const,
+                fwd: value_store.to_token_stream(),
+            }
+        } else {
+            Lowered {
+                val: Val::Const,
+                fwd: TokenStream::new(),
+            }
+        };
+        let mut after = TokenStream::new();
+        for ((name, _), per_arm) in candidates.iter().zip(ends) {
+            let first = per_arm.first().cloned().unwrap_or(Val::Const);
+            let same = per_arm.iter().all(|v| match (v, &first) {
+                (Val::Active(a), Val::Active(b)) => a == b,
+                (Val::Const, Val::Const) => true,
+                _ => false,
+            });
+            if same {
+                self.set(name, first);
+            } else {
+                let store = self.names.fresh("m");
+                self.emit_temp(&store, quote!(#name), &mut after);
+                let id = self.new_value(store, None);
+                self.set(name, Val::Active(id));
+                merges.push(Merge { out: id, per_arm });
+            }
+        }
+        self.push_step(Step::Branch(Branch {
+            flag,
+            arms: record,
+            merges,
+        }));
+        Ok((value, tokens, after))
+    }
+
+    /// A local assigned later (in every arm of a branch): declared here, or
+    /// at the top of the storage scope when the branch is nested.
+    pub(super) fn declare_late(&mut self, name: &Ident, out: &mut TokenStream) {
+        let depth = self.depth;
+        match self.hoists.last_mut() {
+            Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
+                hoist.names.push((name.clone(), hoist.arms > 0))
+            }
+            _ => out.extend([quote!(let #name;)]),
+        }
+    }
+}
