@@ -1,0 +1,175 @@
+//! The reverse of one recorded operation, and of a branch.
+
+use super::*;
+
+impl Gen<'_, '_> {
+    pub(super) fn op(&mut self, op: &crate::record::Op, code: &mut TokenStream) {
+        let Some(adj) = self.bound_total(op.out, code) else {
+            return; // nothing reads this value: its adjoint is zero
+        };
+        match &op.kind {
+            OpKind::Rule(name) => {
+                let k = op.inputs.len();
+                for (i, input) in op.inputs.iter().enumerate() {
+                    let Operand::Active(id) = input else { continue };
+                    let reads = crate::rules::reads(name, i);
+                    // `a ± b` and `-a` pass the adjoint on, negated for
+                    // what is subtracted
+                    let part = match (*name, i) {
+                        ("add", _) | ("sub", 0) => {
+                            self.contribute(*id, adj.clone(), code);
+                            continue;
+                        }
+                        ("sub", _) | ("neg", _) => quote!(-#adj),
+                        // products and quotients inline, as the runtime's
+                        // pullbacks write them: no call for the compiler to
+                        // resolve, and fast in unoptimised builds
+                        ("mul", 0) | ("mul", 1) | ("div", 0) => {
+                            let other = self.operand(&op.inputs[1 - i]);
+                            if *name == "mul" {
+                                quote!(#adj * #other)
+                            } else {
+                                quote!(#adj / #other)
+                            }
+                        }
+                        ("div", _) => {
+                            let b = self.operand(&op.inputs[1]);
+                            let y = self.sweep.read_store(op.out);
+                            quote!(-(#adj * #y) / #b)
+                        }
+                        _ => {
+                            // the positions the pullback reads, the others
+                            // filled with the adjoint (same type, ignored)
+                            let mut args = Vec::with_capacity(k + 1);
+                            for (p, input) in op.inputs.iter().enumerate() {
+                                args.push(if reads.contains(&p) {
+                                    let arg = self.operand(input);
+                                    // a constant is read as the rule's type
+                                    // (`&f64` → `f64`)
+                                    match input {
+                                        Operand::Stored(_) => quote!(::mica::__private::val(#arg)),
+                                        _ => arg,
+                                    }
+                                } else {
+                                    adj.to_token_stream()
+                                });
+                            }
+                            args.push(if reads.contains(&k) {
+                                self.sweep.read_store(op.out).into_token_stream()
+                            } else {
+                                adj.to_token_stream()
+                            });
+                            let rule = quote::format_ident!("{}_d{}", name, i);
+                            quote!(::mica::__private::rules::#rule(#(#args,)* #adj))
+                        }
+                    };
+                    self.contribute(*id, part, code);
+                }
+            }
+            OpKind::Call(_) | OpKind::Method { .. } => {
+                let args: Vec<TokenStream> =
+                    op.inputs.iter().map(|input| self.operand(input)).collect();
+                // joint mode: the callee's adjoint re-runs its own forward
+                // sweep and adds its slopes into one slot per argument; each
+                // slot carries its argument's span, so a type error about it
+                // (a recorded value passed to an untracked parameter) points
+                // at the user's argument
+                let mut slots = Vec::new();
+                let mut parts = Vec::new();
+                // an array passed twice: the second slot is a scratch
+                // buffer, added into the array's buffer after the call
+                let mut passed = Vec::new();
+                let mut after = TokenStream::new();
+                for (i, (input, arg)) in op.inputs.iter().zip(&args).enumerate() {
+                    let span = op.spans.get(i).copied().unwrap_or_else(Span::call_site);
+                    match input {
+                        Operand::Active(id) => {
+                            let slot = self.sweep.names.fresh("d");
+                            code.extend([
+                                quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);),
+                            ]);
+                            let mut at = slot.clone();
+                            at.set_span(slot.span().located_at(span));
+                            slots.push(quote_spanned!(span=> &mut #at));
+                            parts.push((*id, slot));
+                        }
+                        // the callee adds straight into the array's buffer
+                        Operand::Array { array, prefix, .. } => {
+                            let acc = self.sweep.arrays[*array].acc.clone();
+                            let prefix: Vec<TokenStream> =
+                                prefix.iter().map(|i| self.operand(i)).collect();
+                            if passed.contains(array) {
+                                let scratch = self.sweep.names.fresh("d");
+                                code.extend([quote! {
+                                    let mut #scratch = ::mica::__private::zeros_like(&#arg);
+                                }]);
+                                slots.push(quote_spanned!(span=> &mut #scratch));
+                                after.extend([quote! {
+                                    ::mica::__private::add_into(&mut #acc #([#prefix])* [..], &#scratch[..]);
+                                }]);
+                            } else {
+                                passed.push(*array);
+                                slots.push(quote_spanned!(span=> &mut #acc #([#prefix])*));
+                            }
+                        }
+                        _ => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
+                    }
+                }
+                let call = |callee: TokenStream| quote!(#callee(#(#args,)* #adj, #(#slots),*););
+                match &op.kind {
+                    OpKind::Call(adapter) => code.extend([call(adapter.clone())]),
+                    // the receiver's borrow: `Some` wherever the call ran
+                    OpKind::Method { object, adapter } => {
+                        let store = self.sweep.read_store(*object);
+                        let borrow = self.sweep.names.fresh("o");
+                        let call = call(quote!(#borrow.#adapter));
+                        code.extend([quote! {
+                            if let ::core::option::Option::Some(#borrow) = #store { #call }
+                        }]);
+                    }
+                    _ => {}
+                }
+                code.extend([after]);
+                for (id, slot) in parts {
+                    self.contribute(id, slot, code);
+                }
+            }
+            OpKind::Read { array, indices } => {
+                let element = self.element(*array, indices);
+                code.extend([quote!(#element += #adj;)]);
+            }
+        }
+    }
+
+    /// A branch: the recorded arm, walked.
+    pub(super) fn branch(&mut self, b: &Branch, code: &mut TokenStream) {
+        let mut merged = Vec::new();
+        for merge in &b.merges {
+            if let Some(adj) = self.bound_total(merge.out, code) {
+                merged.push((merge, adj));
+            }
+        }
+        let mut arms = Vec::new();
+        for (k, (region, steps)) in b.arms.iter().enumerate() {
+            let seeds = merged
+                .iter()
+                .filter_map(|(merge, adj)| match merge.per_arm.get(k) {
+                    Some(Val::Active(v)) => Some((*v, adj.to_token_stream())),
+                    _ => None,
+                })
+                .collect();
+            // a loop in an arm may not run: its range is evaluated where
+            // the arm runs it, not before the loops around the branch
+            self.nest.push(Level::Stop);
+            let arm = self.region(steps, *region, seeds);
+            self.nest.pop();
+            if !arm.is_empty() {
+                arms.push(quote!(#k => { #arm }));
+            }
+        }
+        if !arms.is_empty() {
+            let flag = self.sweep.read_store(b.flag);
+            code.extend([quote!(match #flag { #(#arms)* _ => {} })]);
+        }
+    }
+}

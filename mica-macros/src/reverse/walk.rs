@@ -1,0 +1,285 @@
+//! A loop's reverse: walked from its last iteration to its first (first
+//! to last where the iterations pass nothing back, see `forward.rs`), with
+//! the tape, writer or stack that holds what it kept.
+
+use super::*;
+
+/// Where a loop's tape is pushed and popped in the generated code.
+pub(super) struct Handle {
+    /// what the loop pushes onto: the tape or a writer
+    pub(super) push: Ident,
+    /// what its reverse pops from: the tape, or the writer of a nest inside
+    /// a fused loop
+    pub(super) pop: Ident,
+}
+
+impl Gen<'_, '_> {
+    /// A loop, walked from its last iteration to its first (first to last
+    /// where the iterations pass nothing back, see `forward.rs`).
+    pub(super) fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
+        let access = self.access(l);
+        let forward = access.as_ref().is_some_and(|a| a.forward);
+        let mut slicing = access.and_then(|a| self.open_slices(l, &a));
+        // carried bindings: the adjoint after the loop flows back in
+        let mut carries = Vec::new();
+        for c in &l.carried {
+            let carry = self.sweep.names.fresh("k");
+            let init = match self.total(c.exit) {
+                Some(total) => total,
+                None => {
+                    let exit = self.sweep.read_store(c.exit);
+                    quote!(::mica::__private::zeros_like(&#exit))
+                }
+            };
+            code.extend([quote!(let mut #carry = #init;)]);
+            carries.push(carry);
+        }
+        let seeds = l
+            .carried
+            .iter()
+            .zip(&carries)
+            .filter_map(|(c, carry)| match c.end {
+                Val::Active(end) => Some((end, carry.to_token_stream())),
+                _ => None,
+            })
+            .collect();
+        self.nest.push(Level::of_loop(&l.trip));
+        let mut body = self.region(&l.steps, l.region, seeds);
+        // all carries move at once: one carry's next value may read another's
+        let mut nexts = Vec::new();
+        for c in &l.carried {
+            let next = match self.total(c.entry) {
+                Some(total) => total,
+                None => {
+                    let entry = self.sweep.read_store(c.entry);
+                    quote!(::mica::__private::zeros_like(&#entry))
+                }
+            };
+            let name = self.sweep.names.fresh("n");
+            body.extend([quote!(let #name = #next;)]);
+            nexts.push(name);
+        }
+        for (carry, next) in carries.iter().zip(nexts) {
+            body.extend([quote!(#carry = #next;)]);
+        }
+        let (again, stored) = self.loop_reads(l, slicing.as_mut());
+        if let Some(slicing) = &slicing {
+            self.close_slices(slicing);
+        }
+        let body = quote!(#again #body);
+        let tape = &l.tape;
+        let body = if stored.is_empty() {
+            self.sweep.empty_tapes.insert(tape.to_string());
+            body
+        } else {
+            // while this loop is still on top of `nest`
+            let handle = self.handle(tape).unwrap_or_else(|| {
+                if let Some((reserve, code)) = &l.reserve {
+                    self.fills.insert(reserve.to_string(), code.clone());
+                }
+                Handle {
+                    push: tape.clone(),
+                    pop: tape.clone(),
+                }
+            });
+            let (push, pop) = (&handle.push, &handle.pop);
+            self.fills
+                .insert(l.fill.to_string(), quote!(#push.push((#(#stored,)*));));
+            quote! {
+                if let ::core::option::Option::Some((#(#stored,)*)) = #pop.pop() {
+                    #body
+                }
+            }
+        };
+        self.nest.pop();
+        match &l.range {
+            // a range with nothing to walk back (a loop over constants):
+            // no loop
+            Some(_) if body.is_empty() => {}
+            // a range, walked backward: its variable is read again, not stored
+            Some((pat, source)) => {
+                let range = match source {
+                    RangeSource::Again(expr) => expr.clone(),
+                    RangeSource::Kept(id) => self.sweep.read_store(*id).into_token_stream(),
+                };
+                let pat = if mentions(&body, pat) {
+                    pat.clone()
+                } else {
+                    quote!(_)
+                };
+                // iterations that pass nothing back, walked in the order
+                // they ran (see `forward.rs`)
+                let range = if forward && stored.is_empty() {
+                    range
+                } else {
+                    quote!(::core::iter::Iterator::rev(#range))
+                };
+                code.extend([match &slicing {
+                    Some(slicing) => slicing.wrap(&pat, &range, body),
+                    None => quote! {
+                        for #pat in #range {
+                            #body
+                        }
+                    },
+                }]);
+            }
+            None => {
+                let count = self.sweep.read_store(l.count);
+                let left = self.sweep.names.fresh("r");
+                code.extend([quote! {
+                    let mut #left = #count;
+                    while #left > 0 {
+                        #left -= 1;
+                        #body
+                    }
+                }]);
+            }
+        }
+        for (c, carry) in l.carried.iter().zip(carries) {
+            if let Val::Active(before) = c.before {
+                self.contribute(before, carry, code);
+            }
+        }
+    }
+
+    /// For the tape of the loop on top of `nest`, pushed once per
+    /// iteration, where to push and pop: a writer made before the outermost
+    /// loop of the nest from
+    /// which down to this loop every loop is a range loop with a [`Trip`],
+    /// each run unconditionally by the one around it, or `None` if this
+    /// loop has no `Trip`. The room is the number of this loop's iterations
+    /// in one run of that outermost loop: the product of the trip counts,
+    /// or, where a range reads the variable of a loop around it, their sum
+    /// over the values that variable takes. It is computed before the nest
+    /// runs, evaluating an inner range only for iterations where the nest
+    /// itself will (`room_times` and `room_each` skip empty ranges). The
+    /// writer is dropped, its items joining the tape, just after that loop,
+    /// before any reverse pops the tape. A tape held in place (a
+    /// `StackTape` of fixed capacity) keeps its pushes.
+    ///
+    /// When that outermost loop sits directly in a fused loop with a `Trip`
+    /// and the room reads not the fused loop's variable, the room is the
+    /// same for every iteration of the fused loop: the writer is made before
+    /// the fused loop instead, and the reverse, which runs at the end of
+    /// each iteration, pops from it.
+    ///
+    /// [`Trip`]: crate::record::Trip
+    pub(super) fn handle(&mut self, tape: &Ident) -> Option<Handle> {
+        if self
+            .sweep
+            .tapes
+            .iter()
+            .any(|(t, capacity)| t == tape && capacity.is_some())
+        {
+            return None;
+        }
+        let inner = self.nest.len().checked_sub(1)?;
+        let own = self.nest[inner].trip()?;
+        let range = &own.range;
+        let mut room = quote!(::mica::__private::trip(&(#range)));
+        let mut reads = own.reads.clone();
+        let mut outer = inner;
+        while let Some(parent) = outer.checked_sub(1).and_then(|p| self.nest[p].trip()) {
+            let range = &parent.range;
+            room = match &parent.var {
+                Some(var) if reads.contains(&var.to_string()) => {
+                    quote!(::mica::__private::room_each(#range, |#var| #room))
+                }
+                _ => quote!(::mica::__private::room_times(&(#range), || #room)),
+            };
+            reads.extend(parent.reads.iter().cloned());
+            outer -= 1;
+        }
+        // just inside a fused loop whose variable the room does not read,
+        // the room is the same for all its iterations (it reads only names
+        // that hold the same value there, see `Trip`): one writer made before
+        // the fused loop serves them all, and their reverse pops from it
+        let fused = match outer.checked_sub(1).map(|p| &self.nest[p]) {
+            Some(Level::Fused(fused))
+                if !fused
+                    .var
+                    .as_ref()
+                    .is_some_and(|var| reads.contains(&var.to_string())) =>
+            {
+                Some(fused)
+            }
+            _ => None,
+        };
+        let pops = fused.is_some();
+        let at = match fused {
+            Some(fused) => fused,
+            None => self.nest[outer].trip()?,
+        };
+        let (start, end) = (at.start.to_string(), at.end.to_string());
+        let writer = self.sweep.names.fresh("w");
+        self.fills
+            .entry(start)
+            .or_default()
+            .extend([quote!(let mut #writer = ::mica::__private::Writer::new(&mut #tape, #room);)]);
+        self.fills
+            .entry(end)
+            .or_default()
+            .extend([quote!(::core::mem::drop(#writer);)]);
+        let pop = if pops { writer.clone() } else { tape.clone() };
+        Some(Handle { push: writer, pop })
+    }
+
+    /// What a loop body's reverse reads: the `let`s that evaluate values
+    /// again where that gives the same value (see `facts/stability.rs`), and
+    /// the values the forward sweep must keep per iteration.
+    pub(super) fn loop_reads(
+        &mut self,
+        l: &Loop,
+        mut slicing: Option<&mut slices::Slicing>,
+    ) -> (TokenStream, Vec<Ident>) {
+        let again_here = |v: &crate::record::Value| {
+            v.recompute.is_some() && v.scope == l.scope && v.region == l.region
+        };
+        // what is evaluated again needs its inputs: read again or stored;
+        // an element read through a slice needs none
+        let mut sliced: HashMap<ValueId, TokenStream> = HashMap::new();
+        for id in l.values.clone().rev() {
+            let sweep = &mut *self.sweep;
+            let v = &sweep.values[id];
+            if !(v.needed && again_here(v)) {
+                continue;
+            }
+            if let (Some(slicing), Some(expr)) = (slicing.as_deref_mut(), &v.recompute) {
+                // `x[c]` with `c` an index read again: `c`'s expression
+                let index = match v.deps.as_slice() {
+                    [dep] => {
+                        let d = &sweep.values[*dep];
+                        (d.deps.is_empty() && again_here(d))
+                            .then(|| d.recompute.clone().map(|e| (d.store.clone(), e)))
+                            .flatten()
+                    }
+                    _ => None,
+                };
+                let read =
+                    slicing.read_again(expr, index, sweep.stability.as_ref(), &mut *sweep.names);
+                if let Some(read) = read {
+                    sliced.insert(id, read);
+                    continue;
+                }
+            }
+            for dep in sweep.values[id].deps.clone() {
+                sweep.values[dep].needed = true;
+            }
+        }
+        let mut again = TokenStream::new();
+        let mut stored = Vec::new();
+        for (id, v) in l.values.clone().zip(&self.sweep.values[l.values.clone()]) {
+            if !v.needed || v.scope != l.scope {
+                continue;
+            }
+            let store = &v.store;
+            match (&v.recompute, sliced.remove(&id)) {
+                // an element of a parameter, through a slice
+                (_, Some(read)) => again.extend([quote!(let #store = #read;)]),
+                (Some(expr), None) if again_here(v) => again.extend([quote!(let #store = #expr;)]),
+                _ => stored.push(store.clone()),
+            }
+        }
+        (again, stored)
+    }
+}
