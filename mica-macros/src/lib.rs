@@ -1,28 +1,22 @@
 //! The procedural macros of Mica. Use them through the `mica` crate, whose
 //! documentation describes the surface.
 //!
-//! One file per stage, in the order data flows (`ARCHITECTURE.md` at the
+//! The stages, in the order data flows (`ARCHITECTURE.md` at the
 //! repository's root says what passes between them and what decides each
-//! shortcut):
+//! shortcut). The arrows between stages form no circle (`house.rs` tests
+//! it); a stage's own files share its builder.
 //!
-//! | file | stage |
-//! | --- | --- |
-//! | `expand.rs` | entry points, the fallback expansion, wall 9 |
-//! | `parse.rs` | arguments (`custom`, `plain`), parameters, `#[tracked]` marks, shapes (wall 7) |
-//! | `returns.rs` | `return` anywhere in the function form, rewritten for the adjoint |
-//! | `windows.rs` | finding `tape!` windows, and removing them from a body that holds none |
-//! | `facts/syntax.rs` | syntactic questions several stages ask (parentheses, shifts of a loop variable, literal ranks) |
-//! | `facts/loops.rs` | a loop's counter and changed names; subscripts as linear forms |
-//! | `lower.rs` | recorded code → forward sweep + compile-time record |
-//! | `lower/flow.rs` | arrays, loops, branches |
-//! | `lower/walls.rs` | walls 3, 4 and 8 inside a recorded region |
-//! | `analyze/dependence.rs` | dependences between a loop's iterations through arrays |
-//! | `reverse.rs` | the reverse sweep from the record |
-//! | `reverse/fuse.rs` | loops whose reverse runs inside their forward sweep |
-//! | `rules.rs` | the derivative rule table |
-//! | `function_form.rs` | `_grad`, `_backward` and the call adapter |
-//! | `window_form.rs` | knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
-//! | `names.rs`, `errors.rs` | hygienic names, accumulated errors |
+//! | stage | files | what it does |
+//! | --- | --- | --- |
+//! | entry | `expand.rs` | entry points, the fallback expansion, wall 9 |
+//! | front | `parse.rs`, `returns.rs`, `windows.rs` | arguments (`custom`, `plain`), parameters and marks, shapes (wall 7); `return` rewritten; finding windows |
+//! | facts | `facts/syntax.rs`, `facts/loops.rs`, `facts/stability.rs` | read from syntax before the record: parentheses, shifts, literal ranks; a loop's counter, changed names and subscripts as linear forms; names that hold one value wherever the reverse reads them |
+//! | record | `record.rs` | the record's types: operations, loops, branches, array writes |
+//! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record; walls 3, 4 and 8 |
+//! | analyses | `analyze/dependence.rs` | dependences between a loop's iterations through arrays |
+//! | reverse | `reverse.rs`; `reverse/ops.rs`, `walk.rs`, `fuse.rs`, `forward.rs`, `slices.rs` | the reverse sweep from the record and the analyses |
+//! | forms | `function_form.rs`, `window_form.rs` | `_grad`, `_backward` and the call adapter; knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
+//! | support | `rules.rs`, `names.rs`, `errors.rs` | the derivative rule table, hygienic names, accumulated errors |
 
 extern crate proc_macro;
 
