@@ -153,3 +153,73 @@ pub(super) fn any_active<'e>(
 ) -> bool {
     items.into_iter().any(|e| syntactically_active(e, active))
 }
+
+impl Sweep<'_> {
+    /// Bindings the body assigns whose values flow between iterations as
+    /// recorded values (found before lowering, so each iteration can start
+    /// from a copy).
+    pub(super) fn carried(&self, stmts: &[Stmt], elements: &[String]) -> Vec<(Ident, Origin, Val)> {
+        let mut finder = Assignments::default();
+        for stmt in stmts {
+            finder.visit_stmt(stmt);
+        }
+        let mut active: HashSet<String> = self
+            .scopes
+            .iter()
+            .flat_map(|s| s.iter())
+            .filter(|(name, _)| self.is_active_name(name))
+            .map(|(name, _)| name.clone())
+            .chain(elements.iter().cloned())
+            .collect();
+        let mut loops = LoopPatterns::default();
+        for stmt in stmts {
+            loops.visit_stmt(stmt);
+        }
+        // a fixed point: a binding becomes recorded when assigned a recorded
+        // value, an inner loop's element when it iterates a recorded array
+        loop {
+            let before = active.len();
+            for (pat, iterated) in &loops.0 {
+                if super::names_any(iterated, |i| active.contains(&i.to_string())) {
+                    let mut names = PatNames::default();
+                    names.visit_pat(pat);
+                    active.extend(names.0.iter().map(Ident::to_string));
+                }
+            }
+            for (name, value, compound) in &finder.assigned {
+                if syntactically_active(value, &active)
+                    || (*compound && active.contains(&name.to_string()))
+                {
+                    active.insert(name.to_string());
+                }
+            }
+            for (name, init) in &finder.lets {
+                if syntactically_active(init, &active) {
+                    active.insert(name.to_string());
+                }
+            }
+            // an array given a recorded element holds recorded values
+            for (name, value) in &finder.writes {
+                if syntactically_active(value, &active) {
+                    active.insert(name.to_string());
+                }
+            }
+            if active.len() == before {
+                break;
+            }
+        }
+        let mut seen = HashSet::new();
+        finder
+            .assigned
+            .iter()
+            .filter(|(name, _, _)| {
+                active.contains(&name.to_string()) && seen.insert(name.to_string())
+            })
+            .filter_map(|(name, _, _)| {
+                let binding = self.lookup(&name.to_string())?;
+                matches!(binding.origin, Origin::Local | Origin::Param)
+                    .then(|| (name.clone(), binding.origin, binding.val.clone()))
+            })
+            .collect()
+    }
+}
