@@ -895,7 +895,12 @@ impl Gen {
                     // `h[0]`, outside the renewal, read and written after
                     // it: the previous iteration's value reaches this one
                     let old = E::M1("sin", b(E::Index(h.clone(), Ix::Const(0))));
-                    body.push(S::SetArr(h.clone(), Ix::Const(0), "=", E::Bin('+', b(old), b(e))));
+                    body.push(S::SetArr(
+                        h.clone(),
+                        Ix::Const(0),
+                        "=",
+                        E::Bin('+', b(old), b(e)),
+                    ));
                     reads.push(E::Index(h.clone(), Ix::Const(0)));
                 } else if self.rng.chance(0.5) {
                     // added into over a triangle, as a Cholesky-like
