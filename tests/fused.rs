@@ -385,6 +385,26 @@ macro_rules! programs {
                 s * 0.5 + h[0]
             }
 
+            /// The divisor after the loop made in a nested block, whose
+            /// temporaries are declared at the top of the body: not
+            /// evaluated again before the loop (found by the random
+            /// programs, where it did not compile).
+            #[tape]
+            pub fn divisor_in_block(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let w0 = w[0];
+                let mut s = 0.5;
+                for i in 0..w.len() {
+                    s += (w[i] * x[i]).tanh() * 0.1;
+                }
+                let d = {
+                    let u = (w0 - w0).tanh();
+                    let u = u.sin() * 0.5 + 1.25;
+                    u
+                };
+                s /= d;
+                s + d
+            }
+
             /// A function with `return`.
             #[tape]
             pub fn returning(#[tracked] w: &[$t], x: &[$t]) -> $t {
@@ -461,7 +481,7 @@ macro_rules! check_all {
                 let w = &w[..len];
                 let x = &x[..len];
                 type Grad = fn(&[$t], &[$t]) -> ($t, Vec<$t>);
-                let programs: [(&str, fn(&[$t], &[$t]) -> $t, Grad); 19] = [
+                let programs: [(&str, fn(&[$t], &[$t]) -> $t, Grad); 20] = [
                     ("scaled", scaled, scaled_grad),
                     ("scaled_left", scaled_left, scaled_left_grad),
                     ("twice", twice, twice_grad),
@@ -489,6 +509,7 @@ macro_rules! check_all {
                     ),
                     ("returning", returning, returning_grad),
                     ("frozen_divisor", frozen_divisor, frozen_divisor_grad),
+                    ("divisor_in_block", divisor_in_block, divisor_in_block_grad),
                 ];
                 for (name, f, grad) in programs {
                     check(name, &|p| f(p, x), w, &grad(w, x).1);

@@ -182,6 +182,10 @@ pub struct Sweep<'a> {
     /// the function's `const` generic parameters: named in capitals like a
     /// `const` item, but unusable in the inline capacities
     pub const_generics: std::collections::HashSet<String>,
+    /// temporaries declared at the top of their storage scope and assigned
+    /// in a nested block or arm: a `let` of the same name before a fused
+    /// loop would shadow the declaration (see `reverse/fuse.rs`)
+    pub hoisted: std::collections::HashSet<String>,
 }
 
 /// The names of `generics`' `const` parameters.
@@ -218,6 +222,7 @@ impl<'a> Sweep<'a> {
             inlined: Default::default(),
             fast: Vec::new(),
             const_generics: Default::default(),
+            hoisted: Default::default(),
         }
     }
 

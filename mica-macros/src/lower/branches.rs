@@ -275,7 +275,8 @@ impl Sweep<'_> {
         let depth = self.depth;
         match self.hoists.last_mut() {
             Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
-                hoist.names.push((name.clone(), hoist.arms > 0))
+                hoist.names.push((name.clone(), hoist.arms > 0));
+                self.hoisted.insert(name.to_string());
             }
             _ => out.extend([quote!(let #name;)]),
         }

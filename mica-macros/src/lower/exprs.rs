@@ -229,6 +229,7 @@ impl Sweep<'_> {
         match self.hoists.last_mut() {
             Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
                 hoist.names.push((temp.clone(), hoist.arms > 0));
+                self.hoisted.insert(temp.to_string());
                 out.extend([quote!(#temp = #value;)]);
             }
             _ => crate::names::push_let(out, temp, value),
@@ -247,6 +248,7 @@ impl Sweep<'_> {
         match self.hoists.last_mut() {
             Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
                 hoist.options.push(temp.clone());
+                self.hoisted.insert(temp.to_string());
                 out.extend([quote!(#temp = ::core::option::Option::Some(#value);)]);
             }
             _ => out.extend([quote!(let #temp = ::core::option::Option::Some(#value);)]),

@@ -449,6 +449,11 @@ impl Gen<'_, '_> {
             (None, None) => return None,
         };
         let store = self.sweep.read_store(id);
+        // a temporary declared at the top of the body and assigned in a
+        // nested block: a `let` of it here would shadow that declaration
+        if self.sweep.hoisted.contains(&store.to_string()) {
+            return None;
+        }
         // a name read in place (see `Sweep::lower_operand`) needs no copy
         if store != expr.to_string() {
             early.decls.extend([quote!(let #store = #expr;)]);
