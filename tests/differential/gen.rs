@@ -127,6 +127,10 @@ pub enum S {
     /// `let n = n * 0.5 + e;` shadowing a scalar inside a nested block, then
     /// `m += n.tanh() * 0.1;` (so that the shadow is read)
     Shadow(String, E, String),
+    /// `let i = i + k;`: a loop's index shadowed inside its body
+    ShiftIdx(String, usize),
+    /// `let n = e;` shadowing a top-level binding, never `mut`
+    ShadowLet(String, E),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -799,7 +803,7 @@ impl Gen {
         inner.in_loop += 1;
         inner.muts.clear();
         let kind = self.rng.below(7);
-        let (lo, hi) = match kind {
+        let (mut lo, mut hi) = match kind {
             0 => (1, 3),
             1 => (0, 2),
             2 => (0, 1 + self.rng.below(3)),
@@ -818,7 +822,12 @@ impl Gen {
         let mut reads = vec![here.clone(), E::Index(h.clone(), Ix::Const(0))];
         match kind {
             0 => {
-                // a flow dependence: `h[i] = f(h[i - 1] * e) + c`
+                // a flow dependence: `h[i] = f(h[i - 1] * e) + c`, now and
+                // then over `0..2` with the index shadowed, `let i = i + 1;`
+                if self.rng.chance(0.4) {
+                    (lo, hi) = (0, 2);
+                    body.push(S::ShiftIdx(i.clone(), 1));
+                }
                 let f = ["sin", "tanh", "atan"][self.rng.below(3)];
                 let prev = E::Bin('*', b(at(-1)), b(e));
                 let c = E::Lit(self.rng.lit(-0.5, 0.5));
@@ -933,6 +942,12 @@ impl Gen {
         let op = if self.rng.chance(0.8) { "+=" } else { "-=" };
         body.push(S::Assign(sum.clone(), op, term));
         out.push(S::For(For::Span(i, lo, hi), body));
+        // the sum shadowed after the loop (only where nothing follows that
+        // could assign it)
+        if !later && self.rng.chance(0.3) {
+            let again = E::Bin('*', b(E::Var(sum.clone())), b(E::Lit(0.5)));
+            out.push(S::ShadowLet(sum.clone(), again));
+        }
         s.scalars.push((sum.clone(), 4.0));
         s.muts.push(sum);
         // later code may read and write it again (a `Vec` is not passed to
@@ -1188,6 +1203,10 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             assigned.insert(m.clone());
             refs_e(e, r);
         }
+        S::ShiftIdx(i, _) => {
+            r.insert(i.clone());
+        }
+        S::ShadowLet(_, e) => refs_e(e, r),
     }
 }
 
@@ -1515,6 +1534,8 @@ impl R<'_> {
                 writeln!(o, "{pad}let {n} = {n} * {h} + {};", self.atom(e)).unwrap();
                 writeln!(o, "{pad}{m} += {n}.tanh() * {t};").unwrap();
             }
+            S::ShiftIdx(i, k) => writeln!(o, "{pad}let {i} = {i} + {k};").unwrap(),
+            S::ShadowLet(n, e) => writeln!(o, "{pad}let {} = {};", self.n(n), self.e(e).0).unwrap(),
         }
     }
 }
@@ -1962,7 +1983,10 @@ pub fn listing(p: &Program) -> String {
 
 fn defs(s: &S) -> Vec<String> {
     match s {
-        S::Let(n, _) | S::LetArr(n, _, _) | S::LetVec(n, _) => vec![n.clone()],
+        S::Let(n, _) | S::LetArr(n, _, _) | S::LetVec(n, _) | S::ShadowLet(n, _) => {
+            vec![n.clone()]
+        }
+        S::ShiftIdx(i, _) => vec![i.clone()],
         S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
         _ => vec![],
     }
