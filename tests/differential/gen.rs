@@ -742,10 +742,10 @@ impl Gen {
             s.scalars.push((p, 4.0));
             s.scalars.push((q, 4.0));
         }
-        // now and then the program is one such loop and nothing that could
+        // often the program is one such loop and nothing that could
         // stop its shortcuts (no `return`, nothing after it): each
         // shortcut's edge, where the shortcut would be taken
-        if !self.window && self.rng.chance(0.2) {
+        if !self.window && self.rng.chance(0.3) {
             out.extend(self.passing_loop(&mut s, false));
             return out;
         }
@@ -808,7 +808,8 @@ impl Gen {
             1 => (0, 2),
             2 => (0, 1 + self.rng.below(3)),
             3 => (self.rng.below(2), 3),
-            _ => (0, 1 + self.rng.below(3)),
+            // at least two iterations, for one to reach the next
+            _ => (0, 2 + self.rng.below(2)),
         };
         inner.idx.push((i.clone(), hi));
         let at = |k: i64| E::Index(h.clone(), Ix::Off(i.clone(), k));
