@@ -874,17 +874,19 @@ impl Gen {
                 // each iteration, `for j in 0..3 { h[j] = …; }`, then read
                 // and added into over `j + 1..3`; or one of the edges that
                 // let a value through to the next iteration: a read before
-                // the renewal, a renewal of `1..3` with `h[0]` written
-                // after it, a renewal by `+=`, a renewal inside an `if`
+                // the renewal passed into it, a renewal of `1..3` with
+                // `h[0]` read and written after it, a renewal by `+=`, a
+                // renewal inside an `if`, a renewal inside an inner loop
+                // with a read before that loop
                 let j = self.name("j");
-                let edge = self.rng.below(6);
+                let edge = self.rng.below(7);
                 let mut scope = inner.clone();
                 scope.idx.push((j.clone(), 3));
                 let mut ej = with_knob(fit(self.expr(&scope, 1), 1.0).0, &self.knobs);
                 let op = if edge == 3 { "+=" } else { "=" };
                 let from = if edge == 2 { 1 } else { 0 };
                 let t = self.name("t");
-                if edge == 1 {
+                if edge == 1 || edge == 5 {
                     // read before the renewal, and passed into it: the
                     // previous iteration's value reaches this one
                     body.push(S::Let(t.clone(), E::Index(h.clone(), Ix::Const(0))));
@@ -898,6 +900,12 @@ impl Gen {
                 if edge == 4 {
                     let c = self.cond(&inner, 1);
                     body.push(S::If(c, vec![renew], Vec::new()));
+                } else if edge == 5 {
+                    // the renewal inside an inner loop, which renews the
+                    // array for its own iterations, while the outer
+                    // iteration reads it before that loop
+                    let c = self.name("_c");
+                    body.push(S::For(For::Span(c, 0, 2), vec![renew]));
                 } else {
                     body.push(renew);
                 }
