@@ -222,6 +222,25 @@ macro_rules! programs {
                 total
             }
 
+            /// Renewed by an inner loop for its own iterations, and read
+            /// before that loop by the outer iteration: the previous outer
+            /// iteration's value reaches this one.
+            #[tape$(($mode))?]
+            pub fn renewed_inside_read_outside(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut s: [$t; 3] = [0.0; 3];
+                let mut total = 0.0;
+                for i in 0..x.len() {
+                    let prev = s[0];
+                    for _c in 0..2 {
+                        for j in 0..3 {
+                            s[j] = w[j] * x[i] + prev.sin();
+                        }
+                    }
+                    total += prev * s[1];
+                }
+                total
+            }
+
             #[tape$(($mode))?]
             pub fn dot(#[tracked] a: &[$t; 3], #[tracked] b: &[$t; 3]) -> $t {
                 a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
@@ -434,6 +453,12 @@ macro_rules! check_all {
                     partly_renewed,
                     partly_renewed_grad,
                     $q::partly_renewed_grad,
+                ),
+                (
+                    "renewed_inside_read_outside",
+                    renewed_inside_read_outside,
+                    renewed_inside_read_outside_grad,
+                    $q::renewed_inside_read_outside_grad,
                 ),
             ] {
                 let at = &p[..3];
