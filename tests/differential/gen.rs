@@ -762,6 +762,59 @@ impl Gen {
         if passing && !first {
             out.extend(self.passing_loop(&mut s, false));
         }
+        // a loop that writes one element of a local array in every
+        // iteration, read after it: only the last write's value survives,
+        // so its reverse must not walk the iterations first to last
+        if self.rng.chance(0.2) {
+            let local = s.arrays.iter().find(|a| a.local && a.len == 3).cloned();
+            let read = s
+                .arrays
+                .iter()
+                .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
+                .cloned();
+            if let (Some(h), Some(w)) = (local, read) {
+                let j = self.name("j");
+                let at = self.rng.below(3);
+                let value = E::Bin(
+                    '*',
+                    b(E::Index(w.name.clone(), Ix::Var(j.clone(), false))),
+                    b(E::Lit(self.rng.lit(-1.0, 1.0))),
+                );
+                out.push(S::For(
+                    For::Span(j.clone(), 0, w.len),
+                    vec![S::SetArr(h.name.clone(), Ix::Const(at), "=", value)],
+                ));
+                // read where the program's value reads it
+                if at != 0 {
+                    let t = self.name("t");
+                    out.push(S::Let(t, E::Index(h.name.clone(), Ix::Const(at))));
+                }
+            }
+        }
+        // a loop whose carried value decays, `z = z * c + w[j]`: its
+        // adjoint changes from one iteration to the next, so its reverse
+        // must walk them last to first, although it keeps nothing
+        if self.rng.chance(0.2) {
+            let read = s
+                .arrays
+                .iter()
+                .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
+                .cloned();
+            if let Some(w) = read {
+                let (z, j) = (self.name("t"), self.name("j"));
+                let c = self.rng.lit(0.3, 0.9);
+                let next = E::Bin(
+                    '+',
+                    b(E::Bin('*', b(E::Var(z.clone())), b(E::Lit(c)))),
+                    b(E::Index(w.name.clone(), Ix::Var(j.clone(), false))),
+                );
+                out.push(S::Let(z.clone(), with_knob(E::Lit(0.0), &self.knobs)));
+                out.push(S::For(
+                    For::Span(j, 0, w.len),
+                    vec![S::Assign(z, "=", next)],
+                ));
+            }
+        }
         // a loop that only sums, over the knobs and the values made so far,
         // its sum used linearly (by the output): one the function form fuses
         if self.rng.chance(0.3) {
