@@ -877,13 +877,22 @@ impl Gen {
         match kind {
             0 => {
                 // a flow dependence: `h[i] = f(h[i - 1] * e) + c`, now and
-                // then over `0..2` with the index shadowed, `let i = i + 1;`
+                // then over `0..2` with the element read first and the index
+                // shadowed after, `let t = h[i]; let i = i + 1;`: `h[i]`
+                // below is the next element, though it reads the same
+                let mut prev = at(-1);
                 if self.rng.chance(0.4) {
                     (lo, hi) = (0, 2);
+                    let t = self.name("t");
+                    body.push(S::Let(
+                        t.clone(),
+                        E::Index(h.clone(), Ix::Var(i.clone(), false)),
+                    ));
                     body.push(S::ShiftIdx(i.clone(), 1));
+                    prev = E::Var(t);
                 }
                 let f = ["sin", "tanh", "atan"][self.rng.below(3)];
-                let prev = E::Bin('*', b(at(-1)), b(e));
+                let prev = E::Bin('*', b(prev), b(e));
                 let c = E::Lit(self.rng.lit(-0.5, 0.5));
                 body.push(S::SetArr(
                     h.clone(),
