@@ -241,6 +241,28 @@ macro_rules! programs {
                 total
             }
 
+            /// One element written by every iteration: only the last
+            /// write's value survives.
+            #[tape$(($mode))?]
+            pub fn overwritten(#[tracked] w: &[$t]) -> $t {
+                let mut h = [0.0; 3];
+                for j in 0..w.len() {
+                    h[1] = w[j] * 0.7;
+                }
+                h[1] * h[1]
+            }
+
+            /// A carried value that decays: its adjoint changes every
+            /// iteration, though the loop keeps nothing.
+            #[tape$(($mode))?]
+            pub fn decayed(#[tracked] w: &[$t]) -> $t {
+                let mut z = w[0] * 0.25;
+                for j in 0..w.len() {
+                    z = z * 0.6 + w[j];
+                }
+                z
+            }
+
             #[tape$(($mode))?]
             pub fn dot(#[tracked] a: &[$t; 3], #[tracked] b: &[$t; 3]) -> $t {
                 a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
@@ -469,6 +491,19 @@ macro_rules! check_all {
             let (_, g) = shadowed_index_grad(p);
             agree("shadowed_index", &|v| shadowed_index(v), p, &g);
             same(&g, &$q::shadowed_index_grad(p).1, "shadowed_index");
+            for (name, f, grad, plain) in [
+                (
+                    "overwritten",
+                    overwritten as fn(&[$t]) -> $t,
+                    overwritten_grad as fn(&[$t]) -> ($t, Vec<$t>),
+                    $q::overwritten_grad as fn(&[$t]) -> ($t, Vec<$t>),
+                ),
+                ("decayed", decayed, decayed_grad, $q::decayed_grad),
+            ] {
+                let (_, g) = grad(p);
+                agree(name, &|v| f(v), p, &g);
+                same(&g, &plain(p).1, name);
+            }
             same(
                 &written_from_later_array_grad(p).1,
                 &$q::written_from_later_array_grad(p).1,

@@ -791,6 +791,35 @@ impl Gen {
                 }
             }
         }
+        // an in-place smoothing pass over a local array, `h[j] = h[j] * a +
+        // h[j - 1] * c`: each iteration reads what the one before wrote,
+        // so its reverse must walk them last to first, though it keeps
+        // nothing
+        if self.rng.chance(0.2) {
+            if let Some(h) = s.arrays.iter().find(|a| a.local && a.len == 3).cloned() {
+                let j = self.name("j");
+                let (a, c) = (self.rng.lit(0.2, 0.9), self.rng.lit(-0.9, 0.9));
+                let next = E::Bin(
+                    '+',
+                    b(E::Bin(
+                        '*',
+                        b(E::Index(h.name.clone(), Ix::Var(j.clone(), false))),
+                        b(E::Lit(a)),
+                    )),
+                    b(E::Bin(
+                        '*',
+                        b(E::Index(h.name.clone(), Ix::Off(j.clone(), -1))),
+                        b(E::Lit(c)),
+                    )),
+                );
+                out.push(S::For(
+                    For::Span(j.clone(), 1, 3),
+                    vec![S::SetArr(h.name.clone(), Ix::Var(j, false), "=", next)],
+                ));
+                let t = self.name("t");
+                out.push(S::Let(t, E::Index(h.name.clone(), Ix::Const(2))));
+            }
+        }
         // a loop whose carried value decays, `z = z * c + w[j]`: its
         // adjoint changes from one iteration to the next, so its reverse
         // must walk them last to first, although it keeps nothing
