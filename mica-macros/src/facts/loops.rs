@@ -11,7 +11,7 @@
 //! `w.len()`). Anything else is unknown, and an unknown subscript is
 //! assumed to reach every element.
 
-use super::syntax::is_compound;
+use super::syntax::{is_compound, strip};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, HashSet};
@@ -95,14 +95,6 @@ fn monotone(expr: &Expr) -> bool {
             _ => false,
         },
         _ => false,
-    }
-}
-
-fn strip(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        e => e,
     }
 }
 

@@ -434,7 +434,7 @@ impl Sweep<'_> {
             if value.val.is_active() {
                 return Err(syn::Error::new_spanned(
                     base,
-                    "a recorded value is written into an array made inside the window",
+                    "a recorded value is written into an array whose elements are not recorded: the lines after its `let` write no recorded value into it where Mica can see; write that value in one of them",
                 ));
             }
             let (fwd, place) = (value.fwd, target);
@@ -445,9 +445,14 @@ impl Sweep<'_> {
             return Ok(());
         };
         if self.arrays[array].local.is_none() {
+            let place = if self.function_form {
+                "the function body"
+            } else {
+                "the window"
+            };
             return Err(syn::Error::new_spanned(
                 base,
-                "a tracked array cannot be written to; copy what you need into an array made inside the window",
+                format!("a tracked array cannot be written to; copy what you need into an array made in {place}"),
             ));
         }
         let mut indices = prefix;
