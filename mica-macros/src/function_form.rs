@@ -179,7 +179,7 @@ fn backward_fn(
         }
     };
     let mut uses_seed = !factor_seed && !seeds.is_empty();
-    let rev = reverse(&mut sweep, seeds);
+    let rev = reverse(&mut sweep, seeds, args.plain.is_some());
     let prologue = sweep.prologue();
     let mut updates = TokenStream::new();
     for ((param, _), id) in tracked(params).zip(&inputs) {

@@ -104,7 +104,7 @@ fn stages_import_one_way() {
     let arrows = arrows(&root);
     assert!(arrows.len() > 10, "the source was not found");
     // the test can see an arrow
-    assert!(arrows["reverse/fuse.rs"].contains("analyze/dependence.rs"));
+    assert!(arrows["plan/fuse.rs"].contains("analyze/dependence.rs"));
     assert_eq!(circle(&arrows), None);
 }
 

@@ -34,6 +34,7 @@ mod names;
 #[cfg(test)]
 mod no_panic;
 mod parse;
+mod plan;
 mod record;
 mod returns;
 mod reverse;

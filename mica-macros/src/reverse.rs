@@ -38,13 +38,14 @@
 //!
 //! Arrays' adjoints are buffers: reading `w[i]` adds into `d_w[i]`.
 
-pub(crate) mod forward;
+mod forward;
 mod fuse;
 mod ops;
 mod slices;
 mod walk;
 
 use crate::lower::Sweep;
+use crate::plan::Plan;
 use crate::record::{Branch, Loop, OpKind, Operand, RangeSource, Step, Val, ValueId};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
@@ -61,12 +62,26 @@ pub struct Reverse {
 }
 
 /// Writes the reverse sweep of `sweep`'s record, seeded at the given values.
-pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>) -> Reverse {
+///
+/// Every shortcut is decided first, in the plan (`plan.rs`); `plain` makes
+/// every verdict no.
+pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain: bool) -> Reverse {
     let steps = sweep.take_steps();
+    let plan = {
+        let view = crate::plan::View {
+            values: &sweep.values,
+            arrays: &sweep.arrays,
+            stability: sweep.stability.as_ref(),
+            hoisted: &sweep.hoisted,
+            seeds: seeds.iter().map(|(v, _)| *v).collect(),
+        };
+        Plan::of(&view, &steps, plain)
+    };
     let mut accumulated = BTreeSet::new();
     mark_accumulated(sweep, &steps, 0, &mut accumulated);
     let mut gen = Gen {
         sweep,
+        plan: &plan,
         contributions: BTreeMap::new(),
         accumulated,
         accumulators: BTreeMap::new(),
@@ -163,6 +178,8 @@ fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut 
 
 struct Gen<'g, 'a> {
     sweep: &'g mut Sweep<'a>,
+    /// every shortcut's verdict, decided before the reverse is written
+    plan: &'g Plan,
     contributions: BTreeMap<ValueId, Vec<Part>>,
     accumulated: BTreeSet<ValueId>,
     /// accumulators written so far, by value
@@ -324,25 +341,16 @@ impl Gen<'_, '_> {
         for (v, seed) in seeds {
             self.contribute(v, seed, &mut code);
         }
-        // a loop of the function body's top level may run its reverse
-        // inside its forward sweep (see `fuse.rs`)
-        let top = (region == 0
-            && steps
-                .iter()
-                .any(|s| matches!(s, Step::Loop(l) if l.top.is_some())))
-        .then(|| self.top_index(steps));
-        for (k, step) in steps.iter().enumerate().rev() {
+        let plan = self.plan;
+        for step in steps.iter().rev() {
             match step {
                 Step::Op(op) => self.op(op, &mut code),
-                Step::Loop(l) if top.is_some() && l.top.is_some() => {
-                    let fused = top
-                        .as_ref()
-                        .is_some_and(|index| self.fuse(l, steps, k, index, &mut code));
-                    if !fused {
-                        self.walk_loop(l, &mut code);
-                    }
-                }
-                Step::Loop(l) => self.walk_loop(l, &mut code),
+                // a loop of the function body's top level may run its
+                // reverse inside its forward sweep (see `fuse.rs`)
+                Step::Loop(l) => match plan.of_loop(l).and_then(|p| p.fuse.yes()) {
+                    Some(fusion) => self.fuse(l, steps, fusion, &mut code),
+                    None => self.walk_loop(l, &mut code),
+                },
                 Step::Branch(b) => self.branch(b, &mut code),
                 Step::Write {
                     array,

@@ -335,7 +335,7 @@ impl<'a> Rewriter<'a> {
                 _ => {}
             }
         }
-        let rev = reverse(&mut sweep, seeds);
+        let rev = reverse(&mut sweep, seeds, false);
         let mut reverse_code = walked_name;
         reverse_code.extend([rev.code]);
         let mut gradients = HashMap::new();

@@ -31,6 +31,9 @@ pub struct LoopFacts {
     pub bound: HashSet<String>,
     /// for `for v in lo..hi` with `v` a counter: the range's ends as written
     pub range: Option<(Expr, Expr)>,
+    /// the loop's pattern (a `for`) or condition (a `while`), where a
+    /// verdict about the loop points
+    pub span: Option<proc_macro2::Span>,
 }
 
 impl LoopFacts {
@@ -49,7 +52,12 @@ impl LoopFacts {
             }
             _ => None,
         };
-        LoopFacts { var, bound, range }
+        LoopFacts {
+            var,
+            bound,
+            range,
+            span: Some(syn::spanned::Spanned::span(pat)),
+        }
     }
 
     /// The facts of `while cond { body }`: no variable.
@@ -62,6 +70,7 @@ impl LoopFacts {
             var: None,
             bound,
             range: None,
+            span: Some(syn::spanned::Spanned::span(cond)),
         }
     }
 }
@@ -202,7 +211,8 @@ impl Linear {
         }
     }
 
-    fn plus(mut self, other: Linear, sign: i128) -> Option<Self> {
+    /// `self + sign·other`, or `None` on overflow.
+    pub fn plus(mut self, other: Linear, sign: i128) -> Option<Self> {
         self.var = self.var.checked_add(sign.checked_mul(other.var)?)?;
         self.constant = self
             .constant

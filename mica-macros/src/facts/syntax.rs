@@ -7,8 +7,8 @@ use syn::{BinOp, Expr};
 pub enum Shift<'e> {
     /// `var`
     None,
-    /// `var + e` (`e` on the right) or `e + var`
-    Add(&'e Expr, bool),
+    /// `var + e` or `e + var`
+    Add(&'e Expr),
     /// `var - e`
     Sub(&'e Expr),
 }
@@ -20,8 +20,8 @@ pub fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
     match strip(expr) {
         Expr::Path(p) if p.path.is_ident(var) => Some(Shift::None),
         Expr::Binary(b) => match b.op {
-            BinOp::Add(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Add(&b.right, true)),
-            BinOp::Add(_) if is_var(&b.right) && free(&b.left) => Some(Shift::Add(&b.left, false)),
+            BinOp::Add(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Add(&b.right)),
+            BinOp::Add(_) if is_var(&b.right) && free(&b.left) => Some(Shift::Add(&b.left)),
             BinOp::Sub(_) if is_var(&b.left) && free(&b.right) => Some(Shift::Sub(&b.right)),
             _ => None,
         },

@@ -188,7 +188,7 @@ impl Sweep<'_> {
         // the same base and shift: the same slice
         let key = match &shift {
             Shift::None => name,
-            Shift::Add(e, _) => format!("{name} + {}", e.to_token_stream()),
+            Shift::Add(e) => format!("{name} + {}", e.to_token_stream()),
             Shift::Sub(e) => format!("{name} - {}", e.to_token_stream()),
         };
         let local = l.local.clone();
@@ -198,7 +198,7 @@ impl Sweep<'_> {
         let lo = &l.lo;
         let start = match shift {
             Shift::None => quote!(::core::option::Option::Some(#lo)),
-            Shift::Add(e, _) => {
+            Shift::Add(e) => {
                 let e = checked(e, stability)?;
                 if l.zero {
                     e

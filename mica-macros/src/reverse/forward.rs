@@ -17,114 +17,11 @@
 //! compiler sees an ordinary counting loop over a range, which it unrolls and
 //! vectorises more readily than a reversed one.
 //!
-//! A loop's reverse runs forward when (checked on the record):
-//!
-//! - it is a loop over a range, its body straight-line code (operations and
-//!   element writes, no inner loop, branch or call that takes an array), and
-//!   its reverse keeps nothing per iteration (everything it reads is read
-//!   again);
-//! - every carried binding that holds a recorded value ends each iteration
-//!   as `entry + x`, `x + entry` or `entry - x`, and neither its value at the
-//!   start of the iteration nor that sum is read anywhere else in the body,
-//!   so its adjoint passes through each iteration unchanged;
-//! - the body reads no recorded value made outside it (whose adjoint would
-//!   be a sum over iterations, added in another order);
-//! - every index is read again in the reverse with no kept input, and no
-//!   element of an array is touched by two iterations, reads included (the
-//!   dependence analysis, `analyze/dependence.rs`, proves it from the
-//!   subscripts as linear forms in the loop's variable).
-
-use super::fuse::sums_into;
-use super::Gen;
-use crate::record::{Loop, OpKind, Operand, Step, Val};
-use proc_macro2::TokenStream;
-use std::collections::BTreeMap;
-
-/// How a loop body whose indices are all read again touches arrays.
-pub(super) struct Access {
-    /// array → the indices of each access, as read again in the reverse
-    pub arrays: BTreeMap<usize, Vec<Vec<TokenStream>>>,
-    /// whether the loop's reverse may walk its iterations first to last;
-    /// the caller also checks that the reverse keeps nothing per iteration
-    pub forward: bool,
-}
-
-impl Gen<'_, '_> {
-    /// For a loop over a range whose body is straight-line code with every
-    /// index read again: how it touches arrays, and whether its reverse may
-    /// run forward (see the module's documentation).
-    pub(super) fn access(&self, l: &Loop) -> Option<Access> {
-        l.range.as_ref()?;
-        // straight-line code: operations and element writes
-        if l.steps
-            .iter()
-            .any(|s| !matches!(s, Step::Op(_) | Step::Write { .. } | Step::Increment { .. }))
-        {
-            return None;
-        }
-        let reads = self.count_reads(&l.steps);
-        // whether every recorded value the body reads was made in it
-        let inside = reads
-            .keys()
-            .all(|v| self.sweep.values[*v].region == l.region);
-        let mut arrays: BTreeMap<usize, Vec<Vec<TokenStream>>> = BTreeMap::new();
-        for step in &l.steps {
-            let (array, indices) = match step {
-                // a call that adds into an array's buffer: not followed
-                Step::Op(op) if op.inputs.iter().any(|i| matches!(i, Operand::Array { .. })) => {
-                    return None
-                }
-                Step::Op(op) => match &op.kind {
-                    OpKind::Read { array, indices } => (*array, indices),
-                    _ => continue,
-                },
-                Step::Write { array, indices, .. } | Step::Increment { array, indices, .. } => {
-                    (*array, indices)
-                }
-                _ => continue,
-            };
-            arrays
-                .entry(array)
-                .or_default()
-                .push(self.indices_again(indices)?);
-        }
-        // no element that two iterations touch (see `analyze/dependence.rs`)
-        let distinct = crate::analyze::dependence::of(l, &self.sweep.values, &self.sweep.arrays)
-            .shared
-            .is_empty();
-        let carried = l.carried.iter().all(|c| match c.end {
-            Val::Active(end) => {
-                // the sum's one reader is the carried binding itself
-                !reads.contains_key(&end)
-                    && reads.get(&c.entry) == Some(&1)
-                    && sums_into(&l.steps, end, c.entry)
-            }
-            _ => false,
-        });
-        Some(Access {
-            arrays,
-            forward: distinct && inside && carried,
-        })
-    }
-
-    /// The expressions of an element's indices, if the reverse reads them
-    /// all again without kept inputs.
-    fn indices_again(&self, indices: &[Operand]) -> Option<Vec<TokenStream>> {
-        indices
-            .iter()
-            .map(|index| {
-                let Operand::Stored(id) = index else {
-                    return None;
-                };
-                let value = &self.sweep.values[*id];
-                if !value.deps.is_empty() {
-                    return None;
-                }
-                value.recompute.clone()
-            })
-            .collect()
-    }
-}
+//! Which loops run forward is the plan's verdict (`plan/access.rs`): a
+//! loop over a range whose body is straight-line code read again, whose
+//! carried bindings are only summed, which reads no recorded value made
+//! outside it and touches no element in two iterations; the reverse takes
+//! it when it keeps nothing per iteration (`walk.rs`).
 
 #[cfg(test)]
 mod tests {

@@ -17,9 +17,10 @@ impl Gen<'_, '_> {
     /// A loop, walked from its last iteration to its first (first to last
     /// where the iterations pass nothing back, see `forward.rs`).
     pub(super) fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
-        let access = self.access(l);
-        let forward = access.as_ref().is_some_and(|a| a.forward);
-        let mut slicing = access.and_then(|a| self.open_slices(l, &a));
+        let plan = self.plan.of_loop(l);
+        let forward = plan.is_some_and(|p| p.forward.is_yes());
+        let slices = plan.and_then(|p| p.slices.yes());
+        let mut slicing = slices.map(|s| self.open_slices(l, s));
         // carried bindings: the adjoint after the loop flows back in
         let mut carries = Vec::new();
         for c in &l.carried {
@@ -62,7 +63,7 @@ impl Gen<'_, '_> {
         for (carry, next) in carries.iter().zip(nexts) {
             body.extend([quote!(#carry = #next;)]);
         }
-        let (again, stored) = self.loop_reads(l, slicing.as_mut());
+        let (again, stored) = self.loop_reads(l, slicing.as_mut().zip(slices));
         if let Some(slicing) = &slicing {
             self.close_slices(slicing);
         }
@@ -230,7 +231,7 @@ impl Gen<'_, '_> {
     pub(super) fn loop_reads(
         &mut self,
         l: &Loop,
-        mut slicing: Option<&mut slices::Slicing>,
+        mut slicing: Option<(&mut slices::Slicing, &crate::plan::slices::Slices)>,
     ) -> (TokenStream, Vec<Ident>) {
         let again_here = |v: &crate::record::Value| {
             v.recompute.is_some() && v.scope == l.scope && v.region == l.region
@@ -244,21 +245,10 @@ impl Gen<'_, '_> {
             if !(v.needed && again_here(v)) {
                 continue;
             }
-            if let (Some(slicing), Some(expr)) = (slicing.as_deref_mut(), &v.recompute) {
-                // `x[c]` with `c` an index read again: `c`'s expression
-                let index = match v.deps.as_slice() {
-                    [dep] => {
-                        let d = &sweep.values[*dep];
-                        (d.deps.is_empty() && again_here(d))
-                            .then(|| d.recompute.clone().map(|e| (d.store.clone(), e)))
-                            .flatten()
-                    }
-                    _ => None,
-                };
-                let read =
-                    slicing.read_again(expr, index, sweep.stability.as_ref(), &mut *sweep.names);
-                if let Some(read) = read {
-                    sliced.insert(id, read);
+            // an element of a parameter, through a slice
+            if let Some((slicing, plan)) = slicing.as_mut() {
+                if let Some(read) = plan.reads.get(&id) {
+                    sliced.insert(id, slicing.read_again(read, &mut *sweep.names));
                     continue;
                 }
             }

@@ -1,0 +1,192 @@
+//! The plan: every shortcut the reverse sweep may take, decided as a
+//! verdict from the record and the analyses before any reverse code is
+//! written.
+//!
+//! A verdict is `Yes` with what the shortcut needs, or `No` with the reason
+//! (and the loop it is about). The reverse sweep (`reverse.rs`) only reads
+//! the plan: it takes a shortcut where the verdict is yes, and writes the
+//! plain adjoint where it is no. Legality is decided here; profit (whether a
+//! loop's reverse keeps anything per iteration, which decides if a legal
+//! forward walk is taken) is left to the emitter, which knows what its code
+//! reads.
+//!
+//! | shortcut | file | yes when |
+//! | --- | --- | --- |
+//! | fused loop | `plan/fuse.rs` | a top-level loop only sums, its iterations pass nothing through arrays, the sums' adjoints are known before it |
+//! | straight-line access | `plan/access.rs` | a range loop's body is operations and element writes with every index read again |
+//! | forward walk | `plan/access.rs` | besides, its iterations pass nothing back and touch no element twice |
+//! | slices | `plan/slices.rs` | besides, each array's accesses are one run of the loop's variable |
+//!
+//! The plain adjoint (`#[tape(plain)]`) is the plan whose verdicts are all
+//! no.
+
+pub mod access;
+pub mod fuse;
+mod reads;
+pub mod slices;
+
+use crate::facts::stability::Stability;
+use crate::record::{Array, Loop, Step, Value, ValueId};
+use proc_macro2::Span;
+use std::collections::{HashMap, HashSet};
+
+/// What the plan reads: the record and the facts beside it.
+pub struct View<'r> {
+    pub values: &'r [Value],
+    pub arrays: &'r [Array],
+    /// names that hold one value wherever the reverse reads them (`None`:
+    /// a window, a body with `return`, or the plain adjoint)
+    pub stability: Option<&'r Stability>,
+    /// temporaries declared at the top of their scope (see `Sweep::hoisted`)
+    pub hoisted: &'r HashSet<String>,
+    /// the values the reverse sweep is seeded at
+    pub seeds: Vec<ValueId>,
+}
+
+/// Why a shortcut is not taken, and where: read by the tests of the plan,
+/// which check each shortcut is refused for the reason it should be.
+#[derive(Clone, Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub struct Miss {
+    pub why: &'static str,
+    /// the loop's first token, where the record knows it
+    pub span: Option<Span>,
+}
+
+/// A shortcut's verdict.
+pub enum Verdict<T> {
+    Yes(T),
+    No(#[cfg_attr(not(test), allow(dead_code))] Miss),
+}
+
+impl<T> Verdict<T> {
+    pub fn yes(&self) -> Option<&T> {
+        match self {
+            Verdict::Yes(t) => Some(t),
+            Verdict::No(_) => None,
+        }
+    }
+
+    pub fn is_yes(&self) -> bool {
+        matches!(self, Verdict::Yes(_))
+    }
+
+    /// The reason it is no, if it is.
+    #[cfg(test)]
+    pub fn miss(&self) -> Option<&Miss> {
+        match self {
+            Verdict::Yes(_) => None,
+            Verdict::No(miss) => Some(miss),
+        }
+    }
+}
+
+/// `No` with `why`, about `l`.
+pub fn no<T>(l: &Loop, why: &'static str) -> Verdict<T> {
+    Verdict::No(Miss {
+        why,
+        span: l.facts.span,
+    })
+}
+
+/// `Ok` or `Err(why)`, made a verdict about `l`.
+fn verdict<T>(l: &Loop, result: Result<T, &'static str>) -> Verdict<T> {
+    match result {
+        Ok(t) => Verdict::Yes(t),
+        Err(why) => no(l, why),
+    }
+}
+
+/// One loop's verdicts.
+pub struct LoopPlan {
+    /// its reverse runs inside its forward sweep, at the end of each
+    /// iteration
+    pub fuse: Verdict<fuse::Fusion>,
+    /// its reverse may walk the iterations first to last (taken if the
+    /// reverse keeps nothing per iteration)
+    pub forward: Verdict<()>,
+    /// the adjoint buffers and elements its reverse reaches through slices
+    pub slices: Verdict<slices::Slices>,
+}
+
+/// Every loop's verdicts, by the loop's region.
+pub struct Plan {
+    loops: HashMap<usize, LoopPlan>,
+}
+
+const PLAIN: &str = "the plain adjoint takes no shortcut";
+
+impl Plan {
+    /// The plan of a record: `plain` makes every verdict no.
+    pub fn of(view: &View<'_>, steps: &[Step], plain: bool) -> Plan {
+        let mut plan = Plan {
+            loops: HashMap::new(),
+        };
+        let index = fuse::TopIndex::of(view, steps);
+        plan.region(view, steps, 0, &index, plain);
+        #[cfg(test)]
+        tests::keep(&plan, steps);
+        plan
+    }
+
+    fn region(
+        &mut self,
+        view: &View<'_>,
+        steps: &[Step],
+        region: usize,
+        index: &fuse::TopIndex,
+        plain: bool,
+    ) {
+        for (at, step) in steps.iter().enumerate() {
+            match step {
+                Step::Loop(l) => {
+                    let loop_plan = if plain {
+                        LoopPlan {
+                            fuse: no(l, PLAIN),
+                            forward: no(l, PLAIN),
+                            slices: no(l, PLAIN),
+                        }
+                    } else {
+                        let fuse = if region == 0 {
+                            verdict(l, fuse::fusion(view, l, steps, at, index))
+                        } else {
+                            no(l, "only a loop of the function body's top level is fused")
+                        };
+                        let access = verdict(l, access::access(view, l));
+                        // both build on the body's straight-line access
+                        let (forward, slices) = match &access {
+                            Verdict::Yes(a) => (
+                                verdict(l, access::forward(view, l)),
+                                verdict(l, slices::slices(view, l, a)),
+                            ),
+                            Verdict::No(miss) => {
+                                (Verdict::No(miss.clone()), Verdict::No(miss.clone()))
+                            }
+                        };
+                        LoopPlan {
+                            fuse,
+                            forward,
+                            slices,
+                        }
+                    };
+                    self.loops.insert(l.region, loop_plan);
+                    self.region(view, &l.steps, l.region, index, plain);
+                }
+                Step::Branch(b) => {
+                    for (arm_region, arm) in &b.arms {
+                        self.region(view, arm, *arm_region, index, plain);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The verdicts about `l` (every loop of the record has them).
+    pub fn of_loop(&self, l: &Loop) -> Option<&LoopPlan> {
+        self.loops.get(&l.region)
+    }
+}
+
+#[cfg(test)]
+mod tests;

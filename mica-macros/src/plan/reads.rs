@@ -1,0 +1,126 @@
+//! Who reads what in a stretch of the record: the counts the fusion and
+//! forward-walk verdicts ask.
+
+use crate::record::{OpKind, Operand, Step, Val, ValueId};
+use std::collections::{BTreeSet, HashMap};
+
+/// The arrays some steps read and write.
+#[derive(Default)]
+pub(super) struct Touched {
+    pub(super) read: BTreeSet<usize>,
+    pub(super) written: BTreeSet<usize>,
+    /// no array value carried by a loop or out of a branch (meaningful
+    /// only if it started `true`)
+    pub(super) ok: bool,
+}
+
+/// How many times `steps` read each recorded value (see [`scan`]).
+pub(super) fn count_reads(steps: &[Step]) -> HashMap<ValueId, usize> {
+    let mut reads = HashMap::new();
+    scan(steps, &mut reads, &mut Touched::default());
+    reads
+}
+
+/// Counts the recorded values `steps` read (into `reads`) and notes the
+/// arrays they read and write; clears `touched.ok` where a loop or branch
+/// carries an array value.
+pub(super) fn scan(steps: &[Step], reads: &mut HashMap<ValueId, usize>, touched: &mut Touched) {
+    let read = |operand: &Operand, reads: &mut HashMap<ValueId, usize>| {
+        if let Operand::Active(v) = operand {
+            *reads.entry(*v).or_insert(0) += 1;
+        }
+    };
+    for step in steps {
+        match step {
+            Step::Op(op) => {
+                for input in &op.inputs {
+                    read(input, reads);
+                    if let Operand::Array { array, .. } = input {
+                        touched.read.insert(*array);
+                    }
+                }
+                if let OpKind::Read { array, indices } = &op.kind {
+                    touched.read.insert(*array);
+                    for i in indices {
+                        read(i, reads);
+                    }
+                }
+            }
+            Step::Loop(inner) => {
+                scan(&inner.steps, reads, touched);
+                for c in &inner.carried {
+                    let mut ids = Vec::new();
+                    touched.ok &= active_ids(&c.before, &mut ids);
+                    touched.ok &= active_ids(&c.end, &mut ids);
+                    for id in ids {
+                        *reads.entry(id).or_insert(0) += 1;
+                    }
+                }
+            }
+            Step::Branch(b) => {
+                *reads.entry(b.flag).or_insert(0) += 1;
+                for (_, arm) in &b.arms {
+                    scan(arm, reads, touched);
+                }
+                for merge in &b.merges {
+                    let mut ids = Vec::new();
+                    for val in &merge.per_arm {
+                        touched.ok &= active_ids(val, &mut ids);
+                    }
+                    for id in ids {
+                        *reads.entry(id).or_insert(0) += 1;
+                    }
+                }
+            }
+            Step::Write {
+                array,
+                indices,
+                value,
+            }
+            | Step::Increment {
+                array,
+                indices,
+                value,
+                ..
+            } => {
+                touched.written.insert(*array);
+                read(value, reads);
+                for i in indices {
+                    read(i, reads);
+                }
+            }
+            Step::Fill { array, value } => {
+                touched.written.insert(*array);
+                *reads.entry(*value).or_insert(0) += 1;
+            }
+        }
+    }
+}
+
+/// The recorded scalars of a value (into `out`); `false` for an array,
+/// which a fused loop does not carry.
+pub(super) fn active_ids(val: &Val, out: &mut Vec<ValueId>) -> bool {
+    match val {
+        Val::Const => true,
+        Val::Active(id) => {
+            out.push(*id);
+            true
+        }
+        Val::Tuple(items) => items.iter().all(|item| active_ids(item, out)),
+        Val::Array { .. } => false,
+    }
+}
+
+/// Whether `end` is made, at the body's own level, as `entry + x`,
+/// `x + entry` or `entry - x`.
+pub(super) fn sums_into(steps: &[Step], end: ValueId, entry: ValueId) -> bool {
+    let is_entry = |operand: &Operand| matches!(operand, Operand::Active(v) if *v == entry);
+    steps.iter().any(|step| match step {
+        Step::Op(op) if op.out == end => match (&op.kind, op.inputs.as_slice()) {
+            (OpKind::Rule("add"), [a, b]) => is_entry(a) || is_entry(b),
+            (OpKind::Rule("sub"), [a, _]) => is_entry(a),
+            _ => false,
+        },
+        _ => false,
+    })
+}

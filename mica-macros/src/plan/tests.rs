@@ -1,0 +1,211 @@
+//! The plan's verdicts, and their reasons, on small programs.
+
+use super::{Plan, Verdict};
+use crate::record::Step;
+use std::cell::RefCell;
+
+/// One loop's verdicts, as text: `"yes"` or the reason.
+#[derive(Clone, Debug, PartialEq)]
+struct Said {
+    var: Option<String>,
+    fuse: String,
+    forward: String,
+    slices: String,
+}
+
+thread_local! {
+    static LAST: RefCell<Vec<Said>> = const { RefCell::new(Vec::new()) };
+}
+
+fn say<T>(v: &Verdict<T>) -> String {
+    match v.miss() {
+        None => "yes".to_string(),
+        Some(miss) => {
+            assert!(miss.span.is_some(), "a verdict with no place: {}", miss.why);
+            miss.why.to_string()
+        }
+    }
+}
+
+/// Keeps the verdicts of the last plan made on this thread, loops in the
+/// order they are written.
+pub(super) fn keep(plan: &Plan, steps: &[Step]) {
+    fn walk(plan: &Plan, steps: &[Step], out: &mut Vec<Said>) {
+        for step in steps {
+            match step {
+                Step::Loop(l) => {
+                    if let Some(p) = plan.of_loop(l) {
+                        out.push(Said {
+                            var: l.facts.var.clone(),
+                            fuse: say(&p.fuse),
+                            forward: say(&p.forward),
+                            slices: say(&p.slices),
+                        });
+                    }
+                    walk(plan, &l.steps, out);
+                }
+                Step::Branch(b) => {
+                    for (_, arm) in &b.arms {
+                        walk(plan, arm, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(plan, steps, &mut out);
+    LAST.with(|last| *last.borrow_mut() = out);
+}
+
+/// The verdicts on `f`'s loops, with `#[tape(args)]`.
+fn verdicts(args: &str, f: &str) -> Vec<Said> {
+    LAST.with(|last| last.borrow_mut().clear());
+    let _ = crate::expand::tape(
+        args.parse().expect("arguments"),
+        f.parse().expect("a function"),
+    );
+    LAST.with(|last| last.borrow().clone())
+}
+
+/// The one loop over `var`.
+fn of(said: &[Said], var: &str) -> Said {
+    let found: Vec<&Said> = said
+        .iter()
+        .filter(|s| s.var.as_deref() == Some(var))
+        .collect();
+    assert_eq!(found.len(), 1, "{said:?}");
+    found[0].clone()
+}
+
+#[test]
+fn the_recurrence_through_an_array_is_not_fused() {
+    // the program of the fused-loop bug: `h[i - 1]` reaches the iteration
+    // before
+    let said = verdicts(
+        "",
+        "fn f(#[tracked] w: f64) -> f64 {
+            let mut h = vec![0.0; 3];
+            h[0] = w;
+            let mut total = 0.0;
+            for i in 1..3 {
+                h[i] = h[i - 1] * w;
+                total += h[i];
+            }
+            total
+        }",
+    );
+    assert_eq!(
+        of(&said, "i").fuse,
+        "its iterations pass values to each other through an array"
+    );
+}
+
+#[test]
+fn a_sum_over_its_own_elements_is_fused_and_its_reasons_are_the_ones_met() {
+    let sum = "fn f(#[tracked] w: &[f64], n: usize) -> f64 {
+        let mut total = 0.0;
+        for i in 0..n {
+            total += w[i] * w[i];
+        }
+        total / n as f64
+    }";
+    let said = verdicts("", sum);
+    assert_eq!(of(&said, "i").fuse, "yes");
+    // the plain adjoint says no to everything, for that reason
+    let plain = of(&verdicts("plain", sum), "i");
+    for why in [plain.fuse, plain.forward, plain.slices] {
+        assert_eq!(why, "the plain adjoint takes no shortcut");
+    }
+    // the sum read non-linearly after the loop
+    let said = verdicts("", &sum.replace("total / n as f64", "total * total"));
+    assert_eq!(
+        of(&said, "i").fuse,
+        "the code after it does not read its sums linearly"
+    );
+    // a carried value that is not only summed
+    let said = verdicts(
+        "",
+        &sum.replace("total += w[i] * w[i];", "total = total * w[i];"),
+    );
+    assert_eq!(
+        of(&said, "i").fuse,
+        "a binding it carries is not only summed"
+    );
+}
+
+#[test]
+fn inner_loops_are_not_fused_but_walked_forward_and_sliced() {
+    let said = verdicts(
+        "",
+        "fn f(#[tracked] w: &[f64], x: &[f64], n: usize) -> f64 {
+            let d = w.len();
+            let mut t = 0.0;
+            for i in 0..n {
+                let mut z = 0.5;
+                for j in 0..d {
+                    z += w[j] * x[i * d + j];
+                }
+                t += z.tanh();
+            }
+            t
+        }",
+    );
+    let j = of(&said, "j");
+    assert_eq!(
+        j.fuse,
+        "only a loop of the function body's top level is fused"
+    );
+    assert_eq!((j.forward.as_str(), j.slices.as_str()), ("yes", "yes"));
+    let i = of(&said, "i");
+    assert_eq!(i.forward, "its body holds a loop, a branch or a fill");
+}
+
+#[test]
+fn elements_touched_twice_are_not_walked_forward() {
+    for (body, why) in [
+        (
+            "z += w[j / 2];",
+            "two of its iterations may touch one element",
+        ),
+        ("z += w[0] * w[j];", "an index is not read again"),
+        (
+            "z += w[j] * s;",
+            "its body reads a recorded value made outside it",
+        ),
+        ("z = z * w[j];", "a binding it carries is not only summed"),
+    ] {
+        let f = format!(
+            "fn f(#[tracked] w: &[f64], #[tracked] s: f64) -> f64 {{
+                let mut t = 0.0;
+                for _ in 0..2 {{
+                    let mut z = s;
+                    for j in 0..2 {{
+                        {body}
+                    }}
+                    t += z.sin();
+                }}
+                t
+            }}"
+        );
+        assert_eq!(of(&verdicts("", &f), "j").forward, why, "{body}");
+    }
+}
+
+#[test]
+fn a_while_loop_is_neither_walked_forward_nor_sliced() {
+    let said = verdicts(
+        "",
+        "fn f(#[tracked] w: f64) -> f64 {
+            let mut x = w;
+            let mut k = 0;
+            while k < 3 {
+                x = x * w;
+                k += 1;
+            }
+            x
+        }",
+    );
+    assert_eq!(said.len(), 1);
+    assert_eq!(said[0].forward, "it is not a loop over a range");
+}
