@@ -849,7 +849,66 @@ impl Gen {
         if self.rng.chance(0.3) {
             out.extend(self.summing_loop(&s, knobs));
         }
+        // two rows of a matrix knob read in one loop over its columns
+        // (`z += m[i][j] * m[i + 1][j]`), or a row and the diagonal
+        // (`m[j][j]`): the reverse slices each row's buffer apart, and
+        // must not slice a row indexed by the column's own variable
+        if self.rng.chance(0.25) {
+            if let Some((m, r, c)) = knobs.iter().find_map(|(k, sh)| match sh {
+                Shape::Mat(r, c) => Some((k.clone(), *r, *c)),
+                _ => None,
+            }) {
+                out.extend(self.row_loop(&m, r, c));
+            }
+        }
         out
+    }
+
+    /// `for i in 0..r - 1 { let mut z = 0.0; for j in 0..c { z += m[a][j]
+    /// * m[b][j]; } t += z.tanh(); }`, its rows `a` and `b` two of `i`,
+    /// `i + 1` and, for `b`, the column's own `j` (`c ≤ r`).
+    fn row_loop(&mut self, m: &str, r: usize, c: usize) -> Vec<S> {
+        let (t, z, i, j) = (
+            self.name("t"),
+            self.name("t"),
+            self.name("i"),
+            self.name("j"),
+        );
+        let row = |k: usize| match k {
+            0 => Ix::Var(i.clone(), false),
+            1 => Ix::Off(i.clone(), 1),
+            _ => Ix::Var(j.clone(), false),
+        };
+        let a = self.rng.below(2);
+        let b2 = if c <= r && self.rng.chance(0.3) {
+            2
+        } else {
+            self.rng.below(2)
+        };
+        let col = || Ix::Var(j.clone(), false);
+        let prod = E::Bin(
+            '*',
+            b(E::Index2(m.to_string(), row(a), r, col(), c)),
+            b(E::M1(
+                "sin",
+                b(E::Index2(m.to_string(), row(b2), r, col(), c)),
+            )),
+        );
+        let inner = S::For(
+            For::Span(j.clone(), 0, c),
+            vec![S::Assign(z.clone(), "+=", prod)],
+        );
+        vec![
+            S::Let(t.clone(), E::Lit(0.0)),
+            S::For(
+                For::Span(i.clone(), 0, r - 1),
+                vec![
+                    S::Let(z.clone(), E::Lit(self.rng.lit(-0.5, 0.5))),
+                    inner,
+                    S::Assign(t, "+=", E::M1("tanh", b(E::Var(z)))),
+                ],
+            ),
+        ]
     }
 
     /// A top-level loop that sums while its iterations pass values to each
