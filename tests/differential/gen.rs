@@ -46,6 +46,8 @@ pub enum Ix {
     Var(String, bool),
     /// a loop index plus a constant, in bounds by the loop's range
     Off(String, i64),
+    /// twice a loop index, in bounds by the loop's range
+    Twice(String),
 }
 
 #[derive(Clone, Debug)]
@@ -861,7 +863,51 @@ impl Gen {
                 out.extend(self.row_loop(&m, r, c));
             }
         }
+        // every other element of a knob array, `z += w[2 * j].sin()`, next
+        // to `w[j]` or not: the reverse must not slice a stride as a run
+        if self.rng.chance(0.2) {
+            if let Some((w, n)) = knobs.iter().find_map(|(k, sh)| match sh {
+                Shape::Arr(n) if *n >= 3 => Some((k.clone(), *n)),
+                _ => None,
+            }) {
+                out.extend(self.strided_loop(&w, n));
+            }
+        }
         out
+    }
+
+    /// `for _ in 0..2 { let mut z = c; for j in 0..(n + 1) / 2 { z +=
+    /// w[2 * j].sin() (* w[j]); } t += z.tanh(); }`
+    fn strided_loop(&mut self, w: &str, n: usize) -> Vec<S> {
+        let (t, z, i, j) = (
+            self.name("t"),
+            self.name("t"),
+            self.name("_i"),
+            self.name("j"),
+        );
+        let mut e = E::M1("sin", b(E::Index(w.to_string(), Ix::Twice(j.clone()))));
+        if self.rng.chance(0.5) {
+            e = E::Bin(
+                '*',
+                b(e),
+                b(E::Index(w.to_string(), Ix::Var(j.clone(), false))),
+            );
+        }
+        let inner = S::For(
+            For::Span(j.clone(), 0, n.div_ceil(2)),
+            vec![S::Assign(z.clone(), "+=", e)],
+        );
+        vec![
+            S::Let(t.clone(), E::Lit(0.0)),
+            S::For(
+                For::Span(i, 0, 2),
+                vec![
+                    S::Let(z.clone(), E::Lit(self.rng.lit(-0.5, 0.5))),
+                    inner,
+                    S::Assign(t, "+=", E::M1("tanh", b(E::Var(z)))),
+                ],
+            ),
+        ]
     }
 
     /// `for i in 0..r - 1 { let mut z = 0.0; for j in 0..c { z += m[a][j]
@@ -1254,14 +1300,14 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
         }
         E::Index(n, ix) => {
             r.insert(n.clone());
-            if let Ix::Var(i, _) | Ix::Off(i, _) = ix {
+            if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = ix {
                 r.insert(i.clone());
             }
         }
         E::Index2(n, ix, _, jx, _) => {
             r.insert(n.clone());
             for x in [ix, jx] {
-                if let Ix::Var(i, _) | Ix::Off(i, _) = x {
+                if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = x {
                     r.insert(i.clone());
                 }
             }
@@ -1314,7 +1360,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::SetArr(n, ix, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
-            if let Ix::Var(i, _) | Ix::Off(i, _) = ix {
+            if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = ix {
                 r.insert(i.clone());
             }
             refs_e(e, r);
@@ -1443,6 +1489,7 @@ impl R<'_> {
             Ix::Var(i, false) => format!("{arr}[{i}]"),
             Ix::Off(i, k) if *k < 0 => format!("{arr}[{i} - {}]", -k),
             Ix::Off(i, k) => format!("{arr}[{i} + {k}]"),
+            Ix::Twice(i) => format!("{arr}[2 * {i}]"),
         }
     }
     /// The rendering and whether it is an atom (safe as a receiver).
@@ -1482,6 +1529,7 @@ impl R<'_> {
                     Ix::Var(i, true) => format!("{i} % {n}"),
                     Ix::Var(i, false) => i.clone(),
                     Ix::Off(i, k) => format!("{i} + {k}"),
+                    Ix::Twice(i) => format!("2 * {i}"),
                 };
                 (format!("{m}[{}][{}]", one(ix, *r), one(jx, *c)), true)
             }
