@@ -5,6 +5,8 @@
 //! assigns — becomes a merge the reverse hands back to the arm that ran.
 
 use super::*;
+use crate::facts::activity::Assignments;
+use crate::facts::places::{is_assignment, PatNames};
 
 pub(super) fn first_token_of_stmts(arms: &[Vec<Stmt>]) -> TokenStream {
     arms.iter()

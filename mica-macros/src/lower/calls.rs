@@ -2,6 +2,7 @@
 //! constants and nested blocks.
 
 use super::*;
+use crate::facts::places::MUTATING;
 
 impl Sweep<'_> {
     pub(super) fn lower_method(

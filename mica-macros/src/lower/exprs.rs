@@ -2,6 +2,7 @@
 //! record.
 
 use super::*;
+use crate::facts::places::array_literal;
 
 impl Sweep<'_> {
     /// Lowers an expression, emitting the temporaries it needs into `out`.

@@ -26,6 +26,8 @@
 //!
 
 use super::*;
+use crate::facts::activity::Assignments;
+use crate::facts::places::PatNames;
 use std::collections::HashSet;
 
 /// What iterating over an expression yields, element by element.

@@ -1,6 +1,7 @@
 //! Statements: blocks, `let`, assignments.
 
 use super::*;
+use crate::facts::places::{is_assignment, LaterNames, PatNames};
 
 impl Sweep<'_> {
     /// Lowers statements into `out`; returns the tail expression's value, if

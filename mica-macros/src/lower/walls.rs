@@ -5,6 +5,7 @@
 //! `gradient!` stand (1, 2, 5, 6, 7); `expand.rs` what `#[tape]` goes on (9).
 
 use super::*;
+use crate::facts::places::{PatNames, MUTATING};
 
 impl Sweep<'_> {
     /// Macros other than the formatting and assertion ones may not be given
@@ -144,42 +145,6 @@ struct Writes<'s, 'a> {
     own: Vec<String>,
     found: Option<syn::Error>,
 }
-
-/// Standard collections' methods that change the receiver.
-pub(super) const MUTATING: &[&str] = &[
-    "push",
-    "push_str",
-    "push_back",
-    "push_front",
-    "pop",
-    "pop_back",
-    "pop_front",
-    "clear",
-    "fill",
-    "insert",
-    "remove",
-    "extend",
-    "extend_from_slice",
-    "truncate",
-    "resize",
-    "swap",
-    "sort",
-    "sort_by",
-    "sort_unstable",
-    "reverse",
-    "append",
-    "drain",
-    "retain",
-    "dedup",
-    "iter_mut",
-    "get_mut",
-    "as_mut",
-    "as_mut_slice",
-    "set",
-    "take",
-    "replace",
-    "swap_remove",
-];
 
 impl Writes<'_, '_> {
     fn check(&mut self, target: &Expr, what: &str) {
