@@ -443,13 +443,6 @@ fn compound_to_binary(op: &syn::BinOp) -> TokenStream {
     }
 }
 
-fn strip_parens(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip_parens(&p.expr),
-        other => other,
-    }
-}
-
 fn is_literal(expr: &Expr) -> bool {
     match expr {
         Expr::Lit(_) => true,

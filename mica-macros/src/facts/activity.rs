@@ -2,7 +2,7 @@
 //! lowering: for array `let`s that later lines make recorded, and for the
 //! bindings a loop carries from one iteration to the next.
 
-use super::places::{array_literal, PatNames};
+use super::places::{array_literal, indexed_root, root, PatNames, Reach};
 use super::syntax::is_compound;
 use proc_macro2::Ident;
 use std::collections::HashSet;
@@ -21,19 +21,19 @@ pub struct Assignments {
 
 impl<'ast> Visit<'ast> for Assignments {
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
-        if let Some(name) = plain_name(&e.left) {
+        if let Some(name) = root(&e.left, Reach::Name) {
             self.assigned
                 .push((name.clone(), (*e.right).clone(), false));
-        } else if let Some(name) = indexed_name(&e.left) {
+        } else if let Some(name) = indexed_root(&e.left) {
             self.writes.push((name.clone(), (*e.right).clone()));
         }
         syn::visit::visit_expr_assign(self, e);
     }
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
         if is_compound(&e.op) {
-            if let Some(name) = plain_name(&e.left) {
+            if let Some(name) = root(&e.left, Reach::Name) {
                 self.assigned.push((name.clone(), (*e.right).clone(), true));
-            } else if let Some(name) = indexed_name(&e.left) {
+            } else if let Some(name) = indexed_root(&e.left) {
                 self.writes.push((name.clone(), (*e.right).clone()));
             }
         }
@@ -51,25 +51,6 @@ impl<'ast> Visit<'ast> for Assignments {
     }
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// `h` of `h[i]`, `h[i][j]`.
-pub fn indexed_name(expr: &Expr) -> Option<&Ident> {
-    match expr {
-        Expr::Index(i) => match &*i.expr {
-            Expr::Index(_) => indexed_name(&i.expr),
-            other => plain_name(other),
-        },
-        _ => None,
-    }
-}
-
-pub fn plain_name(expr: &Expr) -> Option<&Ident> {
-    match expr {
-        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
-        Expr::Paren(p) => plain_name(&p.expr),
-        _ => None,
-    }
 }
 
 /// Whether an expression would be recorded, judged from its syntax alone:

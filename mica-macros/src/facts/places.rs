@@ -1,6 +1,11 @@
-//! Places and the names in them, read from syntax alone: the names a
-//! pattern binds or an expression mentions, array `let`s and their
-//! literals, and the methods that change their receiver.
+//! Places and the names in them, read from syntax alone: the name at the
+//! root of a place (`a` in `a[i].f`, `*a`), the names a pattern binds or an
+//! expression mentions, array `let`s and their literals, and the methods
+//! that change their receiver.
+//!
+//! "The name at the root of a place" is asked in several stages, each
+//! looking through a different set of wrappers; [`Reach`] says which, so
+//! every answer comes from [`root`].
 
 use super::syntax::is_compound;
 use proc_macro2::Ident;
@@ -8,6 +13,67 @@ use quote::{quote, ToTokens};
 use std::collections::HashSet;
 use syn::visit::Visit;
 use syn::{Expr, Pat, Stmt};
+
+/// How far [`root`] looks through a place for the name it starts from.
+/// Each reach looks through parentheses and through all a narrower one
+/// does; a path with a `Self` type (`<T>::x`) is never a name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// the name itself: `a`, `(a)`
+    Name,
+    /// where a write lands: also through fields, indices and `*`, as in
+    /// `a.b[i].c`, `*a`, `(a)[i]`
+    Place,
+    /// every name a place may touch: also through the other unary
+    /// operators (`-a`, `!a`), which a cautious question counts too
+    Touched,
+    /// as [`Reach::Touched`], and through the invisible groups a
+    /// `macro_rules!` fragment leaves (`Expr::Group`)
+    Grouped,
+}
+
+/// The name at the root of `expr`, looked for as far as `reach` goes.
+pub fn root(expr: &Expr, reach: Reach) -> Option<&Ident> {
+    let projections = reach != Reach::Name;
+    match expr {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+        Expr::Paren(p) => root(&p.expr, reach),
+        Expr::Group(g) if reach == Reach::Grouped => root(&g.expr, reach),
+        Expr::Field(f) if projections => root(&f.base, reach),
+        Expr::Index(i) if projections => root(&i.expr, reach),
+        Expr::Unary(u)
+            if matches!(reach, Reach::Touched | Reach::Grouped)
+                || (reach == Reach::Place && matches!(u.op, syn::UnOp::Deref(_))) =>
+        {
+            root(&u.expr, reach)
+        }
+        _ => None,
+    }
+}
+
+/// The array an element write goes to: `h` of `h[i]`, `h[i][j]`, `(h)[i]`.
+/// At least one index, and nothing but indices down to the name (no
+/// parentheses between them, no fields).
+pub fn indexed_root(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Index(i) => root(index_chain(i).0, Reach::Name),
+        _ => None,
+    }
+}
+
+/// What `h[i][j]` indexes and with what: `h`, and `[i, j]` in the order
+/// they are applied. Only directly nested indices count: the base of
+/// `(h[i])[j]` is `(h[i])`.
+pub fn index_chain(index: &syn::ExprIndex) -> (&Expr, Vec<&Expr>) {
+    let mut indices = vec![&*index.index];
+    let mut base = &*index.expr;
+    while let Expr::Index(inner) = base {
+        indices.push(&*inner.index);
+        base = &*inner.expr;
+    }
+    indices.reverse();
+    (base, indices)
+}
 
 /// Whether `expr` has an identifier for which `named` holds (paths,
 /// fields, methods: every identifier syn visits).
@@ -143,3 +209,61 @@ pub const MUTATING: &[&str] = &[
     "replace",
     "swap_remove",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::{index_chain, indexed_root, root, Reach};
+    use syn::Expr;
+
+    /// The root of `code` at each reach, narrowest first.
+    fn roots(code: &str) -> [Option<String>; 4] {
+        let expr: Expr = syn::parse_str(code).expect("an expression");
+        [Reach::Name, Reach::Place, Reach::Touched, Reach::Grouped]
+            .map(|reach| root(&expr, reach).map(ToString::to_string))
+    }
+
+    #[test]
+    fn each_reach_looks_through_what_it_says() {
+        let a = || Some("a".to_string());
+        assert_eq!(roots("a"), [a(), a(), a(), a()]);
+        assert_eq!(roots("((a))"), [a(), a(), a(), a()]);
+        assert_eq!(roots("a.b[i].c"), [None, a(), a(), a()]);
+        assert_eq!(roots("(*a)[i]"), [None, a(), a(), a()]);
+        assert_eq!(roots("-a"), [None, None, a(), a()]);
+        assert_eq!(roots("a::b"), [None, None, None, None]);
+        assert_eq!(roots("<T>::a"), [None, None, None, None]);
+        assert_eq!(roots("f(a)[0]"), [None, None, None, None]);
+        // an invisible group, as a `macro_rules!` fragment leaves it
+        let grouped = Expr::Group(syn::ExprGroup {
+            attrs: Vec::new(),
+            group_token: Default::default(),
+            expr: Box::new(syn::parse_str("a[i]").expect("an expression")),
+        });
+        let at = |reach| root(&grouped, reach).map(ToString::to_string);
+        assert_eq!(at(Reach::Touched), None);
+        assert_eq!(at(Reach::Grouped), a());
+    }
+
+    #[test]
+    fn an_element_write_goes_to_the_array_under_its_indices() {
+        let at = |code: &str| {
+            let expr: Expr = syn::parse_str(code).expect("an expression");
+            indexed_root(&expr).map(ToString::to_string)
+        };
+        assert_eq!(at("h[i][j]").as_deref(), Some("h"));
+        assert_eq!(at("(h)[i]").as_deref(), Some("h"));
+        assert_eq!(at("h"), None);
+        assert_eq!(at("(h[i])[j]"), None);
+        assert_eq!(at("h.f[i]"), None);
+        let Ok(Expr::Index(index)) = syn::parse_str::<Expr>("h[i][j + 1]") else {
+            panic!("an index");
+        };
+        let (base, indices) = index_chain(&index);
+        let text = |e: &Expr| quote::ToTokens::to_token_stream(e).to_string();
+        assert_eq!(text(base), "h");
+        assert_eq!(
+            indices.into_iter().map(text).collect::<Vec<_>>(),
+            ["i", "j + 1"]
+        );
+    }
+}

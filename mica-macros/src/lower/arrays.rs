@@ -3,8 +3,9 @@
 use super::*;
 use crate::facts::activity::{syntactically_active, Assignments};
 use crate::facts::places::{
-    array_binding, array_literal, names_any, LaterNames, LoopPatterns, PatNames,
+    array_binding, array_literal, index_chain, names_any, LaterNames, LoopPatterns, PatNames,
 };
+use crate::facts::syntax::strip_parens;
 use std::collections::HashSet;
 
 /// What an array literal writes when it is made.
@@ -350,13 +351,7 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<()> {
         // h[i][j]: the base and the indices, outermost first
-        let mut indices_exprs = vec![&*target.index];
-        let mut base = &*target.expr;
-        while let Expr::Index(inner) = base {
-            indices_exprs.push(&*inner.index);
-            base = &*inner.expr;
-        }
-        indices_exprs.reverse();
+        let (base, indices_exprs) = index_chain(target);
         let lowered = self.lower_expr(base, out)?;
         let Val::Array { array, prefix } = lowered.val else {
             // an array that is not recorded may take a constant (a slope-0

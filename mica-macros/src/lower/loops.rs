@@ -28,6 +28,7 @@
 use super::*;
 use crate::facts::activity::Assignments;
 use crate::facts::places::PatNames;
+use crate::facts::syntax::strip_parens;
 use std::collections::HashSet;
 
 /// What iterating over an expression yields, element by element.
