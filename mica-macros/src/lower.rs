@@ -43,6 +43,7 @@ mod branches;
 mod calls;
 mod exprs;
 mod fast;
+mod for_loops;
 mod inline;
 mod loops;
 mod placeholders;
