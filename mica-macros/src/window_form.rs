@@ -34,6 +34,7 @@
 //! where they stand is in `window_form/macros.rs`.
 
 use crate::errors::Errors;
+use crate::facts::places::pattern_names;
 use crate::names::Names;
 use crate::parse::{is_tracked, take_tracked};
 use crate::record::Val;
@@ -352,19 +353,6 @@ fn macro_name(mac: &Macro) -> String {
 
 fn verbatim(tokens: TokenStream) -> Stmt {
     Stmt::Item(syn::Item::Verbatim(tokens))
-}
-
-fn pattern_names(pat: &Pat) -> Vec<Ident> {
-    struct Names(Vec<Ident>);
-    impl<'ast> syn::visit::Visit<'ast> for Names {
-        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-            self.0.push(p.ident.clone());
-            syn::visit::visit_pat_ident(self, p);
-        }
-    }
-    let mut names = Names(Vec::new());
-    syn::visit::Visit::visit_pat(&mut names, pat);
-    names.0
 }
 
 /// A check that the knob's type can be a knob, worded by the runtime's

@@ -2,7 +2,7 @@
 //! lowering: for array `let`s that later lines make recorded, and for the
 //! bindings a loop carries from one iteration to the next.
 
-use super::places::{array_literal, indexed_root, root, PatNames, Reach};
+use super::places::{array_literal, indexed_root, pattern_names, root, Reach};
 use super::syntax::is_compound;
 use proc_macro2::Ident;
 use std::collections::HashSet;
@@ -41,9 +41,7 @@ impl<'ast> Visit<'ast> for Assignments {
     }
     fn visit_local(&mut self, local: &'ast Local) {
         if let Some(init) = &local.init {
-            let mut names = PatNames::default();
-            names.visit_pat(&local.pat);
-            for name in names.0 {
+            for name in pattern_names(&local.pat) {
                 self.lets.push((name, (*init.expr).clone()));
             }
         }
@@ -117,10 +115,8 @@ pub fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
     for stmt in stmts {
         if let Stmt::Local(local) = stmt {
             if let Some(init) = &local.init {
-                let mut names = PatNames::default();
-                names.visit_pat(&local.pat);
                 let recorded = syntactically_active(&init.expr, &inner);
-                for name in names.0 {
+                for name in pattern_names(&local.pat) {
                     if recorded {
                         inner.insert(name.to_string());
                     } else {

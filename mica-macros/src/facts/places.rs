@@ -100,6 +100,13 @@ impl<'ast> Visit<'ast> for PatNames {
     }
 }
 
+/// The names `pat` binds, in order.
+pub fn pattern_names(pat: &Pat) -> Vec<Ident> {
+    let mut names = PatNames::default();
+    names.visit_pat(pat);
+    names.0
+}
+
 /// The patterns and iterated expressions of `for` loops.
 #[derive(Default)]
 pub struct LoopPatterns(pub Vec<(Pat, Expr)>);

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::facts::activity::{syntactically_active, Assignments};
-use crate::facts::places::{names_any, LoopPatterns, PatNames};
+use crate::facts::places::{names_any, pattern_names, LoopPatterns};
 use std::collections::HashSet;
 
 impl Sweep<'_> {
@@ -34,9 +34,7 @@ impl Sweep<'_> {
             let before = active.len();
             for (pat, iterated) in &loops.0 {
                 if names_any(iterated, |i| active.contains(&i.to_string())) {
-                    let mut names = PatNames::default();
-                    names.visit_pat(pat);
-                    active.extend(names.0.iter().map(Ident::to_string));
+                    active.extend(pattern_names(pat).iter().map(Ident::to_string));
                 }
             }
             for (name, value, compound) in &finder.assigned {

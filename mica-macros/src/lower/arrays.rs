@@ -3,7 +3,7 @@
 use super::*;
 use crate::facts::activity::{syntactically_active, Assignments};
 use crate::facts::places::{
-    array_binding, array_literal, index_chain, names_any, LaterNames, LoopPatterns, PatNames,
+    array_binding, array_literal, index_chain, names_any, pattern_names, LaterNames, LoopPatterns,
 };
 use crate::facts::syntax::strip_parens;
 use std::collections::HashSet;
@@ -200,9 +200,7 @@ impl Sweep<'_> {
                 if self.mentions_active(iterated)
                     || names_any(iterated, |i| active.contains(&i.to_string()))
                 {
-                    let mut names = PatNames::default();
-                    names.visit_pat(pat);
-                    active.extend(names.0.iter().map(Ident::to_string));
+                    active.extend(pattern_names(pat).iter().map(Ident::to_string));
                 }
             }
             for (binding, init) in &finder.lets {

@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::facts::activity::Assignments;
-use crate::facts::places::{is_assignment, PatNames};
+use crate::facts::places::{is_assignment, pattern_names};
 
 pub(super) fn first_token_of_stmts(arms: &[Vec<Stmt>]) -> TokenStream {
     arms.iter()
@@ -165,9 +165,7 @@ impl Sweep<'_> {
             self.building.push(Vec::new());
             self.scopes.push(HashMap::new());
             if let Some(pat) = patterns.get(k) {
-                let mut names = PatNames::default();
-                names.visit_pat(pat);
-                for name in names.0 {
+                for name in pattern_names(pat) {
                     self.bind(&name, Val::Const, Origin::Local);
                 }
             }
