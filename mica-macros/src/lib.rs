@@ -3,19 +3,21 @@
 //!
 //! The stages, in the order data flows (`ARCHITECTURE.md` at the
 //! repository's root says what passes between them and what decides each
-//! shortcut). The arrows between stages form no circle (`house.rs` tests
-//! it); a stage's own files share its builder.
+//! shortcut). The arrows between stages form no circle, no two files import
+//! each other in a circle, and no file is over 600 lines outside its unit
+//! tests (`house.rs` tests all three); a stage's own files share its
+//! builder.
 //!
 //! | stage | files | what it does |
 //! | --- | --- | --- |
 //! | entry | `expand.rs` | entry points, the fallback expansion, wall 9 |
 //! | front | `parse.rs`, `returns.rs`, `windows.rs` | arguments (`custom`, `plain`), parameters and marks, shapes (wall 7); `return` rewritten; finding windows |
-//! | facts | `facts/syntax.rs`, `facts/loops.rs`, `facts/stability.rs` | read from syntax before the record: parentheses, shifts, literal ranks; a loop's counter, changed names and subscripts as linear forms; names that hold one value wherever the reverse reads them |
+//! | facts | `facts/syntax.rs`, `facts/places.rs`, `facts/activity.rs`, `facts/loops.rs`, `facts/stability.rs` | read from syntax before the record: parentheses, shifts, literal ranks; the name at the root of a place, the names patterns bind and lines mention, array literals; which expressions would be recorded; a loop's counter, changed names and subscripts as linear forms; names that hold one value wherever the reverse reads them |
 //! | record | `record.rs` | the record's types: operations, loops, branches, array writes |
-//! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record; walls 3, 4 and 8 |
+//! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `loops.rs`, `for_loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record; walls 3, 4 and 8 |
 //! | analyses | `analyze/dependence.rs` | dependences between a loop's iterations through arrays |
 //! | reverse | `reverse.rs`; `reverse/ops.rs`, `walk.rs`, `fuse.rs`, `forward.rs`, `slices.rs` | the reverse sweep from the record and the analyses |
-//! | forms | `function_form.rs`, `window_form.rs` | `_grad`, `_backward` and the call adapter; knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
+//! | forms | `function_form.rs`, `window_form.rs`; `window_form/macros.rs` | `_grad`, `_backward` and the call adapter; knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
 //! | support | `rules.rs`, `names.rs`, `errors.rs` | the derivative rule table, hygienic names, accumulated errors |
 
 extern crate proc_macro;

@@ -43,6 +43,7 @@ mod branches;
 mod calls;
 mod exprs;
 mod fast;
+mod for_loops;
 mod inline;
 mod loops;
 mod placeholders;
@@ -51,11 +52,8 @@ mod walls;
 pub use crate::facts::stability::Stability;
 use crate::facts::syntax::is_compound;
 use crate::record::*;
-use activity::*;
-use arrays::*;
 pub use placeholders::fill_placeholders;
-use placeholders::*;
-use walls::MUTATING;
+use placeholders::{hoisted_decls, Hoist};
 
 /// Iterator adapters and consumers: on recorded values, written as loops.
 const ITERATION: &[&str] = &[
@@ -116,22 +114,6 @@ pub struct Lowered {
     /// how the forward sweep reads the value: a user's binding, a
     /// temporary, or (for a constant) the expression itself
     pub fwd: TokenStream,
-}
-
-/// Temporaries of one storage scope declared at its top, so the reverse
-/// sweep (or the loop's tape) can read them after nested blocks end.
-#[derive(Default)]
-struct Hoist {
-    /// `(name, made in a branch arm)`: a branch's temporaries start from
-    /// `Default::default()`, the other arm leaves them so
-    names: Vec<(Ident, bool)>,
-    /// optional references for the reverse sweep, which start from `None`:
-    /// a reference has no placeholder
-    options: Vec<Ident>,
-    /// block depth of the scope's own statements
-    base: usize,
-    /// branch arms entered within this scope
-    arms: usize,
 }
 
 /// One recorded region: a window, or a whole `#[tape]` function.
@@ -443,30 +425,6 @@ impl<'ast> Visit<'ast> for Mentions<'_, '_> {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// Whether `expr` has an identifier for which `named` holds (paths,
-/// fields, methods: every identifier syn visits).
-fn names_any(expr: &Expr, named: impl FnMut(&Ident) -> bool) -> bool {
-    struct Finder<F>(F, bool);
-    impl<'ast, F: FnMut(&Ident) -> bool> Visit<'ast> for Finder<F> {
-        fn visit_ident(&mut self, ident: &'ast Ident) {
-            self.1 = self.1 || (self.0)(ident);
-        }
-    }
-    let mut finder = Finder(named, false);
-    finder.visit_expr(expr);
-    finder.1
-}
-
-#[derive(Default)]
-struct PatNames(Vec<Ident>);
-
-impl<'ast> Visit<'ast> for PatNames {
-    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.0.push(p.ident.clone());
-        syn::visit::visit_pat_ident(self, p);
-    }
-}
-
 /// `tape!`, `backward!` or `gradient!`: meaningless once left behind.
 fn is_tape_macro(mac: &syn::Macro) -> bool {
     mac.path
@@ -483,13 +441,6 @@ fn compound_to_binary(op: &syn::BinOp) -> TokenStream {
         SubAssign(_) => quote_spanned!(span=> -),
         MulAssign(_) => quote_spanned!(span=> *),
         _ => quote_spanned!(span=> /),
-    }
-}
-
-fn strip_parens(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Paren(p) => strip_parens(&p.expr),
-        other => other,
     }
 }
 

@@ -11,6 +11,7 @@
 //! `w.len()`). Anything else is unknown, and an unknown subscript is
 //! assumed to reach every element.
 
+use super::places::{root, Reach};
 use super::syntax::{is_compound, strip};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -119,21 +120,10 @@ fn bound_in(body: &syn::Block) -> HashSet<String> {
 struct Bound(HashSet<String>);
 
 impl Bound {
-    fn root(&mut self, expr: &Expr) {
-        let mut e = strip(expr);
-        loop {
-            match e {
-                Expr::Index(i) => e = strip(&i.expr),
-                Expr::Field(f) => e = strip(&f.base),
-                Expr::Unary(u) => e = strip(&u.expr),
-                Expr::Path(p) => {
-                    if let Some(name) = p.path.get_ident() {
-                        self.0.insert(name.to_string());
-                    }
-                    return;
-                }
-                _ => return,
-            }
+    /// The name at the root of a place the body changes.
+    fn place(&mut self, expr: &Expr) {
+        if let Some(name) = root(expr, Reach::Grouped) {
+            self.0.insert(name.to_string());
         }
     }
 
@@ -156,24 +146,24 @@ impl<'ast> Visit<'ast> for Bound {
         syn::visit::visit_pat_ident(self, p);
     }
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
-        self.root(&e.left);
+        self.place(&e.left);
         syn::visit::visit_expr_assign(self, e);
     }
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
         if is_compound(&e.op) {
-            self.root(&e.left);
+            self.place(&e.left);
         }
         syn::visit::visit_expr_binary(self, e);
     }
     fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
         if e.mutability.is_some() {
-            self.root(&e.expr);
+            self.place(&e.expr);
         }
         syn::visit::visit_expr_reference(self, e);
     }
     fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
         // a method may take its receiver by `&mut self`
-        self.root(&e.receiver);
+        self.place(&e.receiver);
         syn::visit::visit_expr_method_call(self, e);
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {

@@ -25,6 +25,7 @@
 //! every element of the range, in order: recorded loops have no `break` or
 //! `continue`, and this is used only where the body has no `return`.
 
+use crate::facts::places::{root, Reach};
 use crate::facts::syntax::strip;
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
@@ -450,21 +451,9 @@ fn bound_name(pat: &Pat) -> Option<String> {
 struct Touches(HashSet<String>);
 
 impl Touches {
-    /// The name at the root of a place: `a` in `a[i][j]`, `a.f`, `*a`.
-    fn root(expr: &Expr) -> Option<String> {
-        match expr {
-            Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
-            Expr::Index(i) => Self::root(&i.expr),
-            Expr::Field(f) => Self::root(&f.base),
-            Expr::Paren(p) => Self::root(&p.expr),
-            Expr::Unary(u) => Self::root(&u.expr),
-            _ => None,
-        }
-    }
-
     fn touch(&mut self, place: &Expr) {
-        if let Some(name) = Self::root(place) {
-            self.0.insert(name);
+        if let Some(name) = root(place, Reach::Touched) {
+            self.0.insert(name.to_string());
         }
     }
 

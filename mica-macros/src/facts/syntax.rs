@@ -29,10 +29,22 @@ pub fn shift<'e>(expr: &'e Expr, var: &str) -> Option<Shift<'e>> {
     }
 }
 
+/// `expr` inside its parentheses and invisible groups (`Expr::Group`, as a
+/// `macro_rules!` fragment leaves it).
 pub fn strip(expr: &Expr) -> &Expr {
     match expr {
         Expr::Paren(p) => strip(&p.expr),
         Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}
+
+/// `expr` inside its parentheses only: unlike [`strip`], an invisible group
+/// is kept as it stands (the lowering's operands, subscripts and loop
+/// sources are read this way).
+pub fn strip_parens(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip_parens(&p.expr),
         other => other,
     }
 }

@@ -1,158 +1,11 @@
-//! Which names and expressions a body may record, read from syntax
-//! before lowering (for array `let`s that later lines make recorded).
+//! The bindings a loop body carries from one iteration to the next as
+//! recorded values, found before the body is lowered. Which expressions
+//! would be recorded is read from syntax alone (`facts/activity.rs`).
 
 use super::*;
+use crate::facts::activity::{syntactically_active, Assignments};
+use crate::facts::places::{names_any, pattern_names, LoopPatterns};
 use std::collections::HashSet;
-
-/// Assignments and `let`s in a body, for the activity fixed point.
-#[derive(Default)]
-pub(super) struct Assignments {
-    /// `(target, value, compound)`
-    pub(super) assigned: Vec<(Ident, Expr, bool)>,
-    pub(super) lets: Vec<(Ident, Expr)>,
-    /// `(array, value)` of `array[…] = value` and `array[…] op= value`
-    pub(super) writes: Vec<(Ident, Expr)>,
-}
-
-impl<'ast> Visit<'ast> for Assignments {
-    fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
-        if let Some(name) = plain_name(&e.left) {
-            self.assigned
-                .push((name.clone(), (*e.right).clone(), false));
-        } else if let Some(name) = indexed_name(&e.left) {
-            self.writes.push((name.clone(), (*e.right).clone()));
-        }
-        syn::visit::visit_expr_assign(self, e);
-    }
-    fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
-        if is_compound(&e.op) {
-            if let Some(name) = plain_name(&e.left) {
-                self.assigned.push((name.clone(), (*e.right).clone(), true));
-            } else if let Some(name) = indexed_name(&e.left) {
-                self.writes.push((name.clone(), (*e.right).clone()));
-            }
-        }
-        syn::visit::visit_expr_binary(self, e);
-    }
-    fn visit_local(&mut self, local: &'ast Local) {
-        if let Some(init) = &local.init {
-            let mut names = PatNames::default();
-            names.visit_pat(&local.pat);
-            for name in names.0 {
-                self.lets.push((name, (*init.expr).clone()));
-            }
-        }
-        syn::visit::visit_local(self, local);
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// `h` of `h[i]`, `h[i][j]`.
-pub(super) fn indexed_name(expr: &Expr) -> Option<&Ident> {
-    match expr {
-        Expr::Index(i) => match &*i.expr {
-            Expr::Index(_) => indexed_name(&i.expr),
-            other => plain_name(other),
-        },
-        _ => None,
-    }
-}
-
-pub(super) fn plain_name(expr: &Expr) -> Option<&Ident> {
-    match expr {
-        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
-        Expr::Paren(p) => plain_name(&p.expr),
-        _ => None,
-    }
-}
-
-/// Whether an expression would be recorded, judged from its syntax alone:
-/// arithmetic and rule methods carry recorded values, comparisons, casts and
-/// `detach` do not.
-pub(super) fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
-    match expr {
-        Expr::Path(p) => p
-            .path
-            .get_ident()
-            .is_some_and(|i| active.contains(&i.to_string())),
-        Expr::Binary(b) => {
-            crate::rules::binary(&b.op).is_some()
-                && (syntactically_active(&b.left, active) || syntactically_active(&b.right, active))
-        }
-        Expr::Unary(u) => {
-            !matches!(u.op, syn::UnOp::Not(_)) && syntactically_active(&u.expr, active)
-        }
-        Expr::Paren(p) => syntactically_active(&p.expr, active),
-        Expr::Group(g) => syntactically_active(&g.expr, active),
-        Expr::Reference(r) => syntactically_active(&r.expr, active),
-        Expr::MethodCall(m) => match crate::rules::method(&m.method.to_string()) {
-            Some(method) if method.slope == crate::rules::Slope::Zero => false,
-            Some(_) => syntactically_active(&m.receiver, active) || any_active(&m.args, active),
-            None => {
-                !matches!(m.method.to_string().as_str(), "len" | "is_empty")
-                    && any_active(&m.args, active)
-            }
-        },
-        Expr::Call(c) => {
-            let detach = matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "detach"));
-            !detach && any_active(&c.args, active)
-        }
-        Expr::Index(i) => syntactically_active(&i.expr, active),
-        Expr::Field(f) => syntactically_active(&f.base, active),
-        Expr::Tuple(t) => any_active(&t.elems, active),
-        Expr::Array(a) => any_active(&a.elems, active),
-        Expr::Repeat(r) => syntactically_active(&r.expr, active),
-        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
-            array_literal(expr).is_some_and(|literal| syntactically_active(&literal, active))
-        }
-        Expr::Block(b) => block_active(&b.block.stmts, active),
-        Expr::If(i) => {
-            block_active(&i.then_branch.stmts, active)
-                || i.else_branch
-                    .as_ref()
-                    .is_some_and(|(_, e)| syntactically_active(e, active))
-        }
-        Expr::Match(m) => m
-            .arms
-            .iter()
-            .any(|arm| syntactically_active(&arm.body, active)),
-        _ => false,
-    }
-}
-
-/// Whether a block's value would be recorded: its tail, judged with the
-/// block's own `let`s of recorded values (`{ let u = x; u.sin() }`).
-pub(super) fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
-    let Some(Stmt::Expr(tail, None)) = stmts.last() else {
-        return false;
-    };
-    let mut inner = active.clone();
-    for stmt in stmts {
-        if let Stmt::Local(local) = stmt {
-            if let Some(init) = &local.init {
-                let mut names = PatNames::default();
-                names.visit_pat(&local.pat);
-                let recorded = syntactically_active(&init.expr, &inner);
-                for name in names.0 {
-                    if recorded {
-                        inner.insert(name.to_string());
-                    } else {
-                        inner.remove(&name.to_string());
-                    }
-                }
-            }
-        }
-    }
-    syntactically_active(tail, &inner)
-}
-
-pub(super) fn any_active<'e>(
-    items: impl IntoIterator<Item = &'e Expr>,
-    active: &HashSet<String>,
-) -> bool {
-    items.into_iter().any(|e| syntactically_active(e, active))
-}
 
 impl Sweep<'_> {
     /// Bindings the body assigns whose values flow between iterations as
@@ -180,10 +33,8 @@ impl Sweep<'_> {
         loop {
             let before = active.len();
             for (pat, iterated) in &loops.0 {
-                if super::names_any(iterated, |i| active.contains(&i.to_string())) {
-                    let mut names = PatNames::default();
-                    names.visit_pat(pat);
-                    active.extend(names.0.iter().map(Ident::to_string));
+                if names_any(iterated, |i| active.contains(&i.to_string())) {
+                    active.extend(pattern_names(pat).iter().map(Ident::to_string));
                 }
             }
             for (name, value, compound) in &finder.assigned {

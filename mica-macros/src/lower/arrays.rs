@@ -1,87 +1,19 @@
 //! Arrays: element reads, subscripts, array `let`s and element writes.
 
 use super::*;
+use crate::facts::activity::{syntactically_active, Assignments};
+use crate::facts::places::{
+    array_binding, array_literal, index_chain, names_any, pattern_names, LaterNames, LoopPatterns,
+};
+use crate::facts::syntax::strip_parens;
 use std::collections::HashSet;
 
-/// The names each statement of a block mentions (its tokens' identifiers,
-/// macro arguments included), computed once for the block when an array
-/// `let` first asks: which later line is the last to name the array.
-pub(super) struct LaterNames<'s> {
-    stmts: &'s [Stmt],
-    names: Option<Vec<HashSet<String>>>,
-}
-
-impl<'s> LaterNames<'s> {
-    pub(super) fn new(stmts: &'s [Stmt]) -> Self {
-        LaterNames { stmts, names: None }
-    }
-
-    /// The index of the last statement at or after `from` that names `name`.
-    fn last_mention(&mut self, name: &str, from: usize) -> Option<usize> {
-        let stmts = self.stmts;
-        let names = self.names.get_or_insert_with(|| {
-            stmts
-                .iter()
-                .map(|s| {
-                    let mut names = HashSet::new();
-                    crate::names::idents_in(s.to_token_stream(), &mut names);
-                    names
-                })
-                .collect()
-        });
-        (from..names.len()).rev().find(|&k| names[k].contains(name))
-    }
-}
-
 /// What an array literal writes when it is made.
-pub(super) enum Fill {
+enum Fill {
     /// these elements (by index) are recorded values
     Elements(Vec<(usize, ValueId)>),
     /// `[x; n]` of a recorded `x`
     All(ValueId),
-}
-
-pub(super) fn array_binding(pat: &Pat) -> Option<Ident> {
-    match pat {
-        Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
-        Pat::Type(t) => array_binding(&t.pat),
-        _ => None,
-    }
-}
-
-/// The literal an array `let` starts from: `[…]`, `[x; n]` or `vec![…]`.
-pub(super) fn array_literal(expr: &Expr) -> Option<Expr> {
-    match expr {
-        Expr::Array(_) | Expr::Repeat(_) => Some(expr.clone()),
-        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
-            let tokens = &m.mac.tokens;
-            syn::parse2::<Expr>(quote!([#tokens]))
-                .ok()
-                .filter(|e| matches!(e, Expr::Array(_) | Expr::Repeat(_)))
-        }
-        _ => None,
-    }
-}
-
-/// The patterns and iterated expressions of `for` loops.
-#[derive(Default)]
-pub(super) struct LoopPatterns(pub(super) Vec<(Pat, Expr)>);
-
-impl<'ast> Visit<'ast> for LoopPatterns {
-    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
-        self.0.push(((*f.pat).clone(), (*f.expr).clone()));
-        syn::visit::visit_expr_for_loop(self, f);
-    }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// `x = …` or `x op= …`.
-pub(super) fn is_assignment(expr: &Expr) -> bool {
-    match expr {
-        Expr::Assign(_) => true,
-        Expr::Binary(b) => is_compound(&b.op),
-        _ => false,
-    }
 }
 
 impl Sweep<'_> {
@@ -266,11 +198,9 @@ impl Sweep<'_> {
             let known = active.len();
             for (pat, iterated) in &loops.0 {
                 if self.mentions_active(iterated)
-                    || super::names_any(iterated, |i| active.contains(&i.to_string()))
+                    || names_any(iterated, |i| active.contains(&i.to_string()))
                 {
-                    let mut names = PatNames::default();
-                    names.visit_pat(pat);
-                    active.extend(names.0.iter().map(Ident::to_string));
+                    active.extend(pattern_names(pat).iter().map(Ident::to_string));
                 }
             }
             for (binding, init) in &finder.lets {
@@ -419,13 +349,7 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<()> {
         // h[i][j]: the base and the indices, outermost first
-        let mut indices_exprs = vec![&*target.index];
-        let mut base = &*target.expr;
-        while let Expr::Index(inner) = base {
-            indices_exprs.push(&*inner.index);
-            base = &*inner.expr;
-        }
-        indices_exprs.reverse();
+        let (base, indices_exprs) = index_chain(target);
         let lowered = self.lower_expr(base, out)?;
         let Val::Array { array, prefix } = lowered.val else {
             // an array that is not recorded may take a constant (a slope-0

@@ -5,6 +5,8 @@
 //! assigns — becomes a merge the reverse hands back to the arm that ran.
 
 use super::*;
+use crate::facts::activity::Assignments;
+use crate::facts::places::{is_assignment, pattern_names};
 
 pub(super) fn first_token_of_stmts(arms: &[Vec<Stmt>]) -> TokenStream {
     arms.iter()
@@ -163,9 +165,7 @@ impl Sweep<'_> {
             self.building.push(Vec::new());
             self.scopes.push(HashMap::new());
             if let Some(pat) = patterns.get(k) {
-                let mut names = PatNames::default();
-                names.visit_pat(pat);
-                for name in names.0 {
+                for name in pattern_names(pat) {
                     self.bind(&name, Val::Const, Origin::Local);
                 }
             }

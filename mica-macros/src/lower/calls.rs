@@ -2,6 +2,8 @@
 //! constants and nested blocks.
 
 use super::*;
+use crate::facts::places::{index_chain, MUTATING};
+use crate::facts::syntax::strip_parens;
 
 impl Sweep<'_> {
     pub(super) fn lower_method(
@@ -102,12 +104,8 @@ impl Sweep<'_> {
             Expr::Index(i) => {
                 self.is_recorded_array(&i.expr) && {
                     // a row, not an element
-                    let mut depth = 1;
-                    let mut base = &*i.expr;
-                    while let Expr::Index(inner) = base {
-                        depth += 1;
-                        base = &inner.expr;
-                    }
+                    let (base, indices) = index_chain(i);
+                    let depth = indices.len();
                     let rank = match base {
                         Expr::Path(p) => p
                             .path

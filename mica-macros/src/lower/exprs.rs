@@ -2,6 +2,8 @@
 //! record.
 
 use super::*;
+use crate::facts::places::array_literal;
+use crate::facts::syntax::strip_parens;
 
 impl Sweep<'_> {
     /// Lowers an expression, emitting the temporaries it needs into `out`.

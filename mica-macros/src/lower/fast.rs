@@ -47,6 +47,7 @@
 //! lowered only to be thrown away gives back the slices it took.
 
 use super::Sweep;
+use crate::facts::places::names_any;
 use crate::facts::stability::Stability;
 use crate::facts::syntax::{shift, strip, Shift};
 use proc_macro2::{Ident, TokenStream};
@@ -182,7 +183,7 @@ impl Sweep<'_> {
         let at = self
             .fast
             .iter()
-            .rposition(|l| super::names_any(index, |i| *i == l.var))?;
+            .rposition(|l| names_any(index, |i| *i == l.var))?;
         let l = &self.fast[at];
         let shift = shift(index, &l.var)?;
         // the same base and shift: the same slice

@@ -1,6 +1,26 @@
-//! Placeholders in the forward sweep, filled once the reverse is known.
+//! Placeholders in the forward sweep, filled once the reverse is known, and
+//! the declarations of hoisted temporaries. Nothing here needs the sweep:
+//! `lower.rs` and its files read these, and this file reads none of them.
 
-use super::*;
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::quote;
+use std::collections::HashMap;
+
+/// Temporaries of one storage scope declared at its top, so the reverse
+/// sweep (or the loop's tape) can read them after nested blocks end.
+#[derive(Default)]
+pub(super) struct Hoist {
+    /// `(name, made in a branch arm)`: a branch's temporaries start from
+    /// `Default::default()`, the other arm leaves them so
+    pub(super) names: Vec<(Ident, bool)>,
+    /// optional references for the reverse sweep, which start from `None`:
+    /// a reference has no placeholder
+    pub(super) options: Vec<Ident>,
+    /// block depth of the scope's own statements
+    pub(super) base: usize,
+    /// branch arms entered within this scope
+    pub(super) arms: usize,
+}
 
 /// `let` lines for a storage scope's hoisted temporaries.
 pub(super) fn hoisted_decls(hoist: &Hoist) -> TokenStream {
@@ -31,10 +51,7 @@ pub fn fill_placeholders(tokens: TokenStream, fills: &HashMap<String, TokenStrea
 /// stream without placeholders is kept, not rebuilt: inside rustc each
 /// token moved into a new stream crosses the proc-macro bridge, and most of
 /// a sweep's groups hold none.
-pub(super) fn filled(
-    tokens: &TokenStream,
-    fills: &HashMap<String, TokenStream>,
-) -> Option<TokenStream> {
+fn filled(tokens: &TokenStream, fills: &HashMap<String, TokenStream>) -> Option<TokenStream> {
     let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
     // from the first change on, the new stream's trees
     let mut out: Option<Vec<TokenTree>> = None;

@@ -1,6 +1,7 @@
 //! Statements: blocks, `let`, assignments.
 
 use super::*;
+use crate::facts::places::{is_assignment, pattern_names, LaterNames};
 
 impl Sweep<'_> {
     /// Lowers statements into `out`; returns the tail expression's value, if
@@ -67,9 +68,7 @@ impl Sweep<'_> {
             Stmt::Macro(m) if is_tape_macro(&m.mac) => {}
             Stmt::Expr(Expr::Macro(m), _) if is_tape_macro(&m.mac) => {}
             Stmt::Local(local) => {
-                let mut names = PatNames::default();
-                names.visit_pat(&local.pat);
-                for name in names.0 {
+                for name in pattern_names(&local.pat) {
                     self.bind(&name, Val::Const, Origin::Local);
                 }
                 let mut local = local.clone();
@@ -228,9 +227,7 @@ impl Sweep<'_> {
             },
             _ if !val.is_active() => {
                 // a constant: bind every name the pattern introduces as such
-                let mut names = PatNames::default();
-                names.visit_pat(pat);
-                for name in names.0 {
+                for name in pattern_names(pat) {
                     self.bind(&name, Val::Const, Origin::Local);
                 }
                 Ok(())

@@ -5,6 +5,7 @@
 //! `gradient!` stand (1, 2, 5, 6, 7); `expand.rs` what `#[tape]` goes on (9).
 
 use super::*;
+use crate::facts::places::{root, PatNames, Reach, MUTATING};
 
 impl Sweep<'_> {
     /// Macros other than the formatting and assertion ones may not be given
@@ -145,48 +146,12 @@ struct Writes<'s, 'a> {
     found: Option<syn::Error>,
 }
 
-/// Standard collections' methods that change the receiver.
-pub(super) const MUTATING: &[&str] = &[
-    "push",
-    "push_str",
-    "push_back",
-    "push_front",
-    "pop",
-    "pop_back",
-    "pop_front",
-    "clear",
-    "fill",
-    "insert",
-    "remove",
-    "extend",
-    "extend_from_slice",
-    "truncate",
-    "resize",
-    "swap",
-    "sort",
-    "sort_by",
-    "sort_unstable",
-    "reverse",
-    "append",
-    "drain",
-    "retain",
-    "dedup",
-    "iter_mut",
-    "get_mut",
-    "as_mut",
-    "as_mut_slice",
-    "set",
-    "take",
-    "replace",
-    "swap_remove",
-];
-
 impl Writes<'_, '_> {
     fn check(&mut self, target: &Expr, what: &str) {
         if self.found.is_some() {
             return;
         }
-        let Some(base) = base_name(target) else {
+        let Some(base) = root(target, Reach::Place) else {
             return;
         };
         let name = base.to_string();
@@ -233,16 +198,4 @@ impl<'ast> Visit<'ast> for Writes<'_, '_> {
         syn::visit::visit_expr_method_call(self, e);
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// The binding a place expression starts from: `a` in `a.b[i].c`.
-fn base_name(expr: &Expr) -> Option<&Ident> {
-    match expr {
-        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
-        Expr::Field(f) => base_name(&f.base),
-        Expr::Index(i) => base_name(&i.expr),
-        Expr::Paren(p) => base_name(&p.expr),
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => base_name(&u.expr),
-        _ => None,
-    }
 }
