@@ -180,7 +180,7 @@ fn backward_fn(
     };
     let mut uses_seed = !factor_seed && !seeds.is_empty();
     let rev = reverse(&mut sweep, seeds, args.plain.is_some());
-    let prologue = sweep.prologue();
+    let prologue = sweep.prologue(&rev.reads, &rev.empty_tapes);
     let mut updates = TokenStream::new();
     for ((param, _), id) in tracked(params).zip(&inputs) {
         let slot = slot_name(param);

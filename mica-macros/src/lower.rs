@@ -138,8 +138,9 @@ pub struct Sweep<'a> {
     /// which names the reverse sweep may read again (function form without
     /// `return`; `None`: store every constant a loop's reverse reads)
     pub stability: Option<Stability>,
-    /// loops whose tapes hold nothing (everything recomputed): not declared
-    pub empty_tapes: std::collections::HashSet<String>,
+    /// values whose stores the forward sweep reads where the lowering did
+    /// not write them: they must be written (see [`Self::lazy_fills`])
+    forward_reads: std::collections::BTreeSet<ValueId>,
     /// loop bookkeeping written only if the reverse sweep reads it: a
     /// placeholder, the values whose reading needs it, its code
     lazy: Vec<(Ident, Vec<ValueId>, TokenStream)>,
@@ -195,7 +196,7 @@ impl<'a> Sweep<'a> {
             tapes: Vec::new(),
             function_form,
             stability: None,
-            empty_tapes: Default::default(),
+            forward_reads: Default::default(),
             lazy: Vec::new(),
             written: Default::default(),
             hint: None,
@@ -208,6 +209,21 @@ impl<'a> Sweep<'a> {
         }
     }
 
+    /// The names, and the record as the later stages read it.
+    pub fn parts(&mut self) -> (&mut Names, Record<'_>) {
+        (
+            &mut *self.names,
+            Record {
+                values: &self.values,
+                arrays: &self.arrays,
+                stability: self.stability.as_ref(),
+                hoisted: &self.hoisted,
+                tapes: &self.tapes,
+                forward_reads: &self.forward_reads,
+            },
+        )
+    }
+
     /// The record, once lowering is done.
     pub fn take_steps(&mut self) -> Vec<Step> {
         self.building.drain(..).next().unwrap_or_default()
@@ -217,7 +233,6 @@ impl<'a> Sweep<'a> {
         self.values.push(Value {
             store,
             capture,
-            needed: false,
             recompute: None,
             deps: Vec::new(),
             syntax: None,
@@ -311,7 +326,7 @@ impl<'a> Sweep<'a> {
 
     /// The store of a value, marked as read.
     pub fn read_store(&mut self, id: ValueId) -> Ident {
-        self.values[id].needed = true;
+        self.forward_reads.insert(id);
         self.values[id].store.clone()
     }
 
@@ -345,11 +360,15 @@ impl<'a> Sweep<'a> {
 
     /// Once the reverse sweep is written: the bookkeeping it reads, into the
     /// placeholders' fills.
-    pub fn lazy_fills(&mut self, fills: &mut HashMap<String, TokenStream>) {
+    pub fn lazy_fills(
+        &mut self,
+        reads: &std::collections::BTreeSet<ValueId>,
+        fills: &mut HashMap<String, TokenStream>,
+    ) {
         for (placeholder, values, code) in std::mem::take(&mut self.lazy) {
             if values
                 .iter()
-                .any(|&v| self.values[v].needed || self.written.contains(&v))
+                .any(|&v| reads.contains(&v) || self.written.contains(&v))
             {
                 fills.insert(placeholder.to_string(), code);
             }
@@ -358,8 +377,14 @@ impl<'a> Sweep<'a> {
 
     /// What goes before the forward code: copies of the inputs the sweep
     /// needs, the declarations of hoisted temporaries, the loops' tapes.
-    pub fn prologue(&self) -> TokenStream {
-        let captures = self.values.iter().filter(|v| v.needed).filter_map(|v| {
+    /// `reads`: the values the reverse reads; `empty_tapes`: the loops whose
+    /// tapes it leaves empty.
+    pub fn prologue(
+        &self,
+        reads: &std::collections::BTreeSet<ValueId>,
+        empty_tapes: &std::collections::HashSet<String>,
+    ) -> TokenStream {
+        let captures = reads.iter().map(|&v| &self.values[v]).filter_map(|v| {
             let store = &v.store;
             v.capture
                 .as_ref()
@@ -370,7 +395,7 @@ impl<'a> Sweep<'a> {
         let tapes = self
             .tapes
             .iter()
-            .filter(|(tape, _)| !self.empty_tapes.contains(&tape.to_string()))
+            .filter(|(tape, _)| !empty_tapes.contains(&tape.to_string()))
             .map(|(tape, capacity)| match capacity {
                 Some(capacity) => {
                     quote!(let mut #tape = ::mica::__private::StackTape::<_, #capacity>::new();)

@@ -26,7 +26,7 @@ mod reads;
 pub mod slices;
 
 use crate::facts::stability::Stability;
-use crate::record::{Array, Loop, Step, Value, ValueId};
+use crate::record::{Array, Loop, Record, Step, Value, ValueId};
 use proc_macro2::Span;
 use std::collections::{HashMap, HashSet};
 
@@ -41,6 +41,18 @@ pub struct View<'r> {
     pub hoisted: &'r HashSet<String>,
     /// the values the reverse sweep is seeded at
     pub seeds: Vec<ValueId>,
+}
+
+impl<'r> View<'r> {
+    pub fn of(record: &Record<'r>, seeds: Vec<ValueId>) -> Self {
+        View {
+            values: record.values,
+            arrays: record.arrays,
+            stability: record.stability,
+            hoisted: record.hoisted,
+            seeds,
+        }
+    }
 }
 
 /// Why a shortcut is not taken, and where: read by the tests of the plan,

@@ -1,6 +1,8 @@
 //! The record: what the forward sweep did, as data. Built once by the
-//! lowering (`lower.rs`), read by the analyses (`analyze/`) and the reverse
-//! sweep (`reverse.rs`), changed by neither.
+//! lowering (`lower.rs`), read by the analyses (`analyze/`), the plan
+//! (`plan.rs`) and the reverse sweep (`reverse.rs`) through [`Record`],
+//! changed by none of them: what the reverse reads it says in its own
+//! output (`Reverse::reads`).
 
 use proc_macro2::{Ident, TokenStream};
 
@@ -249,7 +251,6 @@ pub struct Value {
     /// for an input (a knob or tracked parameter): the name it is read from,
     /// copied into `store` at the start of the sweep only if needed
     pub capture: Option<Ident>,
-    pub needed: bool,
     /// for a constant the reverse sweep can evaluate again (see
     /// `facts/stability.rs`): its expression, read instead of stored
     pub recompute: Option<TokenStream>,
@@ -262,4 +263,23 @@ pub struct Value {
     pub region: usize,
     /// the innermost loop it was made in (0: none)
     pub scope: usize,
+}
+
+/// The record as the stages after the lowering see it: borrowed, so no
+/// stage can change it.
+#[derive(Clone, Copy)]
+pub struct Record<'r> {
+    pub values: &'r [Value],
+    pub arrays: &'r [Array],
+    /// names that hold one value wherever the reverse reads them (`None`:
+    /// a window, a body with `return`, or the plain adjoint)
+    pub stability: Option<&'r crate::facts::stability::Stability>,
+    /// temporaries declared at the top of their scope and assigned in a
+    /// nested block or arm
+    pub hoisted: &'r std::collections::HashSet<String>,
+    /// every loop's tape, with its capacity when it lives on the stack
+    pub tapes: &'r [(Ident, Option<TokenStream>)],
+    /// the values whose stores the forward sweep itself reads where the
+    /// lowering did not write them (they must be written)
+    pub forward_reads: &'r std::collections::BTreeSet<ValueId>,
 }

@@ -46,10 +46,10 @@ mod walk;
 
 use crate::lower::Sweep;
 use crate::plan::Plan;
-use crate::record::{Branch, Loop, OpKind, Operand, RangeSource, Step, Val, ValueId};
+use crate::record::{Branch, Loop, OpKind, Operand, RangeSource, Record, Step, Val, ValueId};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The reverse sweep's code and what reached each input.
 pub struct Reverse {
@@ -59,29 +59,31 @@ pub struct Reverse {
     /// each loop's placeholder in the forward code → the push of the values
     /// its reverse reads
     pub fills: HashMap<String, TokenStream>,
+    /// the values whose stores the reverse reads (and those the forward
+    /// reads): the forward must write them, and copy the inputs among them
+    pub reads: BTreeSet<ValueId>,
+    /// the loops whose tapes the reverse leaves empty: not declared
+    pub empty_tapes: HashSet<String>,
 }
 
 /// Writes the reverse sweep of `sweep`'s record, seeded at the given values.
 ///
 /// Every shortcut is decided first, in the plan (`plan.rs`); `plain` makes
-/// every verdict no.
+/// every verdict no. Neither the plan nor the reverse changes the record:
+/// the reverse says what it read in its output.
 pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain: bool) -> Reverse {
     let steps = sweep.take_steps();
-    let plan = {
-        let view = crate::plan::View {
-            values: &sweep.values,
-            arrays: &sweep.arrays,
-            stability: sweep.stability.as_ref(),
-            hoisted: &sweep.hoisted,
-            seeds: seeds.iter().map(|(v, _)| *v).collect(),
-        };
-        Plan::of(&view, &steps, plain)
-    };
+    let (names, record) = sweep.parts();
+    let seed_values: Vec<ValueId> = seeds.iter().map(|(v, _)| *v).collect();
+    let plan = Plan::of(&crate::plan::View::of(&record, seed_values), &steps, plain);
     let mut accumulated = BTreeSet::new();
-    mark_accumulated(sweep, &steps, 0, &mut accumulated);
+    mark_accumulated(&record, &steps, 0, &mut accumulated);
     let mut gen = Gen {
-        sweep,
+        record,
+        names,
         plan: &plan,
+        reads: record.forward_reads.clone(),
+        empty_tapes: HashSet::new(),
         contributions: BTreeMap::new(),
         accumulated,
         accumulators: BTreeMap::new(),
@@ -96,16 +98,16 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         nest: Vec::new(),
     };
     let mut code = TokenStream::new();
-    for array in &gen.sweep.arrays {
+    for array in gen.record.arrays {
         if let Some(declare) = &array.declare {
             code.extend([declare.clone()]);
         }
     }
     code.extend([gen.region(&steps, 0, seeds)]);
     gen.finish_fused();
-    let inputs: Vec<ValueId> = (0..gen.sweep.values.len())
+    let inputs: Vec<ValueId> = (0..gen.record.values.len())
         .filter(|&v| {
-            let value = &gen.sweep.values[v];
+            let value = &gen.record.values[v];
             value.capture.is_some() && value.region == 0
         })
         .collect();
@@ -115,21 +117,33 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
             totals.insert(v, total);
         }
     }
+    let Gen {
+        mut fills,
+        reads,
+        empty_tapes,
+        ..
+    } = gen;
     // loop bookkeeping: only what the reverse sweep reads
-    let mut fills = gen.fills;
-    gen.sweep.lazy_fills(&mut fills);
+    sweep.lazy_fills(&reads, &mut fills);
     Reverse {
         code,
         inputs: totals,
         fills,
+        reads,
+        empty_tapes,
     }
 }
 
 /// Values that receive slopes from a region other than their own.
-fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut BTreeSet<ValueId>) {
+fn mark_accumulated(
+    record: &Record<'_>,
+    steps: &[Step],
+    region: usize,
+    out: &mut BTreeSet<ValueId>,
+) {
     let mark = |val: &Val, region: usize, out: &mut BTreeSet<ValueId>| {
         if let Val::Active(v) = val {
-            if sweep.values[*v].region != region {
+            if record.values[*v].region != region {
                 out.insert(*v);
             }
         }
@@ -144,7 +158,7 @@ fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut 
                 }
             }
             Step::Loop(l) => {
-                mark_accumulated(sweep, &l.steps, l.region, out);
+                mark_accumulated(record, &l.steps, l.region, out);
                 for c in &l.carried {
                     mark(&c.end, l.region, out);
                     mark(&c.before, region, out);
@@ -164,7 +178,7 @@ fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut 
             Step::Write { .. } | Step::Increment { .. } => {}
             Step::Branch(b) => {
                 for (k, (arm_region, arm)) in b.arms.iter().enumerate() {
-                    mark_accumulated(sweep, arm, *arm_region, out);
+                    mark_accumulated(record, arm, *arm_region, out);
                     for merge in &b.merges {
                         if let Some(val) = merge.per_arm.get(k) {
                             mark(val, *arm_region, out);
@@ -176,8 +190,14 @@ fn mark_accumulated(sweep: &Sweep<'_>, steps: &[Step], region: usize, out: &mut 
     }
 }
 
-struct Gen<'g, 'a> {
-    sweep: &'g mut Sweep<'a>,
+struct Gen<'g> {
+    /// the record, read only
+    record: Record<'g>,
+    names: &'g mut crate::names::Names,
+    /// the values whose stores the reverse reads so far
+    reads: BTreeSet<ValueId>,
+    /// the loops whose tapes the reverse leaves empty
+    empty_tapes: HashSet<String>,
     /// every shortcut's verdict, decided before the reverse is written
     plan: &'g Plan,
     contributions: BTreeMap<ValueId, Vec<Part>>,
@@ -233,7 +253,13 @@ impl Level {
     }
 }
 
-impl Gen<'_, '_> {
+impl Gen<'_> {
+    /// The store of a value, noted as read.
+    fn read_store(&mut self, id: ValueId) -> Ident {
+        self.reads.insert(id);
+        self.record.values[id].store.clone()
+    }
+
     /// Adds `part` to `v`'s adjoint: into its list, or, for an accumulated
     /// value, into its accumulator right away.
     fn contribute(&mut self, v: ValueId, part: impl Into<Part>, code: &mut TokenStream) {
@@ -245,7 +271,7 @@ impl Gen<'_, '_> {
             let acc = match self.accumulators.get(&v) {
                 Some(acc) => acc.clone(),
                 None => {
-                    let acc = self.sweep.names.fresh("acc");
+                    let acc = self.names.fresh("acc");
                     self.accumulators.insert(v, acc.clone());
                     self.accumulator_order.push(v);
                     acc
@@ -282,7 +308,7 @@ impl Gen<'_, '_> {
             // one contribution: small, cheap to look at
             1 => parts.pop().map(|one| self.bind_adjoint(one, code)),
             _ => {
-                let adj = self.sweep.names.fresh("a");
+                let adj = self.names.fresh("a");
                 let total = sum(&Part::tokens(parts));
                 crate::names::push_let(code, &adj, total);
                 Some(adj)
@@ -306,7 +332,7 @@ impl Gen<'_, '_> {
         if let Some(name) = name.filter(is_immutable_adjoint) {
             return name;
         }
-        let adj = self.sweep.names.fresh("a");
+        let adj = self.names.fresh("a");
         crate::names::push_let(code, &adj, adjoint.into_tokens());
         adj
     }
@@ -318,11 +344,11 @@ impl Gen<'_, '_> {
                 owned: true,
                 ..
             } => {
-                let store = self.sweep.read_store(*id);
+                let store = self.read_store(*id);
                 quote!(&#store)
             }
             Operand::Active(id) | Operand::Stored(id) | Operand::Array { arg: id, .. } => {
-                self.sweep.read_store(*id).into_token_stream()
+                self.read_store(*id).into_token_stream()
             }
             Operand::Const(tokens) => tokens.clone(),
         }
@@ -360,7 +386,7 @@ impl Gen<'_, '_> {
                     // the element's adjoint goes to the written value; the
                     // value it replaced reaches nothing after this write
                     let element = self.element(*array, indices);
-                    let adj = self.sweep.names.fresh("a");
+                    let adj = self.names.fresh("a");
                     code.extend([quote! {
                         let #adj = #element;
                         #element = ::mica::__private::zeros_like(&#adj);
@@ -377,7 +403,7 @@ impl Gen<'_, '_> {
                 } => {
                     if let Operand::Active(v) = value {
                         let element = self.element(*array, indices);
-                        let adj = self.sweep.names.fresh("a");
+                        let adj = self.names.fresh("a");
                         code.extend([quote!(let #adj = #element;)]);
                         let part = if *negate {
                             Part::Tokens(quote!(-#adj))
@@ -388,8 +414,8 @@ impl Gen<'_, '_> {
                     }
                 }
                 Step::Fill { array, value } => {
-                    let acc = self.sweep.arrays[*array].acc.clone();
-                    let adj = self.sweep.names.fresh("a");
+                    let acc = self.record.arrays[*array].acc.clone();
+                    let adj = self.names.fresh("a");
                     code.extend([quote!(let #adj = ::mica::__private::take_sum(&mut #acc);)]);
                     self.contribute(*value, adj, &mut code);
                 }
@@ -400,17 +426,17 @@ impl Gen<'_, '_> {
         let mut decls = TokenStream::new();
         let mut new: Vec<(ValueId, Ident)> = self.accumulator_order[before..]
             .iter()
-            .filter(|v| self.sweep.values[**v].region == region && !self.early.contains_key(v))
+            .filter(|v| self.record.values[**v].region == region && !self.early.contains_key(v))
             .filter_map(|v| self.accumulators.get(v).map(|acc| (*v, acc.clone())))
             .collect();
         new.sort_by_key(|(v, _)| *v);
         for (v, acc) in new {
-            let store = self.sweep.read_store(v);
+            let store = self.read_store(v);
             decls.extend([accumulator_decl(&acc, &store)]);
         }
         // adjoint buffers of the arrays made in this region
         let locals: Vec<(TokenStream, ValueId, Option<TokenStream>)> = self
-            .sweep
+            .record
             .arrays
             .iter()
             .enumerate()
@@ -422,7 +448,7 @@ impl Gen<'_, '_> {
             })
             .collect();
         for (acc, shape, inline) in locals {
-            let shape = self.sweep.read_store(shape);
+            let shape = self.read_store(shape);
             decls.extend([buffer_decl(&acc, &shape, inline.as_ref())]);
         }
         decls.extend([code]);

@@ -30,7 +30,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet};
 
-impl Gen<'_, '_> {
+impl Gen<'_> {
     /// Fuses `l`, a step of the function body's top-level `steps`, as the
     /// plan's `fusion` says.
     pub(super) fn fuse(
@@ -42,7 +42,7 @@ impl Gen<'_, '_> {
     ) {
         // the values read before the loop
         for &id in &fusion.read {
-            self.sweep.read_store(id);
+            self.read_store(id);
         }
         let mut before = TokenStream::new();
         let mut adjoints = self.sum_adjoints(steps, fusion, &mut before);
@@ -54,7 +54,7 @@ impl Gen<'_, '_> {
                 _ => None,
             };
             let carry = adjoint.map(|adjoint| {
-                let carry = self.sweep.names.fresh("k");
+                let carry = self.names.fresh("k");
                 before.extend([quote!(let #carry = #adjoint;)]);
                 if let Val::Active(end) = c.end {
                     seeds.push((end, carry.to_token_stream()));
@@ -77,7 +77,7 @@ impl Gen<'_, '_> {
         // every value of the iteration is in scope where its reverse runs
         // (a temporary made in a nested block or arm is declared at the
         // top of the body): nothing is read again or kept
-        self.sweep.empty_tapes.insert(l.tape.to_string());
+        self.empty_tapes.insert(l.tape.to_string());
         self.fills.insert(l.fill.to_string(), body);
         // accumulators of the function's values that the body adds into
         // are declared before the first (in forward order) loop using them:
@@ -87,7 +87,7 @@ impl Gen<'_, '_> {
             self.early_arrays.insert(array, key.clone());
         }
         for v in touched {
-            if self.sweep.values[v].region == 0 {
+            if self.record.values[v].region == 0 {
                 self.early.insert(v, key.clone());
             }
         }
@@ -124,7 +124,7 @@ impl Gen<'_, '_> {
             let OpKind::Rule(name) = op.kind else {
                 continue;
             };
-            let adj = self.sweep.names.fresh("e");
+            let adj = self.names.fresh("e");
             crate::names::push_let(before, &adj, sum(&parts));
             for (id, expr) in fusion
                 .lets_of
@@ -134,7 +134,7 @@ impl Gen<'_, '_> {
                 .flatten()
             {
                 if let Some(expr) = expr {
-                    let store = &self.sweep.values[*id].store;
+                    let store = &self.record.values[*id].store;
                     before.extend([quote!(let #store = #expr;)]);
                 }
             }
@@ -173,9 +173,9 @@ impl Gen<'_, '_> {
     fn read_before(&mut self, input: &Operand) -> TokenStream {
         match input {
             Operand::Const(tokens) => tokens.clone(),
-            Operand::Active(id) => self.sweep.read_store(*id).into_token_stream(),
+            Operand::Active(id) => self.read_store(*id).into_token_stream(),
             Operand::Stored(id) => {
-                let store = self.sweep.read_store(*id);
+                let store = self.read_store(*id);
                 quote!(::mica::__private::val(#store))
             }
             Operand::Array { .. } => self.operand(input),
@@ -187,7 +187,7 @@ impl Gen<'_, '_> {
         let early = std::mem::take(&mut self.early);
         for (v, key) in early {
             if let Some(acc) = self.accumulators.get(&v).cloned() {
-                let store = self.sweep.read_store(v);
+                let store = self.read_store(v);
                 self.before_loops
                     .entry(key)
                     .or_default()
@@ -195,10 +195,10 @@ impl Gen<'_, '_> {
             }
         }
         for (array, key) in std::mem::take(&mut self.early_arrays) {
-            let a = &self.sweep.arrays[array];
+            let a = &self.record.arrays[array];
             if let Some((_, shape)) = a.local {
                 let (acc, inline) = (a.acc.clone(), a.inline.clone());
-                let shape = self.sweep.read_store(shape);
+                let shape = self.read_store(shape);
                 self.before_loops
                     .entry(key)
                     .or_default()

@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl Gen<'_, '_> {
+impl Gen<'_> {
     pub(super) fn op(&mut self, op: &crate::record::Op, code: &mut TokenStream) {
         let Some(adj) = self.bound_total(op.out, code) else {
             return; // nothing reads this value: its adjoint is zero
@@ -34,7 +34,7 @@ impl Gen<'_, '_> {
                         }
                         ("div", _) => {
                             let b = self.operand(&op.inputs[1]);
-                            let y = self.sweep.read_store(op.out);
+                            let y = self.read_store(op.out);
                             quote!(-(#adj * #y) / #b)
                         }
                         _ => {
@@ -55,7 +55,7 @@ impl Gen<'_, '_> {
                                 });
                             }
                             args.push(if reads.contains(&k) {
-                                self.sweep.read_store(op.out).into_token_stream()
+                                self.read_store(op.out).into_token_stream()
                             } else {
                                 adj.to_token_stream()
                             });
@@ -84,7 +84,7 @@ impl Gen<'_, '_> {
                     let span = op.spans.get(i).copied().unwrap_or_else(Span::call_site);
                     match input {
                         Operand::Active(id) => {
-                            let slot = self.sweep.names.fresh("d");
+                            let slot = self.names.fresh("d");
                             code.extend([
                                 quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);),
                             ]);
@@ -95,11 +95,11 @@ impl Gen<'_, '_> {
                         }
                         // the callee adds straight into the array's buffer
                         Operand::Array { array, prefix, .. } => {
-                            let acc = self.sweep.arrays[*array].acc.clone();
+                            let acc = self.record.arrays[*array].acc.clone();
                             let prefix: Vec<TokenStream> =
                                 prefix.iter().map(|i| self.operand(i)).collect();
                             if passed.contains(array) {
-                                let scratch = self.sweep.names.fresh("d");
+                                let scratch = self.names.fresh("d");
                                 code.extend([quote! {
                                     let mut #scratch = ::mica::__private::zeros_like(&#arg);
                                 }]);
@@ -120,8 +120,8 @@ impl Gen<'_, '_> {
                     OpKind::Call(adapter) => code.extend([call(adapter.clone())]),
                     // the receiver's borrow: `Some` wherever the call ran
                     OpKind::Method { object, adapter } => {
-                        let store = self.sweep.read_store(*object);
-                        let borrow = self.sweep.names.fresh("o");
+                        let store = self.read_store(*object);
+                        let borrow = self.names.fresh("o");
                         let call = call(quote!(#borrow.#adapter));
                         code.extend([quote! {
                             if let ::core::option::Option::Some(#borrow) = #store { #call }
@@ -168,7 +168,7 @@ impl Gen<'_, '_> {
             }
         }
         if !arms.is_empty() {
-            let flag = self.sweep.read_store(b.flag);
+            let flag = self.read_store(b.flag);
             code.extend([quote!(match #flag { #(#arms)* _ => {} })]);
         }
     }

@@ -64,7 +64,7 @@ pub(super) struct Slicing {
     reads: HashMap<String, Ident>,
 }
 
-impl Gen<'_, '_> {
+impl Gen<'_> {
     /// Slices the adjoint buffers the plan says (`plan/slices.rs`); the
     /// body's accesses to them go through the slices until
     /// [`Self::close_slices`].
@@ -88,7 +88,7 @@ impl Gen<'_, '_> {
             let prefix: Vec<TokenStream> = buffer
                 .prefix
                 .iter()
-                .map(|&id| self.sweep.values[id].recompute.clone().unwrap_or_default())
+                .map(|&id| self.record.values[id].recompute.clone().unwrap_or_default())
                 .collect();
             let len = match buffer.extra {
                 0 => slicing.len.clone(),
@@ -113,8 +113,8 @@ impl Gen<'_, '_> {
                     (id, place)
                 })
                 .collect();
-            let acc = self.sweep.arrays[buffer.array].acc.clone();
-            let slice = self.sweep.names.fresh("s");
+            let acc = self.record.arrays[buffer.array].acc.clone();
+            let slice = self.names.fresh("s");
             slicing.decls.extend([quote! {
                 let #slice = &mut #acc #([#prefix])* #run;
             }]);
@@ -142,7 +142,7 @@ impl Gen<'_, '_> {
             }
         }
         let indices: Vec<TokenStream> = indices.iter().map(|i| self.operand(i)).collect();
-        let acc = &self.sweep.arrays[array].acc;
+        let acc = &self.record.arrays[array].acc;
         quote!(#acc #([#indices])*)
     }
 }

@@ -13,7 +13,7 @@ pub(super) struct Handle {
     pub(super) pop: Ident,
 }
 
-impl Gen<'_, '_> {
+impl Gen<'_> {
     /// A loop, walked from its last iteration to its first (first to last
     /// where the iterations pass nothing back, see `forward.rs`).
     pub(super) fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
@@ -24,11 +24,11 @@ impl Gen<'_, '_> {
         // carried bindings: the adjoint after the loop flows back in
         let mut carries = Vec::new();
         for c in &l.carried {
-            let carry = self.sweep.names.fresh("k");
+            let carry = self.names.fresh("k");
             let init = match self.total(c.exit) {
                 Some(total) => total,
                 None => {
-                    let exit = self.sweep.read_store(c.exit);
+                    let exit = self.read_store(c.exit);
                     quote!(::mica::__private::zeros_like(&#exit))
                 }
             };
@@ -52,11 +52,11 @@ impl Gen<'_, '_> {
             let next = match self.total(c.entry) {
                 Some(total) => total,
                 None => {
-                    let entry = self.sweep.read_store(c.entry);
+                    let entry = self.read_store(c.entry);
                     quote!(::mica::__private::zeros_like(&#entry))
                 }
             };
-            let name = self.sweep.names.fresh("n");
+            let name = self.names.fresh("n");
             body.extend([quote!(let #name = #next;)]);
             nexts.push(name);
         }
@@ -70,7 +70,7 @@ impl Gen<'_, '_> {
         let body = quote!(#again #body);
         let tape = &l.tape;
         let body = if stored.is_empty() {
-            self.sweep.empty_tapes.insert(tape.to_string());
+            self.empty_tapes.insert(tape.to_string());
             body
         } else {
             // while this loop is still on top of `nest`
@@ -101,7 +101,7 @@ impl Gen<'_, '_> {
             Some((pat, source)) => {
                 let range = match source {
                     RangeSource::Again(expr) => expr.clone(),
-                    RangeSource::Kept(id) => self.sweep.read_store(*id).into_token_stream(),
+                    RangeSource::Kept(id) => self.read_store(*id).into_token_stream(),
                 };
                 let pat = if mentions(&body, pat) {
                     pat.clone()
@@ -125,8 +125,8 @@ impl Gen<'_, '_> {
                 }]);
             }
             None => {
-                let count = self.sweep.read_store(l.count);
-                let left = self.sweep.names.fresh("r");
+                let count = self.read_store(l.count);
+                let left = self.names.fresh("r");
                 code.extend([quote! {
                     let mut #left = #count;
                     while #left > 0 {
@@ -167,7 +167,7 @@ impl Gen<'_, '_> {
     /// [`Trip`]: crate::record::Trip
     pub(super) fn handle(&mut self, tape: &Ident) -> Option<Handle> {
         if self
-            .sweep
+            .record
             .tapes
             .iter()
             .any(|(t, capacity)| t == tape && capacity.is_some())
@@ -212,7 +212,7 @@ impl Gen<'_, '_> {
             None => self.nest[outer].trip()?,
         };
         let (start, end) = (at.start.to_string(), at.end.to_string());
-        let writer = self.sweep.names.fresh("w");
+        let writer = self.names.fresh("w");
         self.fills
             .entry(start)
             .or_default()
@@ -239,27 +239,25 @@ impl Gen<'_, '_> {
         // what is evaluated again needs its inputs: read again or stored;
         // an element read through a slice needs none
         let mut sliced: HashMap<ValueId, TokenStream> = HashMap::new();
+        let values = self.record.values;
         for id in l.values.clone().rev() {
-            let sweep = &mut *self.sweep;
-            let v = &sweep.values[id];
-            if !(v.needed && again_here(v)) {
+            let v = &values[id];
+            if !(self.reads.contains(&id) && again_here(v)) {
                 continue;
             }
             // an element of a parameter, through a slice
             if let Some((slicing, plan)) = slicing.as_mut() {
                 if let Some(read) = plan.reads.get(&id) {
-                    sliced.insert(id, slicing.read_again(read, &mut *sweep.names));
+                    sliced.insert(id, slicing.read_again(read, self.names));
                     continue;
                 }
             }
-            for dep in sweep.values[id].deps.clone() {
-                sweep.values[dep].needed = true;
-            }
+            self.reads.extend(v.deps.iter().copied());
         }
         let mut again = TokenStream::new();
         let mut stored = Vec::new();
-        for (id, v) in l.values.clone().zip(&self.sweep.values[l.values.clone()]) {
-            if !v.needed || v.scope != l.scope {
+        for (id, v) in l.values.clone().zip(&values[l.values.clone()]) {
+            if !self.reads.contains(&id) || v.scope != l.scope {
                 continue;
             }
             let store = &v.store;

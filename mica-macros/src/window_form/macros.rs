@@ -117,7 +117,7 @@ impl Rewriter<'_> {
             gradients.insert(knob.clone(), binding);
         }
         let forward = crate::lower::fill_placeholders(forward, &rev.fills);
-        let prologue = sweep.prologue();
+        let prologue = sweep.prologue(&rev.reads, &rev.empty_tapes);
         drop(sweep);
         if let Err(e) = sweep_errors.into_result() {
             self.errors.push(e);
