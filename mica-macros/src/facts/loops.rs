@@ -174,7 +174,7 @@ impl<'ast> Visit<'ast> for Bound {
 
 /// A subscript as `var·v + Σ kᵢ·termᵢ + constant`, every term the same in
 /// every iteration of the loop it was read against.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Linear {
     /// the loop variable's coefficient
     pub var: i128,

@@ -33,20 +33,24 @@
 //! Taken in the function form only, for a read that is, all of:
 //!
 //! - in a loop `for j in lo..hi` whose ends are pure (see `Stability`) and
-//!   whose body binds `j` nowhere;
+//!   whose variable is its counter (the body neither rebinds nor assigns
+//!   it: `LoopFacts::var`);
 //! - of a name that is stable or frozen (nothing changes it from here on),
 //!   whose type is written as one level of slice, array or `Vec` (or that
 //!   is bound once to `vec![…]` or an array literal), of recorded values or
 //!   of primitive numbers: a read of it is a `Copy` value;
-//! - at `j`, `j + e`, `e + j` or `j - e`, with `e` pure, free of `j`, and
-//!   made of `+`, `-` and `*` over names, integer literals, fields, casts
-//!   and `.len()` (so it can be worked out without panicking);
+//! - at `j`, `j + e`, `e + j` or `j - e`, read as a linear form in `j`
+//!   (`facts/loops.rs`) whose coefficient of `j` is 1 and whose other terms
+//!   are names the body never changes, with `e` pure and made of `+`, `-`
+//!   and `*` over names, integer literals, fields, casts and `.len()` (so
+//!   it can be worked out before the loop without panicking);
 //! - a value: not borrowed, not a method's receiver, not written.
 //!
 //! The loop is the innermost one whose variable the index mentions. Code
 //! lowered only to be thrown away gives back the slices it took.
 
 use super::Sweep;
+use crate::facts::loops::{linear, Linear};
 use crate::facts::places::names_any;
 use crate::facts::stability::Stability;
 use crate::facts::syntax::{shift, strip, Shift};
@@ -58,6 +62,9 @@ use syn::Expr;
 /// A loop over a range whose forward reads may go through slices.
 pub(super) struct FastLoop {
     var: String,
+    /// what the loop's syntax says: its subscripts are read as linear
+    /// forms against it
+    facts: crate::facts::loops::LoopFacts,
     /// the range's ends, parenthesised where an operator is next to them
     lo: TokenStream,
     hi: TokenStream,
@@ -67,13 +74,22 @@ pub(super) struct FastLoop {
     zero: bool,
     /// the slices, in order: name and `Option<&[T]>` expression
     decls: Vec<(Ident, TokenStream)>,
-    /// the base's name and the shift, as text → the slice
-    slices: HashMap<String, Ident>,
+    /// the base's name and the index's linear form less the variable → the
+    /// slice
+    slices: HashMap<(String, Linear), Ident>,
 }
 
 impl FastLoop {
     /// For `for var in range`, if the range is `lo..hi`.
-    pub(super) fn new(var: &Ident, range: &Expr) -> Option<Self> {
+    pub(super) fn new(
+        var: &Ident,
+        range: &Expr,
+        facts: &crate::facts::loops::LoopFacts,
+    ) -> Option<Self> {
+        // the variable is the loop's counter
+        if facts.var.as_deref() != Some(var.to_string().as_str()) {
+            return None;
+        }
         let Expr::Range(range) = strip(range) else {
             return None;
         };
@@ -90,6 +106,7 @@ impl FastLoop {
         };
         Some(FastLoop {
             var: var.to_string(),
+            facts: facts.clone(),
             lo,
             hi,
             local,
@@ -185,13 +202,11 @@ impl Sweep<'_> {
             .iter()
             .rposition(|l| names_any(index, |i| *i == l.var))?;
         let l = &self.fast[at];
+        // the variable, once, plus terms the loop does not change
+        let form = linear(index, &l.facts).filter(|f| f.var == 1)?;
         let shift = shift(index, &l.var)?;
-        // the same base and shift: the same slice
-        let key = match &shift {
-            Shift::None => name,
-            Shift::Add(e) => format!("{name} + {}", e.to_token_stream()),
-            Shift::Sub(e) => format!("{name} - {}", e.to_token_stream()),
-        };
+        // the same base and the same rest: the same slice
+        let key = (name, form);
         let local = l.local.clone();
         if let Some(slice) = l.slices.get(&key) {
             return Some((slice.clone(), local));

@@ -216,8 +216,9 @@ impl Sweep<'_> {
         // its reads may go through slices (see `lower/fast.rs`)
         let fast = match (&entered, &range) {
             (Some(_), Some((_, RangeSource::Again(_)))) => {
-                crate::facts::stability::immutable_ident(&f.pat)
-                    .and_then(|var| super::fast::FastLoop::new(var, strip_parens(&f.expr)))
+                crate::facts::stability::immutable_ident(&f.pat).and_then(|var| {
+                    super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts)
+                })
             }
             _ => None,
         };
