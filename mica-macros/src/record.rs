@@ -186,7 +186,7 @@ pub struct Trip {
     pub start: Ident,
     pub end: Ident,
     /// the range
-    pub range: TokenStream,
+    pub range: syn::Expr,
     /// the names the range reads
     pub reads: std::collections::HashSet<String>,
     /// the loop's variable, as written, if it has one
@@ -196,7 +196,7 @@ pub struct Trip {
 /// Where the reverse sweep finds a loop's range.
 pub enum RangeSource {
     /// its expression, evaluated again (its ends are pure)
-    Again(TokenStream),
+    Again(syn::Expr),
     /// a value of the enclosing region holding it
     Kept(ValueId),
 }
@@ -253,7 +253,7 @@ pub struct Value {
     pub capture: Option<Ident>,
     /// for a constant the reverse sweep can evaluate again (see
     /// `facts/stability.rs`): its expression, read instead of stored
-    pub recompute: Option<TokenStream>,
+    pub recompute: Option<syn::Expr>,
     /// the values whose stores `recompute` reads
     pub deps: Vec<ValueId>,
     /// for an array's subscript: the expression as written, which the

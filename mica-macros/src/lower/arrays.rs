@@ -98,7 +98,7 @@ impl Sweep<'_> {
         // an element of an array nothing writes (a stable name) is read again
         if let (Val::Active(id), Some(stability)) = (&lowered.val, &self.stability) {
             if stability.pure(&i.expr) {
-                self.values[*id].recompute = Some(place);
+                self.values[*id].recompute = syn::parse2(place).ok();
                 self.values[*id].deps = deps;
             }
         }

@@ -200,7 +200,7 @@ impl Sweep<'_> {
                     if let Some(name) = p.path.get_ident() {
                         if self.at_top() && self.stability.as_ref().is_some_and(|s| s.pure(expr)) {
                             let id = self.new_value(name.clone(), None);
-                            self.values[id].recompute = Some(lowered.fwd.clone());
+                            self.values[id].recompute = Some(expr.clone());
                             return Ok((Operand::Stored(id), lowered.fwd));
                         }
                     }
@@ -208,7 +208,7 @@ impl Sweep<'_> {
                 // kept as written; a rule reads it through `val`
                 let id = self.stored(lowered.fwd, out);
                 if self.stability.as_ref().is_some_and(|s| s.pure(expr)) {
-                    self.values[id].recompute = Some(expr.to_token_stream());
+                    self.values[id].recompute = Some(expr.clone());
                 }
                 let store = self.values[id].store.to_token_stream();
                 Ok((Operand::Stored(id), store))
@@ -338,7 +338,9 @@ impl Sweep<'_> {
         if !matches!(*rule, "add" | "sub" | "mul" | "neg") {
             return;
         }
-        let Some(expr) = crate::rules::forward(rule, &args) else {
+        // the operation on its inputs' stores, as syntax
+        let Some(expr) = crate::rules::forward(rule, &args).and_then(|e| syn::parse2(e).ok())
+        else {
             return;
         };
         self.values[id].recompute = Some(expr);

@@ -185,7 +185,7 @@ impl Sweep<'_> {
                 let (start, end) = (self.names.fresh("fill"), self.names.fresh("fill"));
                 out.extend([start.to_token_stream()]);
                 let mut reads = HashSet::new();
-                crate::names::idents_in(range.clone(), &mut reads);
+                crate::names::idents_in(range.to_token_stream(), &mut reads);
                 Some(Trip {
                     start,
                     end,
@@ -265,7 +265,7 @@ impl Sweep<'_> {
         };
         let (start, end) = (range.start.as_deref()?, range.end.as_deref()?);
         if stability.pure(start) && stability.pure(end) {
-            return Some((name, RangeSource::Again(expr.to_token_stream())));
+            return Some((name, RangeSource::Again(expr.clone())));
         }
         Some((
             name,

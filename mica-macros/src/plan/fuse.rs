@@ -321,7 +321,7 @@ fn value_before(
         // a constant or cheap value the lowering can read again
         (Some(expr), _) => {
             let mut names = HashSet::new();
-            crate::names::idents_in(expr.clone(), &mut names);
+            crate::names::idents_in(expr.to_token_stream(), &mut names);
             let stores: HashSet<String> = v
                 .deps
                 .iter()
@@ -336,7 +336,7 @@ fn value_before(
             for &dep in &v.deps {
                 value_before(dep, early, stability)?;
             }
-            expr.clone()
+            expr.to_token_stream()
         }
         // an operation after the loop on values known before it: the
         // same operation on the same inputs, evaluated before

@@ -94,7 +94,7 @@ pub fn slices(view: &View<'_>, l: &Loop, access: &Access) -> Result<Slices, &'st
     let Some((pat, RangeSource::Again(range))) = l.range.as_ref() else {
         return Err(NOT_A_RANGE);
     };
-    let Ok(Expr::Range(range)) = syn::parse2::<Expr>(range.clone()) else {
+    let Expr::Range(range) = strip(range) else {
         return Err(NOT_A_RANGE);
     };
     if !matches!(range.limits, syn::RangeLimits::HalfOpen(_)) {
@@ -135,10 +135,7 @@ pub fn slices(view: &View<'_>, l: &Loop, access: &Access) -> Result<Slices, &'st
             continue;
         }
         let Some(expr) = &v.recompute else { continue };
-        let Ok(parsed) = syn::parse2::<Expr>(expr.clone()) else {
-            continue;
-        };
-        let Expr::Index(indexed) = strip(&parsed) else {
+        let Expr::Index(indexed) = strip(expr) else {
             continue;
         };
         // `x[c]` with `c` an index read again: `c`'s expression
@@ -155,10 +152,7 @@ pub fn slices(view: &View<'_>, l: &Loop, access: &Access) -> Result<Slices, &'st
                 else {
                     continue;
                 };
-                let Ok(its) = syn::parse2::<Expr>(its.clone()) else {
-                    continue;
-                };
-                its
+                its.clone()
             }
             _ => continue,
         };
@@ -204,8 +198,8 @@ fn buffer(
     accesses: &[Vec<ValueId>],
 ) -> Option<Buffer> {
     let form = |id: ValueId| -> Option<(Linear, Expr)> {
-        let parsed: Expr = syn::parse2(view.values[id].recompute.clone()?).ok()?;
-        Some((linear(&parsed, facts)?, parsed))
+        let expr = view.values[id].recompute.clone()?;
+        Some((linear(&expr, facts)?, expr))
     };
     // one row: the same indices before the last, free of the variable
     let (_, prefix) = accesses.first()?.split_last()?;

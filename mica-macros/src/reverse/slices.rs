@@ -88,7 +88,13 @@ impl Gen<'_> {
             let prefix: Vec<TokenStream> = buffer
                 .prefix
                 .iter()
-                .map(|&id| self.record.values[id].recompute.clone().unwrap_or_default())
+                .map(|&id| {
+                    let again = &self.record.values[id].recompute;
+                    again
+                        .as_ref()
+                        .map(ToTokens::to_token_stream)
+                        .unwrap_or_default()
+                })
                 .collect();
             let len = match buffer.extra {
                 0 => slicing.len.clone(),

@@ -100,7 +100,7 @@ impl Gen<'_> {
             // a range, walked backward: its variable is read again, not stored
             Some((pat, source)) => {
                 let range = match source {
-                    RangeSource::Again(expr) => expr.clone(),
+                    RangeSource::Again(expr) => expr.to_token_stream(),
                     RangeSource::Kept(id) => self.read_store(*id).into_token_stream(),
                 };
                 let pat = if mentions(&body, pat) {
