@@ -154,6 +154,24 @@ pub fn reads_only(macro_name: &str) -> bool {
     )
 }
 
+/// How a rule's input `i` receives the adjoint when the rule is linear in
+/// it with slope ±1 (`a + b`, `a - b`, `-a`, the addend of `a.mul_add(b,
+/// c)`): the adjoint itself, or negated. `None` for every other slope.
+pub fn passes(rule: &str, i: usize) -> Option<Pass> {
+    match (rule, i) {
+        ("add", _) | ("sub", 0) | ("mul_add", 2) => Some(Pass::Same),
+        ("sub", _) | ("neg", _) => Some(Pass::Negated),
+        _ => None,
+    }
+}
+
+/// See [`passes`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Pass {
+    Same,
+    Negated,
+}
+
 /// Which arguments the pullback `rules::{rule}_d{i}` reads: positions
 /// `0..k` are the rule's inputs, `k` its output. The reverse sweep reads (and
 /// inside a loop, stores) only these; the other positions receive the

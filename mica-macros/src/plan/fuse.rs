@@ -256,10 +256,7 @@ pub fn fusion(
                 continue;
             }
             reached.insert(*id);
-            if matches!(
-                (name, i),
-                ("add", _) | ("sub", _) | ("neg", _) | ("mul_add", 2)
-            ) {
+            if crate::rules::passes(name, i).is_some() {
                 continue;
             }
             for &p in crate::rules::reads(name, i) {

@@ -26,6 +26,7 @@
 use super::{sum, Gen, Level};
 use crate::plan::fuse::Fusion;
 use crate::record::{Loop, OpKind, Operand, Step, Val, ValueId};
+use crate::rules::Pass;
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet};
@@ -144,10 +145,10 @@ impl Gen<'_> {
                 if !fusion.sums.contains(id) {
                     continue;
                 }
-                let part = match (name, i) {
-                    ("add", _) | ("sub", 0) | ("mul_add", 2) => adj.to_token_stream(),
-                    ("sub", _) | ("neg", _) => quote!(-#adj),
-                    _ => {
+                let part = match crate::rules::passes(name, i) {
+                    Some(Pass::Same) => adj.to_token_stream(),
+                    Some(Pass::Negated) => quote!(-#adj),
+                    None => {
                         let reads = crate::rules::reads(name, i);
                         let mut args = Vec::with_capacity(k + 1);
                         for (p, input) in op.inputs.iter().enumerate() {

@@ -13,18 +13,18 @@ impl Gen<'_> {
                 for (i, input) in op.inputs.iter().enumerate() {
                     let Operand::Active(id) = input else { continue };
                     let reads = crate::rules::reads(name, i);
-                    // `a ± b` and `-a` pass the adjoint on, negated for
-                    // what is subtracted
-                    let part = match (*name, i) {
-                        ("add", _) | ("sub", 0) => {
+                    // `a ± b`, `-a` and a `mul_add`'s addend pass the
+                    // adjoint on, negated for what is subtracted
+                    let part = match (crate::rules::passes(name, i), *name, i) {
+                        (Some(crate::rules::Pass::Same), ..) => {
                             self.contribute(*id, adj.clone(), code);
                             continue;
                         }
-                        ("sub", _) | ("neg", _) => quote!(-#adj),
+                        (Some(crate::rules::Pass::Negated), ..) => quote!(-#adj),
                         // products and quotients inline, as the runtime's
                         // pullbacks write them: no call for the compiler to
                         // resolve, and fast in unoptimised builds
-                        ("mul", 0) | ("mul", 1) | ("div", 0) => {
+                        (None, "mul", 0 | 1) | (None, "div", 0) => {
                             let other = self.operand(&op.inputs[1 - i]);
                             if *name == "mul" {
                                 quote!(#adj * #other)
@@ -32,7 +32,7 @@ impl Gen<'_> {
                                 quote!(#adj / #other)
                             }
                         }
-                        ("div", _) => {
+                        (None, "div", _) => {
                             let b = self.operand(&op.inputs[1]);
                             let y = self.read_store(op.out);
                             quote!(-(#adj * #y) / #b)
