@@ -125,8 +125,13 @@ fn backward_fn(
         }
     }
     let mut forward = TokenStream::new();
+    // a loop's `break` and `continue` become flags and guards on the rest
+    // of the iteration (see `exits.rs`): every later stage sees loops that
+    // run each iteration to its end
+    let exits = crate::exits::eliminate(&item.block.stmts);
+    let stmts = exits.as_deref().unwrap_or(&item.block.stmts);
     // `return`s become an assignment to the result and a guard on the rest
-    let rewritten = match crate::returns::eliminate(&item.block.stmts, ret) {
+    let rewritten = match crate::returns::eliminate(stmts, ret) {
         Ok(rewritten) => rewritten,
         Err(e) => {
             sweep.errors.push(e);
@@ -137,7 +142,7 @@ fn backward_fn(
     // bindings and may read names again instead of storing their values;
     // the plain adjoint keeps every value instead, and takes no shortcut
     if rewritten.is_none() && args.plain.is_none() {
-        let stability = Stability::new(&item.sig, &item.block.stmts);
+        let stability = Stability::new(&item.sig, stmts);
         // a parameter nothing rebinds or changes is read where it is, not
         // copied at the start
         for id in inputs.iter().flatten() {
@@ -145,7 +150,7 @@ fn backward_fn(
         }
         sweep.stability = Some(stability);
     }
-    let body = rewritten.as_deref().unwrap_or(&item.block.stmts);
+    let body = rewritten.as_deref().unwrap_or(stmts);
     let output = sweep.lower_block_stmts(body, &mut forward);
     let seed = internal("seed");
     let value = internal("value");

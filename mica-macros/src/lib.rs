@@ -11,7 +11,7 @@
 //! | stage | files | what it does |
 //! | --- | --- | --- |
 //! | entry | `expand.rs` | entry points, the fallback expansion, wall 9 |
-//! | front | `parse.rs`, `returns.rs`, `windows.rs` | arguments (`custom`, `plain`), parameters and marks, shapes (wall 7); `return` rewritten; finding windows |
+//! | front | `parse.rs`, `exits.rs`, `returns.rs`, `windows.rs` | arguments (`custom`, `plain`), parameters and marks, shapes (wall 7); loops' `break` and `continue` rewritten as flags; `return` rewritten; finding windows |
 //! | facts | `facts/syntax.rs`, `facts/places.rs`, `facts/activity.rs`, `facts/loops.rs`, `facts/stability.rs` | read from syntax before the record: parentheses, shifts, literal ranks; the name at the root of a place, the names patterns bind and lines mention, array literals; which expressions would be recorded; a loop's counter, changed names and subscripts as linear forms; names that hold one value wherever the reverse reads them |
 //! | record | `record.rs` | the record's types: operations, loops, branches, array writes |
 //! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `loops.rs`, `for_loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record; walls 3, 4 and 8 |
@@ -25,6 +25,7 @@ extern crate proc_macro;
 
 mod analyze;
 mod errors;
+mod exits;
 mod expand;
 #[cfg(test)]
 mod expansion_time;

@@ -128,10 +128,17 @@ impl Names {
             }
                         // each iteration runs only until the function is done; a `while`
             // stops asking its condition then
+            // (a loop that may stop early keeps its stop, `if stop { break;
+            // }`, last: see `exits.rs`)
             Expr::ForLoop(f) => {
                 let mut f = f.clone();
-                let body = self.block(&f.body.stmts, false)?;
+                let (inner, stop) = match crate::exits::split_stop(&f.body) {
+                    Some((inner, _)) => (inner.stmts, f.body.stmts.last().cloned()),
+                    None => (f.body.stmts.clone(), None),
+                };
+                let body = self.block(&inner, false)?;
                 f.body.stmts = vec![syn::parse_quote!(if !#done { #(#body)* })];
+                f.body.stmts.extend(stop);
                 Ok(Expr::ForLoop(f))
             }
             Expr::While(w) if !matches!(&*w.cond, Expr::Let(_)) => {

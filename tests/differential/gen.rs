@@ -126,6 +126,8 @@ pub enum S {
     If(Cond, Vec<S>, Vec<S>),
     Match(Vec<Vec<S>>),
     Return(Cond, E),
+    /// `if c { break; }` (with the flag) or `if c { continue; }`, in a loop
+    Exit(Cond, bool),
     /// `let n = n * 0.5 + e;` shadowing a scalar inside a nested block, then
     /// `m += n.tanh() * 0.1;` (so that the shadow is read)
     Shadow(String, E, String),
@@ -185,6 +187,9 @@ struct Scope {
     derefs: Vec<String>,
     idx: Vec<(String, usize)>,
     in_loop: usize,
+    /// inside a `for` (`Some(true)`: `break` or `continue`) or a `while`
+    /// whose counter steps at the end of its body (`Some(false)`: `break`)
+    exits: Option<bool>,
 }
 
 struct Gen {
@@ -587,6 +592,13 @@ impl Gen {
                         }
                     }
                 }
+                // leave the iteration or the loop, under a condition that
+                // may read recorded values
+                5 if s.exits.is_some() && self.rng.chance(0.4) => {
+                    let c = self.cond(s, 2);
+                    let brk = s.exits == Some(false) || self.rng.chance(0.5);
+                    out.push(S::Exit(c, brk));
+                }
                 5 => {
                     if !self.window && self.rng.chance(0.4) {
                         let c = self.cond(s, 2);
@@ -609,10 +621,15 @@ impl Gen {
                     let mut inner = s.clone();
                     inner.idx.push((i.clone(), n));
                     inner.in_loop += 1;
-                    let body = {
+                    inner.exits = Some(false);
+                    let before = inner.clone();
+                    let mut body = {
                         let n = 1 + self.rng.below(3);
                         self.block(&mut inner, depth + 1, n)
                     };
+                    if self.rng.chance(0.3) {
+                        self.early_exit(&before, &mut body, false);
+                    }
                     s.muts = inner.muts.clone();
                     out.push(S::While(i, n, c, body));
                 }
@@ -648,6 +665,7 @@ impl Gen {
     fn for_loop(&mut self, s: &mut Scope, depth: usize) -> S {
         let mut inner = s.clone();
         inner.in_loop += 1;
+        inner.exits = Some(true);
         let iterable: Vec<Arr> = s.arrays.iter().filter(|a| a.iterable).cloned().collect();
         let kind = match self.rng.below(4) {
             1 if !iterable.is_empty() => {
@@ -678,11 +696,81 @@ impl Gen {
                 For::Range(i, n)
             }
         };
-        let body = {
+        // the exit's condition reads only what is bound before the body
+        let before = inner.clone();
+        let mut body = {
             let n = 1 + self.rng.below(3);
             self.block(&mut inner, depth + 1, n)
         };
+        if self.rng.chance(0.3) {
+            self.early_exit(&before, &mut body, true);
+        }
         S::For(kind, body)
+    }
+
+    /// A loop over a range that stops early, read by the output: `t +=
+    /// f(w[i]); if c { break; } (t += g;)`, the break's condition flipping
+    /// with the index or reading recorded values. Its reverse must walk the
+    /// iterations that ran, not the range.
+    fn stopping_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some(w) = s
+            .arrays
+            .iter()
+            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let (t, i) = (self.name("t"), self.name("i"));
+        let mut inner = s.clone();
+        inner.in_loop += 1;
+        inner.idx.push((i.clone(), w.len));
+        let read = E::Index(w.name.clone(), Ix::Var(i.clone(), false));
+        let f = ["sin", "tanh", "atan"][self.rng.below(3)];
+        let first = E::Bin('*', b(E::M1(f, b(read))), b(E::Lit(self.rng.lit(0.3, 1.2))));
+        let c = if self.rng.chance(0.5) {
+            Cond {
+                a: E::IdxF(i.clone()),
+                gt: true,
+                b: E::Lit(self.rng.lit(0.2, 1.8)),
+            }
+        } else {
+            Cond {
+                a: E::Var(t.clone()),
+                gt: self.rng.chance(0.5),
+                b: E::Lit(self.rng.lit(-0.5, 0.5)),
+            }
+        };
+        let mut body = vec![S::Assign(t.clone(), "+=", first), S::Exit(c, true)];
+        if self.rng.chance(0.5) {
+            let (e, _) = fit(self.expr(&inner, 1), 1.0);
+            body.push(S::Assign(
+                t.clone(),
+                "+=",
+                E::Bin('*', b(e), b(E::Lit(0.5))),
+            ));
+        }
+        vec![
+            S::Let(t, with_knob(E::Lit(0.0), &self.knobs)),
+            S::For(For::Span(i, 0, w.len), body),
+        ]
+    }
+
+    /// An exit before the body's last statement, often one that flips
+    /// with the loop's index (`if (i as f64) > 0.5 { break; }`): the
+    /// iterations after it, or the rest of this one, do not run.
+    fn early_exit(&mut self, s: &Scope, body: &mut Vec<S>, may_continue: bool) {
+        let c = match s.idx.last() {
+            Some((i, _)) if self.rng.chance(0.6) => Cond {
+                a: E::IdxF(i.clone()),
+                gt: self.rng.chance(0.5),
+                b: E::Lit(self.rng.lit(0.2, 1.8)),
+            },
+            _ => self.cond(s, 1),
+        };
+        let brk = !may_continue || self.rng.chance(0.5);
+        let at = self.rng.below(body.len().max(1));
+        body.insert(at, S::Exit(c, brk));
     }
 
     fn top(&mut self, knobs: &[(String, Shape)]) -> Vec<S> {
@@ -748,7 +836,11 @@ impl Gen {
         // stop its shortcuts (no `return`, nothing after it): each
         // shortcut's edge, where the shortcut would be taken
         if !self.window && self.rng.chance(0.3) {
-            out.extend(self.passing_loop(&mut s, false));
+            if self.rng.chance(0.25) {
+                out.extend(self.stopping_loop(&s));
+            } else {
+                out.extend(self.passing_loop(&mut s, false));
+            }
             return out;
         }
         // a loop passing values between its iterations through an array,
@@ -1403,6 +1495,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_c(c, r);
             refs_e(e, r);
         }
+        S::Exit(c, _) => refs_c(c, r),
         S::Shadow(n, e, m) => {
             r.insert(n.clone());
             assigned.insert(m.clone());
@@ -1734,6 +1827,12 @@ impl R<'_> {
             S::Return(c, e) => {
                 writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
                 writeln!(o, "{pad}    return {};", self.e(e).0).unwrap();
+                writeln!(o, "{pad}}}").unwrap();
+            }
+            S::Exit(c, brk) => {
+                let exit = if *brk { "break" } else { "continue" };
+                writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
+                writeln!(o, "{pad}    {exit};").unwrap();
                 writeln!(o, "{pad}}}").unwrap();
             }
             S::Shadow(n, e, m) => {
@@ -2200,6 +2299,16 @@ fn defs(s: &S) -> Vec<String> {
 }
 
 /// Every block of the body, by path, for editing.
+/// Whether a statement leaves the loop around it (not one inside it).
+fn exits_here(s: &S) -> bool {
+    match s {
+        S::Exit(..) => true,
+        S::If(_, a, e) => a.iter().chain(e).any(exits_here),
+        S::Match(arms) => arms.iter().flatten().any(exits_here),
+        _ => false,
+    }
+}
+
 fn blocks_mut(body: &mut Vec<S>, out: &mut Vec<*mut Vec<S>>) {
     out.push(body as *mut Vec<S>);
     for s in body.iter_mut() {
@@ -2278,7 +2387,12 @@ pub fn shrink_candidates(p: &Program) -> Vec<Program> {
             let mut inner: Option<Vec<S>> = None;
             let _ = edit(p, bi, |b| {
                 inner = match &b[si] {
-                    S::For(For::Range(..), body) | S::While(_, _, _, body) => Some(body.clone()),
+                    // a loop's exits would be left outside any loop
+                    S::For(For::Range(..), body) | S::While(_, _, _, body)
+                        if !body.iter().any(exits_here) =>
+                    {
+                        Some(body.clone())
+                    }
                     S::If(_, a, _) => Some(a.clone()),
                     S::Match(arms) => arms.first().cloned(),
                     _ => None,

@@ -22,8 +22,10 @@
 //!   reading it again cannot fail where the forward did not run it.
 //!
 //! A loop over a range (`for i in a..b`, the variable a plain name) runs
-//! every element of the range, in order: recorded loops have no `break` or
-//! `continue`, and this is used only where the body has no `return`.
+//! every element of the range, in order: a `continue` only guards the rest
+//! of its iteration (`exits.rs`), a loop that may `break` is not walked
+//! over its range (the lowering counts its iterations instead), and this is
+//! used only where the body has no `return`.
 
 use crate::facts::places::{root, Reach};
 use crate::facts::syntax::strip;

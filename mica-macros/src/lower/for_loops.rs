@@ -148,6 +148,19 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
         reject_label(&f.label)?;
+        // a loop that may stop early (see `exits.rs`): its last statement,
+        // `if stop { break; }`, goes after the iteration's push, and its
+        // reverse counts the iterations that ran instead of walking its range
+        let split = crate::exits::split_stop(&f.body);
+        let stops = split.as_ref().map(|(_, flag)| flag.clone());
+        let without_stop;
+        let f = match split {
+            Some((body, _)) => {
+                without_stop = syn::ExprForLoop { body, ..f.clone() };
+                &without_stop
+            }
+            None => f,
+        };
         check_loop_exits(&f.body)?;
         let source = self.source(&f.expr, out)?;
         // the elements of a recorded array are recorded too
@@ -166,7 +179,11 @@ impl Sweep<'_> {
         };
         // a range the reverse sweep walks backward: kept (or recomputed)
         // in the enclosing region instead of counting iterations
-        let range = self.walked_range(f, out);
+        let range = if stops.is_some() {
+            None
+        } else {
+            self.walked_range(f, out)
+        };
         let mut lp = self.open_loop(capacity.clone(), out);
         lp.facts = crate::facts::loops::LoopFacts::of_for(&f.pat, &f.expr, &f.body);
         let it = self.names.fresh("it");
@@ -232,7 +249,8 @@ impl Sweep<'_> {
         let fast = if fast { self.fast.pop() } else { None };
         let (body, record) = lowered?;
         let decls = fast.map(|l| l.decls()).unwrap_or_default();
-        out.extend([quote!(#decls for #pat in #it { #body })]);
+        let stop = stops.map(|flag| quote!(if #flag { break; }));
+        out.extend([quote!(#decls for #pat in #it { #body #stop })]);
         if let Some(trip) = &trip {
             out.extend([trip.end.to_token_stream()]);
         }

@@ -61,7 +61,8 @@ pub(super) struct OpenLoop {
     pub(super) first_value: ValueId,
 }
 
-/// `break` and `continue` would skip the iteration's push.
+/// The `break`s and `continue`s that `exits.rs` left as written: they would
+/// skip the iteration's push.
 pub(super) fn check_loop_exits(body: &syn::Block) -> syn::Result<()> {
     struct Exits(Option<syn::Error>, usize);
     impl<'ast> Visit<'ast> for Exits {
@@ -69,12 +70,22 @@ pub(super) fn check_loop_exits(body: &syn::Block) -> syn::Result<()> {
             match e {
                 Expr::Break(b) if self.1 == 0 || b.label.is_some() => {
                     self.0.get_or_insert_with(|| {
-                        syn::Error::new_spanned(b.break_token, "`break` in a loop over recorded values is not supported; loop over a range that ends where you would break")
+                        let what = if b.label.is_some() {
+                            "a `break` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
+                        } else {
+                            "this `break` is not supported in a loop over recorded values; write it as a statement of its own, `if … { break; }`, in the loop's body or in an `if`, a `match` arm or a block there"
+                        };
+                        syn::Error::new_spanned(b.break_token, what)
                     });
                 }
                 Expr::Continue(c) if self.1 == 0 || c.label.is_some() => {
                     self.0.get_or_insert_with(|| {
-                        syn::Error::new_spanned(c.continue_token, "`continue` in a loop over recorded values is not supported; put the rest of the body in an `if`")
+                        let what = if c.label.is_some() {
+                            "a `continue` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
+                        } else {
+                            "this `continue` is not supported in a loop over recorded values; write it as a statement of its own, `if … { continue; }`, in the loop's body or in an `if`, a `match` arm or a block there"
+                        };
+                        syn::Error::new_spanned(c.continue_token, what)
                     });
                 }
                 Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
@@ -97,7 +108,7 @@ pub(super) fn reject_label(label: &Option<syn::Label>) -> syn::Result<()> {
     match label {
         Some(label) => Err(syn::Error::new_spanned(
             label,
-            "a labelled loop over recorded values is not supported",
+            "a labelled loop over recorded values is not supported; end the inner loop with `break;` and test a flag after it",
         )),
         None => Ok(()),
     }

@@ -72,6 +72,7 @@ impl Sweep<'_> {
         let mut finder = Escape {
             function_form: self.function_form,
             loops: 0,
+            labels: Vec::new(),
             found: None,
         };
         finder.visit_expr(expr);
@@ -87,7 +88,20 @@ impl Sweep<'_> {
 struct Escape {
     function_form: bool,
     loops: usize,
+    /// the labels of the loops around the one being looked at
+    labels: Vec<String>,
     found: Option<syn::Error>,
+}
+
+impl Escape {
+    /// Whether an exit to `label` (the innermost loop without one) leaves
+    /// the expression.
+    fn leaves(&self, label: Option<&syn::Lifetime>, loops: usize) -> bool {
+        match label {
+            Some(l) => !self.labels.contains(&l.ident.to_string()),
+            None => loops == 0,
+        }
+    }
 }
 
 impl<'ast> Visit<'ast> for Escape {
@@ -114,22 +128,36 @@ impl<'ast> Visit<'ast> for Escape {
                     "a recorded region cannot `.await`",
                 ));
             }
-            Expr::Break(b) if self.loops == 0 || b.label.is_some() => {
+            // in the function form, an exit out of the body is rustc's to
+            // refuse; one to a loop of the body is the loop's question
+            Expr::Break(b) if !self.function_form && self.leaves(b.label.as_ref(), self.loops) => {
                 self.found = Some(syn::Error::new_spanned(
                     b.break_token,
                     "a window is not left early; this `break` leaves it",
                 ));
             }
-            Expr::Continue(c) if self.loops == 0 || c.label.is_some() => {
+            Expr::Continue(c)
+                if !self.function_form && self.leaves(c.label.as_ref(), self.loops) =>
+            {
                 self.found = Some(syn::Error::new_spanned(
                     c.continue_token,
                     "a window is not left early; this `continue` leaves it",
                 ));
             }
             Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                let label = match e {
+                    Expr::ForLoop(f) => f.label.as_ref(),
+                    Expr::While(w) => w.label.as_ref(),
+                    Expr::Loop(l) => l.label.as_ref(),
+                    _ => None,
+                };
+                let labelled = label.map(|l| self.labels.push(l.name.ident.to_string()));
                 self.loops += 1;
                 syn::visit::visit_expr(self, e);
                 self.loops -= 1;
+                if labelled.is_some() {
+                    self.labels.pop();
+                }
             }
             Expr::Closure(_) | Expr::Async(_) => {}
             _ => syn::visit::visit_expr(self, e),

@@ -76,6 +76,8 @@ impl Rewriter<'_> {
             }
         }
         let mut forward = TokenStream::new();
+        // loops' `break` and `continue` as flags (see `exits.rs`)
+        let stmts = crate::exits::eliminate(&stmts).unwrap_or(stmts);
         if let Some(tail) = sweep.lower_block_stmts(&stmts, &mut forward) {
             let fwd = tail.fwd;
             if !fwd.is_empty() {

@@ -1,0 +1,490 @@
+//! `break` and `continue` in `for` and `while` loops, rewritten for the
+//! forward sweep.
+//!
+//! Input:
+//!
+//! ```text
+//! for i in 0..n {
+//!     if w[i] < 0.0 {
+//!         continue;
+//!     }
+//!     total += w[i];
+//!     if total > 10.0 {
+//!         break;
+//!     }
+//! }
+//! ```
+//!
+//! Output (only the adjoint sees it; the function keeps its own loop):
+//!
+//! ```text
+//! {
+//!     let mut __mica_stop1 = false;
+//!     for i in 0..n {
+//!         let mut __mica_exit1 = false;
+//!         if w[i] < 0.0 {
+//!             { __mica_exit1 = true; }
+//!         }
+//!         if !__mica_exit1 {
+//!             total += w[i];
+//!             if total > 10.0 {
+//!                 { __mica_exit1 = true; __mica_stop1 = true; }
+//!             }
+//!         }
+//!         let _ = __mica_exit1;
+//!         if __mica_stop1 { break; }
+//!     }
+//! }
+//! ```
+//!
+//! Every statement after one that may leave the iteration is guarded, so
+//! the same arithmetic runs in the same order as in the function: the
+//! values are bit-identical, and the guards are branches like any other.
+//! A `for` loop that may `break` still stops where the function's does: the
+//! lowering takes its last statement, `if stop { break; }`, off the body
+//! and puts it after the iteration's push, and walks the loop's reverse by
+//! the count of iterations that ran, not by its range (see
+//! [`split_stop`]). A `while` loop asks `!stop` before its condition.
+//!
+//! Rewritten: the unlabelled `break` (without a value) and `continue` of an
+//! unlabelled `for` or `while` loop, as a statement of the loop's body or
+//! of an `if`, a `match` arm or a block in it, at any depth. A loop with
+//! any other exit (a label, `break value`, an exit inside a `let` or an
+//! expression, a `break` in `while let`) is left as written; if it is a
+//! loop over recorded values, the lowering says what to write instead.
+
+use proc_macro2::{Ident, Span};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, Stmt};
+
+/// The statements with their loops' exits rewritten, or `None` if no loop
+/// has one this rewrites.
+pub fn eliminate(stmts: &[Stmt]) -> Option<Vec<Stmt>> {
+    if !stmts.iter().any(|s| {
+        let mut any = AnyExit(false);
+        any.visit_stmt(s);
+        any.0
+    }) {
+        return None;
+    }
+    let mut rewriter = Rewriter { loops: 0 };
+    let mut out = stmts.to_vec();
+    for stmt in &mut out {
+        rewriter.visit_stmt_mut(stmt);
+    }
+    (rewriter.loops > 0).then_some(out)
+}
+
+/// For a `for` loop's body ending in this rewrite's `if stop { break; }`:
+/// the body without it, and the flag.
+pub fn split_stop(body: &syn::Block) -> Option<(syn::Block, Ident)> {
+    let (last, rest) = body.stmts.split_last()?;
+    let Stmt::Expr(Expr::If(i), None) = last else {
+        return None;
+    };
+    let Expr::Path(p) = &*i.cond else {
+        return None;
+    };
+    let flag = p.path.get_ident()?;
+    if !flag.to_string().starts_with("__mica_stop")
+        || i.else_branch.is_some()
+        || !matches!(
+            i.then_branch.stmts.as_slice(),
+            [Stmt::Expr(Expr::Break(_), Some(_))]
+        )
+    {
+        return None;
+    }
+    let mut block = body.clone();
+    block.stmts = rest.to_vec();
+    Some((block, flag.clone()))
+}
+
+/// Whether a `break` or `continue` appears anywhere (a cheap first look).
+struct AnyExit(bool);
+
+impl<'ast> Visit<'ast> for AnyExit {
+    fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
+        self.0 = true;
+    }
+    fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
+        self.0 = true;
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The exits that leave the loop being looked at: not those of a loop,
+/// closure or async block inside it.
+#[derive(Default)]
+struct Exits {
+    breaks: bool,
+    continues: bool,
+}
+
+impl<'ast> Visit<'ast> for Exits {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Break(b) => {
+                self.breaks = true;
+                syn::visit::visit_expr_break(self, b);
+            }
+            Expr::Continue(_) => self.continues = true,
+            // a labelled exit inside an inner loop may leave this one
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                let mut labelled = Labelled(false);
+                labelled.visit_expr(e);
+                self.breaks |= labelled.0;
+            }
+            Expr::Closure(_) | Expr::Async(_) => {}
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Whether a labelled exit appears (it may leave an outer loop).
+struct Labelled(bool);
+
+impl<'ast> Visit<'ast> for Labelled {
+    fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
+        self.0 |= b.label.is_some();
+        syn::visit::visit_expr_break(self, b);
+    }
+    fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
+        self.0 |= c.label.is_some();
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+fn exits_of_stmt(stmt: &Stmt) -> bool {
+    let mut exits = Exits::default();
+    exits.visit_stmt(stmt);
+    exits.breaks || exits.continues
+}
+
+fn exits_of_expr(expr: &Expr) -> Exits {
+    let mut exits = Exits::default();
+    exits.visit_expr(expr);
+    exits
+}
+
+struct Rewriter {
+    /// loops rewritten so far: each has flags of its own
+    loops: usize,
+}
+
+impl VisitMut for Rewriter {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        // inner loops first: their exits are theirs
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let Some(rewritten) = self.rewrite_loop(e) {
+            *e = rewritten;
+        }
+    }
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+impl Rewriter {
+    /// `e` rewritten, if it is a loop with exits this rewrites.
+    fn rewrite_loop(&mut self, e: &Expr) -> Option<Expr> {
+        let (label, body, exits) = match e {
+            Expr::ForLoop(f) => (
+                &f.label,
+                &f.body,
+                exits_of_expr(&Expr::Block(block(&f.body))),
+            ),
+            Expr::While(w) => (
+                &w.label,
+                &w.body,
+                exits_of_expr(&Expr::Block(block(&w.body))),
+            ),
+            _ => return None,
+        };
+        if label.is_some() || !(exits.breaks || exits.continues) {
+            return None;
+        }
+        let is_while_let = matches!(e, Expr::While(w) if matches!(&*w.cond, Expr::Let(_)));
+        if exits.breaks && is_while_let {
+            return None;
+        }
+        let n = self.loops + 1;
+        let flags = Flags {
+            exit: Ident::new(&format!("__mica_exit{n}"), Span::mixed_site()),
+            stop: Ident::new(&format!("__mica_stop{n}"), Span::mixed_site()),
+        };
+        let mut stmts = flags.block(&body.stmts)?;
+        self.loops = n;
+        let (exit, stop) = (&flags.exit, &flags.stop);
+        stmts.insert(0, syn::parse_quote!(let mut #exit = false;));
+        terminate(&mut stmts);
+        stmts.push(syn::parse_quote!(let _ = #exit;));
+        Some(match e {
+            Expr::ForLoop(f) => {
+                let mut f = f.clone();
+                if exits.breaks {
+                    stmts.push(Stmt::Expr(syn::parse_quote!(if #stop { break; }), None));
+                }
+                f.body.stmts = stmts;
+                if exits.breaks {
+                    syn::parse_quote!({ let mut #stop = false; #f })
+                } else {
+                    Expr::ForLoop(f)
+                }
+            }
+            Expr::While(w) => {
+                let mut w = w.clone();
+                w.body.stmts = stmts;
+                if exits.breaks {
+                    let cond = &w.cond;
+                    w.cond = syn::parse_quote!(!#stop && (#cond));
+                    syn::parse_quote!({ let mut #stop = false; #w })
+                } else {
+                    Expr::While(w)
+                }
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// A semicolon after the last statement if it is a tail expression that
+/// is not block-like, so statements may follow it.
+fn terminate(stmts: &mut [Stmt]) {
+    if let Some(Stmt::Expr(e, semi @ None)) = stmts.last_mut() {
+        let block_like = matches!(
+            e,
+            Expr::If(_)
+                | Expr::Match(_)
+                | Expr::Block(_)
+                | Expr::ForLoop(_)
+                | Expr::While(_)
+                | Expr::Loop(_)
+        );
+        if !block_like {
+            *semi = Some(Default::default());
+        }
+    }
+}
+
+fn block(b: &syn::Block) -> syn::ExprBlock {
+    syn::ExprBlock {
+        attrs: Vec::new(),
+        label: None,
+        block: b.clone(),
+    }
+}
+
+/// One loop's flags: the iteration is over, and so is the loop.
+struct Flags {
+    exit: Ident,
+    stop: Ident,
+}
+
+impl Flags {
+    /// A list of statements with the loop's exits rewritten and what
+    /// follows each one that may leave guarded; `None` where an exit is
+    /// somewhere this does not rewrite.
+    fn block(&self, stmts: &[Stmt]) -> Option<Vec<Stmt>> {
+        let exit = &self.exit;
+        let mut out = Vec::new();
+        for (i, stmt) in stmts.iter().enumerate() {
+            if !exits_of_stmt(stmt) {
+                out.push(stmt.clone());
+                continue;
+            }
+            out.push(self.stmt(stmt)?);
+            let rest = &stmts[i + 1..];
+            if !rest.is_empty() {
+                let rest = self.block(rest)?;
+                out.push(Stmt::Expr(syn::parse_quote!(if !#exit { #(#rest)* }), None));
+            }
+            break;
+        }
+        Some(out)
+    }
+
+    fn stmt(&self, stmt: &Stmt) -> Option<Stmt> {
+        match stmt {
+            Stmt::Expr(expr, semi) => Some(Stmt::Expr(self.expr(expr)?, *semi)),
+            // an exit inside a `let` or an item: left as written
+            _ => None,
+        }
+    }
+
+    fn expr(&self, expr: &Expr) -> Option<Expr> {
+        let (exit, stop) = (&self.exit, &self.stop);
+        match expr {
+            Expr::Break(b) if b.label.is_none() && b.expr.is_none() => {
+                Some(syn::parse_quote!({ #exit = true; #stop = true; }))
+            }
+            Expr::Continue(c) if c.label.is_none() => Some(syn::parse_quote!({ #exit = true; })),
+            Expr::If(i) => {
+                let cond = exits_of_expr(&i.cond);
+                if cond.breaks || cond.continues {
+                    return None;
+                }
+                let mut i = i.clone();
+                i.then_branch.stmts = self.block(&i.then_branch.stmts)?;
+                if let Some((_, else_branch)) = &mut i.else_branch {
+                    **else_branch = self.expr(else_branch)?;
+                }
+                Some(Expr::If(i))
+            }
+            Expr::Block(b) if b.label.is_none() => {
+                let mut b = b.clone();
+                b.block.stmts = self.block(&b.block.stmts)?;
+                Some(Expr::Block(b))
+            }
+            Expr::Match(m) => {
+                let scrutinee = exits_of_expr(&m.expr);
+                if scrutinee.breaks || scrutinee.continues {
+                    return None;
+                }
+                let mut m = m.clone();
+                for arm in &mut m.arms {
+                    if let Some((_, guard)) = &arm.guard {
+                        let g = exits_of_expr(guard);
+                        if g.breaks || g.continues {
+                            return None;
+                        }
+                    }
+                    let body = exits_of_expr(&arm.body);
+                    if body.breaks || body.continues {
+                        *arm.body = self.expr(&arm.body)?;
+                    }
+                }
+                Some(Expr::Match(m))
+            }
+            other => {
+                let e = exits_of_expr(other);
+                (!(e.breaks || e.continues)).then(|| other.clone())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::ToTokens;
+
+    fn rewrite(body: &str) -> Option<String> {
+        let block: syn::Block = syn::parse_str(&format!("{{ {body} }}")).expect("a block");
+        eliminate(&block.stmts).map(|stmts| {
+            stmts
+                .iter()
+                .map(|s| s.to_token_stream().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
+    #[test]
+    fn continue_guards_the_rest_of_the_iteration() {
+        let out = rewrite("for i in 0..n { if c(i) { continue; } t += w[i]; }").unwrap();
+        assert!(out.contains("let mut __mica_exit1 = false ;"), "{out}");
+        assert!(out.contains("{ __mica_exit1 = true ; }"), "{out}");
+        assert!(out.contains("if ! __mica_exit1 { t += w [i] ; }"), "{out}");
+        // a loop that only continues keeps its place and needs no stop
+        assert!(out.starts_with("for i in 0 .. n"), "{out}");
+        assert!(!out.contains("stop"), "{out}");
+    }
+
+    #[test]
+    fn break_stops_the_loop_after_the_iteration() {
+        let out = rewrite("for i in 0..n { t += w[i]; if t > 1.0 { break; } }").unwrap();
+        assert!(out.starts_with("{ let mut __mica_stop1 = false ;"), "{out}");
+        assert!(
+            out.contains("__mica_exit1 = true ; __mica_stop1 = true ;"),
+            "{out}"
+        );
+        assert!(out.contains("if __mica_stop1 { break ; }"), "{out}");
+        let out = rewrite("while k < n { k += 1; if t > 1.0 { break } }").unwrap();
+        assert!(out.contains("while ! __mica_stop1 && (k < n)"), "{out}");
+    }
+
+    #[test]
+    fn inner_loops_keep_their_own_exits_and_flags() {
+        let out =
+            rewrite("for i in 0..n { for j in 0..m { if j > i { break; } } if i > 3 { break; } }")
+                .unwrap();
+        assert!(out.contains("__mica_stop1"), "{out}");
+        assert!(out.contains("__mica_stop2"), "{out}");
+        // the inner loop's `break` is the inner loop's
+        let inner = out.find("for j").unwrap();
+        assert!(out[inner..].contains("__mica_stop1 = true"), "{out}");
+    }
+
+    #[test]
+    fn exits_this_does_not_rewrite_are_left_as_written() {
+        for body in [
+            "'outer: for i in 0..n { for j in 0..m { break 'outer; } }",
+            "for i in 0..n { let x = if c { continue } else { 1.0 }; t += x; }",
+            "while let Some(x) = it.next() { if x > 1 { break; } }",
+            "for i in 0..n { t += match i { 0 => break, _ => 1.0 }; }",
+        ] {
+            let out = rewrite(body);
+            assert!(
+                out.as_deref()
+                    .is_none_or(|o| o.contains("break") || o.contains("continue")),
+                "{body}: {out:?}"
+            );
+        }
+        assert_eq!(rewrite("for i in 0..n { t += w[i]; }"), None);
+    }
+
+    #[test]
+    fn match_arms_and_blocks_are_followed() {
+        let out = rewrite(
+            "for i in 0..n { match i { 0 => continue, _ => { if t > 2.0 { break; } } } t += 1.0; }",
+        )
+        .unwrap();
+        assert!(!out.contains("continue"), "{out}");
+        assert!(out.contains("if __mica_stop1 { break ; }"), "{out}");
+    }
+
+    #[test]
+    fn split_stop_takes_the_last_statement_off() {
+        let out = rewrite("for i in 0..n { t += w[i]; if t > 1.0 { break; } }").unwrap();
+        let e: Expr = syn::parse_str(&out).unwrap();
+        let Expr::Block(b) = e else { panic!("{out}") };
+        let Some(Stmt::Expr(Expr::ForLoop(f), _)) = b.block.stmts.get(1) else {
+            panic!("{out}")
+        };
+        let (body, flag) = split_stop(&f.body).unwrap();
+        assert_eq!(flag.to_string(), "__mica_stop1");
+        assert_eq!(body.stmts.len() + 1, f.body.stmts.len());
+    }
+}
+
+#[cfg(test)]
+mod expansion {
+    /// The adjoint of a loop that breaks: its forward stops where the
+    /// function's does, after the iteration's push, and its reverse counts
+    /// the iterations that ran.
+    #[test]
+    fn a_loop_that_breaks_stops_after_its_push_and_is_walked_by_its_count() {
+        let code = crate::expand::backward_of(
+            "fn f(#[tracked] w: &[f64], limit: f64) -> f64 {
+                let mut t = 0.0;
+                for i in 0..w.len() {
+                    t += w[i].sin();
+                    if t > limit {
+                        break;
+                    }
+                }
+                t
+            }",
+        );
+        let push = code.find(". push (").expect("a push");
+        let stop = code.find("if __mica_stop1 { break ; }").expect("the stop");
+        assert!(push < stop, "{code}");
+        // not walked over its range backward
+        assert!(!code.contains("rev (0 .. w . len ())"), "{code}");
+        assert!(code.contains("while __mica_r"), "{code}");
+    }
+}
