@@ -5,7 +5,7 @@
 //! and never), a loop whose every iteration continues, nested loops whose
 //! inner `break` ends only the inner loop, a `continue` in a `match` arm, a
 //! `while` loop that continues, and a Newton iteration that stops when it
-//! has converged. Every program is written twice, as `#[tape]` and as
+//! has converged, in a `while` and in a `loop`. Every program is written twice, as `#[tape]` and as
 //! `#[tape(plain)]`, and checked in `f64` and `f32` against central finite
 //! differences at several points, against its plain twin, and against
 //! slopes derived by hand; a window-form program checks the same in the
@@ -106,6 +106,24 @@ macro_rules! programs {
                     total += w[k - 1].exp();
                 }
                 total
+            }
+
+            /// Newton's iteration for `√a` in a `loop`, left by `break`
+            /// once a step changes nothing (or after 60 steps).
+            #[tape$(($mode))?]
+            pub fn newton_loop(#[tracked] a: $t) -> $t {
+                let mut x = a;
+                let mut k = 0;
+                loop {
+                    k += 1;
+                    let next = 0.5 * (x + a / x);
+                    let done = (next - x).abs() <= 4.0 * <$t>::EPSILON * next;
+                    x = next;
+                    if done || k == 60 {
+                        break;
+                    }
+                }
+                x
             }
 
             /// Newton's iteration for `√a`, stopped once a step changes
@@ -240,6 +258,17 @@ macro_rules! check_all {
                 g,
                 $q::newton_sqrt_grad(a).1,
                 "newton_sqrt against its plain adjoint",
+            );
+            let (x, g) = newton_loop_grad(a);
+            close(x, a.sqrt(), "newton_loop value");
+            assert!(
+                (g - 0.5 / a.sqrt()).abs() <= 64.0 * <$t>::EPSILON.sqrt() * (0.5 / a.sqrt()),
+                "newton_loop slope {g} against 1 / (2√a) at {a}"
+            );
+            close(
+                g,
+                $q::newton_loop_grad(a).1,
+                "newton_loop against its plain adjoint",
             );
         }
     }};

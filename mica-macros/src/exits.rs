@@ -46,8 +46,10 @@
 //! the count of iterations that ran, not by its range (see
 //! [`split_stop`]). A `while` loop asks `!stop` before its condition.
 //!
+//! A `loop` that has a `break` becomes `while !stop { … }`.
+//!
 //! Rewritten: the unlabelled `break` (without a value) and `continue` of an
-//! unlabelled `for` or `while` loop, as a statement of the loop's body or
+//! unlabelled `for`, `while` or `loop`, as a statement of the loop's body or
 //! of an `if`, a `match` arm or a block in it, at any depth. A loop with
 //! any other exit (a label, `break value`, an exit inside a `let` or an
 //! expression, a `break` in `while let`) is left as written; if it is a
@@ -202,8 +204,17 @@ impl Rewriter {
                 &w.body,
                 exits_of_expr(&Expr::Block(block(&w.body))),
             ),
+            Expr::Loop(l) => (
+                &l.label,
+                &l.body,
+                exits_of_expr(&Expr::Block(block(&l.body))),
+            ),
             _ => return None,
         };
+        // a `loop` is left by its `break`s alone
+        if matches!(e, Expr::Loop(_)) && !exits.breaks {
+            return None;
+        }
         if label.is_some() || !(exits.breaks || exits.continues) {
             return None;
         }
@@ -234,6 +245,17 @@ impl Rewriter {
                 } else {
                     Expr::ForLoop(f)
                 }
+            }
+            // `loop` becomes `while !stop`
+            Expr::Loop(l) => {
+                let attrs = &l.attrs;
+                syn::parse_quote!({
+                    let mut #stop = false;
+                    #(#attrs)*
+                    while !#stop {
+                        #(#stmts)*
+                    }
+                })
             }
             Expr::While(w) => {
                 let mut w = w.clone();
@@ -405,6 +427,19 @@ mod tests {
         assert!(out.contains("if __mica_stop1 { break ; }"), "{out}");
         let out = rewrite("while k < n { k += 1; if t > 1.0 { break } }").unwrap();
         assert!(out.contains("while ! __mica_stop1 && (k < n)"), "{out}");
+    }
+
+    #[test]
+    fn a_loop_with_a_break_becomes_a_while() {
+        let out = rewrite("loop { k += 1; if k > n { break; } t += 1.0; }").unwrap();
+        assert!(
+            out.starts_with("{ let mut __mica_stop1 = false ; while ! __mica_stop1 {"),
+            "{out}"
+        );
+        assert!(!out.contains("break"), "{out}");
+        // without a `break` (left only by `return`), or with a value: as written
+        assert_eq!(rewrite("loop { if t > 1.0 { return t; } t += 1.0; }"), None);
+        assert_eq!(rewrite("let x = loop { if t > 1.0 { break t; } };"), None);
     }
 
     #[test]

@@ -122,7 +122,9 @@ pub enum S {
     SetArr(String, Ix, &'static str, E),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
-    While(String, usize, Option<Cond>, Vec<S>),
+    /// `let mut i = 0; while i < n && c { …; i += 1; }`, or with the flag
+    /// `loop { if !(i < n && c) { break; } …; i += 1; }`
+    While(String, usize, Option<Cond>, Vec<S>, bool),
     If(Cond, Vec<S>, Vec<S>),
     Match(Vec<Vec<S>>),
     Return(Cond, E),
@@ -631,7 +633,8 @@ impl Gen {
                         self.early_exit(&before, &mut body, false);
                     }
                     s.muts = inner.muts.clone();
-                    out.push(S::While(i, n, c, body));
+                    let as_loop = self.rng.chance(0.3);
+                    out.push(S::While(i, n, c, body, as_loop));
                 }
                 9 => {
                     let c = self.cond(s, 2);
@@ -1477,7 +1480,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             }
             body.iter().for_each(|s| refs_s(s, r, assigned));
         }
-        S::While(_, _, c, body) => {
+        S::While(_, _, c, body, _) => {
             if let Some(c) = c {
                 refs_c(c, r);
             }
@@ -1790,13 +1793,20 @@ impl R<'_> {
                 self.block(body, ind + 1, o);
                 writeln!(o, "{pad}}}").unwrap();
             }
-            S::While(i, n, c, body) => {
+            S::While(i, n, c, body, as_loop) => {
                 let extra = match c {
                     Some(c) => format!(" && {}", self.c(c)),
                     None => String::new(),
                 };
                 writeln!(o, "{pad}let mut {i} = 0;").unwrap();
-                writeln!(o, "{pad}while {i} < {n}{extra} {{").unwrap();
+                if *as_loop {
+                    writeln!(o, "{pad}loop {{").unwrap();
+                    writeln!(o, "{pad}    if !({i} < {n}{extra}) {{").unwrap();
+                    writeln!(o, "{pad}        break;").unwrap();
+                    writeln!(o, "{pad}    }}").unwrap();
+                } else {
+                    writeln!(o, "{pad}while {i} < {n}{extra} {{").unwrap();
+                }
                 self.block(body, ind + 1, o);
                 writeln!(o, "{pad}    {i} += 1;").unwrap();
                 writeln!(o, "{pad}}}").unwrap();
@@ -2313,7 +2323,7 @@ fn blocks_mut(body: &mut Vec<S>, out: &mut Vec<*mut Vec<S>>) {
     out.push(body as *mut Vec<S>);
     for s in body.iter_mut() {
         match s {
-            S::For(_, b) | S::While(_, _, _, b) => blocks_mut(b, out),
+            S::For(_, b) | S::While(_, _, _, b, _) => blocks_mut(b, out),
             S::If(_, a, e) => {
                 blocks_mut(a, out);
                 blocks_mut(e, out);
@@ -2388,7 +2398,7 @@ pub fn shrink_candidates(p: &Program) -> Vec<Program> {
             let _ = edit(p, bi, |b| {
                 inner = match &b[si] {
                     // a loop's exits would be left outside any loop
-                    S::For(For::Range(..), body) | S::While(_, _, _, body)
+                    S::For(For::Range(..), body) | S::While(_, _, _, body, _)
                         if !body.iter().any(exits_here) =>
                     {
                         Some(body.clone())

@@ -164,7 +164,7 @@ impl Sweep<'_> {
             Expr::While(w) => self.lower_while(w, out),
             Expr::Loop(l) => Err(syn::Error::new_spanned(
                 l.loop_token,
-                "`loop` over recorded values is not supported; write a `for` or `while` loop",
+                "this `loop` over recorded values is not supported: end it with `break;` (without a label or a value) under a condition, or write a `for` or `while` loop",
             )),
             Expr::Index(i) => self.lower_index(i, out),
             Expr::Closure(c) => Err(syn::Error::new_spanned(
