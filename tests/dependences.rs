@@ -338,16 +338,11 @@ macro_rules! check_all {
             fd::agrees(&format!("{}::{name}", stringify!($m)), f, at, g, $tol)
         };
         let close = |a: $t, b: $t, what: &str| {
-            assert!(
-                (a - b).abs() <= $close * (1.0 as $t).max(a.abs()).max(b.abs()),
-                "{}: {what}: {a} vs {b}",
-                stringify!($m)
-            );
+            fd::close(&format!("{}: {what}", stringify!($m)), a, b, $close)
         };
         let same = |g: &[$t], gq: &[$t], what: &str| {
-            for (a, b) in g.iter().zip(gq) {
-                close(*a, *b, &format!("{what} against its plain adjoint"));
-            }
+            let what = format!("{}: {what} against its plain adjoint", stringify!($m));
+            fd::same(&what, g, gq, $close)
         };
         let points: [&[$t]; 3] = [
             &[0.3, -0.7, 0.45, 0.9],

@@ -159,17 +159,10 @@ macro_rules! check_all {
             fd::agrees(&format!("{}::{name}", stringify!($m)), f, at, g, $tol)
         };
         let close = |a: $t, b: $t, what: &str| {
-            assert!(
-                (a - b).abs() <= $close * (1.0 as $t).max(a.abs()).max(b.abs()),
-                "{}: {what}: {a} vs {b}",
-                stringify!($m)
-            );
+            fd::close(&format!("{}: {what}", stringify!($m)), a, b, $close)
         };
         let same = |g: &[$t], gq: &[$t], what: &str| {
-            assert_eq!(g.len(), gq.len());
-            for (a, b) in g.iter().zip(gq) {
-                close(*a, *b, &format!("{what} against its plain adjoint"));
-            }
+            fd::same(&format!("{}: {what}", stringify!($m)), g, gq, $close)
         };
         let points: [&[$t]; 3] = [
             &[0.3, -0.7, 0.45, 0.9, -0.1],

@@ -201,4 +201,4 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

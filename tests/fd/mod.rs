@@ -16,3 +16,22 @@ pub fn agrees<T: Float + Debug>(
         panic!("{what} at {at:?}: {e:?}");
     }
 }
+
+/// Panics, naming `what`, unless `a` and `b` agree within `rel`, relative
+/// to the larger of their magnitudes and 1.
+#[allow(dead_code)] // not every test that shares this module compares values
+pub fn close<T: Float + Debug>(what: &str, a: T, b: T, rel: T) {
+    assert!(
+        (a - b).abs() <= rel * T::one().max(a.abs()).max(b.abs()),
+        "{what}: {a:?} vs {b:?}"
+    );
+}
+
+/// [`close`], element by element, for two lists of one length.
+#[allow(dead_code)]
+pub fn same<T: Float + Debug>(what: &str, g: &[T], h: &[T], rel: T) {
+    assert_eq!(g.len(), h.len(), "{what}: lengths");
+    for (a, b) in g.iter().zip(h) {
+        close(what, *a, *b, rel);
+    }
+}

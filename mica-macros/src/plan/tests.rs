@@ -68,6 +68,39 @@ fn verdicts(args: &str, f: &str) -> Vec<Said> {
     LAST.with(|last| last.borrow().clone())
 }
 
+/// A function whose inner loop over `j` has `body`, summing into `z`
+/// (which starts from the knob `s`); `w` is a tracked slice.
+pub(crate) fn inner_loop(body: &str) -> String {
+    format!(
+        "fn f(#[tracked] w: &[f64], #[tracked] s: f64) -> f64 {{
+            let mut t = 0.0;
+            for _ in 0..2 {{
+                let mut z = s;
+                for j in 0..2 {{
+                    {body}
+                }}
+                t += z.sin();
+            }}
+            t
+        }}"
+    )
+}
+
+/// An inner product in a loop over rows: its inner loop is walked forward
+/// and sliced.
+pub(crate) const INNER_PRODUCT: &str = "fn f(#[tracked] w: &[f64], x: &[f64], n: usize) -> f64 {
+        let d = w.len();
+        let mut t = 0.0;
+        for i in 0..n {
+            let mut z = 0.5;
+            for j in 0..d {
+                z += w[j] * x[i * d + j];
+            }
+            t += z.tanh();
+        }
+        t
+    }";
+
 /// The one loop over `var`.
 fn of(said: &[Said], var: &str) -> Said {
     let found: Vec<&Said> = said
@@ -136,21 +169,7 @@ fn a_sum_over_its_own_elements_is_fused_and_its_reasons_are_the_ones_met() {
 
 #[test]
 fn inner_loops_are_not_fused_but_walked_forward_and_sliced() {
-    let said = verdicts(
-        "",
-        "fn f(#[tracked] w: &[f64], x: &[f64], n: usize) -> f64 {
-            let d = w.len();
-            let mut t = 0.0;
-            for i in 0..n {
-                let mut z = 0.5;
-                for j in 0..d {
-                    z += w[j] * x[i * d + j];
-                }
-                t += z.tanh();
-            }
-            t
-        }",
-    );
+    let said = verdicts("", INNER_PRODUCT);
     let j = of(&said, "j");
     assert_eq!(
         j.fuse,
@@ -175,20 +194,11 @@ fn elements_touched_twice_are_not_walked_forward() {
         ),
         ("z = z * w[j];", "a binding it carries is not only summed"),
     ] {
-        let f = format!(
-            "fn f(#[tracked] w: &[f64], #[tracked] s: f64) -> f64 {{
-                let mut t = 0.0;
-                for _ in 0..2 {{
-                    let mut z = s;
-                    for j in 0..2 {{
-                        {body}
-                    }}
-                    t += z.sin();
-                }}
-                t
-            }}"
+        assert_eq!(
+            of(&verdicts("", &inner_loop(body)), "j").forward,
+            why,
+            "{body}"
         );
-        assert_eq!(of(&verdicts("", &f), "j").forward, why, "{body}");
     }
 }
 

@@ -37,18 +37,7 @@ mod tests {
 
     #[test]
     fn inner_products_run_forward() {
-        let f = "fn f(#[tracked] w: &[f64], x: &[f64], n: usize) -> f64 {
-            let d = w.len();
-            let mut t = 0.0;
-            for i in 0..n {
-                let mut z = 0.5;
-                for j in 0..d {
-                    z += w[j] * x[i * d + j];
-                }
-                t += z.tanh();
-            }
-            t
-        }";
+        let f = crate::plan::tests::INNER_PRODUCT;
         assert_eq!(forward(f), Some(true));
     }
 
@@ -102,19 +91,7 @@ mod tests {
             ("z += w[j] * w[j + 1];", "`w` indexed two ways"),
             ("z += w[j] * s;", "`s` is made outside the loop"),
         ] {
-            let f = format!(
-                "fn f(#[tracked] w: &[f64], #[tracked] s: f64) -> f64 {{
-                    let mut t = 0.0;
-                    for _ in 0..2 {{
-                        let mut z = s;
-                        for j in 0..2 {{
-                            {body}
-                        }}
-                        t += z.sin();
-                    }}
-                    t
-                }}"
-            );
+            let f = crate::plan::tests::inner_loop(body);
             assert_eq!(forward(&f), Some(false), "{why}");
         }
     }
