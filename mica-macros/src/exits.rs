@@ -116,60 +116,74 @@ impl<'ast> Visit<'ast> for AnyExit {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// The exits that leave the loop being looked at: not those of a loop,
-/// closure or async block inside it.
+/// The exits that leave the loop whose body is looked at, in the order
+/// written: its own `break`s and `continue`s (not those of a loop, closure
+/// or async block inside it), and labelled ones inside inner loops, which
+/// may leave it too. The rewrite and the lowering's check both ask it.
+#[derive(Default)]
+pub struct Leaving<'a> {
+    pub found: Vec<&'a Expr>,
+    /// loops entered inside the body
+    inner: usize,
+}
+
+impl<'a> Visit<'a> for Leaving<'a> {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        match e {
+            Expr::Break(b) => {
+                if self.inner == 0 || b.label.is_some() {
+                    self.found.push(e);
+                }
+                syn::visit::visit_expr_break(self, b);
+            }
+            Expr::Continue(c) => {
+                if self.inner == 0 || c.label.is_some() {
+                    self.found.push(e);
+                }
+            }
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                self.inner += 1;
+                syn::visit::visit_expr(self, e);
+                self.inner -= 1;
+            }
+            Expr::Closure(_) | Expr::Async(_) => {}
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+    fn visit_item(&mut self, _: &'a syn::Item) {}
+}
+
+/// What kinds of exit leave a loop: a `continue` of its own, or anything
+/// else (a `break`, or a labelled exit).
 #[derive(Default)]
 struct Exits {
     breaks: bool,
     continues: bool,
 }
 
-impl<'ast> Visit<'ast> for Exits {
-    fn visit_expr(&mut self, e: &'ast Expr) {
-        match e {
-            Expr::Break(b) => {
-                self.breaks = true;
-                syn::visit::visit_expr_break(self, b);
+impl Exits {
+    fn of(found: &[&Expr]) -> Self {
+        let mut exits = Exits::default();
+        for e in found {
+            match e {
+                Expr::Continue(c) if c.label.is_none() => exits.continues = true,
+                _ => exits.breaks = true,
             }
-            Expr::Continue(_) => self.continues = true,
-            // a labelled exit inside an inner loop may leave this one
-            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
-                let mut labelled = Labelled(false);
-                labelled.visit_expr(e);
-                self.breaks |= labelled.0;
-            }
-            Expr::Closure(_) | Expr::Async(_) => {}
-            _ => syn::visit::visit_expr(self, e),
         }
+        exits
     }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// Whether a labelled exit appears (it may leave an outer loop).
-struct Labelled(bool);
-
-impl<'ast> Visit<'ast> for Labelled {
-    fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
-        self.0 |= b.label.is_some();
-        syn::visit::visit_expr_break(self, b);
-    }
-    fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
-        self.0 |= c.label.is_some();
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 fn exits_of_stmt(stmt: &Stmt) -> bool {
-    let mut exits = Exits::default();
-    exits.visit_stmt(stmt);
-    exits.breaks || exits.continues
+    let mut leaving = Leaving::default();
+    leaving.visit_stmt(stmt);
+    !leaving.found.is_empty()
 }
 
 fn exits_of_expr(expr: &Expr) -> Exits {
-    let mut exits = Exits::default();
-    exits.visit_expr(expr);
-    exits
+    let mut leaving = Leaving::default();
+    leaving.visit_expr(expr);
+    Exits::of(&leaving.found)
 }
 
 struct Rewriter {

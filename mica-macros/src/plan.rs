@@ -25,33 +25,21 @@ pub mod fuse;
 mod reads;
 pub mod slices;
 
-use crate::facts::stability::Stability;
-use crate::record::{Array, Loop, Record, Step, Value, ValueId};
+use crate::record::{Loop, Record, Step, ValueId};
 use proc_macro2::Span;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-/// What the plan reads: the record and the facts beside it.
+/// What the plan reads: the record (through `Deref`), and the values the
+/// reverse sweep is seeded at.
 pub struct View<'r> {
-    pub values: &'r [Value],
-    pub arrays: &'r [Array],
-    /// names that hold one value wherever the reverse reads them (`None`:
-    /// a window, a body with `return`, or the plain adjoint)
-    pub stability: Option<&'r Stability>,
-    /// temporaries declared at the top of their scope (see `Sweep::hoisted`)
-    pub hoisted: &'r HashSet<String>,
-    /// the values the reverse sweep is seeded at
+    pub record: Record<'r>,
     pub seeds: Vec<ValueId>,
 }
 
-impl<'r> View<'r> {
-    pub fn of(record: &Record<'r>, seeds: Vec<ValueId>) -> Self {
-        View {
-            values: record.values,
-            arrays: record.arrays,
-            stability: record.stability,
-            hoisted: record.hoisted,
-            seeds,
-        }
+impl<'r> std::ops::Deref for View<'r> {
+    type Target = Record<'r>;
+    fn deref(&self) -> &Record<'r> {
+        &self.record
     }
 }
 
@@ -134,7 +122,7 @@ impl Plan {
         let mut plan = Plan {
             loops: HashMap::new(),
         };
-        let index = fuse::TopIndex::of(view, steps);
+        let index = fuse::TopIndex::of(steps);
         plan.region(view, steps, 0, &index, plain);
         #[cfg(test)]
         tests::keep(&plan, steps);

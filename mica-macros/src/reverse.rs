@@ -75,7 +75,11 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
     let steps = sweep.take_steps();
     let (names, record) = sweep.parts();
     let seed_values: Vec<ValueId> = seeds.iter().map(|(v, _)| *v).collect();
-    let plan = Plan::of(&crate::plan::View::of(&record, seed_values), &steps, plain);
+    let view = crate::plan::View {
+        record,
+        seeds: seed_values,
+    };
+    let plan = Plan::of(&view, &steps, plain);
     let mut accumulated = BTreeSet::new();
     mark_accumulated(&record, &steps, 0, &mut accumulated);
     let mut gen = Gen {

@@ -81,3 +81,30 @@ pub fn is_compound(op: &BinOp) -> bool {
             | ShrAssign(_)
     )
 }
+
+/// An integer literal's value (through parentheses).
+pub fn int_literal(e: &Expr) -> Option<i128> {
+    match strip(e) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<i128>().ok(),
+        _ => None,
+    }
+}
+
+/// An unsuffixed integer literal.
+pub fn unsuffixed(v: i128) -> proc_macro2::TokenStream {
+    proc_macro2::Literal::i128_unsuffixed(v).into_token_stream()
+}
+
+/// An expression's tokens, parenthesised unless it is one token (an
+/// operator may stand next to them).
+pub fn term(e: &Expr) -> proc_macro2::TokenStream {
+    let tokens = e.to_token_stream();
+    if tokens.clone().into_iter().count() == 1 {
+        tokens
+    } else {
+        quote!((#tokens))
+    }
+}

@@ -53,7 +53,7 @@ use super::Sweep;
 use crate::facts::loops::{linear, Linear};
 use crate::facts::places::names_any;
 use crate::facts::stability::Stability;
-use crate::facts::syntax::{shift, strip, Shift};
+use crate::facts::syntax::{shift, strip, term, Shift};
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
@@ -354,16 +354,6 @@ fn has_index(expr: &Expr) -> bool {
     let mut f = Finder(false);
     syn::visit::Visit::visit_expr(&mut f, expr);
     f.0
-}
-
-/// An expression's tokens, parenthesised unless it is one token.
-fn term(e: &Expr) -> TokenStream {
-    match strip(e) {
-        Expr::Lit(_) | Expr::Path(_) if e.to_token_stream().into_iter().count() == 1 => {
-            e.to_token_stream()
-        }
-        _ => quote!((#e)),
-    }
 }
 
 #[cfg(test)]

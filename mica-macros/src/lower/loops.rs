@@ -64,44 +64,31 @@ pub(super) struct OpenLoop {
 /// The `break`s and `continue`s that `exits.rs` left as written: they would
 /// skip the iteration's push.
 pub(super) fn check_loop_exits(body: &syn::Block) -> syn::Result<()> {
-    struct Exits(Option<syn::Error>, usize);
-    impl<'ast> Visit<'ast> for Exits {
-        fn visit_expr(&mut self, e: &'ast Expr) {
-            match e {
-                Expr::Break(b) if self.1 == 0 || b.label.is_some() => {
-                    self.0.get_or_insert_with(|| {
-                        let what = if b.label.is_some() {
-                            "a `break` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
-                        } else {
-                            "this `break` is not supported in a loop over recorded values; write it as a statement of its own, `if … { break; }`, in the loop's body or in an `if`, a `match` arm or a block there"
-                        };
-                        syn::Error::new_spanned(b.break_token, what)
-                    });
-                }
-                Expr::Continue(c) if self.1 == 0 || c.label.is_some() => {
-                    self.0.get_or_insert_with(|| {
-                        let what = if c.label.is_some() {
-                            "a `continue` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
-                        } else {
-                            "this `continue` is not supported in a loop over recorded values; write it as a statement of its own, `if … { continue; }`, in the loop's body or in an `if`, a `match` arm or a block there"
-                        };
-                        syn::Error::new_spanned(c.continue_token, what)
-                    });
-                }
-                Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
-                    self.1 += 1;
-                    syn::visit::visit_expr(self, e);
-                    self.1 -= 1;
-                }
-                Expr::Closure(_) | Expr::Async(_) => {}
-                _ => syn::visit::visit_expr(self, e),
-            }
+    let mut leaving = crate::exits::Leaving::default();
+    leaving.visit_block(body);
+    let Some(first) = leaving.found.first() else {
+        return Ok(());
+    };
+    Err(match first {
+        Expr::Break(b) => {
+            let what = if b.label.is_some() {
+                "a `break` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
+            } else {
+                "this `break` is not supported in a loop over recorded values; write it as a statement of its own, `if … { break; }`, in the loop's body or in an `if`, a `match` arm or a block there"
+            };
+            syn::Error::new_spanned(b.break_token, what)
         }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut exits = Exits(None, 0);
-    exits.visit_block(body);
-    exits.0.map_or(Ok(()), Err)
+        Expr::Continue(c) => {
+            let what = if c.label.is_some() {
+                "a `continue` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
+            } else {
+                "this `continue` is not supported in a loop over recorded values; write it as a statement of its own, `if … { continue; }`, in the loop's body or in an `if`, a `match` arm or a block there"
+            };
+            syn::Error::new_spanned(c.continue_token, what)
+        }
+        // only `break`s and `continue`s are found
+        _ => return Ok(()),
+    })
 }
 
 pub(super) fn reject_label(label: &Option<syn::Label>) -> syn::Result<()> {

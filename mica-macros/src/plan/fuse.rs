@@ -42,7 +42,7 @@ pub struct TopIndex {
 }
 
 impl TopIndex {
-    pub fn of(_view: &View<'_>, steps: &[Step]) -> TopIndex {
+    pub fn of(steps: &[Step]) -> TopIndex {
         let mut index = TopIndex {
             readers: HashMap::new(),
             producers: HashMap::new(),

@@ -24,7 +24,8 @@
 use super::access::Access;
 use super::View;
 use crate::facts::loops::{linear, Linear, LoopFacts};
-use crate::facts::syntax::strip;
+use crate::facts::places::{index_chain, root, Reach};
+use crate::facts::syntax::{int_literal as int, strip, term, unsuffixed as literal};
 use crate::record::{Loop, RangeSource, ValueId};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -324,42 +325,13 @@ impl VisitMut for Put {
     fn visit_block_mut(&mut self, _: &mut syn::Block) {}
 }
 
-/// An integer literal's value.
-fn int(e: &Expr) -> Option<i128> {
-    match strip(e) {
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => i.base10_parse::<i128>().ok(),
-        _ => None,
-    }
-}
-
-/// `expr`'s tokens, parenthesised unless they are one token (an operator
-/// may stand next to them).
-fn term(expr: &Expr) -> TokenStream {
-    let tokens = expr.to_token_stream();
-    if tokens.clone().into_iter().count() == 1 {
-        tokens
-    } else {
-        quote!((#tokens))
-    }
-}
-
-/// An unsuffixed integer literal.
-fn literal(v: i128) -> TokenStream {
-    proc_macro2::Literal::i128_unsuffixed(v).into_token_stream()
-}
-
 /// The name at the root of `x`, `x[i]`, `x[i][k]`, how many indices lead
 /// from it to `base`, and those indices.
 fn root_of(base: &Expr) -> Option<(String, usize, Vec<&Expr>)> {
-    match strip(base) {
-        Expr::Path(p) => Some((p.path.get_ident()?.to_string(), 0, Vec::new())),
-        Expr::Index(i) => root_of(&i.expr).map(|(root, depth, mut indices)| {
-            indices.push(&i.index);
-            (root, depth + 1, indices)
-        }),
-        _ => None,
-    }
+    let (at, indices) = match strip(base) {
+        Expr::Index(i) => index_chain(i),
+        other => (other, Vec::new()),
+    };
+    let name = root(at, Reach::Name)?.to_string();
+    Some((name, indices.len(), indices))
 }

@@ -38,6 +38,7 @@
 //! would have passed `usize::MAX`, which no slice reaches.
 
 use super::Gen;
+use crate::facts::syntax::unsuffixed as literal;
 use crate::plan::slices::{Read, Slices, Start};
 use crate::record::{Loop, Operand, ValueId};
 use proc_macro2::{Ident, TokenStream};
@@ -206,11 +207,6 @@ fn range(start: &Start, len: &TokenStream) -> TokenStream {
         Start::Zero => quote!([..#len]),
         Start::At(start) => quote!([#start..][..#len]),
     }
-}
-
-/// An unsuffixed integer literal.
-fn literal(v: i128) -> TokenStream {
-    proc_macro2::Literal::i128_unsuffixed(v).into_token_stream()
 }
 
 #[cfg(test)]
