@@ -238,31 +238,23 @@ macro_rules! check_all {
             same(&g, &$q::while_continues_grad(p).1, "while_continues");
             agree("while_continues", &|v| while_continues(v), p, &g);
         }
-        for a in [0.5 as $t, 2.0, 9.0] {
-            let (x, g) = newton_sqrt_grad(a);
-            close(x, a.sqrt(), "newton_sqrt value");
-            // the converged iteration's slope is 1 / (2√a), to the rounding
-            // the last step leaves
-            assert!(
-                (g - 0.5 / a.sqrt()).abs() <= 64.0 * <$t>::EPSILON.sqrt() * (0.5 / a.sqrt()),
-                "newton_sqrt slope {g} against 1 / (2√a) at {a}"
-            );
-            close(
-                g,
-                $q::newton_sqrt_grad(a).1,
-                "newton_sqrt against its plain adjoint",
-            );
-            let (x, g) = newton_loop_grad(a);
-            close(x, a.sqrt(), "newton_loop value");
-            assert!(
-                (g - 0.5 / a.sqrt()).abs() <= 64.0 * <$t>::EPSILON.sqrt() * (0.5 / a.sqrt()),
-                "newton_loop slope {g} against 1 / (2√a) at {a}"
-            );
-            close(
-                g,
-                $q::newton_loop_grad(a).1,
-                "newton_loop against its plain adjoint",
-            );
+        // the same iteration as a `while` and as a `loop`
+        let newtons: [(&str, fn($t) -> ($t, $t), fn($t) -> ($t, $t)); 2] = [
+            ("newton_sqrt", newton_sqrt_grad, $q::newton_sqrt_grad),
+            ("newton_loop", newton_loop_grad, $q::newton_loop_grad),
+        ];
+        for (name, grad, plain) in newtons {
+            for a in [0.5 as $t, 2.0, 9.0] {
+                let (x, g) = grad(a);
+                close(x, a.sqrt(), &format!("{name} value"));
+                // the converged iteration's slope is 1 / (2√a), to the
+                // rounding the last step leaves
+                assert!(
+                    (g - 0.5 / a.sqrt()).abs() <= 64.0 * <$t>::EPSILON.sqrt() * (0.5 / a.sqrt()),
+                    "{name} slope {g} against 1 / (2√a) at {a}"
+                );
+                close(g, plain(a).1, &format!("{name} against its plain adjoint"));
+            }
         }
     }};
 }
