@@ -69,26 +69,18 @@ pub(super) fn check_loop_exits(body: &syn::Block) -> syn::Result<()> {
     let Some(first) = leaving.found.first() else {
         return Ok(());
     };
-    Err(match first {
-        Expr::Break(b) => {
-            let what = if b.label.is_some() {
-                "a `break` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
-            } else {
-                "this `break` is not supported in a loop over recorded values; write it as a statement of its own, `if … { break; }`, in the loop's body or in an `if`, a `match` arm or a block there"
-            };
-            syn::Error::new_spanned(b.break_token, what)
-        }
-        Expr::Continue(c) => {
-            let what = if c.label.is_some() {
-                "a `continue` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it"
-            } else {
-                "this `continue` is not supported in a loop over recorded values; write it as a statement of its own, `if … { continue; }`, in the loop's body or in an `if`, a `match` arm or a block there"
-            };
-            syn::Error::new_spanned(c.continue_token, what)
-        }
+    let (keyword, token, labelled) = match first {
+        Expr::Break(b) => ("break", b.break_token.span, b.label.is_some()),
+        Expr::Continue(c) => ("continue", c.continue_token.span, c.label.is_some()),
         // only `break`s and `continue`s are found
         _ => return Ok(()),
-    })
+    };
+    let what = if labelled {
+        format!("a `{keyword}` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it")
+    } else {
+        format!("this `{keyword}` is not supported in a loop over recorded values; write it as a statement of its own, `if … {{ {keyword}; }}`, in the loop's body or in an `if`, a `match` arm or a block there")
+    };
+    Err(syn::Error::new(token, what))
 }
 
 pub(super) fn reject_label(label: &Option<syn::Label>) -> syn::Result<()> {
