@@ -49,6 +49,7 @@ mod loops;
 mod placeholders;
 mod stmts;
 mod walls;
+mod whole;
 pub use crate::facts::stability::Stability;
 use crate::facts::syntax::is_compound;
 use crate::record::*;
@@ -440,6 +441,19 @@ impl<'ast> Visit<'ast> for Mentions<'_, '_> {
             if self.sweep.is_active_name(&ident.to_string()) {
                 self.found = true;
             }
+        }
+    }
+    /// `w.len()`, `w.is_empty()`: the shape of a recorded array is a
+    /// constant
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        let shape = matches!(m.method.to_string().as_str(), "len" | "is_empty")
+            && m.args.is_empty()
+            && matches!(
+                &*m.receiver,
+                Expr::Path(_) | Expr::Index(_) | Expr::Field(_)
+            );
+        if !shape {
+            syn::visit::visit_expr_method_call(self, m);
         }
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {

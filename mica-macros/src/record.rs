@@ -113,10 +113,23 @@ pub enum Step {
         value: Operand,
         negate: bool,
     },
-    /// `[value; n]`: every element is `value`
+    /// `[value; n]` or `array.fill(value)`: every element is `value` (a
+    /// constant clears the adjoints)
     Fill {
         array: ArrayId,
-        value: ValueId,
+        value: Operand,
+    },
+    /// `to = from` of whole arrays (or a row of `from`): `to`'s old
+    /// elements reach nothing after this, `from`'s receive `to`'s adjoints
+    Copy {
+        to: ArrayId,
+        from: ArrayId,
+        prefix: Vec<Operand>,
+    },
+    /// `std::mem::swap(&mut a, &mut b)` of two arrays: their adjoints swap
+    Swap {
+        a: ArrayId,
+        b: ArrayId,
     },
 }
 

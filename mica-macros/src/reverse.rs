@@ -176,10 +176,17 @@ fn mark_accumulated(
                 value: Operand::Active(v),
                 ..
             }
-            | Step::Fill { value: v, .. } => {
+            | Step::Fill {
+                value: Operand::Active(v),
+                ..
+            } => {
                 mark(&Val::Active(*v), region, out);
             }
-            Step::Write { .. } | Step::Increment { .. } => {}
+            Step::Write { .. }
+            | Step::Increment { .. }
+            | Step::Fill { .. }
+            | Step::Copy { .. }
+            | Step::Swap { .. } => {}
             Step::Branch(b) => {
                 for (k, (arm_region, arm)) in b.arms.iter().enumerate() {
                     mark_accumulated(record, arm, *arm_region, out);
@@ -419,9 +426,27 @@ impl Gen<'_> {
                 }
                 Step::Fill { array, value } => {
                     let acc = self.record.arrays[*array].acc.clone();
-                    let adj = self.names.fresh("a");
-                    code.extend([quote!(let #adj = ::mica::__private::take_sum(&mut #acc);)]);
-                    self.contribute(*value, adj, &mut code);
+                    match value {
+                        Operand::Active(v) => {
+                            let adj = self.names.fresh("a");
+                            code.extend([
+                                quote!(let #adj = ::mica::__private::take_sum(&mut #acc[..]);),
+                            ]);
+                            self.contribute(*v, adj, &mut code);
+                        }
+                        _ => code.extend([quote!(::mica::__private::clear(&mut #acc[..]);)]),
+                    }
+                }
+                Step::Copy { to, from, prefix } => {
+                    let to = self.record.arrays[*to].acc.clone();
+                    let from = self.element(*from, prefix);
+                    code.extend([
+                        quote!(::mica::__private::move_adjoints(&mut #to[..], &mut #from[..]);),
+                    ]);
+                }
+                Step::Swap { a, b } => {
+                    let (a, b) = (&self.record.arrays[*a].acc, &self.record.arrays[*b].acc);
+                    code.extend([quote!(::core::mem::swap(&mut #a, &mut #b);)]);
                 }
             }
         }

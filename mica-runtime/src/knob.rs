@@ -92,6 +92,74 @@ impl<A: Accumulate, const N: usize> Accumulate for [A; N] {
     }
 }
 
+/// An adjoint buffer the reverse of a whole-array copy moves: a float, or
+/// an array or `Vec` of them.
+pub trait Clear {
+    /// every element zero
+    fn clear(&mut self);
+    /// `into += self`, then `self` zero
+    fn move_into(&mut self, into: &mut Self);
+}
+
+macro_rules! clear_float {
+    ($($t:ty),*) => {$(
+        impl Clear for $t {
+            #[inline(always)]
+            fn clear(&mut self) {
+                *self = 0.0;
+            }
+            #[inline(always)]
+            fn move_into(&mut self, into: &mut $t) {
+                *into += *self;
+                *self = 0.0;
+            }
+        }
+    )*};
+}
+
+clear_float!(f32, f64);
+
+impl<A: Clear, const N: usize> Clear for [A; N] {
+    #[inline(always)]
+    fn clear(&mut self) {
+        clear(self);
+    }
+    #[inline(always)]
+    fn move_into(&mut self, into: &mut Self) {
+        move_adjoints(self, into);
+    }
+}
+
+impl<A: Clear> Clear for Vec<A> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        clear(self);
+    }
+    #[inline(always)]
+    fn move_into(&mut self, into: &mut Self) {
+        move_adjoints(self, into);
+    }
+}
+
+/// The reverse of `[x; n]` or `.fill(x)` of a constant: the elements'
+/// adjoints end there.
+#[inline]
+pub fn clear<A: Clear>(adjoints: &mut [A]) {
+    for a in adjoints {
+        a.clear();
+    }
+}
+
+/// The reverse of `to = from` of whole arrays: `to`'s adjoints are added
+/// into `from`'s and end there. Arrays of different lengths (a `Vec`
+/// assigned one of another length) meet over the shorter.
+#[inline]
+pub fn move_adjoints<A: Clear>(to: &mut [A], from: &mut [A]) {
+    for (t, f) in to.iter_mut().zip(from) {
+        t.move_into(f);
+    }
+}
+
 /// Adds the slopes a callee left in `from` (a scratch slot, when one array
 /// was passed to two of its tracked parameters) into the array's buffer.
 #[inline(always)]

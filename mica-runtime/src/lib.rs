@@ -20,9 +20,10 @@ pub use functions::*;
 pub use tape::{room_each, room_times, trip, StackTape, Writer};
 
 pub use knob::{
-    add_into, assert_knob, element, index, index_add, index_mul, index_sub, one_like, placeholder,
-    run, shape_of, slot_len, take_sum, val, zeros_like, zeros_of, Accumulate, AsValue, Element,
-    GradientView, InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped, Untracked,
+    add_into, assert_knob, clear, element, index, index_add, index_mul, index_sub, move_adjoints,
+    one_like, placeholder, run, shape_of, slot_len, take_sum, val, zeros_like, zeros_of,
+    Accumulate, AsValue, Clear, Element, GradientView, InlineZeros, IntoSlot, Knob, NoSlot,
+    Placeholder, ShapeOf, Shaped, Untracked,
 };
 
 /// Passes `x` on unchanged, as a constant: no slope flows back through it.

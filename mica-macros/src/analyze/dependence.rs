@@ -220,7 +220,8 @@ fn writes_inside<'l>(
                     })
                 })
         }
-        Step::Fill { array: a, .. } => *a != array,
+        Step::Fill { array: a, .. } | Step::Copy { to: a, .. } => *a != array,
+        Step::Swap { a, b } => *a != array && *b != array,
         Step::Loop(k) => {
             nest.push(k);
             let inside = writes_inside(&k.steps, array, (zero, hi), l, values, nest);
@@ -270,6 +271,28 @@ fn collect(steps: &[Step], l: &Loop, values: &[Value], out: &mut Vec<Access>) {
                 at: Vec::new(),
                 writes: true,
             }),
+            // whole arrays: every element, read and written
+            Step::Copy { to, from, prefix } => {
+                out.push(Access {
+                    array: *to,
+                    at: Vec::new(),
+                    writes: true,
+                });
+                out.push(Access {
+                    array: *from,
+                    at: at(prefix),
+                    writes: false,
+                });
+            }
+            Step::Swap { a, b } => {
+                for array in [a, b] {
+                    out.push(Access {
+                        array: *array,
+                        at: Vec::new(),
+                        writes: true,
+                    });
+                }
+            }
             Step::Loop(inner) => collect(&inner.steps, l, values, out),
             Step::Branch(b) => {
                 for (_, arm) in &b.arms {

@@ -39,6 +39,38 @@ impl<'ast> Visit<'ast> for Assignments {
         }
         syn::visit::visit_expr_binary(self, e);
     }
+    /// `h.fill(x)`, `h.copy_from_slice(&v)`: writes of the whole array
+    fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
+        let method = e.method.to_string();
+        if matches!(
+            method.as_str(),
+            "fill" | "copy_from_slice" | "clone_from_slice"
+        ) {
+            if let (Some(name), Some(value)) = (root(&e.receiver, Reach::Name), e.args.first()) {
+                self.writes.push((name.clone(), value.clone()));
+            }
+        }
+        syn::visit::visit_expr_method_call(self, e);
+    }
+    /// `std::mem::swap(&mut u, &mut v)`: each is assigned the other
+    fn visit_expr_call(&mut self, e: &'ast syn::ExprCall) {
+        let is_swap = matches!(&*e.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "swap"));
+        if is_swap && e.args.len() == 2 {
+            let names: Vec<Option<&Ident>> = e
+                .args
+                .iter()
+                .map(|a| match a {
+                    Expr::Reference(r) if r.mutability.is_some() => root(&r.expr, Reach::Name),
+                    _ => None,
+                })
+                .collect();
+            if let [Some(a), Some(b)] = names[..] {
+                self.assigned.push((a.clone(), e.args[1].clone(), false));
+                self.assigned.push((b.clone(), e.args[0].clone(), false));
+            }
+        }
+        syn::visit::visit_expr_call(self, e);
+    }
     fn visit_local(&mut self, local: &'ast Local) {
         if let Some(init) = &local.init {
             for name in pattern_names(&local.pat) {

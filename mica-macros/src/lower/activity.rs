@@ -68,8 +68,11 @@ impl Sweep<'_> {
             })
             .filter_map(|(name, _, _)| {
                 let binding = self.lookup(&name.to_string())?;
-                matches!(binding.origin, Origin::Local | Origin::Param)
-                    .then(|| (name.clone(), binding.origin, binding.val.clone()))
+                // an array is a place: assigning it is a copy into it
+                // (`lower/whole.rs`), not a value carried
+                (matches!(binding.origin, Origin::Local | Origin::Param)
+                    && !matches!(binding.val, Val::Array { .. }))
+                .then(|| (name.clone(), binding.origin, binding.val.clone()))
             })
             .collect()
     }

@@ -8,14 +8,6 @@ use crate::facts::places::{
 use crate::facts::syntax::strip_parens;
 use std::collections::HashSet;
 
-/// What an array literal writes when it is made.
-enum Fill {
-    /// these elements (by index) are recorded values
-    Elements(Vec<(usize, ValueId)>),
-    /// `[x; n]` of a recorded `x`
-    All(ValueId),
-}
-
 impl Sweep<'_> {
     /// `w[i]`: an element of a recorded array is recorded, a row is a view.
     pub(super) fn lower_index(
@@ -223,9 +215,17 @@ impl Sweep<'_> {
                 break;
             }
         }
+        // an element, or the whole array (`h = v;`, `h.fill(x)`, a swap)
         finder
             .writes
             .iter()
+            .map(|(target, value)| (target, value))
+            .chain(
+                finder
+                    .assigned
+                    .iter()
+                    .map(|(target, value, _)| (target, value)),
+            )
             .any(|(target, value)| *target == name && syntactically_active(value, &active))
     }
 
@@ -243,92 +243,16 @@ impl Sweep<'_> {
         let literal = array_literal(&init.expr).unwrap_or_else(|| (*init.expr).clone());
         let is_vec = matches!(&*init.expr, Expr::Macro(_));
         let rank = crate::facts::syntax::literal_rank(&literal);
-        // the elements, lowered in order
-        let (fwd, writes) = match &literal {
-            Expr::Array(a) => {
-                let mut fwds = Vec::new();
-                let mut writes = Vec::new();
-                for (k, elem) in a.elems.iter().enumerate() {
-                    let lowered = self.lower_expr(elem, out)?;
-                    match lowered.val {
-                        Val::Active(id) => writes.push((k, id)),
-                        Val::Const => {}
-                        _ => {
-                            return Err(syn::Error::new_spanned(
-                                elem,
-                                "an array literal of recorded values holds scalars; nested literals are not supported",
-                            ))
-                        }
-                    }
-                    fwds.push(lowered.fwd);
-                }
-                (quote!([#(#fwds),*]), Fill::Elements(writes))
-            }
-            Expr::Repeat(r) => {
-                let lowered = self.lower_expr(&r.expr, out)?;
-                let len = &r.len;
-                let fwd = &lowered.fwd;
-                let fill = match lowered.val {
-                    Val::Active(id) if rank == 1 => Fill::All(id),
-                    Val::Active(_) => {
-                        return Err(syn::Error::new_spanned(
-                            &r.expr,
-                            "`[x; n]` of a recorded value makes a flat array; nested ones are not supported",
-                        ))
-                    }
-                    _ => Fill::Elements(Vec::new()),
-                };
-                (quote!([#fwd; #len]), fill)
-            }
-            _ => {
-                return Err(syn::Error::new_spanned(
-                    &init.expr,
-                    "an array made inside a window starts from a literal",
-                ))
-            }
-        };
-        let fwd = if is_vec {
-            let inner: TokenStream = fwd
-                .into_iter()
-                .flat_map(|tt| match tt {
-                    TokenTree::Group(g) => g.stream(),
-                    other => other.into(),
-                })
-                .collect();
-            quote!(::std::vec![#inner])
-        } else {
-            fwd
-        };
+        let (fwd, fill) = self.lower_literal(&literal, out)?;
+        let fwd = if is_vec { whole::vec_of(fwd) } else { fwd };
         let (attrs, pat) = (&local.attrs, &local.pat);
         out.extend([quote!(#(#attrs)* let #pat = #fwd;)]);
-        let shape = self.stored(quote!(::mica::__private::shape_of(&#name)), out);
-        let acc = self.names.fresh("h");
         // `vec![x; N]` of a constant length: its buffer fits on the stack
         let inline = match &literal {
             Expr::Repeat(r) if is_vec && rank == 1 => self.capped_constant(&r.len, 0),
             _ => None,
         };
-        self.arrays.push(Array {
-            acc: acc.to_token_stream(),
-            declare: None,
-            rank: rank.max(1),
-            local: Some((self.region, shape)),
-            inline,
-        });
-        let array = self.arrays.len() - 1;
-        match writes {
-            Fill::Elements(writes) => {
-                for (k, id) in writes {
-                    let index = proc_macro2::Literal::usize_unsuffixed(k);
-                    self.push_step(Step::Write {
-                        array,
-                        indices: vec![Operand::Const(index.to_token_stream())],
-                        value: Operand::Active(id),
-                    });
-                }
-            }
-            Fill::All(id) => self.push_step(Step::Fill { array, value: id }),
-        }
+        let array = self.register_array(&name, rank, inline, Some(fill), out);
         self.bind(
             &name,
             Val::Array {

@@ -145,8 +145,11 @@ impl Sweep<'_> {
             if candidates.iter().any(|(c, _)| c == name) {
                 continue;
             }
-            if let Some(binding) = self.lookup(&name.to_string()) {
-                candidates.push((name.clone(), binding.val.clone()));
+            match self.lookup(&name.to_string()) {
+                // an array is a place, written by copies (`lower/whole.rs`)
+                Some(binding) if matches!(binding.val, Val::Array { .. }) => {}
+                Some(binding) => candidates.push((name.clone(), binding.val.clone())),
+                None => {}
             }
         }
         let mut tokens = Vec::new();

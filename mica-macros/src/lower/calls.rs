@@ -12,6 +12,9 @@ impl Sweep<'_> {
         expr: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
+        if let Some(lowered) = self.array_method(m, expr, out) {
+            return lowered;
+        }
         let hint = self.hint.take();
         let name = m.method.to_string();
         let receiver_active = self.mentions_active(&m.receiver);
@@ -249,6 +252,9 @@ impl Sweep<'_> {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
+        if let Some(lowered) = self.mem_swap(c, out) {
+            return lowered;
+        }
         if last == "detach" {
             return Ok(Lowered {
                 val: Val::Const,
@@ -340,16 +346,10 @@ impl Sweep<'_> {
             list.truncate(steps);
         }
         match active {
-            Some(Ok(element)) => {
-                return Err(syn::Error::new_spanned(
-                    element,
-                    "an array of recorded values is made by `let`: `let h = [a, b];`",
-                ))
-            }
+            Some(Ok(_)) => return self.literal_array(literal, written, out),
             Some(Err(e)) => return Err(e),
             None => {}
         }
-        let _ = out;
         Ok(Lowered {
             val: Val::Const,
             fwd: written.to_token_stream(),

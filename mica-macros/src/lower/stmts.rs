@@ -171,15 +171,12 @@ impl Sweep<'_> {
             ));
         }
         self.hint_let(&local.pat);
+        let arrays = self.arrays.len();
         let lowered = self.lower_expr(&init.expr, out)?;
-        let attrs = &local.attrs;
-        let pat = &local.pat;
-        out.extend([quote!(#(#attrs)* let #pat =)]);
-        out.extend([lowered.fwd]);
-        out.extend([quote!(;)]);
-        self.bind_pattern(&local.pat, lowered.val)?;
-        self.top_level_let(local);
-        Ok(())
+        match lowered.val {
+            Val::Array { array, .. } => self.let_copy(local, lowered, array >= arrays, out),
+            _ => self.let_value(local, lowered, out),
+        }
     }
 
     /// A `let` at the top of the function body may make its name stable.
@@ -260,6 +257,15 @@ impl Sweep<'_> {
                 "a recorded value is assigned only to a name bound inside the window",
             ));
         };
+        if let Some(Binding {
+            val: Val::Array { array, prefix },
+            origin: Origin::Local,
+        }) = self.lookup(&name.to_string()).cloned()
+        {
+            if op.is_none() && prefix.is_empty() && self.arrays[array].local.is_some() {
+                return self.assign_array(target, array, value, out);
+            }
+        }
         match self.lookup(&name.to_string()).map(|b| b.origin) {
             Some(Origin::Local) | Some(Origin::Param) => {}
             Some(Origin::Knob) => {

@@ -91,7 +91,20 @@ pub(super) fn scan(steps: &[Step], reads: &mut HashMap<ValueId, usize>, touched:
             }
             Step::Fill { array, value } => {
                 touched.written.insert(*array);
-                *reads.entry(*value).or_insert(0) += 1;
+                read(value, reads);
+            }
+            Step::Copy { to, from, prefix } => {
+                touched.written.insert(*to);
+                touched.read.insert(*from);
+                for i in prefix {
+                    read(i, reads);
+                }
+            }
+            Step::Swap { a, b } => {
+                for array in [a, b] {
+                    touched.read.insert(*array);
+                    touched.written.insert(*array);
+                }
             }
         }
     }
