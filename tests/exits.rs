@@ -1,11 +1,15 @@
-//! `break` and `continue` in `for` and `while` loops over recorded values.
+//! `break` and `continue` in `for`, `while`, `while let` and `loop` over
+//! recorded values.
 //!
 //! Masked sums (`continue` past some elements), running sums that stop once
 //! they pass a limit (`break` on the first, a middle and the last iteration,
 //! and never), a loop whose every iteration continues, nested loops whose
-//! inner `break` ends only the inner loop, a `continue` in a `match` arm, a
-//! `while` loop that continues, and a Newton iteration that stops when it
-//! has converged, in a `while` and in a `loop`. Every program is written twice, as `#[tape]` and as
+//! inner `break` ends only the inner loop, labelled exits (`continue
+//! 'rows`, `break 'rows`, `break 'outer` out of a `loop` in a `while`),
+//! `break value` out of a `loop`, a `while let` with both exits, a
+//! `continue` in a `match` arm, a `while` loop that continues, and a Newton
+//! iteration that stops when it has converged, in a `while` and in a
+//! `loop`. Every program is written twice, as `#[tape]` and as
 //! `#[tape(plain)]`, and checked in `f64` and `f32` against central finite
 //! differences at several points, against its plain twin, and against
 //! slopes derived by hand; a window-form program checks the same in the
@@ -126,6 +130,84 @@ macro_rules! programs {
                 x
             }
 
+            /// Labelled exits from a loop nest: `continue 'rows` once the
+            /// inner counter passes the outer one, `break 'rows` once the
+            /// sum passes `limit`, and a line after the inner loop that
+            /// either skips.
+            #[tape$(($mode))?]
+            pub fn labelled(#[tracked] w: &[$t], limit: $t) -> $t {
+                let mut total = 0.0;
+                'rows: for i in 0..w.len() {
+                    for j in 0..w.len() {
+                        if j > i {
+                            continue 'rows;
+                        }
+                        if total > limit {
+                            break 'rows;
+                        }
+                        total += w[i] * w[j];
+                    }
+                    total *= 1.5;
+                }
+                total
+            }
+
+            /// A labelled `break` out of a `loop` inside a `while`.
+            #[tape$(($mode))?]
+            pub fn labelled_while(#[tracked] w: &[$t], limit: $t) -> $t {
+                let mut total = 0.0;
+                let mut i = 0;
+                'outer: while i < w.len() {
+                    let mut j = 0;
+                    loop {
+                        if j == w.len() {
+                            break;
+                        }
+                        if total > limit {
+                            break 'outer;
+                        }
+                        total += w[j].sin() * w[i];
+                        j += 1;
+                    }
+                    i += 1;
+                }
+                total
+            }
+
+            /// `break value` out of a `loop`: the damped iteration
+            /// `x ← x/2 + b` stopped after `n + 1` steps, its value scaled.
+            #[tape$(($mode))?]
+            pub fn break_value(#[tracked] w: &[$t], n: usize) -> $t {
+                let mut k = 0;
+                let mut x = w[0];
+                let y = loop {
+                    x = 0.5 * x + w[1];
+                    if k == n {
+                        break x * w[2];
+                    }
+                    k += 1;
+                };
+                y + x
+            }
+
+            /// `while let` over indices that are constants, with `break`
+            /// and `continue`.
+            #[tape$(($mode))?]
+            pub fn while_let(#[tracked] w: &[$t], limit: $t) -> $t {
+                let mut total = 0.0;
+                let mut order: Vec<usize> = (0..w.len()).collect();
+                while let Some(k) = order.pop() {
+                    if k == 1 {
+                        continue;
+                    }
+                    total += w[k] * w[k] + total * w[0];
+                    if total > limit {
+                        break;
+                    }
+                }
+                total
+            }
+
             /// Newton's iteration for `√a`, stopped once a step changes
             /// nothing: the slope is `1 / (2√a)`.
             #[tape$(($mode))?]
@@ -218,6 +300,50 @@ macro_rules! check_all {
                 let (_, g) = nested_grad(p, limit);
                 same(&g, &$q::nested_grad(p, limit).1, "nested");
                 agree("nested", &|v| nested(v, limit), p, &g);
+            }
+
+            // limits that stop the nest at once, in the middle, never
+            for limit in [-1.0, 0.9, 100.0] {
+                let (_, g) = labelled_grad(p, limit);
+                same(&g, &$q::labelled_grad(p, limit).1, "labelled");
+                agree("labelled", &|v| labelled(v, limit), p, &g);
+                let (_, g) = labelled_while_grad(p, limit);
+                same(&g, &$q::labelled_while_grad(p, limit).1, "labelled_while");
+                agree("labelled_while", &|v| labelled_while(v, limit), p, &g);
+                let (_, g) = while_let_grad(p, limit);
+                same(&g, &$q::while_let_grad(p, limit).1, "while_let");
+                agree("while_let", &|v| while_let(v, limit), p, &g);
+            }
+            // a limit never reached: every row but the last continues
+            // `'rows` (skipping its ×1.5) once j passes i; the last row's
+            // inner loop runs out, and its ×1.5 scales everything
+            let (_, g) = labelled_grad(p, 1e9);
+            let mut by_hand = vec![0.0 as $t; p.len()];
+            {
+                let n = p.len();
+                let mut total = 0.0 as $t;
+                let mut d = vec![0.0 as $t; n];
+                for i in 0..n {
+                    for j in 0..=i {
+                        total += p[i] * p[j];
+                        d[i] += p[j];
+                        d[j] += p[i];
+                    }
+                    if i == n - 1 {
+                        total *= 1.5;
+                        for x in &mut d {
+                            *x *= 1.5;
+                        }
+                    }
+                }
+                by_hand.copy_from_slice(&d);
+                close(labelled(p, 1e9), total, "labelled value by hand");
+            }
+            same(&g, &by_hand, "labelled by hand");
+            for n in [0, 1, 5] {
+                let (_, g) = break_value_grad(p, n);
+                same(&g, &$q::break_value_grad(p, n).1, "break_value");
+                agree("break_value", &|v| break_value(v, n), p, &g);
             }
 
             let (_, g) = in_a_match_grad(p);

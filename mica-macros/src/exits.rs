@@ -70,7 +70,10 @@ pub fn eliminate(stmts: &[Stmt]) -> Option<Vec<Stmt>> {
     }) {
         return None;
     }
-    let mut rewriter = Rewriter { loops: 0 };
+    let mut rewriter = Rewriter {
+        loops: 0,
+        frames: Vec::new(),
+    };
     let mut out = stmts.to_vec();
     for stmt in &mut out {
         rewriter.visit_stmt_mut(stmt);
@@ -118,33 +121,60 @@ impl<'ast> Visit<'ast> for AnyExit {
 
 /// The exits that leave the loop whose body is looked at, in the order
 /// written: its own `break`s and `continue`s (not those of a loop, closure
-/// or async block inside it), and labelled ones inside inner loops, which
-/// may leave it too. The rewrite and the lowering's check both ask it.
+/// or async block inside it), and labelled ones inside inner loops whose
+/// label is not of a loop or block inside it, which leave it too. The
+/// rewrite and the lowering's check both ask it.
 #[derive(Default)]
 pub struct Leaving<'a> {
     pub found: Vec<&'a Expr>,
     /// loops entered inside the body
     inner: usize,
+    /// the labels of the loops and blocks entered inside the body
+    labels: Vec<String>,
+}
+
+impl Leaving<'_> {
+    fn leaves(&self, label: Option<&syn::Lifetime>) -> bool {
+        match label {
+            None => self.inner == 0,
+            Some(l) => !self.labels.contains(&l.ident.to_string()),
+        }
+    }
 }
 
 impl<'a> Visit<'a> for Leaving<'a> {
     fn visit_expr(&mut self, e: &'a Expr) {
         match e {
             Expr::Break(b) => {
-                if self.inner == 0 || b.label.is_some() {
+                // `break 'block` of an unlabelled-loop's body leaves nothing
+                if self.leaves(b.label.as_ref()) {
                     self.found.push(e);
                 }
                 syn::visit::visit_expr_break(self, b);
             }
             Expr::Continue(c) => {
-                if self.inner == 0 || c.label.is_some() {
+                if self.leaves(c.label.as_ref()) {
                     self.found.push(e);
                 }
             }
-            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
-                self.inner += 1;
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) | Expr::Block(_) => {
+                let label = match e {
+                    Expr::ForLoop(f) => &f.label,
+                    Expr::While(w) => &w.label,
+                    Expr::Loop(l) => &l.label,
+                    Expr::Block(b) => &b.label,
+                    _ => &None,
+                };
+                let is_loop = !matches!(e, Expr::Block(_));
+                if let Some(l) = label {
+                    self.labels.push(l.name.ident.to_string());
+                }
+                self.inner += usize::from(is_loop);
                 syn::visit::visit_expr(self, e);
-                self.inner -= 1;
+                self.inner -= usize::from(is_loop);
+                if label.is_some() {
+                    self.labels.pop();
+                }
             }
             Expr::Closure(_) | Expr::Async(_) => {}
             _ => syn::visit::visit_expr(self, e),
@@ -154,50 +184,82 @@ impl<'a> Visit<'a> for Leaving<'a> {
 }
 
 /// What kinds of exit leave a loop: a `continue` of its own, or anything
-/// else (a `break`, or a labelled exit).
+/// else (a `break`, or an exit to a loop around it), and whether a
+/// `break` carries a value.
 #[derive(Default)]
 struct Exits {
     breaks: bool,
     continues: bool,
+    values: bool,
 }
 
 impl Exits {
-    fn of(found: &[&Expr]) -> Self {
+    fn of(found: &[&Expr], label: Option<&syn::Label>) -> Self {
+        let own = |l: &Option<syn::Lifetime>| match (l, label) {
+            (None, _) => true,
+            (Some(l), Some(own)) => l.ident == own.name.ident,
+            (Some(_), None) => false,
+        };
         let mut exits = Exits::default();
         for e in found {
             match e {
-                Expr::Continue(c) if c.label.is_none() => exits.continues = true,
+                Expr::Continue(c) if own(&c.label) => exits.continues = true,
+                Expr::Break(b) => {
+                    exits.breaks = true;
+                    exits.values |= b.expr.is_some();
+                }
                 _ => exits.breaks = true,
             }
         }
         exits
     }
+
+    fn any(&self) -> bool {
+        self.breaks || self.continues
+    }
 }
 
-fn exits_of_stmt(stmt: &Stmt) -> bool {
+fn leaving_of_expr(expr: &Expr) -> Vec<&Expr> {
+    let mut leaving = Leaving::default();
+    leaving.visit_expr(expr);
+    leaving.found
+}
+
+fn leaves_stmt(stmt: &Stmt) -> bool {
     let mut leaving = Leaving::default();
     leaving.visit_stmt(stmt);
     !leaving.found.is_empty()
 }
 
-fn exits_of_expr(expr: &Expr) -> Exits {
-    let mut leaving = Leaving::default();
-    leaving.visit_expr(expr);
-    Exits::of(&leaving.found)
+fn leaves_expr(expr: &Expr) -> bool {
+    !leaving_of_expr(expr).is_empty()
+}
+
+/// One loop being rewritten: its label and flags (the iteration is over,
+/// and so is the loop), and where a `loop`'s `break value` puts its value.
+struct Frame {
+    label: Option<String>,
+    exit: Ident,
+    stop: Ident,
+    value: Option<Ident>,
 }
 
 struct Rewriter {
     /// loops rewritten so far: each has flags of its own
     loops: usize,
+    /// the loops around the code being rewritten, innermost last
+    frames: Vec<Frame>,
 }
 
 impl VisitMut for Rewriter {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        // inner loops first: their exits are theirs
-        syn::visit_mut::visit_expr_mut(self, e);
-        if let Some(rewritten) = self.rewrite_loop(e) {
-            *e = rewritten;
+        if matches!(e, Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_)) {
+            if let Some(rewritten) = self.rewrite_loop(e) {
+                *e = rewritten;
+            }
+            return;
         }
+        syn::visit_mut::visit_expr_mut(self, e);
     }
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
     fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
@@ -205,74 +267,99 @@ impl VisitMut for Rewriter {
 }
 
 impl Rewriter {
-    /// `e` rewritten, if it is a loop with exits this rewrites.
-    fn rewrite_loop(&mut self, e: &Expr) -> Option<Expr> {
-        let (label, body, exits) = match e {
-            Expr::ForLoop(f) => (
-                &f.label,
-                &f.body,
-                exits_of_expr(&Expr::Block(block(&f.body))),
-            ),
-            Expr::While(w) => (
-                &w.label,
-                &w.body,
-                exits_of_expr(&Expr::Block(block(&w.body))),
-            ),
-            Expr::Loop(l) => (
-                &l.label,
-                &l.body,
-                exits_of_expr(&Expr::Block(block(&l.body))),
-            ),
+    /// `e` rewritten, if it is a loop with exits this rewrites; a loop
+    /// without has the loops inside it rewritten in place.
+    fn rewrite_loop(&mut self, e: &mut Expr) -> Option<Expr> {
+        let (label, body) = match &*e {
+            Expr::ForLoop(f) => (&f.label, &f.body),
+            Expr::While(w) => (&w.label, &w.body),
+            Expr::Loop(l) => (&l.label, &l.body),
             _ => return None,
         };
+        let exits = Exits::of(&leaving_of_expr(&Expr::Block(block(body))), label.as_ref());
+        let is_loop = matches!(e, Expr::Loop(_));
         // a `loop` is left by its `break`s alone
-        if matches!(e, Expr::Loop(_)) && !exits.breaks {
+        if !exits.any() || (is_loop && !exits.breaks) {
+            // its exits, if any, are its own `continue`s or inner loops'
+            match e {
+                Expr::ForLoop(f) => self.visit_block_mut(&mut f.body),
+                Expr::While(w) => self.visit_block_mut(&mut w.body),
+                Expr::Loop(l) => self.visit_block_mut(&mut l.body),
+                _ => {}
+            }
             return None;
         }
-        if label.is_some() || !(exits.breaks || exits.continues) {
-            return None;
-        }
-        let is_while_let = matches!(e, Expr::While(w) if matches!(&*w.cond, Expr::Let(_)));
-        if exits.breaks && is_while_let {
+        if exits.values && !is_loop {
             return None;
         }
         let n = self.loops + 1;
-        let flags = Flags {
+        self.loops = n;
+        let frame = Frame {
+            label: label.as_ref().map(|l| l.name.ident.to_string()),
             exit: Ident::new(&format!("__mica_exit{n}"), Span::mixed_site()),
             stop: Ident::new(&format!("__mica_stop{n}"), Span::mixed_site()),
+            value: exits
+                .values
+                .then(|| Ident::new(&format!("__mica_value{n}"), Span::mixed_site())),
         };
-        let mut stmts = flags.block(&body.stmts)?;
-        self.loops = n;
-        let (exit, stop) = (&flags.exit, &flags.stop);
+        let (exit, stop, value) = (frame.exit.clone(), frame.stop.clone(), frame.value.clone());
+        self.frames.push(frame);
+        let stmts = self.block(&body.stmts);
+        self.frames.pop();
+        let mut stmts = stmts?;
         stmts.insert(0, syn::parse_quote!(let mut #exit = false;));
         terminate(&mut stmts);
         stmts.push(syn::parse_quote!(let _ = #exit;));
-        Some(match e {
+        let is_while_let = matches!(&*e, Expr::While(w) if matches!(&*w.cond, Expr::Let(_)));
+        Some(match &*e {
+            // a `while let` stops as a `for` does
+            Expr::ForLoop(_) | Expr::While(_)
+                if exits.breaks && (is_while_let || matches!(e, Expr::ForLoop(_))) =>
+            {
+                stmts.push(Stmt::Expr(syn::parse_quote!(if #stop { break; }), None));
+                let mut e = e.clone();
+                match &mut e {
+                    Expr::ForLoop(f) => {
+                        f.label = None;
+                        f.body.stmts = stmts;
+                    }
+                    Expr::While(w) => {
+                        w.label = None;
+                        w.body.stmts = stmts;
+                    }
+                    _ => {}
+                }
+                syn::parse_quote!({ let mut #stop = false; #e })
+            }
             Expr::ForLoop(f) => {
                 let mut f = f.clone();
-                if exits.breaks {
-                    stmts.push(Stmt::Expr(syn::parse_quote!(if #stop { break; }), None));
-                }
+                f.label = None;
                 f.body.stmts = stmts;
-                if exits.breaks {
-                    syn::parse_quote!({ let mut #stop = false; #f })
-                } else {
-                    Expr::ForLoop(f)
-                }
+                Expr::ForLoop(f)
             }
-            // `loop` becomes `while !stop`
+            // `loop` becomes `while !stop`; with values, a block giving
+            // the value its `break` left
             Expr::Loop(l) => {
                 let attrs = &l.attrs;
-                syn::parse_quote!({
+                let lp: Expr = syn::parse_quote!({
                     let mut #stop = false;
                     #(#attrs)*
                     while !#stop {
                         #(#stmts)*
                     }
-                })
+                });
+                match value {
+                    Some(value) => syn::parse_quote!({
+                        let mut #value = ::mica::__private::placeholder();
+                        #lp
+                        #value
+                    }),
+                    None => lp,
+                }
             }
             Expr::While(w) => {
                 let mut w = w.clone();
+                w.label = None;
                 w.body.stmts = stmts;
                 if exits.breaks {
                     let cond = &w.cond;
@@ -284,6 +371,135 @@ impl Rewriter {
             }
             _ => return None,
         })
+    }
+
+    /// A list of statements with the loop's exits rewritten and what
+    /// follows each one that may leave guarded; `None` where an exit is
+    /// somewhere this does not rewrite.
+    fn block(&mut self, stmts: &[Stmt]) -> Option<Vec<Stmt>> {
+        let exit = self.frames.last()?.exit.clone();
+        let mut out = Vec::new();
+        for (i, stmt) in stmts.iter().enumerate() {
+            if !leaves_stmt(stmt) {
+                let mut stmt = stmt.clone();
+                self.visit_stmt_mut(&mut stmt);
+                out.push(stmt);
+                continue;
+            }
+            out.push(self.stmt(stmt)?);
+            let rest = &stmts[i + 1..];
+            if !rest.is_empty() {
+                let rest = self.block(rest)?;
+                out.push(Stmt::Expr(syn::parse_quote!(if !#exit { #(#rest)* }), None));
+            }
+            break;
+        }
+        Some(out)
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Option<Stmt> {
+        match stmt {
+            Stmt::Expr(expr, semi) => Some(Stmt::Expr(self.expr(expr)?, *semi)),
+            // an exit inside a `let` or an item: left as written
+            _ => None,
+        }
+    }
+
+    /// The flags an exit to `label` sets: it ends the iteration of the loop
+    /// it names (and, for a `break`, that loop), and every loop inside that
+    /// one.
+    fn exit(
+        &self,
+        label: Option<&syn::Lifetime>,
+        breaks: bool,
+        value: Option<&Expr>,
+    ) -> Option<Expr> {
+        let target = match label {
+            None => self.frames.len().checked_sub(1)?,
+            Some(l) => {
+                let name = l.ident.to_string();
+                self.frames
+                    .iter()
+                    .rposition(|f| f.label.as_deref() == Some(name.as_str()))?
+            }
+        };
+        let frame = &self.frames[target];
+        let mut sets: Vec<Stmt> = Vec::new();
+        if let Some(value) = value {
+            let store = frame.value.as_ref()?;
+            sets.push(syn::parse_quote!(#store = #value;));
+        }
+        let exit = &frame.exit;
+        sets.push(syn::parse_quote!(#exit = true;));
+        if breaks {
+            let stop = &frame.stop;
+            sets.push(syn::parse_quote!(#stop = true;));
+        }
+        for inner in &self.frames[target + 1..] {
+            let (exit, stop) = (&inner.exit, &inner.stop);
+            sets.push(syn::parse_quote!(#exit = true;));
+            sets.push(syn::parse_quote!(#stop = true;));
+        }
+        Some(syn::parse_quote!({ #(#sets)* }))
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Option<Expr> {
+        match expr {
+            Expr::Break(b) => {
+                if b.expr.as_deref().is_some_and(leaves_expr) {
+                    return None;
+                }
+                self.exit(b.label.as_ref(), true, b.expr.as_deref())
+            }
+            Expr::Continue(c) => self.exit(c.label.as_ref(), false, None),
+            Expr::If(i) => {
+                if leaves_expr(&i.cond) {
+                    return None;
+                }
+                let mut i = i.clone();
+                i.then_branch.stmts = self.block(&i.then_branch.stmts)?;
+                if let Some((_, else_branch)) = &mut i.else_branch {
+                    **else_branch = self.expr(else_branch)?;
+                }
+                Some(Expr::If(i))
+            }
+            Expr::Block(b) if b.label.is_none() => {
+                let mut b = b.clone();
+                b.block.stmts = self.block(&b.block.stmts)?;
+                Some(Expr::Block(b))
+            }
+            Expr::Match(m) => {
+                if leaves_expr(&m.expr) {
+                    return None;
+                }
+                let mut m = m.clone();
+                for arm in &mut m.arms {
+                    if arm.guard.as_ref().is_some_and(|(_, g)| leaves_expr(g)) {
+                        return None;
+                    }
+                    if leaves_expr(&arm.body) {
+                        *arm.body = self.expr(&arm.body)?;
+                    } else {
+                        self.visit_expr_mut(&mut arm.body);
+                    }
+                }
+                Some(Expr::Match(m))
+            }
+            // an inner loop some exit of which leaves this one too
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                let mut e = expr.clone();
+                let rewritten = self.rewrite_loop(&mut e)?;
+                (!leaves_expr(&rewritten)).then_some(rewritten)
+            }
+            other => {
+                if leaves_expr(other) {
+                    return None;
+                }
+                let mut e = other.clone();
+                self.visit_expr_mut(&mut e);
+                Some(e)
+            }
+        }
     }
 }
 
@@ -311,95 +527,6 @@ fn block(b: &syn::Block) -> syn::ExprBlock {
         attrs: Vec::new(),
         label: None,
         block: b.clone(),
-    }
-}
-
-/// One loop's flags: the iteration is over, and so is the loop.
-struct Flags {
-    exit: Ident,
-    stop: Ident,
-}
-
-impl Flags {
-    /// A list of statements with the loop's exits rewritten and what
-    /// follows each one that may leave guarded; `None` where an exit is
-    /// somewhere this does not rewrite.
-    fn block(&self, stmts: &[Stmt]) -> Option<Vec<Stmt>> {
-        let exit = &self.exit;
-        let mut out = Vec::new();
-        for (i, stmt) in stmts.iter().enumerate() {
-            if !exits_of_stmt(stmt) {
-                out.push(stmt.clone());
-                continue;
-            }
-            out.push(self.stmt(stmt)?);
-            let rest = &stmts[i + 1..];
-            if !rest.is_empty() {
-                let rest = self.block(rest)?;
-                out.push(Stmt::Expr(syn::parse_quote!(if !#exit { #(#rest)* }), None));
-            }
-            break;
-        }
-        Some(out)
-    }
-
-    fn stmt(&self, stmt: &Stmt) -> Option<Stmt> {
-        match stmt {
-            Stmt::Expr(expr, semi) => Some(Stmt::Expr(self.expr(expr)?, *semi)),
-            // an exit inside a `let` or an item: left as written
-            _ => None,
-        }
-    }
-
-    fn expr(&self, expr: &Expr) -> Option<Expr> {
-        let (exit, stop) = (&self.exit, &self.stop);
-        match expr {
-            Expr::Break(b) if b.label.is_none() && b.expr.is_none() => {
-                Some(syn::parse_quote!({ #exit = true; #stop = true; }))
-            }
-            Expr::Continue(c) if c.label.is_none() => Some(syn::parse_quote!({ #exit = true; })),
-            Expr::If(i) => {
-                let cond = exits_of_expr(&i.cond);
-                if cond.breaks || cond.continues {
-                    return None;
-                }
-                let mut i = i.clone();
-                i.then_branch.stmts = self.block(&i.then_branch.stmts)?;
-                if let Some((_, else_branch)) = &mut i.else_branch {
-                    **else_branch = self.expr(else_branch)?;
-                }
-                Some(Expr::If(i))
-            }
-            Expr::Block(b) if b.label.is_none() => {
-                let mut b = b.clone();
-                b.block.stmts = self.block(&b.block.stmts)?;
-                Some(Expr::Block(b))
-            }
-            Expr::Match(m) => {
-                let scrutinee = exits_of_expr(&m.expr);
-                if scrutinee.breaks || scrutinee.continues {
-                    return None;
-                }
-                let mut m = m.clone();
-                for arm in &mut m.arms {
-                    if let Some((_, guard)) = &arm.guard {
-                        let g = exits_of_expr(guard);
-                        if g.breaks || g.continues {
-                            return None;
-                        }
-                    }
-                    let body = exits_of_expr(&arm.body);
-                    if body.breaks || body.continues {
-                        *arm.body = self.expr(&arm.body)?;
-                    }
-                }
-                Some(Expr::Match(m))
-            }
-            other => {
-                let e = exits_of_expr(other);
-                (!(e.breaks || e.continues)).then(|| other.clone())
-            }
-        }
     }
 }
 
@@ -451,9 +578,53 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("break"), "{out}");
-        // without a `break` (left only by `return`), or with a value: as written
+        // without a `break` (left only by `return`): as written
         assert_eq!(rewrite("loop { if t > 1.0 { return t; } t += 1.0; }"), None);
-        assert_eq!(rewrite("let x = loop { if t > 1.0 { break t; } };"), None);
+    }
+
+    #[test]
+    fn a_break_with_a_value_leaves_it_in_a_binding_the_block_gives() {
+        let out = rewrite("let x = loop { t *= 0.5; if t < 1.0 { break t * 2.0; } };").unwrap();
+        assert!(
+            out.starts_with(
+                "let x = { let mut __mica_value1 = :: mica :: __private :: placeholder () ;"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("__mica_value1 = t * 2.0 ; __mica_exit1 = true ; __mica_stop1 = true ;"),
+            "{out}"
+        );
+        assert!(out.ends_with("} __mica_value1 } ;"), "{out}");
+        assert!(!out.contains("break"), "{out}");
+    }
+
+    #[test]
+    fn labelled_exits_end_every_loop_between_them_and_their_target() {
+        let out = rewrite(
+            "'rows: for i in 0..n { for j in 0..m { if j > i { continue 'rows; } if t > 9.0 { break 'rows; } t += w[j]; } t *= 0.5; }",
+        )
+        .unwrap();
+        // the outer loop is 1, the inner 2; `continue 'rows` ends the inner
+        // loop and the outer's iteration
+        assert!(
+            out.contains("{ __mica_exit1 = true ; __mica_exit2 = true ; __mica_stop2 = true ; }"),
+            "{out}"
+        );
+        // `break 'rows` ends both loops
+        assert!(
+            out.contains("{ __mica_exit1 = true ; __mica_stop1 = true ; __mica_exit2 = true ; __mica_stop2 = true ; }"),
+            "{out}"
+        );
+        // what follows the inner loop in the outer body is guarded
+        assert!(out.contains("if ! __mica_exit1 { t *= 0.5 ; }"), "{out}");
+        assert!(!out.contains("'rows"), "{out}");
+        assert!(!out.contains("continue"), "{out}");
+        // a `while let` stops as a `for` does
+        let out =
+            rewrite("while let Some(k) = it.next() { if k > 3 { break; } t += 1.0; }").unwrap();
+        assert!(out.contains("if __mica_stop1 { break ; }"), "{out}");
+        assert!(out.contains("while let Some (k) = it . next ()"), "{out}");
     }
 
     #[test]
@@ -471,9 +642,8 @@ mod tests {
     #[test]
     fn exits_this_does_not_rewrite_are_left_as_written() {
         for body in [
-            "'outer: for i in 0..n { for j in 0..m { break 'outer; } }",
+            "'block: { for i in 0..n { if w[i] > 1.0 { break 'block; } } }",
             "for i in 0..n { let x = if c { continue } else { 1.0 }; t += x; }",
-            "while let Some(x) = it.next() { if x > 1 { break; } }",
             "for i in 0..n { t += match i { 0 => break, _ => 1.0 }; }",
         ] {
             let out = rewrite(body);

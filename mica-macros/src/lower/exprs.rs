@@ -119,6 +119,10 @@ impl Sweep<'_> {
                 Ok(Lowered { val, fwd: quote!(#b.#member) })
             }
             Expr::Block(b) if b.label.is_none() => self.lower_nested_block(&b.block, out),
+            Expr::Block(b) => Err(syn::Error::new_spanned(
+                &b.label,
+                "a labelled block around recorded values is not supported; leave a loop inside it with `break;`, or guard the lines after the exit with a flag: `if !done { … }`",
+            )),
             // an array literal whose elements are all constants (say, of
             // slope-0 methods) is a constant
             Expr::Array(_) | Expr::Repeat(_) => self.constant_array(expr, expr, out),
@@ -164,7 +168,7 @@ impl Sweep<'_> {
             Expr::While(w) => self.lower_while(w, out),
             Expr::Loop(l) => Err(syn::Error::new_spanned(
                 l.loop_token,
-                "this `loop` over recorded values is not supported: end it with `break;` (without a label or a value) under a condition, or write a `for` or `while` loop",
+                "this `loop` over recorded values is not supported: leave it by a `break` (or `break value`) that stands as a statement of its own, `if … { break; }`, in its body or in an `if`, a `match` arm or a block there",
             )),
             Expr::Index(i) => self.lower_index(i, out),
             Expr::Closure(c) => Err(syn::Error::new_spanned(

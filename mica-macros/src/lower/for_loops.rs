@@ -5,7 +5,7 @@
 //! live on the stack. What every loop shares (its counter, the carried
 //! bindings, its tape) is in `lower/loops.rs`.
 
-use super::loops::{check_loop_exits, reject_label};
+use super::loops::check_loop_exits;
 use super::*;
 use crate::facts::places::PatNames;
 use crate::facts::syntax::strip_parens;
@@ -147,7 +147,8 @@ impl Sweep<'_> {
         f: &syn::ExprForLoop,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        reject_label(&f.label)?;
+        // a label no exit names any more (`exits.rs` rewrote them) is
+        // dropped; an exit left as written is reported below
         // a loop that may stop early (see `exits.rs`): its last statement,
         // `if stop { break; }`, goes after the iteration's push, and its
         // reverse counts the iterations that ran instead of walking its range

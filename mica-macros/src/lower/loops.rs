@@ -76,21 +76,11 @@ pub(super) fn check_loop_exits(body: &syn::Block) -> syn::Result<()> {
         _ => return Ok(()),
     };
     let what = if labelled {
-        format!("a `{keyword}` to a label is not supported in a loop over recorded values; end the inner loop with `break;` and test a flag after it")
+        format!("this `{keyword}` to a label is not supported in a loop over recorded values; write it as a statement of its own, `if … {{ {keyword} 'label; }}`, in the loop's body or in an `if`, a `match` arm or a block there")
     } else {
         format!("this `{keyword}` is not supported in a loop over recorded values; write it as a statement of its own, `if … {{ {keyword}; }}`, in the loop's body or in an `if`, a `match` arm or a block there")
     };
     Err(syn::Error::new(token, what))
-}
-
-pub(super) fn reject_label(label: &Option<syn::Label>) -> syn::Result<()> {
-    match label {
-        Some(label) => Err(syn::Error::new_spanned(
-            label,
-            "a labelled loop over recorded values is not supported; end the inner loop with `break;` and test a flag after it",
-        )),
-        None => Ok(()),
-    }
 }
 
 impl Sweep<'_> {
@@ -100,20 +90,32 @@ impl Sweep<'_> {
         w: &syn::ExprWhile,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        reject_label(&w.label)?;
         if matches!(&*w.cond, Expr::Let(_)) && self.mentions_active(&w.cond) {
             return Err(syn::Error::new_spanned(
                 w.while_token,
-                "`while let` on recorded values is not supported",
+                "`while let` on recorded values is not supported; loop over the indices: `for i in 0..v.len()`",
             ));
         }
+        // a `while let` that may stop early (see `exits.rs`): as a `for`
+        // loop's, its last statement, `if stop { break; }`, goes after the
+        // iteration's push
+        let split = crate::exits::split_stop(&w.body);
+        let stop = split.as_ref().map(|(_, flag)| quote!(if #flag { break; }));
+        let without_stop;
+        let w = match split {
+            Some((body, _)) => {
+                without_stop = syn::ExprWhile { body, ..w.clone() };
+                &without_stop
+            }
+            None => w,
+        };
         check_loop_exits(&w.body)?;
         let carried = self.carried(&w.body.stmts, &[]);
         let mut lp = self.open_loop(None, out);
         lp.facts = crate::facts::loops::LoopFacts::of_while(&w.cond, &w.body);
         let (body, record) = self.loop_body(&mut lp, &carried, &w.body, |_, _, _| Ok(()))?;
         let cond = &w.cond;
-        out.extend([quote!(while #cond { #body })]);
+        out.extend([quote!(while #cond { #body #stop })]);
         self.close_loop(lp, carried, record, out);
         Ok(Lowered {
             val: Val::Const,
