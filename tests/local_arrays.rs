@@ -2,8 +2,9 @@
 //! whole-array assignment (also inside loops), copies (`let v = u;`,
 //! `.to_vec()`, `.clone()`, `.copy_from_slice(…)`), `.fill(x)`,
 //! `.swap(i, j)`, `std::mem::swap` of two arrays (a stencil's double
-//! buffer) and of two scalars, and arrays that start constant and receive
-//! recorded values later. Every program is written twice, as `#[tape]` and
+//! buffer) and of two scalars, arrays that start constant and receive
+//! recorded values later, and tuples and arrays as the values of `if` and
+//! `match`. Every program is written twice, as `#[tape]` and
 //! as `#[tape(plain)]`, and checked in `f64` and `f32` against central
 //! finite differences at several points and against its plain twin; some
 //! against slopes derived by hand too. A window-form program checks the
@@ -134,6 +135,40 @@ macro_rules! programs {
                 s + h[1] + z[0] + z[1] + q
             }
 
+            /// Tuples out of an `if` and a `match`, inside a loop.
+            #[tape$(($mode))?]
+            pub fn tuples_out_of_branches(#[tracked] w: &[$t]) -> $t {
+                let mut s = 0.0;
+                for i in 0..w.len() {
+                    let (a, b) = if w[i] > 0.0 { (w[i], 1.0) } else { (1.0, w[i] * w[i]) };
+                    let (c, d) = match i % 3 {
+                        0 => (a * b, w[0]),
+                        1 => (2.0, b),
+                        _ => (a, 3.0),
+                    };
+                    s += a * b + c * d + 0.1 * s;
+                }
+                s
+            }
+
+            /// Arrays out of branches: literals, a constant, and names.
+            #[tape$(($mode))?]
+            pub fn arrays_out_of_branches(#[tracked] w: &[$t]) -> $t {
+                let mut s = 0.0;
+                for i in 0..w.len() {
+                    let r = match i % 3 {
+                        0 => [w[i], w[i] * w[i]],
+                        1 => [0.5, 1.0],
+                        _ => [w[i] + 1.0, 2.0 * w[0]],
+                    };
+                    s += r[0] * r[1];
+                }
+                let u = [w[0], w[1]];
+                let v = [w[2] * w[2], w[3]];
+                let r = if w[0] > w[1] { u } else { v };
+                s + r[0] * r[1]
+            }
+
             /// Two scalars swapped, and a swap under a recorded condition.
             #[tape$(($mode))?]
             pub fn scalars(#[tracked] w: &[$t]) -> $t {
@@ -212,6 +247,32 @@ macro_rules! check_all {
             let (_, g) = late_grad(p);
             same(&g, &$q::late_grad(p).1, "late");
             agree("late", &|v| late(v), p, &g);
+
+            let (_, g) = tuples_out_of_branches_grad(p);
+            same(
+                &g,
+                &$q::tuples_out_of_branches_grad(p).1,
+                "tuples_out_of_branches",
+            );
+            agree(
+                "tuples_out_of_branches",
+                &|v| tuples_out_of_branches(v),
+                p,
+                &g,
+            );
+
+            let (_, g) = arrays_out_of_branches_grad(p);
+            same(
+                &g,
+                &$q::arrays_out_of_branches_grad(p).1,
+                "arrays_out_of_branches",
+            );
+            agree(
+                "arrays_out_of_branches",
+                &|v| arrays_out_of_branches(v),
+                p,
+                &g,
+            );
 
             let (_, g) = scalars_grad(p);
             same(&g, &$q::scalars_grad(p).1, "scalars");

@@ -132,9 +132,6 @@ impl Sweep<'_> {
         self.declare_late(&flag_store, out);
         let flag = self.new_value(flag_store.clone(), None);
         let value_store = self.names.fresh("m");
-        if has_value {
-            self.declare_late(&value_store, out);
-        }
         // bindings made before the branch that some arm assigns
         let mut finder = Assignments::default();
         for stmt in arms.iter().flatten() {
@@ -210,9 +207,9 @@ impl Sweep<'_> {
                 self.set(name, before.clone());
             }
             tokens.push(arm);
-            if tails
+            if ends
                 .iter()
-                .chain(ends.iter().flatten())
+                .flatten()
                 .any(|v| matches!(v, Val::Tuple(_) | Val::Array { .. }))
             {
                 failed = Some(k);
@@ -221,11 +218,27 @@ impl Sweep<'_> {
         if failed.is_some() {
             return Err(syn::Error::new_spanned(
                 first_token_of_stmts(arms),
-                "a branch gives a scalar or a constant; tuples and arrays out of a branch are not supported",
+                "a branch changes a tuple binding made before it; bind the tuple's fields to names of their own before the branch",
             ));
         }
+        let compound = tails
+            .iter()
+            .any(|v| matches!(v, Val::Tuple(_) | Val::Array { .. }));
         let mut merges = Vec::new();
-        let value = if has_value && tails.iter().any(Val::is_active) {
+        let mut after = TokenStream::new();
+        if has_value {
+            if compound {
+                // read after the branch only, where every arm assigned it:
+                // a deferred `let` (a tuple or an array has no placeholder)
+                out.extend([quote!(let #value_store;)]);
+            } else {
+                self.declare_late(&value_store, out);
+            }
+        }
+        let value = if has_value && compound {
+            self.compound_merge(&value_store, &tails, &mut record, &mut merges, &mut after)
+                .map_err(|message| syn::Error::new_spanned(first_token_of_stmts(arms), message))?
+        } else if has_value && tails.iter().any(Val::is_active) {
             let out_id = self.new_value(value_store.clone(), None);
             merges.push(Merge {
                 out: out_id,
@@ -246,7 +259,6 @@ impl Sweep<'_> {
                 fwd: TokenStream::new(),
             }
         };
-        let mut after = TokenStream::new();
         for ((name, _), per_arm) in candidates.iter().zip(ends) {
             let first = per_arm.first().cloned().unwrap_or(Val::Const);
             let same = per_arm.iter().all(|v| match (v, &first) {
@@ -270,6 +282,106 @@ impl Sweep<'_> {
             merges,
         }));
         Ok((value, tokens, after))
+    }
+
+    /// The value of a branch whose arms give tuples or arrays: a tuple's
+    /// recorded fields are merges of their own, read from the value after
+    /// the branch; an array is a new one each arm copies its own into.
+    fn compound_merge(
+        &mut self,
+        value_store: &Ident,
+        tails: &[Val],
+        record: &mut [(usize, Vec<Step>)],
+        merges: &mut Vec<Merge>,
+        after: &mut TokenStream,
+    ) -> Result<Lowered, &'static str> {
+        let fwd = value_store.to_token_stream();
+        let arrays: Vec<Option<(ArrayId, &Vec<Operand>)>> = tails
+            .iter()
+            .map(|v| match v {
+                Val::Array { array, prefix } => Some((*array, prefix)),
+                _ => None,
+            })
+            .collect();
+        if arrays.iter().any(Option::is_some) {
+            let mut rank = None;
+            for (tail, array) in tails.iter().zip(&arrays) {
+                match (tail, array) {
+                    (_, Some((a, prefix))) => {
+                        let r = self.arrays[*a].rank - prefix.len();
+                        if rank.is_some_and(|k| k != r) {
+                            return Err("the arms of a branch give arrays of one shape");
+                        }
+                        rank = Some(r);
+                    }
+                    (Val::Const, None) => {}
+                    _ => {
+                        return Err(
+                            "the arms of a branch give arrays, or constants of the same shape",
+                        )
+                    }
+                }
+            }
+            let to = self.register_array(value_store, rank.unwrap_or(1), None, None, after);
+            for ((_, steps), array) in record.iter_mut().zip(&arrays) {
+                steps.push(match array {
+                    Some((from, prefix)) => Step::Copy {
+                        to,
+                        from: *from,
+                        prefix: (*prefix).clone(),
+                    },
+                    None => Step::Fill {
+                        array: to,
+                        value: Operand::Const(quote!(0)),
+                    },
+                });
+            }
+            return Ok(Lowered {
+                val: Val::Array {
+                    array: to,
+                    prefix: Vec::new(),
+                },
+                fwd,
+            });
+        }
+        let width = tails
+            .iter()
+            .map(|v| match v {
+                Val::Tuple(items) => items.len(),
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        let mut fields = Vec::new();
+        for k in 0..width {
+            let per_arm: Vec<Val> = tails
+                .iter()
+                .map(|v| match v {
+                    Val::Tuple(items) => items.get(k).cloned().unwrap_or(Val::Const),
+                    _ => Val::Const,
+                })
+                .collect();
+            if per_arm
+                .iter()
+                .any(|v| matches!(v, Val::Tuple(_) | Val::Array { .. }))
+            {
+                return Err("the arms of a branch give tuples of scalars; bind nested tuples and arrays to names inside the arms");
+            }
+            if !per_arm.iter().any(Val::is_active) {
+                fields.push(Val::Const);
+                continue;
+            }
+            let store = self.names.fresh("m");
+            let index = syn::Index::from(k);
+            self.emit_temp(&store, quote!(#value_store.#index), after);
+            let id = self.new_value(store, None);
+            merges.push(Merge { out: id, per_arm });
+            fields.push(Val::Active(id));
+        }
+        Ok(Lowered {
+            val: Val::Tuple(fields),
+            fwd,
+        })
     }
 
     /// A local assigned later (in every arm of a branch): declared here, or
