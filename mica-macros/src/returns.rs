@@ -87,6 +87,20 @@ impl Names {
         Ok(out)
     }
 
+    /// A loop body whose iterations do nothing once the function is done
+    /// (keeping last the stop of a loop that may stop early).
+    fn idle_when_done(&self, body: &syn::Block) -> syn::Result<Vec<Stmt>> {
+        let done = &self.done;
+        let (inner, stop) = match crate::exits::split_stop(body) {
+            Some((inner, _)) => (inner.stmts, body.stmts.last().cloned()),
+            None => (body.stmts.clone(), None),
+        };
+        let inner = self.block(&inner, false)?;
+        let mut stmts: Vec<Stmt> = vec![syn::parse_quote!(if !#done { #(#inner)* })];
+        stmts.extend(stop);
+        Ok(stmts)
+    }
+
     fn stmt(&self, stmt: &Stmt) -> syn::Result<Stmt> {
         match stmt {
             Stmt::Expr(expr, semi) => Ok(Stmt::Expr(self.expr(expr)?, *semi)),
@@ -132,14 +146,14 @@ impl Names {
             // }`, last: see `exits.rs`)
             Expr::ForLoop(f) => {
                 let mut f = f.clone();
-                let (inner, stop) = match crate::exits::split_stop(&f.body) {
-                    Some((inner, _)) => (inner.stmts, f.body.stmts.last().cloned()),
-                    None => (f.body.stmts.clone(), None),
-                };
-                let body = self.block(&inner, false)?;
-                f.body.stmts = vec![syn::parse_quote!(if !#done { #(#body)* })];
-                f.body.stmts.extend(stop);
+                f.body.stmts = self.idle_when_done(&f.body)?;
                 Ok(Expr::ForLoop(f))
+            }
+            // a `while let` as a `for`
+            Expr::While(w) if matches!(&*w.cond, Expr::Let(_)) => {
+                let mut w = w.clone();
+                w.body.stmts = self.idle_when_done(&w.body)?;
+                Ok(Expr::While(w))
             }
             Expr::While(w) if !matches!(&*w.cond, Expr::Let(_)) => {
                 let mut w = w.clone();

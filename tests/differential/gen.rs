@@ -122,9 +122,11 @@ pub enum S {
     SetArr(String, Ix, &'static str, E),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
-    /// `let mut i = 0; while i < n && c { …; i += 1; }`, or with the flag
-    /// `loop { if !(i < n && c) { break; } …; i += 1; }`
-    While(String, usize, Option<Cond>, Vec<S>, bool),
+    /// `let mut i = 0; while i < n && c { …; i += 1; }`, or (form 1)
+    /// `loop { if !(i < n && c) { break; } …; i += 1; }`, or (form 2) a
+    /// `while let Some(_) = queue.pop()` over `n` constants that breaks
+    /// unless `c`
+    While(String, usize, Option<Cond>, Vec<S>, u8),
     If(Cond, Vec<S>, Vec<S>),
     Match(Vec<Vec<S>>),
     Return(Cond, E),
@@ -137,6 +139,33 @@ pub enum S {
     ShiftIdx(String, usize),
     /// `let n = e;` shadowing a top-level binding, never `mut`
     ShadowLet(String, E),
+    /// `if c { break 'label; }` or `continue 'label;`: to a loop around
+    /// the innermost one (or that one)
+    ExitTo(Cond, bool, String),
+    /// a whole-array operation on a local `[f64; 3]`
+    Whole(String, Whole),
+    /// `std::mem::swap(&mut a, &mut b)` of two scalars
+    SwapScalars(String, String),
+    /// `let h = if c { [..] } else { [..] };` (an array, with the flag) or
+    /// `let (p, q) = if c { (..) } else { (..) };`
+    LetIf(Vec<String>, bool, Cond, Vec<E>, Vec<E>),
+    /// `let mut i = 0; let t = loop { …; if i + 1 >= n || c { break e; }
+    /// i += 1; };`
+    LoopValue(String, String, usize, Cond, Vec<S>, E),
+}
+
+#[derive(Clone, Debug)]
+pub enum Whole {
+    /// `h = [a, b, c];`
+    Assign(Vec<E>),
+    /// `h.fill(e);`
+    Fill(E),
+    /// `h.swap(i, j);`
+    Swap(usize, usize),
+    /// `h.copy_from_slice(&g);`
+    CopyFrom(String),
+    /// `std::mem::swap(&mut h, &mut g);`
+    MemSwap(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,6 +221,11 @@ struct Scope {
     /// inside a `for` (`Some(true)`: `break` or `continue`) or a `while`
     /// whose counter steps at the end of its body (`Some(false)`: `break`)
     exits: Option<bool>,
+    /// the labels of the loops around, innermost last, and whether a
+    /// `continue` to each may be written
+    labels: Vec<(String, bool)>,
+    /// inside a `loop` whose value a `let` takes: no `return` there
+    in_value: bool,
 }
 
 struct Gen {
@@ -207,6 +241,15 @@ struct Gen {
     in_method: bool,
     knobs: Vec<(String, Shape)>,
 }
+
+/// Whole-array operations (assignment, `.fill`, `.swap`, copies,
+/// `std::mem::swap` of arrays) and tuples and arrays out of an `if`. Off:
+/// seed 31 shows generated programs with them that Mica's adjoint does not
+/// compile yet (a temporary of an array literal in an arm out of scope, a
+/// tuple placeholder, borrows of an array a whole operation changes in a
+/// loop whose reads go through slices). No wrong slope was seen; the
+/// constructs are checked by `tests/local_arrays.rs` until this is on.
+const WHOLE_ARRAYS: bool = false;
 
 const MONO: [&str; 24] = [
     "sqrt", "cbrt", "exp", "exp2", "exp_m1", "ln", "log2", "log10", "ln_1p", "sin", "cos", "tan",
@@ -530,7 +573,7 @@ impl Gen {
         let mut out = Vec::new();
         let top = depth == 0;
         for _ in 0..n {
-            let k = self.rng.below(if depth >= 2 { 6 } else { 11 });
+            let k = self.rng.below(if depth >= 2 { 6 } else { 13 });
             match k {
                 // shadow an outer scalar (not an assignment target, whose
                 // name must stay the outer one)
@@ -575,6 +618,11 @@ impl Gen {
                         out.push(u);
                     }
                 }
+                4 if self.rng.chance(0.35) => {
+                    if let Some(w) = self.whole(s) {
+                        out.push(w);
+                    }
+                }
                 4 => {
                     let locals: Vec<Arr> = s.arrays.iter().filter(|a| a.local).cloned().collect();
                     if !locals.is_empty() {
@@ -596,13 +644,19 @@ impl Gen {
                 }
                 // leave the iteration or the loop, under a condition that
                 // may read recorded values
+                5 if s.labels.len() > 1 && self.rng.chance(0.3) => {
+                    let c = self.cond(s, 2);
+                    let (label, may_continue) = s.labels[self.rng.below(s.labels.len())].clone();
+                    let brk = !may_continue || self.rng.chance(0.5);
+                    out.push(S::ExitTo(c, brk, label));
+                }
                 5 if s.exits.is_some() && self.rng.chance(0.4) => {
                     let c = self.cond(s, 2);
                     let brk = s.exits == Some(false) || self.rng.chance(0.5);
                     out.push(S::Exit(c, brk));
                 }
                 5 => {
-                    if !self.window && self.rng.chance(0.4) {
+                    if !self.window && !s.in_value && self.rng.chance(0.4) {
                         let c = self.cond(s, 2);
                         let (e, _) = self.expr(s, 2);
                         out.push(S::Return(c, e));
@@ -624,6 +678,7 @@ impl Gen {
                     inner.idx.push((i.clone(), n));
                     inner.in_loop += 1;
                     inner.exits = Some(false);
+                    inner.labels.push((format!("l{i}"), false));
                     let before = inner.clone();
                     let mut body = {
                         let n = 1 + self.rng.below(3);
@@ -633,8 +688,15 @@ impl Gen {
                         self.early_exit(&before, &mut body, false);
                     }
                     s.muts = inner.muts.clone();
-                    let as_loop = self.rng.chance(0.3);
-                    out.push(S::While(i, n, c, body, as_loop));
+                    let form = self.rng.below(3) as u8;
+                    out.push(S::While(i, n, c, body, form));
+                }
+                11 if WHOLE_ARRAYS => out.push(self.let_if(s)),
+                11 => {}
+                12 => {
+                    if let Some(l) = self.loop_value(s, depth) {
+                        out.push(l);
+                    }
                 }
                 9 => {
                     let c = self.cond(s, 2);
@@ -700,6 +762,7 @@ impl Gen {
             }
         };
         // the exit's condition reads only what is bound before the body
+        inner.labels.push((label_of(&kind), true));
         let before = inner.clone();
         let mut body = {
             let n = 1 + self.rng.below(3);
@@ -774,6 +837,105 @@ impl Gen {
         let brk = !may_continue || self.rng.chance(0.5);
         let at = self.rng.below(body.len().max(1));
         body.insert(at, S::Exit(c, brk));
+    }
+
+    /// A whole-array operation on a local array, or a swap of two scalars.
+    fn whole(&mut self, s: &mut Scope) -> Option<S> {
+        let locals: Vec<Arr> = s.arrays.iter().filter(|a| a.local).cloned().collect();
+        if !WHOLE_ARRAYS || locals.is_empty() || (s.muts.len() >= 2 && self.rng.chance(0.2)) {
+            if s.muts.len() < 2 {
+                return None;
+            }
+            let a = self.rng.below(s.muts.len());
+            let c = (a + 1 + self.rng.below(s.muts.len() - 1)) % s.muts.len();
+            let (a, c) = (s.muts[a].clone(), s.muts[c].clone());
+            // each may now hold the other's value
+            let bound = s
+                .scalars
+                .iter()
+                .filter(|(n, _)| *n == a || *n == c)
+                .map(|(_, b)| *b)
+                .fold(0.0, f64::max);
+            for (n, b) in &mut s.scalars {
+                if *n == a || *n == c {
+                    *b = bound;
+                }
+            }
+            return Some(S::SwapScalars(a, c));
+        }
+        let h = locals[self.rng.below(locals.len())].name.clone();
+        let other = locals
+            .iter()
+            .map(|a| a.name.clone())
+            .filter(|n| *n != h)
+            .collect::<Vec<_>>();
+        let op = match self.rng.below(5) {
+            0 => Whole::Fill(fit(self.expr(s, 2), 1.0).0),
+            1 => {
+                let i = self.rng.below(3);
+                Whole::Swap(i, (i + 1 + self.rng.below(2)) % 3)
+            }
+            2 if !other.is_empty() => Whole::CopyFrom(other[self.rng.below(other.len())].clone()),
+            3 if !other.is_empty() => Whole::MemSwap(other[self.rng.below(other.len())].clone()),
+            _ => Whole::Assign((0..3).map(|_| fit(self.expr(s, 2), 1.0).0).collect()),
+        };
+        Some(S::Whole(h, op))
+    }
+
+    /// `let h = if c { [..] } else { [..] };` or a tuple of two scalars.
+    fn let_if(&mut self, s: &mut Scope) -> S {
+        let c = self.cond(s, 2);
+        let array = self.rng.chance(0.5);
+        let n = if array { 3 } else { 2 };
+        let arm = |g: &mut Self| -> Vec<E> {
+            (0..n)
+                .map(|_| {
+                    if g.rng.chance(0.2) {
+                        E::Lit(g.rng.lit(-1.0, 1.0))
+                    } else {
+                        fit(g.expr(s, 2), 1.0).0
+                    }
+                })
+                .collect()
+        };
+        let (th, el) = (arm(self), arm(self));
+        if array {
+            let h = self.name("h");
+            s.arrays.push(Arr {
+                name: h.clone(),
+                len: 3,
+                local: true,
+                iterable: true,
+            });
+            S::LetIf(vec![h], true, c, th, el)
+        } else {
+            let (p, q) = (self.name("t"), self.name("t"));
+            s.scalars.push((p.clone(), 1.0));
+            s.scalars.push((q.clone(), 1.0));
+            S::LetIf(vec![p, q], false, c, th, el)
+        }
+    }
+
+    /// `let t = loop { …; if i + 1 >= n || c { break e; } i += 1; };`: a
+    /// `break` with a value; the body leaves it no other way.
+    fn loop_value(&mut self, s: &mut Scope, depth: usize) -> Option<S> {
+        let (t, i) = (self.name("t"), self.name("i"));
+        let n = 1 + self.rng.below(3);
+        let mut inner = s.clone();
+        inner.idx.push((i.clone(), n));
+        inner.in_loop += 1;
+        inner.exits = None;
+        inner.labels.clear();
+        inner.in_value = true;
+        let body = {
+            let k = 1 + self.rng.below(2);
+            self.block(&mut inner, depth + 1, k)
+        };
+        s.muts = inner.muts.clone();
+        let c = self.cond(&inner, 1);
+        let (e, bound) = fit(self.expr(&inner, 2), 1.0);
+        s.scalars.push((t.clone(), bound));
+        Some(S::LoopValue(t, i, n, c, body, e))
     }
 
     fn top(&mut self, knobs: &[(String, Shape)]) -> Vec<S> {
@@ -1508,7 +1670,59 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(i.clone());
         }
         S::ShadowLet(_, e) => refs_e(e, r),
+        S::ExitTo(c, _, _) => refs_c(c, r),
+        S::Whole(h, op) => {
+            assigned.insert(h.clone());
+            r.insert(h.clone());
+            match op {
+                Whole::Assign(es) => es.iter().for_each(|e| refs_e(e, r)),
+                Whole::Fill(e) => refs_e(e, r),
+                Whole::Swap(..) => {}
+                Whole::CopyFrom(g) => {
+                    r.insert(g.clone());
+                }
+                Whole::MemSwap(g) => {
+                    assigned.insert(g.clone());
+                    r.insert(g.clone());
+                }
+            }
+        }
+        S::SwapScalars(a, c) => {
+            for n in [a, c] {
+                assigned.insert(n.clone());
+                r.insert(n.clone());
+            }
+        }
+        S::LetIf(_, _, c, th, el) => {
+            refs_c(c, r);
+            th.iter().chain(el).for_each(|e| refs_e(e, r));
+        }
+        S::LoopValue(_, _, _, c, body, e) => {
+            refs_c(c, r);
+            refs_e(e, r);
+            body.iter().for_each(|s| refs_s(s, r, assigned));
+        }
     }
+}
+
+/// The label a `for` loop gets (written only if an exit names it).
+fn label_of(f: &For) -> String {
+    let first = match f {
+        For::Range(i, _) | For::Span(i, _, _) | For::Tail(i, _) | For::Iter(i, _) => i,
+        For::Enum(j, _, _) | For::Zip(j, _, _, _) => j,
+    };
+    format!("l{first}")
+}
+
+/// Whether an exit in `body` names `label`.
+fn uses_label(body: &[S], label: &str) -> bool {
+    body.iter().any(|s| match s {
+        S::ExitTo(_, _, l) => l == label,
+        S::For(_, b) | S::While(_, _, _, b, _) => uses_label(b, label),
+        S::If(_, a, e) => uses_label(a, label) || uses_label(e, label),
+        S::Match(arms) => arms.iter().any(|a| uses_label(a, label)),
+        _ => false,
+    })
 }
 
 // ---------------------------------------------------------------- rendering
@@ -1789,23 +2003,47 @@ impl R<'_> {
                         )
                     }
                 };
-                writeln!(o, "{pad}for {head} {{").unwrap();
+                let label = label_of(f);
+                let label = if uses_label(body, &label) {
+                    format!("'{label}: ")
+                } else {
+                    String::new()
+                };
+                writeln!(o, "{pad}{label}for {head} {{").unwrap();
                 self.block(body, ind + 1, o);
                 writeln!(o, "{pad}}}").unwrap();
             }
-            S::While(i, n, c, body, as_loop) => {
+            S::While(i, n, c, body, form) => {
                 let extra = match c {
                     Some(c) => format!(" && {}", self.c(c)),
                     None => String::new(),
                 };
-                writeln!(o, "{pad}let mut {i} = 0;").unwrap();
-                if *as_loop {
-                    writeln!(o, "{pad}loop {{").unwrap();
-                    writeln!(o, "{pad}    if !({i} < {n}{extra}) {{").unwrap();
-                    writeln!(o, "{pad}        break;").unwrap();
-                    writeln!(o, "{pad}    }}").unwrap();
+                let label = format!("l{i}");
+                let label = if uses_label(body, &label) {
+                    format!("'{label}: ")
                 } else {
-                    writeln!(o, "{pad}while {i} < {n}{extra} {{").unwrap();
+                    String::new()
+                };
+                writeln!(o, "{pad}let mut {i} = 0;").unwrap();
+                match form {
+                    1 => {
+                        writeln!(o, "{pad}{label}loop {{").unwrap();
+                        writeln!(o, "{pad}    if !({i} < {n}{extra}) {{").unwrap();
+                        writeln!(o, "{pad}        break;").unwrap();
+                        writeln!(o, "{pad}    }}").unwrap();
+                    }
+                    2 => {
+                        writeln!(
+                            o,
+                            "{pad}let mut {i}_queue: Vec<usize> = (0..{n}).collect();"
+                        )
+                        .unwrap();
+                        writeln!(o, "{pad}{label}while let Some(_) = {i}_queue.pop() {{").unwrap();
+                        writeln!(o, "{pad}    if !({i} < {n}{extra}) {{").unwrap();
+                        writeln!(o, "{pad}        break;").unwrap();
+                        writeln!(o, "{pad}    }}").unwrap();
+                    }
+                    _ => writeln!(o, "{pad}{label}while {i} < {n}{extra} {{").unwrap(),
                 }
                 self.block(body, ind + 1, o);
                 writeln!(o, "{pad}    {i} += 1;").unwrap();
@@ -1852,6 +2090,77 @@ impl R<'_> {
             }
             S::ShiftIdx(i, k) => writeln!(o, "{pad}let {i} = {i} + {k};").unwrap(),
             S::ShadowLet(n, e) => writeln!(o, "{pad}let {} = {};", self.n(n), self.e(e).0).unwrap(),
+            S::ExitTo(c, brk, label) => {
+                let exit = if *brk { "break" } else { "continue" };
+                writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
+                writeln!(o, "{pad}    {exit} '{label};").unwrap();
+                writeln!(o, "{pad}}}").unwrap();
+            }
+            S::Whole(h, op) => {
+                let h = self.n(h);
+                // an element read before and after a whole assignment, so
+                // that no value assigned goes unread (rustc would warn)
+                match op {
+                    Whole::Assign(es) => {
+                        let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
+                        writeln!(o, "{pad}let _ = {h}[0];").unwrap();
+                        writeln!(o, "{pad}{h} = [{}];", es.join(", ")).unwrap();
+                        writeln!(o, "{pad}let _ = {h}[0];").unwrap()
+                    }
+                    Whole::Fill(e) => writeln!(o, "{pad}{h}.fill({});", self.e(e).0).unwrap(),
+                    Whole::Swap(i, j) => writeln!(o, "{pad}{h}.swap({i}, {j});").unwrap(),
+                    Whole::CopyFrom(g) => {
+                        writeln!(o, "{pad}{h}.copy_from_slice(&{});", self.n(g)).unwrap()
+                    }
+                    Whole::MemSwap(g) => {
+                        writeln!(o, "{pad}std::mem::swap(&mut {h}, &mut {});", self.n(g)).unwrap()
+                    }
+                }
+            }
+            S::SwapScalars(a, c) => writeln!(
+                o,
+                "{pad}std::mem::swap(&mut {}, &mut {});",
+                self.n(a),
+                self.n(c)
+            )
+            .unwrap(),
+            S::LetIf(names, array, c, th, el) => {
+                let render = |es: &[E]| -> String {
+                    let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
+                    if *array {
+                        format!("[{}]", es.join(", "))
+                    } else {
+                        format!("({})", es.join(", "))
+                    }
+                };
+                let pat = if *array {
+                    format!("{}{}", self.mutk(&names[0]), self.n(&names[0]))
+                } else {
+                    let ns: Vec<String> = names
+                        .iter()
+                        .map(|n| format!("{}{}", self.mutk(n), self.n(n)))
+                        .collect();
+                    format!("({})", ns.join(", "))
+                };
+                writeln!(
+                    o,
+                    "{pad}let {pat} = if {} {{ {} }} else {{ {} }};",
+                    self.c(c),
+                    render(th),
+                    render(el)
+                )
+                .unwrap()
+            }
+            S::LoopValue(t, i, n, c, body, e) => {
+                writeln!(o, "{pad}let mut {i} = 0;").unwrap();
+                writeln!(o, "{pad}let {}{} = loop {{", self.mutk(t), self.n(t)).unwrap();
+                self.block(body, ind + 1, o);
+                writeln!(o, "{pad}    if {i} + 1 >= {n} || {} {{", self.c(c)).unwrap();
+                writeln!(o, "{pad}        break {};", self.e(e).0).unwrap();
+                writeln!(o, "{pad}    }}").unwrap();
+                writeln!(o, "{pad}    {i} += 1;").unwrap();
+                writeln!(o, "{pad}}};").unwrap();
+            }
         }
     }
 }
@@ -1870,6 +2179,9 @@ fn outputs(p: &Program) -> Vec<E> {
             S::LetArr(n, _, _) | S::LetVec(n, _) | S::LetFill(n, _, _, true) => {
                 out.push(E::Index(n.clone(), Ix::Const(0)))
             }
+            S::LetIf(names, true, ..) => out.push(E::Index(names[0].clone(), Ix::Const(1))),
+            S::LetIf(names, false, ..) => names.iter().for_each(|n| out.push(E::Var(n.clone()))),
+            S::LoopValue(t, ..) => out.push(E::Var(t.clone())),
             _ => {}
         }
     }
@@ -2304,6 +2616,8 @@ fn defs(s: &S) -> Vec<String> {
         }
         S::ShiftIdx(i, _) => vec![i.clone()],
         S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
+        S::LetIf(names, ..) => names.clone(),
+        S::LoopValue(t, i, ..) => vec![t.clone(), i.clone()],
         _ => vec![],
     }
 }
@@ -2312,7 +2626,7 @@ fn defs(s: &S) -> Vec<String> {
 /// Whether a statement leaves the loop around it (not one inside it).
 fn exits_here(s: &S) -> bool {
     match s {
-        S::Exit(..) => true,
+        S::Exit(..) | S::ExitTo(..) => true,
         S::If(_, a, e) => a.iter().chain(e).any(exits_here),
         S::Match(arms) => arms.iter().flatten().any(exits_here),
         _ => false,

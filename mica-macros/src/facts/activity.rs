@@ -158,6 +158,23 @@ pub fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
             }
         }
     }
+    // names the block's lines assign recorded values, in loops too (a
+    // `loop` whose `break` leaves its value in a binding: `exits.rs`)
+    let mut finder = Assignments::default();
+    for stmt in stmts {
+        finder.visit_stmt(stmt);
+    }
+    loop {
+        let known = inner.len();
+        for (name, value, _) in &finder.assigned {
+            if syntactically_active(value, &inner) {
+                inner.insert(name.to_string());
+            }
+        }
+        if inner.len() == known {
+            break;
+        }
+    }
     syntactically_active(tail, &inner)
 }
 

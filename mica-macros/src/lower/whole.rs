@@ -28,6 +28,20 @@ impl Sweep<'_> {
         literal: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<(TokenStream, Fill)> {
+        // the elements' values are written into the array's record, so
+        // each needs a store: none is written inside its consumer
+        self.hint = None;
+        let inline = std::mem::replace(&mut self.inline_stmt, false);
+        let lowered = self.lower_literal_once(literal, out);
+        self.inline_stmt = inline;
+        lowered
+    }
+
+    fn lower_literal_once(
+        &mut self,
+        literal: &Expr,
+        out: &mut TokenStream,
+    ) -> syn::Result<(TokenStream, Fill)> {
         let rank = literal_rank(literal);
         match literal {
             Expr::Array(_) => {
