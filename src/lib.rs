@@ -37,6 +37,17 @@ macro_rules! gradient {
     };
 }
 
+/// `return value` from a `#[tape]` function's adjoint, where the function
+/// returns `None` or `Err(…)`: the adjoint leaves before its reverse sweep.
+/// Not public API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mica_leave {
+    ($value:expr) => {
+        return $value
+    };
+}
+
 /// What generated code names. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {

@@ -35,13 +35,34 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::{ItemFn, ReturnType};
 
+/// What a `#[tape]` function returns: as written, the value whose slope is
+/// taken, and, for `Option<T>` / `Result<T, E>`, the wrapper.
+pub struct Ret {
+    full: TokenStream,
+    value: TokenStream,
+    wrapped: Option<crate::wrapped::Wrapped>,
+}
+
 pub fn expand(args: &Args, mut item: ItemFn, errors: &mut Errors) -> TokenStream {
     let params = parse::params(&mut item.sig, errors);
     let ret = match &item.sig.output {
-        ReturnType::Type(_, ty) => ty.to_token_stream(),
+        ReturnType::Type(_, ty) => {
+            let wrapped = crate::wrapped::of(ty);
+            Ret {
+                full: ty.to_token_stream(),
+                value: wrapped
+                    .as_ref()
+                    .map_or_else(|| ty.to_token_stream(), |w| w.inner.clone()),
+                wrapped,
+            }
+        }
         ReturnType::Default => {
             errors.at(&item.sig.ident, "a `#[tape]` function with tracked parameters returns a scalar; add `-> f64` or `-> f32`");
-            quote!(f64)
+            Ret {
+                full: quote!(f64),
+                value: quote!(f64),
+                wrapped: None,
+            }
         }
     };
     let backward = if args.custom {
@@ -50,7 +71,12 @@ pub fn expand(args: &Args, mut item: ItemFn, errors: &mut Errors) -> TokenStream
         backward_fn(args, &item, &params, &ret, errors)
     };
     let grad = grad_fn(&item, &params, &ret);
-    let adapter = adapter_mod(&item, &params, &ret);
+    // calls from other `#[tape]` functions go through the adapter; one
+    // that returns an `Option` or a `Result` has none yet
+    let adapter = match ret.wrapped {
+        None => adapter_mod(&item, &params, &ret.full),
+        Some(_) => TokenStream::new(),
+    };
     quote! {
         #item
         #grad
@@ -88,7 +114,7 @@ fn backward_fn(
     args: &Args,
     item: &ItemFn,
     params: &[Param],
-    ret: &TokenStream,
+    ret: &Ret,
     errors: &mut Errors,
 ) -> TokenStream {
     let mut names = Names::default();
@@ -130,8 +156,27 @@ fn backward_fn(
     // run each iteration to its end
     let exits = crate::exits::eliminate(&item.block.stmts);
     let stmts = exits.as_deref().unwrap_or(&item.block.stmts);
+    // `Some(x)` / `Ok(x)` become `x`, `None` / `Err(e)` a return of the
+    // adjoint before its reverse (see `wrapped.rs`)
+    let mut leaves_early = false;
+    let unwrapped = match &ret.wrapped {
+        Some(w) => match crate::wrapped::unwrap_body(stmts, w.kind) {
+            Ok((body, early)) => {
+                leaves_early = early;
+                Some(body)
+            }
+            Err(e) => {
+                sweep.errors.push(e);
+                None
+            }
+        },
+        None => None,
+    };
+    sweep.wrapped = ret.wrapped.is_some();
+    let stmts = unwrapped.as_deref().unwrap_or(stmts);
+    let ret_value = &ret.value;
     // `return`s become an assignment to the result and a guard on the rest
-    let rewritten = match crate::returns::eliminate(stmts, ret) {
+    let rewritten = match crate::returns::eliminate(stmts, ret_value) {
         Ok(rewritten) => rewritten,
         Err(e) => {
             sweep.errors.push(e);
@@ -141,7 +186,9 @@ fn backward_fn(
     // without `return`, the reverse sweep follows the body's own top-level
     // bindings and may read names again instead of storing their values;
     // the plain adjoint keeps every value instead, and takes no shortcut
-    if rewritten.is_none() && args.plain.is_none() {
+    // (nor, leaving early, does it: a shortcut's reverse may add into a
+    // slot before the forward sweep is over)
+    if rewritten.is_none() && args.plain.is_none() && !leaves_early {
         let stability = Stability::new(&item.sig, stmts);
         // a parameter nothing rebinds or changes is read where it is, not
         // copied at the start
@@ -160,7 +207,7 @@ fn backward_fn(
     // `s ×` the slope `_grad` returns.
     let factor_seed = tracked(params).all(|(_, shape)| shape.rank == 0);
     let root = if factor_seed {
-        quote!(<#ret as ::mica::__private::One>::one())
+        quote!(<#ret_value as ::mica::__private::One>::one())
     } else {
         seed.to_token_stream()
     };
@@ -223,6 +270,10 @@ fn backward_fn(
     let keeps_primal_alive = primal_use(item);
     let signature = backward_signature(item, params, ret, true);
     let attrs = companion_attrs(item);
+    let result = match &ret.wrapped {
+        Some(w) => w.wrap(value.to_token_stream()),
+        None => value.to_token_stream(),
+    };
     // the body's parts moved in, not copied: the forward and reverse code
     // are most of the expansion
     let mut body = TokenStream::new();
@@ -235,12 +286,12 @@ fn backward_fn(
         silence_seed,
         code,
         updates,
-        value.into_token_stream(),
+        result,
     ]);
     let body = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, body);
     quote! {
         #attrs
-        #[allow(dead_code, clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
+        #[allow(dead_code, unreachable_code, clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
         #signature #body
     }
 }
@@ -261,9 +312,10 @@ fn operand(total: &TokenStream) -> TokenStream {
 fn backward_signature(
     item: &ItemFn,
     params: &[Param],
-    ret: &TokenStream,
+    ret: &Ret,
     user_patterns: bool,
 ) -> TokenStream {
+    let (value, full) = (&ret.value, &ret.full);
     let vis = &item.vis;
     let name = format_ident!("{}_backward", item.sig.ident);
     let (generics, where_clause) = (&item.sig.generics, &item.sig.generics.where_clause);
@@ -290,13 +342,13 @@ fn backward_signature(
     quote! {
         #[doc = #doc]
         #[inline]
-        #vis fn #name #generics (#receiver #(#inputs,)* #seed: #ret, #(#slots),*) -> #ret #where_clause
+        #vis fn #name #generics (#receiver #(#inputs,)* #seed: #value, #(#slots),*) -> #full #where_clause
     }
 }
 
 /// When the body breaks a wall: a companion with the right signature, so
 /// callers keep compiling while the user fixes the body.
-fn stub_backward(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
+fn stub_backward(item: &ItemFn, params: &[Param], ret: &Ret) -> TokenStream {
     let signature = backward_signature(item, params, ret, false);
     quote! {
         #[allow(dead_code, unused_variables, clippy::too_many_arguments)]
@@ -350,7 +402,8 @@ fn primal_use(item: &ItemFn) -> TokenStream {
 }
 
 /// `NAME_grad`: the value and the gradient of every tracked parameter.
-fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
+fn grad_fn(item: &ItemFn, params: &[Param], ret: &Ret) -> TokenStream {
+    let ret_value = &ret.value;
     let vis = &item.vis;
     let name = format_ident!("{}_grad", item.sig.ident);
     let backward = format_ident!("{}_backward", item.sig.ident);
@@ -378,7 +431,29 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
     );
     let attrs = companion_attrs(item);
     let span = item.sig.ident.span();
-    let one = quote_spanned!(span=> <#ret as ::mica::__private::One>::one());
+    let one = quote_spanned!(span=> <#ret_value as ::mica::__private::One>::one());
+    // `Option<(T, G)>` / `Result<(T, G), E>`: the value and the gradient
+    // once the function gave one
+    let (out_ty, question, pair) = match &ret.wrapped {
+        Some(w) => {
+            let pair = w.wrap(quote!((#value, #grad_val)));
+            let out_ty = match w.kind {
+                crate::wrapped::Kind::Option => {
+                    quote!(::core::option::Option<(#ret_value, #grad_ty)>)
+                }
+                crate::wrapped::Kind::Result => {
+                    let error = &w.error;
+                    quote!(::core::result::Result<(#ret_value, #grad_ty), #error>)
+                }
+            };
+            (out_ty, quote!(?), pair)
+        }
+        None => (
+            quote!((#ret_value, #grad_ty)),
+            quote!(),
+            quote!((#value, #grad_val)),
+        ),
+    };
     let keeps_primal_alive = primal_use(item);
     let (receiver, self_arg) = (receiver(item, true), self_arg(item));
     let backward = sibling(item, &backward);
@@ -387,11 +462,11 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
         #[doc = #doc]
         #[inline]
         #[allow(dead_code, clippy::too_many_arguments)]
-        #vis fn #name #generics (#receiver #(#inputs),*) -> (#ret, #grad_ty) #where_clause {
+        #vis fn #name #generics (#receiver #(#inputs),*) -> #out_ty #where_clause {
             #keeps_primal_alive
             #(#zeros)*
-            let #value = #backward(#self_arg #(#args,)* #one, #(&mut #slots),*);
-            (#value, #grad_val)
+            let #value = #backward(#self_arg #(#args,)* #one, #(&mut #slots),*)#question;
+            #pair
         }
     }
 }

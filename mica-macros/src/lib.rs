@@ -45,6 +45,7 @@ mod reverse;
 mod rules;
 mod window_form;
 mod windows;
+mod wrapped;
 
 use proc_macro::TokenStream;
 

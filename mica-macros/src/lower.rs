@@ -136,6 +136,9 @@ pub struct Sweep<'a> {
     pub tapes: Vec<(Ident, Option<TokenStream>)>,
     /// in the function form, `return` ends the forward story
     pub function_form: bool,
+    /// the function returns an `Option` or a `Result`: `?` on constants
+    /// leaves it as it leaves the function (see `wrapped.rs`)
+    pub wrapped: bool,
     /// which names the reverse sweep may read again (function form without
     /// `return`; `None`: store every constant a loop's reverse reads)
     pub stability: Option<Stability>,
@@ -196,6 +199,7 @@ impl<'a> Sweep<'a> {
             scope: 0,
             tapes: Vec::new(),
             function_form,
+            wrapped: false,
             stability: None,
             forward_reads: Default::default(),
             lazy: Vec::new(),

@@ -243,13 +243,9 @@ struct Gen {
 }
 
 /// Whole-array operations (assignment, `.fill`, `.swap`, copies,
-/// `std::mem::swap` of arrays) and tuples and arrays out of an `if`. Off:
-/// seed 31 shows generated programs with them that Mica's adjoint does not
-/// compile yet (a temporary of an array literal in an arm out of scope, a
-/// tuple placeholder, borrows of an array a whole operation changes in a
-/// loop whose reads go through slices). No wrong slope was seen; the
-/// constructs are checked by `tests/local_arrays.rs` until this is on.
-const WHOLE_ARRAYS: bool = false;
+/// `std::mem::swap` of arrays) and tuples and arrays out of an `if`: a
+/// switch to take them out while a fault they show is tracked down.
+const WHOLE_ARRAYS: bool = true;
 
 const MONO: [&str; 24] = [
     "sqrt", "cbrt", "exp", "exp2", "exp_m1", "ln", "log2", "log10", "ln_1p", "sin", "cos", "tan",
@@ -691,7 +687,7 @@ impl Gen {
                     let form = self.rng.below(3) as u8;
                     out.push(S::While(i, n, c, body, form));
                 }
-                11 if WHOLE_ARRAYS => out.push(self.let_if(s)),
+                11 if WHOLE_ARRAYS => out.push(self.let_if(s, top)),
                 11 => {}
                 12 => {
                     if let Some(l) = self.loop_value(s, depth) {
@@ -883,9 +879,11 @@ impl Gen {
     }
 
     /// `let h = if c { [..] } else { [..] };` or a tuple of two scalars.
-    fn let_if(&mut self, s: &mut Scope) -> S {
+    fn let_if(&mut self, s: &mut Scope, top: bool) -> S {
         let c = self.cond(s, 2);
-        let array = self.rng.chance(0.5);
+        // an array only at the top, where the output reads it (a write to
+        // one in a nested block might go unread, and rustc would warn)
+        let array = top && self.rng.chance(0.5);
         let n = if array { 3 } else { 2 };
         let arm = |g: &mut Self| -> Vec<E> {
             (0..n)
@@ -901,11 +899,13 @@ impl Gen {
         let (th, el) = (arm(self), arm(self));
         if array {
             let h = self.name("h");
+            // written later, so not iterated (a loop over it could not
+            // write it)
             s.arrays.push(Arr {
                 name: h.clone(),
                 len: 3,
                 local: true,
-                iterable: true,
+                iterable: false,
             });
             S::LetIf(vec![h], true, c, th, el)
         } else {
@@ -2107,7 +2107,12 @@ impl R<'_> {
                         writeln!(o, "{pad}{h} = [{}];", es.join(", ")).unwrap();
                         writeln!(o, "{pad}let _ = {h}[0];").unwrap()
                     }
-                    Whole::Fill(e) => writeln!(o, "{pad}{h}.fill({});", self.e(e).0).unwrap(),
+                    // the value first: it may read the array (which the
+                    // fill borrows)
+                    Whole::Fill(e) => {
+                        writeln!(o, "{pad}let {h}_fill = {};", self.e(e).0).unwrap();
+                        writeln!(o, "{pad}{h}.fill({h}_fill);").unwrap()
+                    }
                     Whole::Swap(i, j) => writeln!(o, "{pad}{h}.swap({i}, {j});").unwrap(),
                     Whole::CopyFrom(g) => {
                         writeln!(o, "{pad}{h}.copy_from_slice(&{});", self.n(g)).unwrap()

@@ -227,9 +227,11 @@ impl Sweep<'_> {
         let mut merges = Vec::new();
         let mut after = TokenStream::new();
         if has_value {
-            if compound {
-                // read after the branch only, where every arm assigned it:
-                // a deferred `let` (a tuple or an array has no placeholder)
+            if compound || !tails.iter().any(Val::is_active) {
+                // read after the branch only, where every arm assigned it
+                // (the reverse reads a recorded scalar's store, a constant
+                // is copied where it is read): a deferred `let`, since a
+                // tuple or an array has no placeholder
                 out.extend([quote!(let #value_store;)]);
             } else {
                 self.declare_late(&value_store, out);

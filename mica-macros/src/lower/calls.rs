@@ -326,6 +326,10 @@ impl Sweep<'_> {
         let (tapes, steps) = (self.tapes.len(), self.building.last().map_or(0, Vec::len));
         let lazy = self.lazy.len();
         let fast = self.fast_mark();
+        // elements read while looking are not kept: no later read may
+        // take them from the statement's cache
+        let cache = self.read_cache.clone();
+        let forward_reads = self.forward_reads.clone();
         let mut active = None;
         for element in elements {
             match self.lower_expr(element, &mut TokenStream::new()) {
@@ -342,6 +346,8 @@ impl Sweep<'_> {
         self.tapes.truncate(tapes);
         self.lazy.truncate(lazy);
         self.fast_rollback(fast);
+        self.read_cache = cache;
+        self.forward_reads = forward_reads;
         if let Some(list) = self.building.last_mut() {
             list.truncate(steps);
         }

@@ -158,6 +158,10 @@ impl Sweep<'_> {
                 r.return_token,
                 "`return` before the end of a `#[tape]` function is not supported by this version of Mica; end with the value",
             )),
+            Expr::Try(t) if self.wrapped => Err(syn::Error::new_spanned(
+                t.question_token,
+                "`?` applies to values that do not depend on a knob; decide on the recorded value with an `if` and `return None;` (or `Err(…)`)",
+            )),
             Expr::Return(_) | Expr::Try(_) | Expr::Await(_) | Expr::Break(_) | Expr::Continue(_) => {
                 self.check_no_escape(expr)?;
                 Err(syn::Error::new_spanned(first_token(expr), "this expression leaves the window early"))

@@ -71,6 +71,7 @@ impl Sweep<'_> {
     pub(super) fn check_no_escape(&self, expr: &Expr) -> syn::Result<()> {
         let mut finder = Escape {
             function_form: self.function_form,
+            wrapped: self.wrapped,
             loops: 0,
             labels: Vec::new(),
             found: None,
@@ -87,6 +88,8 @@ impl Sweep<'_> {
 /// expression (wall 4).
 struct Escape {
     function_form: bool,
+    /// `?` leaves an `Option` or `Result` function as it leaves the adjoint
+    wrapped: bool,
     loops: usize,
     /// the labels of the loops around the one being looked at
     labels: Vec<String>,
@@ -116,7 +119,7 @@ impl<'ast> Visit<'ast> for Escape {
                     "a window is not left early; `return` after `backward!`",
                 ));
             }
-            Expr::Try(t) => {
+            Expr::Try(t) if !self.wrapped => {
                 self.found = Some(syn::Error::new_spanned(
                     t.question_token,
                     "the `?` operator cannot leave a recorded region; handle the error before it",

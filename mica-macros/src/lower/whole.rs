@@ -369,7 +369,9 @@ impl Sweep<'_> {
         }
         let (value, fwd) = self.lower_operand(&m.args[0], out)?;
         let receiver = &m.receiver;
-        out.extend([quote!(#receiver.fill(#fwd);)]);
+        // the value first: it may read the array the fill borrows
+        let temp = self.names.fresh("v");
+        out.extend([quote!(let #temp = #fwd; #receiver.fill(#temp);)]);
         let value = match value {
             Operand::Active(id) => Operand::Active(id),
             _ => Operand::Const(quote!(0)),
