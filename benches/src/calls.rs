@@ -4,7 +4,7 @@
 //! windows of `src/bin/interleaved.rs` and `src/bin/drift.rs` measure.
 
 use crate::peers_ad_trait as adt;
-use crate::{advection, course, gmm, helmholtz, logistic, mlp, ode, peers, rosenbrock};
+use crate::{advection, course, exits, gmm, helmholtz, logistic, mlp, ode, peers, rosenbrock};
 use std::hint::black_box as bb;
 use std::time::{Duration, Instant};
 
@@ -149,6 +149,31 @@ pub fn all() -> Vec<Calls> {
         },
         move || {
             ode::oscillator_backward(bb(4.0), bb(0.2), &obs2, bb(1.0), &mut mk, &mut mc);
+        },
+    ));
+
+    let (m0, m1) = (exits::anomalies(1000), exits::anomalies(1000));
+    let (mut he, mut hm, mut me, mut mm) = (0.0, vec![0.0; 1000], 0.0, vec![0.0; 1000]);
+    out.push(calls(
+        "Kepler's equation by Newton (loop, break), n = 1,000",
+        move || {
+            exits::kepler_hand(bb(0.3), bb(&m0), bb(1.0), &mut he, &mut hm);
+        },
+        move || {
+            exits::kepler_backward(bb(0.3), bb(&m1), bb(1.0), &mut me, &mut mm);
+        },
+    ));
+
+    let ((w0, x0, k0), (w1, x1, k1)) =
+        (exits::masked_problem(10_000), exits::masked_problem(10_000));
+    let (mut dh, mut dm) = (vec![0.0; 10_000], vec![0.0; 10_000]);
+    out.push(calls(
+        "Masked sum (continue), n = 10,000",
+        move || {
+            exits::masked_hand(bb(&w0), &x0, &k0, bb(1.0), &mut dh);
+        },
+        move || {
+            exits::masked_backward(bb(&w1), &x1, &k1, bb(1.0), &mut dm);
         },
     ));
 

@@ -7,6 +7,7 @@ pub mod advection;
 pub mod calls;
 pub mod course;
 pub mod data;
+pub mod exits;
 pub mod gmm;
 pub mod helmholtz;
 pub mod logistic;

@@ -200,3 +200,39 @@ fn gmm_value_matches_direct_formula() {
     let got = gmm::gmm(&[alpha], &[mu], &[q], &x, 1, 1, gamma, m);
     assert!((got - want).abs() < 1e-12, "{got} vs {want}");
 }
+
+#[test]
+fn kepler_newton() {
+    use mica_benches::exits;
+    let m = exits::anomalies(50);
+    let e = 0.3;
+    let mut he = 0.0;
+    let mut hm = vec![0.0; m.len()];
+    let v = exits::kepler_hand(e, &m, 1.0, &mut he, &mut hm);
+    assert!((v - exits::kepler(e, &m)).abs() <= 1e-12 * v.abs());
+    let mut all = vec![he];
+    all.extend(&hm);
+    let mut at = vec![e];
+    at.extend(&m);
+    check_gradient(|v: &[f64]| exits::kepler(v[0], &v[1..]), &at, &all).unwrap();
+    let mut me = 0.0;
+    let mut mm = vec![0.0; m.len()];
+    exits::kepler_backward(e, &m, 1.0, &mut me, &mut mm);
+    let mut mica = vec![me];
+    mica.extend(&mm);
+    assert_close("kepler _backward", &mica, &all);
+}
+
+#[test]
+fn masked_sum() {
+    use mica_benches::exits;
+    let (w, x, mask) = exits::masked_problem(200);
+    let mut hand = vec![0.0; w.len()];
+    let v = exits::masked_hand(&w, &x, &mask, 1.0, &mut hand);
+    assert!((v - exits::masked(&w, &x, &mask)).abs() <= 1e-12 * v.abs().max(1.0));
+    check_gradient(|v: &[f64]| exits::masked(v, &x, &mask), &w, &hand).unwrap();
+    let mut m = vec![0.0; w.len()];
+    exits::masked_backward(&w, &x, &mask, 1.0, &mut m);
+    assert_close("masked _backward", &m, &hand);
+    assert_close("masked _grad", &exits::masked_grad(&w, &x, &mask).1, &hand);
+}
