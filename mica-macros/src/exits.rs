@@ -533,17 +533,10 @@ fn block(b: &syn::Block) -> syn::ExprBlock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quote::ToTokens;
 
     fn rewrite(body: &str) -> Option<String> {
         let block: syn::Block = syn::parse_str(&format!("{{ {body} }}")).expect("a block");
-        eliminate(&block.stmts).map(|stmts| {
-            stmts
-                .iter()
-                .map(|s| s.to_token_stream().to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        eliminate(&block.stmts).map(|stmts| crate::names::text_of(&stmts))
     }
 
     #[test]

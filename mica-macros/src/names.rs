@@ -62,6 +62,16 @@ pub fn internal(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
+/// Statements as one line of tokens, for tests that read a rewrite.
+#[cfg(test)]
+pub fn text_of(stmts: &[syn::Stmt]) -> String {
+    stmts
+        .iter()
+        .map(|s| quote::ToTokens::to_token_stream(s).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::mentions_ident;

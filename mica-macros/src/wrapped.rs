@@ -263,13 +263,7 @@ mod tests {
 
     fn body(code: &str, kind: Kind) -> syn::Result<String> {
         let block: syn::Block = syn::parse_str(&format!("{{ {code} }}")).expect("a block");
-        unwrap_body(&block.stmts, kind).map(|(stmts, _)| {
-            stmts
-                .iter()
-                .map(|s| s.to_token_stream().to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        unwrap_body(&block.stmts, kind).map(|(stmts, _)| crate::names::text_of(&stmts))
     }
 
     #[test]
