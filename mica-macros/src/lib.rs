@@ -11,10 +11,10 @@
 //! | stage | files | what it does |
 //! | --- | --- | --- |
 //! | entry | `expand.rs` | entry points, the fallback expansion, wall 9 |
-//! | front | `parse.rs`, `exits.rs`, `returns.rs`, `windows.rs` | arguments (`custom`, `plain`), parameters and marks, shapes (wall 7); loops' `break` and `continue` rewritten as flags; `return` rewritten; finding windows |
+//! | front | `parse.rs`, `exits.rs`, `wrapped.rs`, `returns.rs`, `windows.rs` | arguments (`custom`, `plain`), parameters and marks, shapes (wall 7); loops' `break` and `continue` (labelled, with values) rewritten as flags; `Option`/`Result` values unwrapped and `None`/`Err` made early exits of the adjoint; `return` rewritten; finding windows |
 //! | facts | `facts/syntax.rs`, `facts/places.rs`, `facts/activity.rs`, `facts/loops.rs`, `facts/stability.rs` | read from syntax before the record: parentheses, shifts, literal ranks; the name at the root of a place, the names patterns bind and lines mention, array literals; which expressions would be recorded; a loop's counter, changed names and subscripts as linear forms; names that hold one value wherever the reverse reads them |
 //! | record | `record.rs` | the record's types: operations, loops, branches, array writes |
-//! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `loops.rs`, `for_loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record; walls 3, 4 and 8 |
+//! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `whole.rs`, `loops.rs`, `for_loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record (whole arrays: literals, copies, fills, swaps); walls 3, 4 and 8 |
 //! | analyses | `analyze/dependence.rs` | dependences between a loop's iterations through arrays |
 //! | plan | `plan.rs`; `plan/fuse.rs`, `access.rs`, `slices.rs`, `reads.rs` | every loop's verdicts (fused, walked forward, sliced): yes with what the shortcut needs, or no with the reason; all no for `#[tape(plain)]` |
 //! | reverse | `reverse.rs`; `reverse/ops.rs`, `walk.rs`, `fuse.rs`, `forward.rs`, `slices.rs` | the reverse sweep from the record and the plan |
