@@ -44,9 +44,9 @@ impl Sweep<'_> {
     ) -> syn::Result<(TokenStream, Fill)> {
         let rank = literal_rank(literal);
         match literal {
-            Expr::Array(_) => {
+            Expr::Array(a) => {
                 let mut writes = Vec::new();
-                let fwd = self.literal_elements(literal, &mut Vec::new(), &mut writes, out)?;
+                let fwd = self.literal_elements(a, &mut Vec::new(), &mut writes, out)?;
                 Ok((fwd, Fill::Elements(writes)))
             }
             Expr::Repeat(r) => {
@@ -74,20 +74,17 @@ impl Sweep<'_> {
 
     fn literal_elements(
         &mut self,
-        literal: &Expr,
+        a: &syn::ExprArray,
         at: &mut Vec<usize>,
         writes: &mut Vec<(Vec<usize>, ValueId)>,
         out: &mut TokenStream,
     ) -> syn::Result<TokenStream> {
-        let Expr::Array(a) = literal else {
-            unreachable_literal()?
-        };
         let nested = a.elems.first().is_some_and(|e| literal_rank(e) > 0);
         let mut fwds = Vec::new();
         for (k, elem) in a.elems.iter().enumerate() {
             at.push(k);
             let fwd = match elem {
-                Expr::Array(_) if nested => self.literal_elements(elem, at, writes, out)?,
+                Expr::Array(row) if nested => self.literal_elements(row, at, writes, out)?,
                 _ if nested && self.mentions_active(elem) => {
                     return Err(syn::Error::new_spanned(
                         elem,
@@ -364,7 +361,7 @@ impl Sweep<'_> {
         if self.arrays[array].rank != 1 {
             return Err(syn::Error::new_spanned(
                 &m.method,
-                "`.fill(x)` of recorded values fills a flat array; fill each row: `for row in h.iter_mut()` is not recorded, so write `for i in 0..h.len() { h[i].fill(x); }`",
+                "`.fill(x)` of recorded values fills a flat array; write the elements one by one: `for i in 0..n { for j in 0..m { h[i][j] = x; } }`",
             ));
         }
         let (value, fwd) = self.lower_operand(&m.args[0], out)?;
@@ -568,11 +565,4 @@ fn nothing() -> Lowered {
         val: Val::Const,
         fwd: TokenStream::new(),
     }
-}
-
-fn unreachable_literal<T>() -> syn::Result<T> {
-    Err(syn::Error::new(
-        proc_macro2::Span::call_site(),
-        "an array literal was expected here",
-    ))
 }
