@@ -185,6 +185,49 @@ fn l(#[tracked] m: &[[f64; 2]; 3], o: &P) -> f64 {
     v[0] * m[0][1]
 }
 
+/// A constant-start array assigned, in a loop, a block whose value is an
+/// array written element by element, after a nested literal in a block
+/// (found by inlining helpers: `t = matmul(&t, &rot(q[j]));`).
+#[tape]
+fn block_arrays(#[tracked] q: &[f64; 2]) -> f64 {
+    let mut t = [[1.0, 0.5], [0.25, 1.0]];
+    for j in 0..2 {
+        t = {
+            let b = {
+                let th: f64 = q[j];
+                [[th, 0.0], [0.0, th * th]]
+            };
+            let mut c = [[0.0; 2]; 2];
+            for i in 0..2 {
+                for k in 0..2 {
+                    c[i][k] += t[i][0] * b[0][k] + t[i][1] * b[1][k];
+                }
+            }
+            c
+        };
+    }
+    t[0][0] + t[1][1] * t[0][1]
+}
+
+#[test]
+fn found_by_inlining_helpers() {
+    for q in [[0.3, -0.7], [1.2, 0.4]] {
+        let (v, g) = block_arrays_grad(&q);
+        assert_eq!(v, block_arrays(&q));
+        mica::check::check_gradient(|p: &[f64]| block_arrays(&[p[0], p[1]]), &q, &g).unwrap();
+        // t ends as T₀·B(q₀)·B(q₁), B(x) = diag(x, x²): its (0,0) is
+        // t₀₀ q₀ q₁, its (1,1) t₁₁ q₀² q₁², its (0,1) t₀₁ q₀² q₁²
+        let (a, b) = (q[0], q[1]);
+        let by_hand = [
+            b + 0.5 * 4.0 * a.powi(3) * b.powi(4),
+            a + 0.5 * 4.0 * a.powi(4) * b.powi(3),
+        ];
+        for (x, y) in g.iter().zip(&by_hand) {
+            assert!((x - y).abs() < 1e-12, "{g:?} vs {by_hand:?}");
+        }
+    }
+}
+
 #[test]
 fn found_by_random_programs() {
     let f = |p: &[f64]| a(p[0]);

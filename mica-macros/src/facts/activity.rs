@@ -17,6 +17,8 @@ pub struct Assignments {
     pub lets: Vec<(Ident, Expr)>,
     /// `(array, value)` of `array[…] = value` and `array[…] op= value`
     pub writes: Vec<(Ident, Expr)>,
+    /// the patterns and iterated expressions of `for` loops
+    pub loops: Vec<(syn::Pat, Expr)>,
 }
 
 impl<'ast> Visit<'ast> for Assignments {
@@ -78,6 +80,10 @@ impl<'ast> Visit<'ast> for Assignments {
             }
         }
         syn::visit::visit_local(self, local);
+    }
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.loops.push(((*f.pat).clone(), (*f.expr).clone()));
+        syn::visit::visit_expr_for_loop(self, f);
     }
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     fn visit_item(&mut self, _: &'ast syn::Item) {}
@@ -159,23 +165,44 @@ pub fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
         }
     }
     // names the block's lines assign recorded values, in loops too (a
-    // `loop` whose `break` leaves its value in a binding: `exits.rs`)
+    // `loop` whose `break` leaves its value in a binding: `exits.rs`), and
+    // arrays they write recorded elements into
     let mut finder = Assignments::default();
     for stmt in stmts {
         finder.visit_stmt(stmt);
     }
+    settle(&finder, &mut inner);
+    syntactically_active(tail, &inner)
+}
+
+/// The fixed point of `active` over a body's assignments, element writes
+/// and loops: a name becomes recorded when it is assigned a recorded value,
+/// an array when a recorded value is written into it, a loop's element
+/// when the loop iterates a recorded array.
+pub fn settle(finder: &Assignments, active: &mut HashSet<String>) {
     loop {
-        let known = inner.len();
-        for (name, value, _) in &finder.assigned {
-            if syntactically_active(value, &inner) {
-                inner.insert(name.to_string());
+        let before = active.len();
+        for (pat, iterated) in &finder.loops {
+            if super::places::names_any(iterated, |i| active.contains(&i.to_string())) {
+                active.extend(pattern_names(pat).iter().map(Ident::to_string));
             }
         }
-        if inner.len() == known {
+        for (name, value, compound) in &finder.assigned {
+            if syntactically_active(value, active)
+                || (*compound && active.contains(&name.to_string()))
+            {
+                active.insert(name.to_string());
+            }
+        }
+        for (name, value) in finder.lets.iter().chain(&finder.writes) {
+            if syntactically_active(value, active) {
+                active.insert(name.to_string());
+            }
+        }
+        if active.len() == before {
             break;
         }
     }
-    syntactically_active(tail, &inner)
 }
 
 pub fn any_active<'e>(items: impl IntoIterator<Item = &'e Expr>, active: &HashSet<String>) -> bool {

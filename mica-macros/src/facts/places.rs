@@ -107,18 +107,6 @@ pub fn pattern_names(pat: &Pat) -> Vec<Ident> {
     names.0
 }
 
-/// The patterns and iterated expressions of `for` loops.
-#[derive(Default)]
-pub struct LoopPatterns(pub Vec<(Pat, Expr)>);
-
-impl<'ast> Visit<'ast> for LoopPatterns {
-    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
-        self.0.push(((*f.pat).clone(), (*f.expr).clone()));
-        syn::visit::visit_expr_for_loop(self, f);
-    }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
 /// The names each statement of a block mentions (its tokens' identifiers,
 /// macro arguments included), computed once for the block when an array
 /// `let` first asks: which later line is the last to name the array.

@@ -3,8 +3,7 @@
 //! would be recorded is read from syntax alone (`facts/activity.rs`).
 
 use super::*;
-use crate::facts::activity::{syntactically_active, Assignments};
-use crate::facts::places::{names_any, pattern_names, LoopPatterns};
+use crate::facts::activity::{settle, Assignments};
 use std::collections::HashSet;
 
 impl Sweep<'_> {
@@ -24,41 +23,9 @@ impl Sweep<'_> {
             .map(|(name, _)| name.clone())
             .chain(elements.iter().cloned())
             .collect();
-        let mut loops = LoopPatterns::default();
-        for stmt in stmts {
-            loops.visit_stmt(stmt);
-        }
         // a fixed point: a binding becomes recorded when assigned a recorded
         // value, an inner loop's element when it iterates a recorded array
-        loop {
-            let before = active.len();
-            for (pat, iterated) in &loops.0 {
-                if names_any(iterated, |i| active.contains(&i.to_string())) {
-                    active.extend(pattern_names(pat).iter().map(Ident::to_string));
-                }
-            }
-            for (name, value, compound) in &finder.assigned {
-                if syntactically_active(value, &active)
-                    || (*compound && active.contains(&name.to_string()))
-                {
-                    active.insert(name.to_string());
-                }
-            }
-            for (name, init) in &finder.lets {
-                if syntactically_active(init, &active) {
-                    active.insert(name.to_string());
-                }
-            }
-            // an array given a recorded element holds recorded values
-            for (name, value) in &finder.writes {
-                if syntactically_active(value, &active) {
-                    active.insert(name.to_string());
-                }
-            }
-            if active.len() == before {
-                break;
-            }
-        }
+        settle(&finder, &mut active);
         let mut seen = HashSet::new();
         finder
             .assigned

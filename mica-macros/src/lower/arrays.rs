@@ -1,10 +1,8 @@
 //! Arrays: element reads, subscripts, array `let`s and element writes.
 
 use super::*;
-use crate::facts::activity::{syntactically_active, Assignments};
-use crate::facts::places::{
-    array_binding, array_literal, index_chain, names_any, pattern_names, LaterNames, LoopPatterns,
-};
+use crate::facts::activity::{settle, syntactically_active, Assignments};
+use crate::facts::places::{array_binding, array_literal, index_chain, LaterNames};
 use crate::facts::syntax::strip_parens;
 use std::collections::HashSet;
 
@@ -179,42 +177,12 @@ impl Sweep<'_> {
         // what later lines could record: names bound from recorded values,
         // and the elements of loops over recorded arrays
         let mut finder = Assignments::default();
-        let mut loops = LoopPatterns::default();
         for stmt in rest {
             finder.visit_stmt(stmt);
-            loops.visit_stmt(stmt);
         }
         // (a loop may iterate an array bound by a later `let`): until
         // nothing more is found
-        loop {
-            let known = active.len();
-            for (pat, iterated) in &loops.0 {
-                if self.mentions_active(iterated)
-                    || names_any(iterated, |i| active.contains(&i.to_string()))
-                {
-                    active.extend(pattern_names(pat).iter().map(Ident::to_string));
-                }
-            }
-            for (binding, init) in &finder.lets {
-                if syntactically_active(init, &active) {
-                    active.insert(binding.to_string());
-                }
-            }
-            for (binding, value, _) in &finder.assigned {
-                if syntactically_active(value, &active) {
-                    active.insert(binding.to_string());
-                }
-            }
-            // another array made below that a recorded value is written into
-            for (array, value) in &finder.writes {
-                if syntactically_active(value, &active) {
-                    active.insert(array.to_string());
-                }
-            }
-            if active.len() == known {
-                break;
-            }
-        }
+        settle(&finder, &mut active);
         // an element, or the whole array (`h = v;`, `h.fill(x)`, a swap)
         finder
             .writes

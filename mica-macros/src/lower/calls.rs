@@ -324,7 +324,7 @@ impl Sweep<'_> {
         // that code is thrown away, and so is what it declared and recorded
         let hoisted = self.hoists.last().map(|h| (h.names.len(), h.options.len()));
         let (tapes, steps) = (self.tapes.len(), self.building.last().map_or(0, Vec::len));
-        let lazy = self.lazy.len();
+        let (lazy, arrays) = (self.lazy.len(), self.arrays.len());
         let fast = self.fast_mark();
         // elements read while looking are not kept: no later read may
         // take them from the statement's cache
@@ -345,6 +345,8 @@ impl Sweep<'_> {
         }
         self.tapes.truncate(tapes);
         self.lazy.truncate(lazy);
+        // a row literal among the elements registered an array of its own
+        self.arrays.truncate(arrays);
         self.fast_rollback(fast);
         self.read_cache = cache;
         self.forward_reads = forward_reads;
