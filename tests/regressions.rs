@@ -189,6 +189,7 @@ fn l(#[tracked] m: &[[f64; 2]; 3], o: &P) -> f64 {
 /// array written element by element, after a nested literal in a block
 /// (found by inlining helpers: `t = matmul(&t, &rot(q[j]));`).
 #[tape]
+#[allow(clippy::needless_range_loop)] // the loop is written as it was found
 fn block_arrays(#[tracked] q: &[f64; 2]) -> f64 {
     let mut t = [[1.0, 0.5], [0.25, 1.0]];
     for j in 0..2 {

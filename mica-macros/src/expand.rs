@@ -4,64 +4,51 @@
 //! mistake does not cascade into "cannot find function `loss_grad`".
 
 use crate::errors::Errors;
-use crate::parse::{self, is_tracked};
-use crate::windows::{window_in, Unmark};
-use crate::{function_form, window_form};
+use crate::parse;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::visit_mut::VisitMut;
 use syn::{FnArg, ItemFn};
 
-/// `#[tape]` / `#[tape(custom)]`.
+/// `#[tape]` / `#[tape(custom)]` on a function; `#[tape]` on an inline
+/// module or an impl block (the block form, `module_form.rs`).
 pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let args = errors.ok(parse::parse_args(args)).unwrap_or_default();
     let item: ItemFn = match syn::parse2(input.clone()) {
         Ok(item) => item,
         Err(_) => {
+            if let Some(out) = crate::module_form::expand(&args, &input, &mut errors) {
+                let mut all = errors.to_compile_errors();
+                all.extend([out]);
+                return all;
+            }
             let at = first_token(&input);
-            errors.at(
-                at,
-                "`#[tape]` goes on a free function; the window form needs a body to rewrite, the function form tracked parameters",
-            );
+            let mut out_item = input;
+            let message = match syn::parse2::<syn::ItemImpl>(out_item.clone()) {
+                Ok(mut block) => {
+                    // the methods' marks go, so nothing else is said
+                    for item in block.items.iter_mut() {
+                        if let syn::ImplItem::Fn(f) = item {
+                            for input in f.sig.inputs.iter_mut() {
+                                match input {
+                                    FnArg::Typed(t) => drop(parse::take_tracked(&mut t.attrs)),
+                                    FnArg::Receiver(r) => drop(parse::take_tracked(&mut r.attrs)),
+                                }
+                            }
+                        }
+                    }
+                    out_item = quote!(#block);
+                    "`#[tape]` on an `impl` block is not supported by this version of Mica; write the methods' math as functions of a `#[tape] mod` (helpers need no marks there) and call them from the methods"
+                }
+                Err(_) => "`#[tape]` goes on a function or an inline `mod`",
+            };
+            errors.at(at, message);
             let mut out = errors.to_compile_errors();
-            out.extend([input]);
+            out.extend([out_item]);
             return out;
         }
     };
-    check_signature(&item, &mut errors);
-    if let (true, Some(plain)) = (args.custom, args.plain) {
-        errors.push(syn::Error::new(
-            plain,
-            "a `#[tape(custom)]` function's adjoint is the hand-written `_backward`; `plain` has nothing to switch off there, remove it",
-        ));
-    }
-    let has_tracked = item.sig.inputs.iter().any(|input| match input {
-        FnArg::Typed(t) => t.attrs.iter().any(is_tracked),
-        FnArg::Receiver(r) => r.attrs.iter().any(is_tracked),
-    });
-    let body = if has_tracked {
-        let mut item = item;
-        if let Some(at) = window_in(&item.block) {
-            errors.at(
-                at,
-                "a `#[tape]` function with tracked parameters is itself a window and holds no `tape!`",
-            );
-            // keep the window's lines, drop the marks: no cascade of errors
-            Unmark.visit_block_mut(&mut item.block);
-        }
-        function_form::expand(&args, item, &mut errors)
-    } else {
-        if args.custom {
-            errors.at(&item.sig.ident, "`#[tape(custom)]` needs `#[tracked]` parameters: they say which slots the hand-written `_backward` fills");
-        } else if window_in(&item.block).is_none() {
-            errors.at(
-                &item.sig.ident,
-                "this `#[tape]` function records nothing; mark a parameter `#[tracked]` or open a `tape!` window in its body",
-            );
-        }
-        window_form::expand(item, &mut errors)
-    };
+    let body = crate::dispatch::function(&args, item, None, &mut errors);
     let mut out = errors.to_compile_errors();
     out.extend([body]);
     out
@@ -87,20 +74,6 @@ fn first_token(input: &TokenStream) -> TokenStream {
         .next()
         .map(TokenStream::from)
         .unwrap_or_default()
-}
-
-/// Wall 9: what kind of function `#[tape]` goes on.
-fn check_signature(item: &ItemFn, errors: &mut Errors) {
-    let sig = &item.sig;
-    if let Some(token) = &sig.asyncness {
-        errors.at(token, "`#[tape]` cannot go on an `async` function");
-    }
-    if let Some(token) = &sig.constness {
-        errors.at(token, "`#[tape]` cannot go on a `const` function");
-    }
-    if let Some(abi) = &sig.abi {
-        errors.at(abi, "`#[tape]` cannot go on an `extern` function");
-    }
 }
 
 /// For unit tests: the `_backward` of the `#[tape]` function `f` (and what

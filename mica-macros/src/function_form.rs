@@ -43,7 +43,12 @@ pub struct Ret {
     wrapped: Option<crate::wrapped::Wrapped>,
 }
 
-pub fn expand(args: &Args, mut item: ItemFn, errors: &mut Errors) -> TokenStream {
+pub fn expand(
+    args: &Args,
+    mut item: ItemFn,
+    primal: Option<syn::Block>,
+    errors: &mut Errors,
+) -> TokenStream {
     let params = parse::params(&mut item.sig, errors);
     let ret = match &item.sig.output {
         ReturnType::Type(_, ty) => {
@@ -77,6 +82,9 @@ pub fn expand(args: &Args, mut item: ItemFn, errors: &mut Errors) -> TokenStream
         None => adapter_mod(&item, &params, &ret.full),
         Some(_) => TokenStream::new(),
     };
+    if let Some(block) = primal {
+        *item.block = block;
+    }
     quote! {
         #item
         #grad

@@ -399,7 +399,7 @@ fn files_import_one_way() {
     assert!(arrows["lower/stmts.rs"].contains("lower.rs"));
     assert!(arrows["facts/loops.rs"].contains("facts/syntax.rs"));
     assert!(arrows["facts/syntax.rs"].contains("names.rs"));
-    assert!(arrows["expand.rs"].contains("window_form.rs"));
+    assert!(arrows["dispatch.rs"].contains("window_form.rs"));
     let circles = file_circles(&arrows);
     assert!(
         circles.is_empty(),

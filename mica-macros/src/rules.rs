@@ -72,6 +72,8 @@ pub const METHODS: &[Method] = &[
     rule("hypot", 1),
     rule("mul_add", 2),
     rule("recip", 0),
+    rule("to_radians", 0),
+    rule("to_degrees", 0),
     zero("floor"),
     zero("ceil"),
     zero("round"),
@@ -179,7 +181,7 @@ pub enum Pass {
 /// runtime's signatures.
 pub fn reads(rule: &str, i: usize) -> &'static [usize] {
     match (rule, i) {
-        ("add" | "sub" | "neg", _) | ("mul_add", 2) => &[],
+        ("add" | "sub" | "neg" | "to_radians" | "to_degrees", _) | ("mul_add", 2) => &[],
         ("mul" | "div" | "mul_add", 0) => &[1],
         ("mul" | "mul_add", 1) => &[0],
         ("div", 1) => &[1, 2],

@@ -90,6 +90,16 @@ pub fn sqrt_d0<T: Real>(_x: T, y: T, adj: T) -> T {
     // `sqrt(-0.0)` is `-0.0`: the slope there is still `+∞`
     adj / (two::<T>() * y.abs())
 }
+/// `x.to_radians()`: the constant `π / 180`
+#[inline(always)]
+pub fn to_radians_d0<T: Real>(_x: T, _y: T, adj: T) -> T {
+    adj.to_radians()
+}
+/// `x.to_degrees()`: the constant `180 / π`
+#[inline(always)]
+pub fn to_degrees_d0<T: Real>(_x: T, _y: T, adj: T) -> T {
+    adj.to_degrees()
+}
 /// `x.cbrt()`: `1 / (3 ∛x²)`
 #[inline(always)]
 pub fn cbrt_d0<T: Real>(_x: T, y: T, adj: T) -> T {

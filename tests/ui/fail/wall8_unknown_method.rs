@@ -2,7 +2,7 @@ use mica::tape;
 
 #[tape]
 fn loss(#[tracked] a: f64) -> f64 {
-    a.to_degrees() * 2.0
+    a.fract() * 2.0
 }
 
 fn main() {}

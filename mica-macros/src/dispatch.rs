@@ -1,0 +1,78 @@
+//! One `#[tape]` function: which form it is written in (tracked
+//! parameters: the function form; a `tape!` window: the window form), the
+//! everyday spellings rewritten first (`spellings.rs`), and wall 9.
+
+use crate::errors::Errors;
+use crate::parse::{self, is_tracked};
+use crate::windows::{window_in, Unmark};
+use crate::{function_form, window_form};
+use proc_macro2::TokenStream;
+use syn::visit_mut::VisitMut;
+use syn::{FnArg, ItemFn};
+
+/// One `#[tape]` function: its form's expansion. `primal`, when given, is
+/// the body the function keeps as the user's own (a block's function whose
+/// companions see its helpers inlined).
+pub fn function(
+    args: &parse::Args,
+    item: ItemFn,
+    primal: Option<syn::Block>,
+    errors: &mut Errors,
+) -> TokenStream {
+    check_signature(&item, errors);
+    let mut item = item;
+    let written = (*item.block).clone();
+    let primal = match crate::spellings::rewrite(&mut item) {
+        true => primal.or(Some(written)),
+        false => primal,
+    };
+    if let (true, Some(plain)) = (args.custom, args.plain) {
+        errors.push(syn::Error::new(
+            plain,
+            "a `#[tape(custom)]` function's adjoint is the hand-written `_backward`; `plain` has nothing to switch off there, remove it",
+        ));
+    }
+    if has_tracked(&item) {
+        if let Some(at) = window_in(&item.block) {
+            errors.at(
+                at,
+                "a `#[tape]` function with tracked parameters is itself a window and holds no `tape!`",
+            );
+            // keep the window's lines, drop the marks: no cascade of errors
+            Unmark.visit_block_mut(&mut item.block);
+        }
+        function_form::expand(args, item, primal, errors)
+    } else {
+        if args.custom {
+            errors.at(&item.sig.ident, "`#[tape(custom)]` needs `#[tracked]` parameters: they say which slots the hand-written `_backward` fills");
+        } else if window_in(&item.block).is_none() {
+            errors.at(
+                &item.sig.ident,
+                "this `#[tape]` function records nothing; mark a parameter `#[tracked]` or open a `tape!` window in its body",
+            );
+        }
+        window_form::expand(item, errors)
+    }
+}
+
+/// Whether a function has `#[tracked]` parameters.
+pub fn has_tracked(item: &ItemFn) -> bool {
+    item.sig.inputs.iter().any(|input| match input {
+        FnArg::Typed(t) => t.attrs.iter().any(is_tracked),
+        FnArg::Receiver(r) => r.attrs.iter().any(is_tracked),
+    })
+}
+
+/// Wall 9: what kind of function `#[tape]` goes on.
+fn check_signature(item: &ItemFn, errors: &mut Errors) {
+    let sig = &item.sig;
+    if let Some(token) = &sig.asyncness {
+        errors.at(token, "`#[tape]` cannot go on an `async` function");
+    }
+    if let Some(token) = &sig.constness {
+        errors.at(token, "`#[tape]` cannot go on a `const` function");
+    }
+    if let Some(abi) = &sig.abi {
+        errors.at(abi, "`#[tape]` cannot go on an `extern` function");
+    }
+}

@@ -1,0 +1,508 @@
+//! Helpers of a `#[tape]` module or impl: functions without tracked
+//! parameters that the block's functions call. A call to one is replaced,
+//! before any analysis, by the helper's body: its borrowing parameters
+//! stand for the places they borrow (`&d` → `d`, `&x[a..b]` → `x` offset by
+//! `a`), its value parameters are `let`s of the arguments, and an early
+//! `return` leaves a labelled `loop` with its value. Every analysis and
+//! every shortcut then sees the caller's own places, so which arguments are
+//! recorded is worked out where the helper is called, a constant argument
+//! costs nothing, and a helper costs what the same lines written inline
+//! cost.
+//!
+//! Input (a helper and a call):
+//!
+//! ```text
+//! fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] { [a[0] - b[0], a[1] - b[1], a[2] - b[2]] }
+//! let d = sub(x, &rest);
+//! ```
+//!
+//! Output:
+//!
+//! ```text
+//! let d = { [x[0] - rest[0], x[1] - rest[1], x[2] - rest[2]] };
+//! ```
+
+mod subst;
+
+use crate::errors::Errors;
+use proc_macro2::{Ident, Span};
+use quote::{format_ident, ToTokens};
+use std::collections::{HashMap, HashSet};
+use subst::{Borrow, Bound, Rename};
+use syn::visit::Visit;
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, FnArg, ItemFn, Pat, ReturnType, Stmt, Type};
+
+/// The helpers of one block, by name, and the bodies already expanded.
+pub struct Helpers {
+    fns: HashMap<String, ItemFn>,
+    /// bodies with the helpers they call inlined, or why not
+    expanded: HashMap<String, Result<ItemFn, String>>,
+    next: usize,
+}
+
+/// Whether a type may hold a float: anything but integers, `bool`,
+/// `char` and strings (a type alias or struct of the block may). Only
+/// helpers whose signature may hold one are inlined; an index helper
+/// (`fn at(i: usize, j: usize) -> usize`) stays a call.
+fn may_hold_float(ty: &Type) -> bool {
+    const NOT_FLOATS: &[&str] = &[
+        "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128",
+        "bool", "char", "str", "String",
+    ];
+    let mut names = HashSet::new();
+    crate::names::idents_in(ty.to_token_stream(), &mut names);
+    names.iter().any(|n| !NOT_FLOATS.contains(&n.as_str()))
+}
+
+impl Helpers {
+    /// The helpers among `fns`: every function that is not an entry point
+    /// and whose signature may hold a float.
+    pub fn new<'a>(
+        fns: impl IntoIterator<Item = &'a ItemFn>,
+        is_entry: impl Fn(&ItemFn) -> bool,
+    ) -> Self {
+        let mut map = HashMap::new();
+        for f in fns {
+            if is_entry(f) {
+                continue;
+            }
+            let floats = f.sig.inputs.iter().any(|i| match i {
+                FnArg::Typed(t) => may_hold_float(&t.ty),
+                FnArg::Receiver(_) => false,
+            }) || matches!(&f.sig.output, ReturnType::Type(_, t) if may_hold_float(t));
+            if floats && f.sig.receiver().is_none() {
+                map.insert(f.sig.ident.to_string(), f.clone());
+            }
+        }
+        Helpers {
+            fns: map,
+            expanded: HashMap::new(),
+            next: 0,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fns.is_empty()
+    }
+
+    /// `block` with every call to a helper inlined; errors at the calls.
+    pub fn inline(&mut self, block: &mut syn::Block, errors: &mut Errors) {
+        let mut visitor = Inline {
+            helpers: self,
+            stack: Vec::new(),
+            errors: Vec::new(),
+        };
+        visitor.visit_block_mut(block);
+        for e in visitor.errors {
+            errors.push(e);
+        }
+    }
+
+    /// The helper `name` with the helpers it calls inlined.
+    fn expanded(&mut self, name: &str, stack: &mut Vec<String>) -> Result<ItemFn, String> {
+        if let Some(done) = self.expanded.get(name) {
+            return done.clone();
+        }
+        if let Some(at) = stack.iter().position(|n| n == name) {
+            let circle = stack[at..].join("` → `");
+            return Err(format!(
+                "the helper `{name}` calls itself (`{circle}` → `{name}`); Mica differentiates a helper by writing its body where it is called, which a recursive helper has no end of: write the recursion as a loop"
+            ));
+        }
+        let Some(mut f) = self.fns.get(name).cloned() else {
+            return Err(format!("`{name}` is not a helper"));
+        };
+        stack.push(name.to_string());
+        let mut visitor = Inline {
+            helpers: self,
+            stack: std::mem::take(stack),
+            errors: Vec::new(),
+        };
+        visitor.visit_block_mut(&mut f.block);
+        *stack = visitor.stack;
+        let errors = visitor.errors;
+        stack.pop();
+        let result = match errors.into_iter().next() {
+            Some(e) => Err(e.to_string()),
+            None => Ok(f),
+        };
+        self.expanded.insert(name.to_string(), result.clone());
+        result
+    }
+
+    fn fresh_label(&mut self) -> syn::Lifetime {
+        self.next += 1;
+        syn::Lifetime::new(&format!("'__mica_return{}", self.next), Span::mixed_site())
+    }
+}
+
+struct Inline<'h> {
+    helpers: &'h mut Helpers,
+    stack: Vec<String>,
+    errors: Vec<syn::Error>,
+}
+
+impl VisitMut for Inline<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        visit_mut::visit_expr_mut(self, e);
+        let Expr::Call(call) = e else { return };
+        let Expr::Path(func) = &*call.func else {
+            return;
+        };
+        let Some(ident) = func.path.get_ident() else {
+            return;
+        };
+        let name = ident.to_string();
+        if func.qself.is_some() || !self.helpers.fns.contains_key(&name) {
+            return;
+        }
+        let inlined = match self.helpers.expanded(&name, &mut self.stack) {
+            Ok(helper) => {
+                let args: Vec<Expr> = call.args.iter().cloned().collect();
+                self.body_at_call(helper, args, ident)
+            }
+            Err(message) => Err(syn::Error::new_spanned(ident, message)),
+        };
+        match inlined {
+            Ok(block) => *e = block,
+            Err(error) => {
+                self.errors.push(error);
+                // the error is reported; the call stays, as a constant, so
+                // nothing else is said about it
+                let call = &*e;
+                *e = syn::parse_quote!(::mica::detach(#call));
+            }
+        }
+    }
+
+    /// the lines of a `tape!` window, the elements of a `vec![…]`
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        let Some(last) = m.path.segments.last() else {
+            return;
+        };
+        if last.ident == "tape" {
+            if let Ok(mut stmts) =
+                syn::parse::Parser::parse2(syn::Block::parse_within, m.tokens.clone())
+            {
+                for stmt in stmts.iter_mut() {
+                    self.visit_stmt_mut(stmt);
+                }
+                m.tokens = quote::quote!(#(#stmts)*);
+            }
+        } else if last.ident == "vec" {
+            let tokens = m.tokens.clone();
+            if let Ok(mut literal) = syn::parse2::<syn::ExprRepeat>(quote::quote!([#tokens])) {
+                self.visit_expr_mut(&mut literal.expr);
+                let (value, count) = (&literal.expr, &literal.len);
+                m.tokens = quote::quote!(#value; #count);
+            } else if let Ok(mut literal) = syn::parse2::<syn::ExprArray>(quote::quote!([#tokens]))
+            {
+                for e in literal.elems.iter_mut() {
+                    self.visit_expr_mut(e);
+                }
+                let elems = &literal.elems;
+                m.tokens = quote::quote!(#elems);
+            }
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// `e` without parentheses around it.
+fn unparen(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => unparen(&p.expr),
+        other => other,
+    }
+}
+
+/// Whether `e` is a place: a name, or fields and elements of one.
+fn is_place(e: &Expr) -> bool {
+    match unparen(e) {
+        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        Expr::Index(i) => !matches!(unparen(&i.index), Expr::Range(_)) && is_place(&i.expr),
+        Expr::Field(f) => is_place(&f.base),
+        _ => false,
+    }
+}
+
+impl Inline<'_> {
+    /// The block that stands for `helper(args…)`.
+    fn body_at_call(
+        &mut self,
+        mut helper: ItemFn,
+        args: Vec<Expr>,
+        at: &Ident,
+    ) -> syn::Result<Expr> {
+        let name = helper.sig.ident.to_string();
+        if args.len() != helper.sig.inputs.len() {
+            // rustc reports the count; keep the call as written
+            return Err(syn::Error::new_spanned(
+                at,
+                format!("`{name}` takes {} arguments", helper.sig.inputs.len()),
+            ));
+        }
+        if let Some(c) = helper.sig.generics.const_params().next() {
+            return Err(syn::Error::new_spanned(
+                at,
+                format!("the helper `{name}` is generic over `const {}`, which Mica cannot yet write where it is called; give the helper's arrays their lengths", c.ident),
+            ));
+        }
+        // the helper's names that an argument also uses are renamed
+        let mut used = HashSet::new();
+        for a in &args {
+            crate::names::idents_in(a.to_token_stream(), &mut used);
+        }
+        let mut bound = Bound::default();
+        for input in &helper.sig.inputs {
+            if let FnArg::Typed(t) = input {
+                bound.visit_pat(&t.pat);
+            }
+        }
+        bound.visit_block(&helper.block);
+        let mut renames = HashMap::new();
+        for n in bound.0.intersection(&used) {
+            let mut k = 1;
+            let new = loop {
+                let candidate = format!("{n}_{k}");
+                if !used.contains(&candidate) && !bound.0.contains(&candidate) {
+                    break candidate;
+                }
+                k += 1;
+            };
+            renames.insert(n.clone(), format_ident!("{}", new));
+        }
+        if !renames.is_empty() {
+            let mut rename = Rename(renames);
+            for input in helper.sig.inputs.iter_mut() {
+                if let FnArg::Typed(t) = input {
+                    rename.visit_pat_mut(&mut t.pat);
+                }
+            }
+            rename.visit_block_mut(&mut helper.block);
+        }
+        let generics: HashSet<String> = helper
+            .sig
+            .generics
+            .type_params()
+            .map(|t| t.ident.to_string())
+            .collect();
+        let mut lets: Vec<Stmt> = Vec::new();
+        let mut borrows = Vec::new();
+        for (input, arg) in helper.sig.inputs.iter().zip(args) {
+            let FnArg::Typed(param) = input else {
+                return Err(syn::Error::new_spanned(
+                    input,
+                    "a helper of a `#[tape]` block is a function, not a method",
+                ));
+            };
+            let simple = match &*param.pat {
+                Pat::Ident(p)
+                    if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() =>
+                {
+                    Some(p.ident.clone())
+                }
+                _ => None,
+            };
+            if let (Type::Reference(_), Some(pname)) = (&*param.ty, &simple) {
+                if let Some(borrow) = borrow_of(pname, &arg) {
+                    borrows.push(borrow);
+                    continue;
+                }
+                // a borrow of a value made for the call: the value, held by
+                // the parameter's name
+                let owned = match unparen(&arg) {
+                    Expr::Reference(r) => (*r.expr).clone(),
+                    other => other.clone(),
+                };
+                let mut held = pname.clone();
+                held.set_span(Span::call_site());
+                lets.push(syn::parse_quote!(let #held = #owned;));
+                borrows.push(Borrow {
+                    name: pname.to_string(),
+                    place: syn::parse_quote!(#held),
+                    bare: syn::parse_quote!(&#held),
+                    slice: None,
+                });
+                continue;
+            }
+            let pat = &param.pat;
+            let ty = &param.ty;
+            if mentions_generic(ty, &generics) || matches!(&**ty, Type::ImplTrait(_)) {
+                lets.push(syn::parse_quote!(let #pat = #arg;));
+            } else {
+                lets.push(syn::parse_quote!(let #pat: #ty = #arg;));
+            }
+        }
+        let mut stmts = std::mem::take(&mut helper.block.stmts);
+        for borrow in &mut borrows {
+            borrow.stmts(&mut stmts);
+        }
+        // `return e;` last is the value; another `return` leaves a loop
+        if let Some(Stmt::Expr(Expr::Return(r), _)) = stmts.last() {
+            let value = r.expr.clone();
+            stmts.pop();
+            if let Some(value) = value {
+                stmts.push(Stmt::Expr(*value, None));
+            }
+        }
+        let mut returns = Returns::default();
+        for s in &stmts {
+            returns.visit_stmt(s);
+        }
+        lets.extend(stmts);
+        if returns.0 {
+            let label = self.helpers.fresh_label();
+            let mut leave = Leave(label.clone());
+            for s in lets.iter_mut() {
+                leave.visit_stmt_mut(s);
+            }
+            let tail = match lets.last() {
+                Some(Stmt::Expr(_, None)) => match lets.pop() {
+                    Some(Stmt::Expr(e, None)) => Some(e),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let exit: Stmt = match tail {
+                Some(tail) => syn::parse_quote!(break #label #tail;),
+                None => syn::parse_quote!(break #label;),
+            };
+            lets.push(exit);
+            return Ok(syn::parse_quote!(#label: loop { #(#lets)* }));
+        }
+        Ok(syn::parse_quote!({ #(#lets)* }))
+    }
+}
+
+/// What a borrowing parameter `name` stands for when the argument is a
+/// place the caller has: `&d`, `&mut m[i]`, `&x[a..b]`, or a reference the
+/// caller holds (`w`).
+fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
+    let name = name.to_string();
+    match unparen(arg) {
+        Expr::Reference(r) => match unparen(&r.expr) {
+            Expr::Index(i) if is_place(&i.expr) => match unparen(&i.index) {
+                Expr::Range(range) => {
+                    let lo = range
+                        .start
+                        .as_deref()
+                        .cloned()
+                        .unwrap_or_else(|| syn::parse_quote!(0));
+                    let hi = range.end.as_deref().map(|hi| match range.limits {
+                        syn::RangeLimits::HalfOpen(_) => hi.clone(),
+                        syn::RangeLimits::Closed(_) => syn::parse_quote!(#hi + 1),
+                    });
+                    let place = (*i.expr).clone();
+                    if range.start.is_none() && range.end.is_none() {
+                        return Some(Borrow {
+                            name,
+                            place,
+                            bare: arg.clone(),
+                            slice: None,
+                        });
+                    }
+                    Some(Borrow {
+                        name,
+                        place,
+                        bare: arg.clone(),
+                        slice: Some((lo, hi)),
+                    })
+                }
+                _ => Some(Borrow {
+                    name,
+                    place: (*r.expr).clone(),
+                    bare: arg.clone(),
+                    slice: None,
+                }),
+            },
+            inner if is_place(inner) => Some(Borrow {
+                name,
+                place: inner.clone(),
+                bare: arg.clone(),
+                slice: None,
+            }),
+            _ => None,
+        },
+        Expr::Path(_) if is_place(arg) => Some(Borrow {
+            name,
+            place: unparen(arg).clone(),
+            bare: unparen(arg).clone(),
+            slice: None,
+        }),
+        _ => None,
+    }
+}
+
+fn mentions_generic(ty: &Type, generics: &HashSet<String>) -> bool {
+    let mut names = HashSet::new();
+    crate::names::idents_in(ty.to_token_stream(), &mut names);
+    names.iter().any(|n| generics.contains(n))
+}
+
+/// Whether a body holds a `return` (closures and items aside).
+#[derive(Default)]
+struct Returns(bool);
+
+impl<'ast> Visit<'ast> for Returns {
+    fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+        self.0 = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `return e` → `break 'label e`.
+struct Leave(syn::Lifetime);
+
+impl VisitMut for Leave {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        visit_mut::visit_expr_mut(self, e);
+        if let Expr::Return(r) = e {
+            let label = &self.0;
+            *e = match &r.expr {
+                Some(value) => syn::parse_quote!(break #label #value),
+                None => syn::parse_quote!(break #label),
+            };
+        }
+    }
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The body of the last function of `module` with the others' calls
+    /// inlined, as one line of tokens.
+    pub(crate) fn inlined(module: &str) -> String {
+        let file: syn::File = syn::parse_str(module).expect("items");
+        let fns: Vec<ItemFn> = file
+            .items
+            .into_iter()
+            .filter_map(|i| match i {
+                syn::Item::Fn(f) => Some(f),
+                _ => None,
+            })
+            .collect();
+        let (last, rest) = fns.split_last().expect("a function");
+        let mut helpers = Helpers::new(rest, |_| false);
+        let mut block = (*last.block).clone();
+        let mut errors = Errors::default();
+        helpers.inline(&mut block, &mut errors);
+        match errors.into_result() {
+            Ok(()) => crate::names::text_of(&block.stmts),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    #[test]
+    fn show() {
+        if let Ok(src) = std::env::var("MICA_SHOW_INLINE") {
+            println!("{}", inlined(&std::fs::read_to_string(src).unwrap()));
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! What inlining a helper does to its body: a parameter that borrows the
+//! caller's array is replaced by the place it borrows, wherever the name
+//! still means the parameter, and a helper's own name that the caller's
+//! arguments also use is renamed, so no argument is captured.
+
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::{format_ident, ToTokens};
+use std::collections::{HashMap, HashSet};
+use syn::visit::Visit;
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, Pat, Stmt};
+
+/// The names a pattern binds (idents of `Pat::Ident`, at any depth).
+pub fn binds(pat: &Pat, name: &str) -> bool {
+    crate::facts::places::pattern_names(pat)
+        .iter()
+        .any(|i| i == name)
+}
+
+/// Every name bound anywhere in a function: parameters, `let`s, loop and
+/// closure patterns, arms.
+#[derive(Default)]
+pub struct Bound(pub HashSet<String>);
+
+impl<'ast> Visit<'ast> for Bound {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.0.insert(p.ident.to_string());
+        syn::visit::visit_pat_ident(self, p);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Renames bindings and their uses, uniformly: every occurrence of a
+/// renamed name gets the same new name, so what shadows what is unchanged.
+pub struct Rename(pub HashMap<String, Ident>);
+
+impl Rename {
+    fn tokens(&self, tokens: TokenStream) -> TokenStream {
+        tokens
+            .into_iter()
+            .map(|tt| match tt {
+                TokenTree::Ident(i) => match self.0.get(&i.to_string()) {
+                    Some(new) => TokenTree::Ident(format_ident!("{}", new, span = i.span())),
+                    None => TokenTree::Ident(i),
+                },
+                TokenTree::Group(g) => {
+                    let mut group = proc_macro2::Group::new(g.delimiter(), self.tokens(g.stream()));
+                    group.set_span(g.span());
+                    TokenTree::Group(group)
+                }
+                other => other,
+            })
+            .collect()
+    }
+}
+
+impl VisitMut for Rename {
+    fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+        if let Some(new) = self.0.get(&p.ident.to_string()) {
+            p.ident = format_ident!("{}", new, span = p.ident.span());
+        }
+        visit_mut::visit_pat_ident_mut(self, p);
+    }
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none() && p.path.segments.len() == 1 {
+            let segment = &mut p.path.segments[0];
+            if let Some(new) = self.0.get(&segment.ident.to_string()) {
+                segment.ident = format_ident!("{}", new, span = segment.ident.span());
+            }
+        }
+    }
+    fn visit_field_value_mut(&mut self, f: &mut syn::FieldValue) {
+        // `S { x }` becomes `S { x: x_1 }`
+        if f.colon_token.is_none() {
+            f.colon_token = Some(Default::default());
+        }
+        visit_mut::visit_field_value_mut(self, f);
+    }
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = self.tokens(std::mem::take(&mut m.tokens));
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// What a borrowing parameter stands for in the helper's body.
+pub struct Borrow {
+    /// the parameter's name
+    pub name: String,
+    /// the place it borrows (`d`, `m[i]`, a reference the caller holds)
+    pub place: Expr,
+    /// what the name is where it stands alone (`&d`, `&mut d`, `w`)
+    pub bare: Expr,
+    /// for `&x[lo..hi]`: the first element and the end
+    pub slice: Option<(Expr, Option<Expr>)>,
+}
+
+impl Borrow {
+    fn is_name(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Paren(p) => self.is_name(&p.expr),
+            Expr::Path(p) => p.qself.is_none() && p.path.is_ident(self.name.as_str()),
+            _ => false,
+        }
+    }
+
+    /// The place as a receiver: `x[lo..hi]` for a slice.
+    fn receiver(&self) -> Expr {
+        match &self.slice {
+            None => self.place.clone(),
+            Some(_) => match &self.bare {
+                Expr::Reference(r) => (*r.expr).clone(),
+                other => other.clone(),
+            },
+        }
+    }
+
+    fn tokens(&self, tokens: TokenStream) -> TokenStream {
+        let list: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut out = Vec::new();
+        for (k, tt) in list.iter().enumerate() {
+            match tt {
+                TokenTree::Ident(i) if i == self.name.as_str() => {
+                    let postfix = match list.get(k + 1) {
+                        Some(TokenTree::Group(g)) => {
+                            g.delimiter() == proc_macro2::Delimiter::Bracket
+                        }
+                        Some(TokenTree::Punct(p)) => p.as_char() == '.',
+                        _ => false,
+                    };
+                    let with = if postfix && self.slice.is_none() {
+                        self.place.to_token_stream()
+                    } else {
+                        self.bare.to_token_stream()
+                    };
+                    out.push(TokenTree::Group(proc_macro2::Group::new(
+                        proc_macro2::Delimiter::Parenthesis,
+                        with,
+                    )));
+                }
+                TokenTree::Group(g) => {
+                    let mut group = proc_macro2::Group::new(g.delimiter(), self.tokens(g.stream()));
+                    group.set_span(g.span());
+                    out.push(TokenTree::Group(group));
+                }
+                other => out.push(other.clone()),
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// `lo + i`, each side parenthesised unless it is one term.
+fn offset(lo: &Expr, index: &Expr) -> Expr {
+    let term = |e: &Expr| -> Expr {
+        match e {
+            Expr::Path(_)
+            | Expr::Lit(_)
+            | Expr::MethodCall(_)
+            | Expr::Index(_)
+            | Expr::Paren(_) => e.clone(),
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::Mul(_) | syn::BinOp::Add(_)) => e.clone(),
+            _ => syn::parse_quote!((#e)),
+        }
+    };
+    let (lo, index) = (term(lo), term(index));
+    syn::parse_quote!(#lo + #index)
+}
+
+impl VisitMut for Borrow {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Index(ix) if self.is_name(&ix.expr) => {
+                self.visit_expr_mut(&mut ix.index);
+                match &self.slice {
+                    Some((lo, _)) => {
+                        let index = offset(lo, &ix.index);
+                        *ix.index = index;
+                        *ix.expr = self.place.clone();
+                    }
+                    None => *ix.expr = self.place.clone(),
+                }
+            }
+            Expr::MethodCall(m) if self.is_name(&m.receiver) => {
+                for arg in m.args.iter_mut() {
+                    self.visit_expr_mut(arg);
+                }
+                if let (Some((lo, hi)), true) =
+                    (&self.slice, m.method == "len" && m.args.is_empty())
+                {
+                    let place = &self.place;
+                    *e = match hi {
+                        Some(hi) => syn::parse_quote!((#hi - #lo)),
+                        None => syn::parse_quote!((#place.len() - #lo)),
+                    };
+                } else {
+                    *m.receiver = self.receiver();
+                }
+            }
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.is_name(&u.expr) => {
+                *e = self.receiver();
+            }
+            Expr::Field(f) if self.is_name(&f.base) => *f.base = self.receiver(),
+            Expr::Path(_) if self.is_name(e) => *e = self.bare.clone(),
+            _ => visit_mut::visit_expr_mut(self, e),
+        }
+    }
+
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        self.stmts(&mut block.stmts);
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        if !c.inputs.iter().any(|p| binds(p, &self.name)) {
+            self.visit_expr_mut(&mut c.body);
+        }
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+        self.visit_expr_mut(&mut f.expr);
+        if !binds(&f.pat, &self.name) {
+            self.visit_block_mut(&mut f.body);
+        }
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        if !binds(&arm.pat, &self.name) {
+            if let Some((_, guard)) = &mut arm.guard {
+                self.visit_expr_mut(guard);
+            }
+            self.visit_expr_mut(&mut arm.body);
+        }
+    }
+
+    fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
+        let shadowed = match &mut *i.cond {
+            Expr::Let(l) => {
+                self.visit_expr_mut(&mut l.expr);
+                binds(&l.pat, &self.name)
+            }
+            cond => {
+                self.visit_expr_mut(cond);
+                false
+            }
+        };
+        if !shadowed {
+            self.visit_block_mut(&mut i.then_branch);
+        }
+        if let Some((_, other)) = &mut i.else_branch {
+            self.visit_expr_mut(other);
+        }
+    }
+
+    fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+        let shadowed = match &mut *w.cond {
+            Expr::Let(l) => {
+                self.visit_expr_mut(&mut l.expr);
+                binds(&l.pat, &self.name)
+            }
+            cond => {
+                self.visit_expr_mut(cond);
+                false
+            }
+        };
+        if !shadowed {
+            self.visit_block_mut(&mut w.body);
+        }
+    }
+
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        m.tokens = self.tokens(std::mem::take(&mut m.tokens));
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+impl Borrow {
+    /// A block's statements, up to a `let` that shadows the name (its
+    /// initialiser still reads the parameter).
+    pub fn stmts(&mut self, stmts: &mut [Stmt]) {
+        for stmt in stmts {
+            match stmt {
+                Stmt::Local(local) => {
+                    if let Some(init) = &mut local.init {
+                        self.visit_expr_mut(&mut init.expr);
+                        if let Some((_, diverge)) = &mut init.diverge {
+                            self.visit_expr_mut(diverge);
+                        }
+                    }
+                    if binds(&local.pat, &self.name) {
+                        return;
+                    }
+                }
+                Stmt::Item(_) => {}
+                Stmt::Expr(e, _) => self.visit_expr_mut(e),
+                Stmt::Macro(m) => self.visit_macro_mut(&mut m.mac),
+            }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+#[mica::tape]
+mod physics;
+
+fn main() {}
