@@ -60,6 +60,16 @@ macro_rules! programs {
                 }
                 x
             }
+            /// a tuple left early from inside a loop
+            fn first_above(v: [$t; 3], s: $t) -> ($t, $t) {
+                for a in v.iter() {
+                    if *a * s > 0.4 {
+                        return (0.5 * a * s, 0.5);
+                    }
+                }
+                let t = 0.5 * s;
+                (t, mica::sigmoid(-t))
+            }
             /// a by-value array the helper changes
             fn bumped(mut v: [$t; 3], by: $t) -> [$t; 3] {
                 v[1] += by;
@@ -123,7 +133,10 @@ macro_rules! programs {
                 scale_into(w, k, &mut tmp);
                 let (s, p) = split(w[0], w[1]);
                 let c = split(k, 2.0).1;
+                let (e, f) = first_above([w[0], w[1], 0.45], w[2] * 4.0);
+                let (g, h) = first_above([0.5, 0.5, 0.5], 0.1);
                 norm2(&tmp) + norm2(&w[1..3]) + s * p + clip(w[2]) + clip(w[3] * 4.0) + c * sq(w[0])
+                    + e + f * w[0] + g * h
             }
 
             /// A planar arm: the tip of three joints through rotation and
@@ -275,4 +288,90 @@ fn helpers_stay_callable() {
         p64::sub(&[1.0, 2.0, 3.0], &[1.0, 1.0, 1.0]),
         [0.0, 1.0, 2.0]
     );
+}
+
+/// The impl forms: methods and associated functions of an inherent `impl`
+/// as helpers and entry points, and a trait's `impl` whose companions go
+/// into an inherent `impl` beside it.
+mod impls {
+    pub struct Spring {
+        pub k: f64,
+        pub rest: [f64; 3],
+    }
+
+    #[mica::tape]
+    impl Spring {
+        fn stretch(&self, x: &[f64; 3]) -> [f64; 3] {
+            [
+                x[0] - self.rest[0],
+                x[1] - self.rest[1],
+                x[2] - self.rest[2],
+            ]
+        }
+        fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+            a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+        }
+        /// `½ k |x − rest|²`
+        pub fn energy(&self, #[tracked] x: &[f64; 3]) -> f64 {
+            let d = self.stretch(x);
+            0.5 * self.k * Self::dot(&d, &d)
+        }
+        /// the same, of another spring, as an associated function
+        pub fn energy_of(spring: &Spring, #[tracked] x: &[f64; 3]) -> f64 {
+            let d = spring.stretch(x);
+            0.5 * spring.k * Self::dot(&d, &d)
+        }
+    }
+
+    pub trait Objective {
+        fn value(&self, x: &[f64]) -> f64;
+    }
+
+    pub struct Quartic {
+        pub scale: f64,
+    }
+
+    #[mica::tape]
+    impl Objective for Quartic {
+        /// `s Σ xᵢ⁴`
+        fn value(&self, #[tracked] x: &[f64]) -> f64 {
+            let mut total = 0.0;
+            for v in x.iter() {
+                total += self.scale * v.powi(4);
+            }
+            total
+        }
+    }
+}
+
+#[test]
+fn impl_blocks_agree_with_slopes_by_hand_and_finite_differences() {
+    use impls::*;
+    let spring = Spring {
+        k: 2.0,
+        rest: [0.0, 0.0, 1.0],
+    };
+    for x in [[1.0, 2.0, 3.0], [-0.5, 0.25, 0.75]] {
+        let (e, g) = spring.energy_grad(&x);
+        assert_eq!(e, spring.energy(&x));
+        // k (x − rest)
+        let by_hand: Vec<f64> = (0..3).map(|i| 2.0 * (x[i] - spring.rest[i])).collect();
+        fd::same("spring", &g, &by_hand, 1e-12);
+        let (_, h) = Spring::energy_of_grad(&spring, &x);
+        fd::same("spring of", &h, &by_hand, 1e-12);
+        fd::agrees(
+            "spring",
+            &|v: &[f64]| spring.energy(&[v[0], v[1], v[2]]),
+            &x,
+            &g,
+            1e-6,
+        );
+    }
+    let q = Quartic { scale: 0.5 };
+    let x = [0.3, -1.2, 2.0];
+    // trait method as written; its companions beside it
+    assert_eq!(q.value(&x), q.value_grad(&x).0);
+    let g = q.value_grad(&x).1;
+    let by_hand: Vec<f64> = x.iter().map(|v| 2.0 * v.powi(3)).collect();
+    fd::same("quartic", &g, &by_hand, 1e-12);
 }

@@ -210,8 +210,34 @@ fn block_arrays(#[tracked] q: &[f64; 2]) -> f64 {
     t[0][0] + t[1][1] * t[0][1]
 }
 
+/// `break 'label value` from a loop inside the labelled `loop` (an early
+/// `return` of a helper inside its `for`).
+#[tape]
+fn left_from_inside(#[tracked] w: &[f64]) -> f64 {
+    let a = 'found: loop {
+        for v in w.iter() {
+            if *v > 0.0 {
+                break 'found 0.5 * v * w[0];
+            }
+        }
+        let t = w[0];
+        break 'found t * t;
+    };
+    a
+}
+
 #[test]
 fn found_by_inlining_helpers() {
+    // the first positive element v gives 0.5 v w₀; none gives w₀²
+    for (w, by_hand) in [
+        (vec![-0.3, 0.7, 0.2], vec![0.35, -0.15, 0.0]),
+        (vec![0.4, -0.7, 0.2], vec![0.4, 0.0, 0.0]),
+        (vec![-0.3, -0.7, -0.2], vec![-0.6, 0.0, 0.0]),
+    ] {
+        let (v, g) = left_from_inside_grad(&w);
+        assert_eq!(v, left_from_inside(&w));
+        assert_eq!(g, by_hand);
+    }
     for q in [[0.3, -0.7], [1.2, 0.4]] {
         let (v, g) = block_arrays_grad(&q);
         assert_eq!(v, block_arrays(&q));

@@ -1,6 +1,7 @@
 //! One `#[tape]` function: which form it is written in (tracked
 //! parameters: the function form; a `tape!` window: the window form), the
-//! everyday spellings rewritten first (`spellings.rs`), and wall 9.
+//! iterator chains and everyday spellings rewritten first (`iterators.rs`,
+//! `spellings.rs`), and wall 9.
 
 use crate::errors::Errors;
 use crate::parse::{self, is_tracked};
@@ -22,7 +23,10 @@ pub fn function(
     check_signature(&item, errors);
     let mut item = item;
     let written = (*item.block).clone();
-    let primal = match crate::spellings::rewrite(&mut item) {
+    let closures = crate::closures::rewrite(&mut item.block, errors);
+    let knobs = crate::iterators::knobs(&item);
+    let chains = crate::iterators::rewrite(&mut item, knobs, errors) || closures;
+    let primal = match crate::spellings::rewrite(&mut item) || chains {
         true => primal.or(Some(written)),
         false => primal,
     };

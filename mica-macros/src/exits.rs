@@ -206,7 +206,8 @@ impl Exits {
                 Expr::Continue(c) if own(&c.label) => exits.continues = true,
                 Expr::Break(b) => {
                     exits.breaks = true;
-                    exits.values |= b.expr.is_some();
+                    // a value left for a loop around this one is not its own
+                    exits.values |= own(&b.label) && b.expr.is_some();
                 }
                 _ => exits.breaks = true,
             }

@@ -7,7 +7,7 @@ use crate::errors::Errors;
 use crate::parse;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{FnArg, ItemFn};
+use syn::ItemFn;
 
 /// `#[tape]` / `#[tape(custom)]` on a function; `#[tape]` on an inline
 /// module or an impl block (the block form, `module_form.rs`).
@@ -23,25 +23,8 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
                 return all;
             }
             let at = first_token(&input);
-            let mut out_item = input;
-            let message = match syn::parse2::<syn::ItemImpl>(out_item.clone()) {
-                Ok(mut block) => {
-                    // the methods' marks go, so nothing else is said
-                    for item in block.items.iter_mut() {
-                        if let syn::ImplItem::Fn(f) = item {
-                            for input in f.sig.inputs.iter_mut() {
-                                match input {
-                                    FnArg::Typed(t) => drop(parse::take_tracked(&mut t.attrs)),
-                                    FnArg::Receiver(r) => drop(parse::take_tracked(&mut r.attrs)),
-                                }
-                            }
-                        }
-                    }
-                    out_item = quote!(#block);
-                    "`#[tape]` on an `impl` block is not supported by this version of Mica; write the methods' math as functions of a `#[tape] mod` (helpers need no marks there) and call them from the methods"
-                }
-                Err(_) => "`#[tape]` goes on a function or an inline `mod`",
-            };
+            let out_item = input;
+            let message = "`#[tape]` goes on a function, an inline `mod` or an `impl` block";
             errors.at(at, message);
             let mut out = errors.to_compile_errors();
             out.extend([out_item]);

@@ -49,6 +49,7 @@ pub fn expand(
     primal: Option<syn::Block>,
     errors: &mut Errors,
 ) -> TokenStream {
+    IN_IMPL.with(|c| c.set(args.in_impl));
     let params = parse::params(&mut item.sig, errors);
     let ret = match &item.sig.output {
         ReturnType::Type(_, ty) => {
@@ -79,8 +80,10 @@ pub fn expand(
     // calls from other `#[tape]` functions go through the adapter; one
     // that returns an `Option` or a `Result` has none yet
     let adapter = match ret.wrapped {
-        None => adapter_mod(&item, &params, &ret.full),
-        Some(_) => TokenStream::new(),
+        None if !args.in_impl || item.sig.receiver().is_some() => {
+            adapter_mod(&item, &params, &ret.full)
+        }
+        _ => TokenStream::new(),
     };
     if let Some(block) = primal {
         *item.block = block;
@@ -373,9 +376,16 @@ fn self_arg(item: &ItemFn) -> TokenStream {
     }
 }
 
-/// How a companion names a sibling: `Self::f` for a method, `f` otherwise.
+thread_local! {
+    /// The function being expanded stands in an `impl` block (set by
+    /// [`expand`] from [`Args::in_impl`] for the companions it writes).
+    static IN_IMPL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// How a companion names a sibling: `Self::f` for a method or an
+/// associated function, `f` otherwise.
 fn sibling(item: &ItemFn, name: &Ident) -> TokenStream {
-    if item.sig.receiver().is_some() {
+    if item.sig.receiver().is_some() || IN_IMPL.with(|c| c.get()) {
         quote!(Self::#name)
     } else {
         quote!(#name)

@@ -22,7 +22,7 @@
 //! let d = { [x[0] - rest[0], x[1] - rest[1], x[2] - rest[2]] };
 //! ```
 
-mod subst;
+pub mod subst;
 
 use crate::errors::Errors;
 use proc_macro2::{Ident, Span};
@@ -71,7 +71,7 @@ impl Helpers {
                 FnArg::Typed(t) => may_hold_float(&t.ty),
                 FnArg::Receiver(_) => false,
             }) || matches!(&f.sig.output, ReturnType::Type(_, t) if may_hold_float(t));
-            if floats && f.sig.receiver().is_none() {
+            if floats || f.sig.receiver().is_some() {
                 map.insert(f.sig.ident.to_string(), f.clone());
             }
         }
@@ -146,22 +146,50 @@ struct Inline<'h> {
 impl VisitMut for Inline<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         visit_mut::visit_expr_mut(self, e);
-        let Expr::Call(call) = e else { return };
-        let Expr::Path(func) = &*call.func else {
-            return;
-        };
-        let Some(ident) = func.path.get_ident() else {
-            return;
-        };
-        let name = ident.to_string();
-        if func.qself.is_some() || !self.helpers.fns.contains_key(&name) {
-            return;
-        }
-        let inlined = match self.helpers.expanded(&name, &mut self.stack) {
-            Ok(helper) => {
-                let args: Vec<Expr> = call.args.iter().cloned().collect();
-                self.body_at_call(helper, args, ident)
+        // `helper(args…)`, `Self::helper(args…)`, `receiver.helper(args…)`
+        let (ident, args) = match &*e {
+            Expr::Call(call) => {
+                let Expr::Path(func) = &*call.func else {
+                    return;
+                };
+                let segments: Vec<&syn::PathSegment> = func.path.segments.iter().collect();
+                let ident = match segments[..] {
+                    [f] => &f.ident,
+                    [ty, f] if ty.ident == "Self" => &f.ident,
+                    _ => return,
+                };
+                let Some(helper) = self.helpers.fns.get(&ident.to_string()) else {
+                    return;
+                };
+                // a method is called by its path with the receiver first
+                if func.qself.is_some() || (segments.len() == 1 && helper.sig.receiver().is_some())
+                {
+                    return;
+                }
+                (
+                    ident.clone(),
+                    call.args.iter().cloned().collect::<Vec<Expr>>(),
+                )
             }
+            Expr::MethodCall(m) => {
+                let is_method = self
+                    .helpers
+                    .fns
+                    .get(&m.method.to_string())
+                    .is_some_and(|h| h.sig.receiver().is_some());
+                if !is_method || m.turbofish.is_some() {
+                    return;
+                }
+                let mut args = vec![(*m.receiver).clone()];
+                args.extend(m.args.iter().cloned());
+                (m.method.clone(), args)
+            }
+            _ => return,
+        };
+        let ident = &ident;
+        let name = ident.to_string();
+        let inlined = match self.helpers.expanded(&name, &mut self.stack) {
+            Ok(helper) => self.body_at_call(helper, args, ident),
             Err(message) => Err(syn::Error::new_spanned(ident, message)),
         };
         match inlined {
@@ -293,10 +321,29 @@ impl Inline<'_> {
         let mut borrows = Vec::new();
         for (input, arg) in helper.sig.inputs.iter().zip(args) {
             let FnArg::Typed(param) = input else {
-                return Err(syn::Error::new_spanned(
-                    input,
-                    "a helper of a `#[tape]` block is a function, not a method",
-                ));
+                // `self`: the receiver's place, or the value it is
+                match unparen(&arg) {
+                    Expr::Path(p) if p.path.is_ident("self") => {}
+                    Expr::Reference(r) if is_place(&r.expr) => borrows.push(Borrow {
+                        name: "self".to_string(),
+                        place: (*r.expr).clone(),
+                        bare: arg.clone(),
+                        slice: None,
+                    }),
+                    place if is_place(place) => borrows.push(Borrow {
+                        name: "self".to_string(),
+                        place: place.clone(),
+                        bare: place.clone(),
+                        slice: None,
+                    }),
+                    _ => {
+                        return Err(syn::Error::new_spanned(
+                            &arg,
+                            format!("the method `{name}` is called on a value made for the call; bind it first: `let m = …; m.{name}(…)`"),
+                        ))
+                    }
+                }
+                continue;
             };
             let simple = match &*param.pat {
                 Pat::Ident(p)
@@ -355,10 +402,6 @@ impl Inline<'_> {
         lets.extend(stmts);
         if returns.0 {
             let label = self.helpers.fresh_label();
-            let mut leave = Leave(label.clone());
-            for s in lets.iter_mut() {
-                leave.visit_stmt_mut(s);
-            }
             let tail = match lets.last() {
                 Some(Stmt::Expr(_, None)) => match lets.pop() {
                     Some(Stmt::Expr(e, None)) => Some(e),
@@ -366,6 +409,48 @@ impl Inline<'_> {
                 },
                 _ => None,
             };
+            // a tuple is left field by field: a `loop`'s value is one name
+            let arity = match &helper.sig.output {
+                ReturnType::Type(_, ty) => match &**ty {
+                    Type::Tuple(t) if !t.elems.is_empty() => Some(t.elems.len()),
+                    _ => None,
+                },
+                ReturnType::Default => None,
+            };
+            let fields: Option<Vec<Ident>> = arity.and_then(|k| {
+                let mut values = TupleValues(k, true);
+                for s in &lets {
+                    values.visit_stmt(s);
+                }
+                let tail_ok = tail.as_ref().is_some_and(|t| is_tuple_of(t, k));
+                (values.1 && tail_ok).then(|| {
+                    (0..k)
+                        .map(|j| {
+                            format_ident!(
+                                "__mica_field{}_{}",
+                                label.ident,
+                                j,
+                                span = Span::mixed_site()
+                            )
+                        })
+                        .collect()
+                })
+            });
+            let mut leave = Leave(label.clone(), fields.clone());
+            for s in lets.iter_mut() {
+                leave.visit_stmt_mut(s);
+            }
+            if let Some(fields) = fields {
+                if let Some(Expr::Tuple(t)) = tail {
+                    let values = t.elems.iter();
+                    lets.push(syn::parse_quote!({ #(#fields = #values;)* break #label; }));
+                }
+                return Ok(syn::parse_quote!({
+                    #(let mut #fields = ::mica::__private::placeholder();)*
+                    #label: loop { #(#lets)* }
+                    (#(#fields),*)
+                }));
+            }
             let exit: Stmt = match tail {
                 Some(tail) => syn::parse_quote!(break #label #tail;),
                 None => syn::parse_quote!(break #label;),
@@ -442,6 +527,22 @@ fn mentions_generic(ty: &Type, generics: &HashSet<String>) -> bool {
     names.iter().any(|n| generics.contains(n))
 }
 
+fn is_tuple_of(e: &Expr, k: usize) -> bool {
+    matches!(e, Expr::Tuple(t) if t.elems.len() == k)
+}
+
+/// Whether every `return` of a body gives a tuple of `.0` values written
+/// out (closures and items aside).
+struct TupleValues(usize, bool);
+
+impl<'ast> Visit<'ast> for TupleValues {
+    fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+        self.1 &= r.expr.as_deref().is_some_and(|e| is_tuple_of(e, self.0));
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
 /// Whether a body holds a `return` (closures and items aside).
 #[derive(Default)]
 struct Returns(bool);
@@ -454,17 +555,25 @@ impl<'ast> Visit<'ast> for Returns {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// `return e` → `break 'label e`.
-struct Leave(syn::Lifetime);
+/// `return e` → `break 'label e`; with fields, `return (a, b)` →
+/// `{ field0 = a; field1 = b; break 'label; }`.
+struct Leave(syn::Lifetime, Option<Vec<Ident>>);
 
 impl VisitMut for Leave {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         visit_mut::visit_expr_mut(self, e);
         if let Expr::Return(r) = e {
             let label = &self.0;
-            *e = match &r.expr {
-                Some(value) => syn::parse_quote!(break #label #value),
-                None => syn::parse_quote!(break #label),
+            *e = match (&r.expr, &self.1) {
+                (Some(value), Some(fields)) => match &**value {
+                    Expr::Tuple(t) => {
+                        let values = t.elems.iter();
+                        syn::parse_quote!({ #(#fields = #values;)* break #label; })
+                    }
+                    _ => syn::parse_quote!(break #label #value),
+                },
+                (Some(value), None) => syn::parse_quote!(break #label #value),
+                (None, _) => syn::parse_quote!(break #label),
             };
         }
     }

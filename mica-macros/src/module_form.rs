@@ -27,17 +27,20 @@ use crate::parse::{self, Args};
 use crate::windows::window_in;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{Item, ItemFn, ItemMod};
+use syn::{ImplItem, Item, ItemFn, ItemImpl, ItemMod};
 
-/// The block form's expansion, if `input` is a module.
+/// The block form's expansion, if `input` is a module or an `impl` block.
 pub fn expand(args: &Args, input: &TokenStream, errors: &mut Errors) -> Option<TokenStream> {
-    let module: ItemMod = syn::parse2(input.clone()).ok()?;
     if args.custom {
         errors.at(
-            &module.ident,
-            "`#[tape(custom)]` goes on a function whose `_backward` is written by hand, not on a module",
+            first(input),
+            "`#[tape(custom)]` goes on a function whose `_backward` is written by hand, not on a block",
         );
     }
+    if let Ok(block) = syn::parse2::<ItemImpl>(input.clone()) {
+        return Some(impl_block(args, block, errors));
+    }
+    let module: ItemMod = syn::parse2(input.clone()).ok()?;
     let Some((_, items)) = &module.content else {
         errors.at(
             &module.ident,
@@ -45,31 +48,68 @@ pub fn expand(args: &Args, input: &TokenStream, errors: &mut Errors) -> Option<T
         );
         return Some(quote!(#module));
     };
-    let own_tape = |f: &ItemFn| f.attrs.iter().position(is_tape);
-    let is_entry =
-        |f: &ItemFn| has_tracked(f) || own_tape(f).is_some() || window_in(&f.block).is_some();
-    let fns: Vec<&ItemFn> = items
+    let fns: Vec<ItemFn> = items
         .iter()
         .filter_map(|i| match i {
-            Item::Fn(f) => Some(f),
+            Item::Fn(f) => Some(f.clone()),
             _ => None,
         })
         .collect();
-    let mut helpers = Helpers::new(fns.iter().copied(), is_entry);
+    let mut out_fns = functions(args, &fns, false, errors).into_iter();
     let mut out = Vec::new();
     for item in items {
-        let Item::Fn(f) = item else {
-            out.push(quote!(#item));
-            continue;
-        };
+        match item {
+            Item::Fn(_) => out.extend(out_fns.next().map(|(_, all)| all)),
+            other => out.push(quote!(#other)),
+        }
+    }
+    let (attrs, vis, unsafety, ident) =
+        (&module.attrs, &module.vis, &module.unsafety, &module.ident);
+    Some(quote! {
+        #(#attrs)* #vis #unsafety mod #ident { #(#out)* }
+    })
+}
+
+fn first(input: &TokenStream) -> TokenStream {
+    input
+        .clone()
+        .into_iter()
+        .next()
+        .map(TokenStream::from)
+        .unwrap_or_default()
+}
+
+/// Whether a function of a block is an entry point: tracked parameters, a
+/// window, or a `#[tape(…)]` of its own.
+fn is_entry(f: &ItemFn) -> bool {
+    has_tracked(f) || own_tape(f).is_some() || window_in(&f.block).is_some()
+}
+
+fn own_tape(f: &ItemFn) -> Option<usize> {
+    f.attrs.iter().position(is_tape)
+}
+
+/// Each function of a block, expanded: `(the function as written, marks
+/// removed, or its expansion's primal; everything it becomes)`. Helpers
+/// are written where the entry points call them.
+fn functions(
+    args: &Args,
+    fns: &[ItemFn],
+    in_impl: bool,
+    errors: &mut Errors,
+) -> Vec<(Option<syn::Ident>, TokenStream)> {
+    let mut helpers = Helpers::new(fns, is_entry);
+    let mut out = Vec::new();
+    for f in fns {
         if !is_entry(f) {
-            out.push(quote!(#f));
+            out.push((None, quote!(#f)));
             continue;
         }
         let mut f = f.clone();
         let mut fn_args = Args {
             custom: false,
             plain: args.plain,
+            in_impl,
         };
         if let Some(at) = own_tape(&f) {
             let attr = f.attrs.remove(at);
@@ -82,19 +122,111 @@ pub fn expand(args: &Args, input: &TokenStream, errors: &mut Errors) -> Option<T
                 fn_args.plain = own.plain.or(fn_args.plain);
             }
         }
+        let name = Some(f.sig.ident.clone());
         if fn_args.custom || helpers.is_empty() {
-            out.push(function(&fn_args, f, None, errors));
+            out.push((name, function(&fn_args, f, None, errors)));
             continue;
         }
         let primal = has_tracked(&f).then(|| (*f.block).clone());
+        // closures and chains first, so `.map(helper)` becomes a call to inline
+        crate::closures::rewrite(&mut f.block, errors);
+        let knobs = crate::iterators::knobs(&f);
+        crate::iterators::rewrite(&mut f, knobs, errors);
         helpers.inline(&mut f.block, errors);
-        out.push(function(&fn_args, f, primal, errors));
+        out.push((name, function(&fn_args, f, primal, errors)));
     }
-    let (attrs, vis, unsafety, ident) =
-        (&module.attrs, &module.vis, &module.unsafety, &module.ident);
-    Some(quote! {
-        #(#attrs)* #vis #unsafety mod #ident { #(#out)* }
-    })
+    out
+}
+
+/// `#[tape] impl Type { … }` and `#[tape] impl Trait for Type { … }`: the
+/// methods and associated functions as a block's functions. The
+/// companions of a trait's methods go into an inherent `impl` beside it.
+fn impl_block(args: &Args, block: ItemImpl, errors: &mut Errors) -> TokenStream {
+    let fns: Vec<ItemFn> = block
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            ImplItem::Fn(f) => Some(ItemFn {
+                attrs: f.attrs.clone(),
+                vis: f.vis.clone(),
+                sig: f.sig.clone(),
+                block: Box::new(f.block.clone()),
+            }),
+            _ => None,
+        })
+        .collect();
+    let expanded = functions(args, &fns, true, errors);
+    let mut kept = Vec::new();
+    let mut beside = Vec::new();
+    let mut expanded = expanded.into_iter();
+    for item in &block.items {
+        let ImplItem::Fn(written) = item else {
+            kept.push(quote!(#item));
+            continue;
+        };
+        let Some((name, tokens)) = expanded.next() else {
+            continue;
+        };
+        let Some(name) = name else {
+            // a helper, as written (its `defaultness` kept)
+            kept.push(quote!(#written));
+            continue;
+        };
+        if block.trait_.is_none() {
+            kept.push(tokens);
+            continue;
+        }
+        // a trait's method stays in the trait's `impl`, its companions go
+        let Ok(parsed) = syn::parse2::<ItemImpl>(quote!(impl __Mica { #tokens })) else {
+            kept.push(tokens);
+            continue;
+        };
+        for made in parsed.items {
+            match &made {
+                ImplItem::Fn(f) if f.sig.ident == name => {
+                    let mut f = f.clone();
+                    f.vis = written.vis.clone();
+                    kept.push(quote!(#f));
+                }
+                ImplItem::Fn(f) => {
+                    let mut f = f.clone();
+                    // an inherent method is private unless marked: as
+                    // visible as the type is the user's to say
+                    if matches!(f.vis, syn::Visibility::Inherited) {
+                        f.vis = syn::parse_quote!(pub);
+                    }
+                    beside.push(quote!(#f));
+                }
+                other => beside.push(quote!(#other)),
+            }
+        }
+    }
+    let ItemImpl {
+        attrs,
+        defaultness,
+        unsafety,
+        generics,
+        trait_,
+        self_ty,
+        ..
+    } = &block;
+    let where_clause = &generics.where_clause;
+    let trait_part = trait_
+        .as_ref()
+        .map(|(bang, path, for_)| quote!(#bang #path #for_));
+    let mut out = quote! {
+        #(#attrs)* #defaultness #unsafety impl #generics #trait_part #self_ty #where_clause {
+            #(#kept)*
+        }
+    };
+    if !beside.is_empty() {
+        out.extend(quote! {
+            impl #generics #self_ty #where_clause {
+                #(#beside)*
+            }
+        });
+    }
+    out
 }
 
 /// `#[tape]`, `#[tape(…)]` or `#[mica::tape]` on an item of the block.

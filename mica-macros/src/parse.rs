@@ -13,6 +13,9 @@ pub struct Args {
     /// the plain adjoint: every shortcut off, every value the reverse needs
     /// kept (where the `plain` token was written, for errors about it)
     pub plain: Option<proc_macro2::Span>,
+    /// set by the block form for an associated function of an `impl`,
+    /// which has no room for the call adapter's type
+    pub in_impl: bool,
 }
 
 pub fn parse_args(args: TokenStream) -> syn::Result<Args> {

@@ -103,6 +103,14 @@ impl Borrow {
         }
     }
 
+    fn derefs_to_name(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self.derefs_to_name(&u.expr),
+            Expr::Paren(p) => self.derefs_to_name(&p.expr),
+            other => self.is_name(other),
+        }
+    }
+
     /// The place as a receiver: `x[lo..hi]` for a slice.
     fn receiver(&self) -> Expr {
         match &self.slice {
@@ -196,7 +204,10 @@ impl VisitMut for Borrow {
                     *m.receiver = self.receiver();
                 }
             }
-            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.is_name(&u.expr) => {
+            // `*a`, `**a`: the place itself
+            Expr::Unary(u)
+                if matches!(u.op, syn::UnOp::Deref(_)) && self.derefs_to_name(&u.expr) =>
+            {
                 *e = self.receiver();
             }
             Expr::Field(f) if self.is_name(&f.base) => *f.base = self.receiver(),

@@ -143,7 +143,10 @@ impl Sweep<'_> {
                         "an `as` cast of a recorded value is outside the recorded vocabulary; for an integer (an index, a count) write `mica::detach(x) as usize`: the slope stops there",
                     ));
                 }
-                                Ok(Lowered { val: Val::Const, fwd: expr.to_token_stream() })
+                // the operand as lowered: what it declared (a loop's trip
+                // count, say) is assigned there
+                let (operand, ty) = (&inner.fwd, &c.ty);
+                Ok(Lowered { val: Val::Const, fwd: quote!((#operand) as #ty) })
             }
                         Expr::Reference(r) if r.mutability.is_none() && self.is_recorded_array(&r.expr) => {
                 let inner = self.lower_expr(&r.expr, out)?;

@@ -1,0 +1,267 @@
+//! Iterator chains over recorded data, written as the loops they are,
+//! before any analysis:
+//!
+//! ```text
+//! w.iter().zip(x).map(|(a, b)| a * b).sum()
+//! // is
+//! { let mut total = 0.0; for i in 0..w.len().min(x.len()) { total += w[i] * x[i]; } total }
+//! ```
+//!
+//! A chain is a source (`x.iter()`, `x.into_iter()`, `&x`, a range),
+//! adapters (`copied`, `cloned`, `map`, `filter`, `zip`, `enumerate`,
+//! `rev`, `skip`, `take`, `step_by`) and a consumer (`sum`, `product`,
+//! `fold`, `count`, `max_by`/`min_by` with `.unwrap()`, `collect`, or a
+//! `for` loop). Elements are places of the source at the loop's index
+//! (`x[i]`), values a `map` computed, or tuples of them; a closure's
+//! parameters stand for them. Only chains that name a value that may be
+//! recorded are rewritten; a chain Mica cannot write as a loop is an error
+//! that says to write the loop.
+
+mod chain;
+mod consumers;
+
+use crate::errors::Errors;
+use crate::names::idents_in;
+use std::collections::HashSet;
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, ItemFn, Stmt};
+
+/// The names recorded from the start: tracked parameters and `#[tracked]
+/// let` knobs.
+pub fn knobs(item: &ItemFn) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for input in &item.sig.inputs {
+        if let syn::FnArg::Typed(t) = input {
+            if t.attrs.iter().any(crate::parse::is_tracked) {
+                for n in crate::facts::places::pattern_names(&t.pat) {
+                    names.insert(n.to_string());
+                }
+            }
+        }
+    }
+    let mut lets = TrackedLets(&mut names);
+    syn::visit::Visit::visit_block(&mut lets, &item.block);
+    names
+}
+
+struct TrackedLets<'a>(&'a mut HashSet<String>);
+
+impl<'ast> syn::visit::Visit<'ast> for TrackedLets<'_> {
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if local.attrs.iter().any(crate::parse::is_tracked) {
+            for n in crate::facts::places::pattern_names(&local.pat) {
+                self.0.insert(n.to_string());
+            }
+        }
+        syn::visit::visit_local(self, local);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Rewrites the chains of `item`'s body that may read a recorded value;
+/// whether anything changed. `recorded` are the names known to be
+/// recorded at the start (tracked parameters, `#[tracked] let` knobs).
+pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors) -> bool {
+    let active = may_be_recorded(&item.block, recorded);
+    let mut visitor = Chains {
+        active,
+        changed: false,
+        next: 0,
+        errors: Vec::new(),
+    };
+    visitor.visit_block_mut(&mut item.block);
+    for e in visitor.errors {
+        errors.push(e);
+    }
+    visitor.changed
+}
+
+/// The names that may hold a recorded value: a fixed point over every
+/// `let` and assignment of the body, by the names their values mention (an
+/// over-approximation: a rewritten chain that turns out constant costs
+/// nothing).
+fn may_be_recorded(block: &syn::Block, mut active: HashSet<String>) -> HashSet<String> {
+    let mut flows = Flows::default();
+    syn::visit::Visit::visit_block(&mut flows, block);
+    loop {
+        let before = active.len();
+        for (targets, value) in &flows.0 {
+            if value.iter().any(|n| active.contains(n)) {
+                active.extend(targets.iter().cloned());
+            }
+        }
+        if active.len() == before {
+            return active;
+        }
+    }
+}
+
+/// `(names bound or assigned, names the value mentions)`.
+#[derive(Default)]
+struct Flows(Vec<(Vec<String>, HashSet<String>)>);
+
+impl<'ast> syn::visit::Visit<'ast> for Flows {
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if let Some(init) = &local.init {
+            let mut values = Values::default();
+            syn::visit::Visit::visit_expr(&mut values, &init.expr);
+            let names = values.0;
+            let targets = crate::facts::places::pattern_names(&local.pat)
+                .iter()
+                .map(|i| i.to_string())
+                .collect();
+            self.0.push((targets, names));
+        }
+        syn::visit::visit_local(self, local);
+    }
+    fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
+        self.assigned(&e.left, &e.right);
+        syn::visit::visit_expr_assign(self, e);
+    }
+    fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+        if crate::facts::syntax::is_compound(&e.op) {
+            self.assigned(&e.left, &e.right);
+        }
+        syn::visit::visit_expr_binary(self, e);
+    }
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        let mut values = Values::default();
+        syn::visit::Visit::visit_expr(&mut values, &f.expr);
+        let names = values.0;
+        let targets = crate::facts::places::pattern_names(&f.pat)
+            .iter()
+            .map(|i| i.to_string())
+            .collect();
+        self.0.push((targets, names));
+        syn::visit::visit_expr_for_loop(self, f);
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        // `tape! { … }`: its lines flow like the body's
+        if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
+            if let Ok(stmts) = m.parse_body_with(syn::Block::parse_within) {
+                for s in &stmts {
+                    self.visit_stmt(s);
+                }
+            }
+        }
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl Flows {
+    fn assigned(&mut self, target: &Expr, value: &Expr) {
+        let Some(root) = crate::facts::places::root(target, crate::facts::places::Reach::Place)
+        else {
+            return;
+        };
+        let mut values = Values::default();
+        syn::visit::Visit::visit_expr(&mut values, value);
+        self.0.push((vec![root.to_string()], values.0));
+    }
+}
+
+struct Chains {
+    active: HashSet<String>,
+    changed: bool,
+    next: usize,
+    errors: Vec<syn::Error>,
+}
+
+impl Chains {
+    fn mentions_active(&self, e: &Expr) -> bool {
+        let mut names = Values::default();
+        syn::visit::Visit::visit_expr(&mut names, e);
+        names.0.iter().any(|n| self.active.contains(n))
+    }
+}
+
+/// The names an expression reads as values: not the arrays it only asks
+/// the length of (`w.len()`, `w.is_empty()`).
+#[derive(Default)]
+struct Values(HashSet<String>);
+
+impl<'ast> syn::visit::Visit<'ast> for Values {
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if m.args.is_empty() && (m.method == "len" || m.method == "is_empty") {
+            return;
+        }
+        syn::visit::visit_expr_method_call(self, m);
+    }
+    fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
+        self.0.insert(i.to_string());
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        idents_in(m.tokens.clone(), &mut self.0);
+    }
+}
+
+impl VisitMut for Chains {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        // `*xs.iter().max_by(…).unwrap()`: the value, before its parts
+        if let Expr::Unary(u) = e {
+            if matches!(u.op, syn::UnOp::Deref(_)) && self.mentions_active(&u.expr) {
+                match consumers::consumer(self, &u.expr, true) {
+                    Ok(Some(new)) => {
+                        *e = new;
+                        self.changed = true;
+                    }
+                    Ok(None) => {}
+                    Err(error) => {
+                        self.errors.push(error);
+                        let value = &*e;
+                        *e = syn::parse_quote!(::mica::detach(#value));
+                        return;
+                    }
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+        let rewritten = match e {
+            Expr::ForLoop(f) if self.mentions_active(&f.expr) => chain::for_loop(self, f),
+            Expr::MethodCall(_) if self.mentions_active(e) => consumers::consumer(self, e, false),
+            _ => Ok(None),
+        };
+        match rewritten {
+            Ok(Some(new)) => {
+                *e = new;
+                self.changed = true;
+            }
+            Ok(None) => {}
+            Err(error) => {
+                self.errors.push(error);
+                // reported: the chain stays, as a constant, so nothing
+                // else is said about it
+                match e {
+                    Expr::ForLoop(f) => {
+                        let iterated = &f.expr;
+                        *f.expr = syn::parse_quote!(::mica::detach(#iterated));
+                    }
+                    other => {
+                        let chain = &*other;
+                        *other = syn::parse_quote!(::mica::detach(#chain));
+                    }
+                }
+            }
+        }
+    }
+
+    /// the lines of a `tape!` window
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
+            if let Ok(mut stmts) =
+                syn::parse::Parser::parse2(syn::Block::parse_within, m.tokens.clone())
+            {
+                for stmt in stmts.iter_mut() {
+                    self.visit_stmt_mut(stmt);
+                }
+                m.tokens = quote::quote!(#(#stmts)*);
+            }
+        }
+    }
+
+    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        visit_mut::visit_stmt_mut(self, s);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}

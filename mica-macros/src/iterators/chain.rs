@@ -1,0 +1,462 @@
+//! One chain: its source, adapters and consumer, and the loop it becomes.
+
+use super::Chains;
+use crate::helpers::subst::{Borrow, Bound, Rename};
+use proc_macro2::{Ident, Span};
+use quote::{format_ident, ToTokens};
+use std::collections::{HashMap, HashSet};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, Pat, Stmt};
+
+/// An element of a chain at the loop's index: an expression (a place of
+/// the source, `x[i]`, or a name a `map` bound), or a tuple of them.
+#[derive(Clone)]
+pub(super) enum Elem {
+    One(Expr),
+    Tuple(Vec<Elem>),
+}
+
+/// The loop a chain is, so far.
+pub(super) struct Seq {
+    pub(super) index: Ident,
+    pub(super) lo: Expr,
+    pub(super) hi: Expr,
+    pub(super) step: Option<Expr>,
+    pub(super) rev: bool,
+    /// a `filter` dropped some elements: positions are no longer closed forms
+    pub(super) filtered: bool,
+    /// lines before the loop (counters)
+    pub(super) before: Vec<Stmt>,
+    /// lines at the top of each iteration (`map`'s values, `filter`'s exits)
+    pub(super) prelude: Vec<Stmt>,
+    pub(super) elem: Elem,
+    /// adapters Mica's own `for` does not read (for loops: rewrite or not)
+    pub(super) adapted: bool,
+}
+
+/// What to write instead, for every chain Mica cannot write as a loop.
+const WRITE_THE_LOOP: &str =
+    "write the loop: `let mut total = 0.0; for i in 0..xs.len() { total += …; }`";
+
+pub(super) fn err(at: &impl ToTokens, what: &str) -> syn::Error {
+    syn::Error::new_spanned(
+        at,
+        format!("{what} over recorded values is not supported yet; {WRITE_THE_LOOP}"),
+    )
+}
+
+pub(super) fn unparen(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => unparen(&p.expr),
+        Expr::Group(g) => unparen(&g.expr),
+        other => other,
+    }
+}
+
+fn is_place(e: &Expr) -> bool {
+    match unparen(e) {
+        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        Expr::Field(f) => is_place(&f.base),
+        Expr::Index(i) => is_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
+        _ => false,
+    }
+}
+
+fn is_zero(e: &Expr) -> bool {
+    matches!(unparen(e), Expr::Lit(l) if l.lit.to_token_stream().to_string() == "0")
+}
+
+pub(super) fn paren(e: &Expr) -> Expr {
+    match unparen(e) {
+        Expr::Path(_) | Expr::Lit(_) | Expr::MethodCall(_) | Expr::Index(_) | Expr::Field(_) => {
+            e.clone()
+        }
+        _ => syn::parse_quote!((#e)),
+    }
+}
+
+impl Chains {
+    pub(super) fn fresh(&mut self, role: &str) -> Ident {
+        self.next += 1;
+        format_ident!("__mica_{}{}", role, self.next, span = Span::mixed_site())
+    }
+
+    /// The loop of `e`, if `e` is a chain over a source Mica knows.
+    pub(super) fn seq(&mut self, e: &Expr) -> syn::Result<Option<Seq>> {
+        let Expr::MethodCall(m) = unparen(e) else {
+            return Ok(self.range(e));
+        };
+        let method = m.method.to_string();
+        if matches!(method.as_str(), "iter" | "into_iter") && m.args.is_empty() {
+            if let Some(range) = self.range(&m.receiver) {
+                return Ok(Some(range));
+            }
+            if !is_place(&m.receiver) {
+                return Ok(None);
+            }
+            let index = self.fresh("i");
+            let x = &m.receiver;
+            return Ok(Some(Seq {
+                lo: syn::parse_quote!(0),
+                hi: syn::parse_quote!(#x.len()),
+                step: None,
+                rev: false,
+                filtered: false,
+                before: Vec::new(),
+                prelude: Vec::new(),
+                elem: Elem::One(syn::parse_quote!(#x[#index])),
+                index,
+                adapted: false,
+            }));
+        }
+        let adapters = [
+            "copied",
+            "cloned",
+            "map",
+            "filter",
+            "zip",
+            "enumerate",
+            "rev",
+            "skip",
+            "take",
+            "step_by",
+        ];
+        if !adapters.contains(&method.as_str()) {
+            return Ok(None);
+        }
+        let Some(mut seq) = self.seq(&m.receiver)? else {
+            return Ok(None);
+        };
+        let arg = m.args.first();
+        match (method.as_str(), arg) {
+            ("copied" | "cloned", None) => seq.adapted = true,
+            ("map", Some(f)) => {
+                let value = self.apply(f, vec![seq.elem.clone()])?;
+                let name = self.fresh("m");
+                seq.prelude.push(syn::parse_quote!(let #name = #value;));
+                seq.elem = Elem::One(syn::parse_quote!(#name));
+                seq.adapted = true;
+            }
+            ("filter", Some(p)) => {
+                let keep = self.apply(p, vec![seq.elem.clone()])?;
+                seq.prelude
+                    .push(syn::parse_quote!(if !(#keep) { continue; }));
+                seq.filtered = true;
+                seq.adapted = true;
+            }
+            ("zip", Some(other)) => {
+                if seq.filtered || seq.rev || seq.step.is_some() {
+                    return Err(err(
+                        &m.method,
+                        "`.zip(…)` after `filter`, `rev` or `step_by`",
+                    ));
+                }
+                let y = match unparen(other) {
+                    Expr::Reference(r) if is_place(&r.expr) => (*r.expr).clone(),
+                    p if is_place(p) => p.clone(),
+                    Expr::MethodCall(c)
+                        if is_place(&c.receiver)
+                            && matches!(c.method.to_string().as_str(), "iter" | "into_iter")
+                            && c.args.is_empty() =>
+                    {
+                        (*c.receiver).clone()
+                    }
+                    _ => return Err(err(other, "`.zip(…)` of a chain")),
+                };
+                let (i, lo, hi) = (&seq.index, paren(&seq.lo), paren(&seq.hi));
+                let at: Expr = if is_zero(&seq.lo) {
+                    syn::parse_quote!(#i)
+                } else {
+                    syn::parse_quote!(#i - #lo)
+                };
+                seq.hi = if is_zero(&seq.lo) {
+                    syn::parse_quote!(#hi.min(#y.len()))
+                } else {
+                    syn::parse_quote!(#hi.min(#lo + #y.len()))
+                };
+                seq.elem = Elem::Tuple(vec![
+                    seq.elem.clone(),
+                    Elem::One(syn::parse_quote!(#y[#at])),
+                ]);
+            }
+            ("enumerate", None) => {
+                let k = self.fresh("k");
+                let (i, lo) = (&seq.index, paren(&seq.lo));
+                let position: Option<Expr> = match (&seq.step, seq.filtered) {
+                    (_, true) => None,
+                    (None, false) if is_zero(&seq.lo) => Some(syn::parse_quote!(#i)),
+                    (None, false) => Some(syn::parse_quote!(#i - #lo)),
+                    (Some(s), false) => {
+                        let s = paren(s);
+                        Some(syn::parse_quote!((#i - #lo) / #s))
+                    }
+                };
+                match (position, seq.rev) {
+                    (Some(at), false) => seq.prelude.push(syn::parse_quote!(let #k = #at;)),
+                    _ => {
+                        // counted as the elements come
+                        let count = self.fresh("n");
+                        seq.before.push(syn::parse_quote!(let mut #count = 0usize;));
+                        seq.prelude.push(syn::parse_quote!(let #k = #count;));
+                        seq.prelude.push(syn::parse_quote!(#count += 1;));
+                    }
+                }
+                seq.elem = Elem::Tuple(vec![Elem::One(syn::parse_quote!(#k)), seq.elem.clone()]);
+            }
+            ("rev", None) => {
+                if seq.step.is_some() || seq.filtered || !seq.prelude.is_empty() {
+                    return Err(err(
+                        &m.method,
+                        "`.rev()` after `step_by`, `filter`, `map` or `enumerate`",
+                    ));
+                }
+                seq.rev = !seq.rev;
+                seq.adapted = true;
+            }
+            ("skip" | "take", Some(n)) => {
+                if seq.filtered {
+                    return Err(err(&m.method, &format!("`.{method}(…)` after `filter`")));
+                }
+                let (lo, hi, n) = (paren(&seq.lo), paren(&seq.hi), paren(n));
+                let span: Expr = match &seq.step {
+                    None => n.clone(),
+                    Some(s) => {
+                        let s = paren(s);
+                        syn::parse_quote!(#n * #s)
+                    }
+                };
+                match (method.as_str(), seq.rev) {
+                    ("skip", false) => seq.lo = syn::parse_quote!(#lo + #span),
+                    ("skip", true) => seq.hi = syn::parse_quote!(#hi.saturating_sub(#span)),
+                    ("take", false) => seq.hi = syn::parse_quote!(#hi.min(#lo + #span)),
+                    _ => seq.lo = syn::parse_quote!(#lo.max(#hi.saturating_sub(#span))),
+                }
+                seq.adapted = true;
+            }
+            ("step_by", Some(k)) => {
+                if seq.rev || seq.filtered {
+                    return Err(err(&m.method, "`.step_by(…)` after `rev` or `filter`"));
+                }
+                let k = paren(k);
+                seq.step = Some(match &seq.step {
+                    None => k,
+                    Some(s) => {
+                        let s = paren(s);
+                        syn::parse_quote!(#s * #k)
+                    }
+                });
+                seq.adapted = true;
+            }
+            _ => return Ok(None),
+        }
+        Ok(Some(seq))
+    }
+
+    /// `a..b`, `a..=b`, in parentheses or not: a loop over its numbers.
+    fn range(&mut self, e: &Expr) -> Option<Seq> {
+        let Expr::Range(r) = unparen(e) else {
+            return None;
+        };
+        let (lo, hi) = (r.start.as_deref()?, r.end.as_deref()?);
+        let hi: Expr = match r.limits {
+            syn::RangeLimits::HalfOpen(_) => hi.clone(),
+            syn::RangeLimits::Closed(_) => {
+                let hi = paren(hi);
+                syn::parse_quote!(#hi + 1)
+            }
+        };
+        let index = self.fresh("i");
+        Some(Seq {
+            lo: lo.clone(),
+            hi,
+            step: None,
+            rev: false,
+            filtered: false,
+            before: Vec::new(),
+            prelude: Vec::new(),
+            elem: Elem::One(syn::parse_quote!(#index)),
+            index,
+            adapted: false,
+        })
+    }
+
+    /// `f(args…)` for a closure written here (its parameters standing for
+    /// the elements) or a function named by its path.
+    pub(super) fn apply(&mut self, f: &Expr, args: Vec<Elem>) -> syn::Result<Expr> {
+        match unparen(f) {
+            Expr::Closure(c) => {
+                if c.inputs.len() != args.len() {
+                    return Err(syn::Error::new_spanned(
+                        c,
+                        "this closure takes a different number of arguments",
+                    ));
+                }
+                let mut pairs = Vec::new();
+                for (pat, elem) in c.inputs.iter().zip(args) {
+                    bind(pat, elem, &mut pairs)?;
+                }
+                let mut body = (*c.body).clone();
+                let mut returns = HasReturn(false);
+                returns.visit_expr(&body);
+                if returns.0 {
+                    return Err(err(&c.body, "a closure with `return`"));
+                }
+                // the closure's own names that a place also uses are renamed
+                let mut used = HashSet::new();
+                for (_, place) in &pairs {
+                    crate::names::idents_in(place.to_token_stream(), &mut used);
+                }
+                let mut bound = Bound::default();
+                bound.visit_expr(&body);
+                let params: HashSet<String> = pairs.iter().map(|(n, _)| n.clone()).collect();
+                let clashes: HashMap<String, Ident> = bound
+                    .0
+                    .iter()
+                    .filter(|n| used.contains(*n) && !params.contains(*n))
+                    .map(|n| (n.clone(), self.fresh(n)))
+                    .collect();
+                if !clashes.is_empty() {
+                    Rename(clashes).visit_expr_mut(&mut body);
+                }
+                for (name, place) in pairs {
+                    let mut borrow = Borrow {
+                        name,
+                        bare: place.clone(),
+                        place,
+                        slice: None,
+                    };
+                    borrow.visit_expr_mut(&mut body);
+                }
+                Ok(match body {
+                    Expr::Block(_) | Expr::Paren(_) => body,
+                    other => syn::parse_quote!((#other)),
+                })
+            }
+            Expr::Path(p) => {
+                let args: Vec<Expr> = args.iter().map(elem_expr).collect();
+                Ok(syn::parse_quote!(#p(#(#args),*)))
+            }
+            other => Err(err(
+                other,
+                "an adapter given something other than a closure or a function's name",
+            )),
+        }
+    }
+}
+
+/// The element as one expression (a tuple of its parts).
+fn elem_expr(e: &Elem) -> Expr {
+    match e {
+        Elem::One(x) => x.clone(),
+        Elem::Tuple(items) => {
+            let items: Vec<Expr> = items.iter().map(elem_expr).collect();
+            syn::parse_quote!((#(#items),*))
+        }
+    }
+}
+
+/// A closure parameter's names and what each stands for.
+fn bind(pat: &Pat, elem: Elem, out: &mut Vec<(String, Expr)>) -> syn::Result<()> {
+    match (pat, elem) {
+        (Pat::Ident(p), Elem::One(x)) if p.subpat.is_none() => {
+            out.push((p.ident.to_string(), x));
+            Ok(())
+        }
+        (Pat::Reference(r), elem) => bind(&r.pat, elem, out),
+        (Pat::Type(t), elem) => bind(&t.pat, elem, out),
+        (Pat::Paren(p), elem) => bind(&p.pat, elem, out),
+        (Pat::Wild(_), _) => Ok(()),
+        (Pat::Tuple(t), Elem::Tuple(items)) if t.elems.len() == items.len() => {
+            for (p, e) in t.elems.iter().zip(items) {
+                bind(p, e, out)?;
+            }
+            Ok(())
+        }
+        _ => Err(err(pat, "this closure pattern")),
+    }
+}
+
+#[derive(Default)]
+struct HasReturn(bool);
+
+impl<'ast> Visit<'ast> for HasReturn {
+    fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+        self.0 = true;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+}
+
+impl Seq {
+    /// `for index in range { prelude; body }` with the lines before it.
+    pub(super) fn wrap(self, label: Option<&syn::Label>, body: Vec<Stmt>) -> (Vec<Stmt>, Stmt) {
+        let (i, lo, hi) = (&self.index, &self.lo, &self.hi);
+        let range: Expr = match (&self.step, self.rev) {
+            (None, false) => syn::parse_quote!(#lo..#hi),
+            (Some(s), _) => syn::parse_quote!((#lo..#hi).step_by(#s)),
+            (None, true) => syn::parse_quote!((#lo..#hi).rev()),
+        };
+        let prelude = &self.prelude;
+        let lp: Stmt = syn::parse_quote!(#label for #i in #range { #(#prelude)* #(#body)* });
+        (self.before, lp)
+    }
+
+    pub(super) fn scalar(&self, at: &impl ToTokens, what: &str) -> syn::Result<Expr> {
+        match &self.elem {
+            Elem::One(e) => Ok(e.clone()),
+            Elem::Tuple(_) => Err(err(at, &format!("`{what}` of tuples"))),
+        }
+    }
+
+    /// The element's position in the output (for `collect`).
+    pub(super) fn position(&self) -> Option<Expr> {
+        let (i, lo, hi) = (&self.index, paren(&self.lo), paren(&self.hi));
+        match (&self.step, self.rev, self.filtered) {
+            (_, _, true) => None,
+            (None, false, _) if is_zero(&self.lo) => Some(syn::parse_quote!(#i)),
+            (None, false, _) => Some(syn::parse_quote!(#i - #lo)),
+            (None, true, _) => Some(syn::parse_quote!(#hi - 1 - #i)),
+            (Some(s), false, _) => {
+                let s = paren(s);
+                Some(syn::parse_quote!((#i - #lo) / #s))
+            }
+            (Some(_), true, _) => None,
+        }
+    }
+
+    /// How many elements the loop yields (for `collect`).
+    pub(super) fn count(&self) -> Expr {
+        let (lo, hi) = (paren(&self.lo), paren(&self.hi));
+        match &self.step {
+            None => syn::parse_quote!(#hi.saturating_sub(#lo)),
+            Some(s) => {
+                let s = paren(s);
+                syn::parse_quote!((#hi.saturating_sub(#lo) + #s - 1) / #s)
+            }
+        }
+    }
+}
+
+/// `for pat in chain { body }` where the chain has adapters: the loop.
+pub(super) fn for_loop(ch: &mut Chains, f: &syn::ExprForLoop) -> syn::Result<Option<Expr>> {
+    let Some(seq) = ch.seq(&f.expr)? else {
+        return Ok(None);
+    };
+    if !seq.adapted {
+        return Ok(None);
+    }
+    let mut pairs = Vec::new();
+    bind(&f.pat, seq.elem.clone(), &mut pairs)?;
+    let mut body = f.body.clone();
+    for (name, place) in pairs {
+        let mut borrow = Borrow {
+            name,
+            bare: place.clone(),
+            place,
+            slice: None,
+        };
+        borrow.visit_block_mut(&mut body);
+    }
+    let (before, lp) = seq.wrap(f.label.as_ref(), body.stmts);
+    Ok(Some(syn::parse_quote!({ #(#before)* #lp })))
+}

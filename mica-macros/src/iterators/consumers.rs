@@ -1,0 +1,193 @@
+//! The consumers of a chain: `sum`, `product`, `fold`, `count`, `collect`
+//! and `max_by`/`min_by` with `.unwrap()`, each a block holding the loop.
+
+use super::chain::{err, unparen, Elem, Seq};
+use super::Chains;
+use quote::ToTokens;
+use syn::{Expr, Stmt};
+
+/// `chain.sum()`, `.product()`, `.fold(…)`, `.count()`, `.collect()`,
+/// `.max_by(…).unwrap()`, `.min_by(…).unwrap()`: a block holding the loop.
+/// `deref`: the chain stands under `*` (`*xs.iter().max_by(…).unwrap()`).
+pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Option<Expr>> {
+    let Expr::MethodCall(m) = unparen(e) else {
+        return Ok(None);
+    };
+    let method = m.method.to_string();
+    // `.max_by(…).unwrap()`
+    if method == "unwrap" && m.args.is_empty() {
+        let Expr::MethodCall(inner) = unparen(&m.receiver) else {
+            return Ok(None);
+        };
+        let which = inner.method.to_string();
+        if !matches!(which.as_str(), "max_by" | "min_by") || inner.args.len() != 1 {
+            return Ok(None);
+        }
+        let Some(seq) = ch.seq(&inner.receiver)? else {
+            return Ok(None);
+        };
+        return extreme(ch, seq, &inner.args[0], which == "max_by").map(Some);
+    }
+    if deref {
+        return Ok(None);
+    }
+    let consumers = ["sum", "product", "fold", "count", "collect"];
+    if !consumers.contains(&method.as_str()) {
+        return Ok(None);
+    }
+    let Some(seq) = ch.seq(&m.receiver)? else {
+        return Ok(None);
+    };
+    // a range's own numbers, summed or collected, are integers
+    if matches!(method.as_str(), "sum" | "product" | "collect")
+        && matches!(&seq.elem, Elem::One(Expr::Path(p)) if p.path.is_ident(&seq.index))
+    {
+        return Ok(None);
+    }
+    let typed = m
+        .turbofish
+        .as_ref()
+        .and_then(|t| t.args.first())
+        .map(|a| a.to_token_stream().to_string());
+    let integer = typed
+        .as_deref()
+        .is_some_and(|t| !matches!(t, "f32" | "f64") && !t.contains("Vec"));
+    let acc = ch.fresh("acc");
+    let span = m.method.span();
+    let (init, step): (Expr, Vec<Stmt>) = match method.as_str() {
+        "sum" | "product" => {
+            let x = seq.scalar(&m.method, &method)?;
+            let (zero, one): (Expr, Expr) = match (integer, typed.as_deref()) {
+                (true, _) => (syn::parse_quote!(0), syn::parse_quote!(1)),
+                (false, Some("f32")) => (syn::parse_quote!(0.0_f32), syn::parse_quote!(1.0_f32)),
+                (false, Some("f64")) => (syn::parse_quote!(0.0_f64), syn::parse_quote!(1.0_f64)),
+                _ => (syn::parse_quote!(0.0), syn::parse_quote!(1.0)),
+            };
+            if method == "sum" {
+                (zero, vec![syn::parse_quote_spanned!(span=> #acc += #x;)])
+            } else {
+                (one, vec![syn::parse_quote_spanned!(span=> #acc *= #x;)])
+            }
+        }
+        "count" => (
+            syn::parse_quote!(0usize),
+            vec![syn::parse_quote!(#acc += 1;)],
+        ),
+        "fold" if m.args.len() == 2 => {
+            let accumulated = Elem::One(syn::parse_quote!(#acc));
+            let next = ch.apply(&m.args[1], vec![accumulated, seq.elem.clone()])?;
+            (m.args[0].clone(), vec![syn::parse_quote!(#acc = #next;)])
+        }
+        "collect" => {
+            let x = seq.scalar(&m.method, "collect")?;
+            let Some(at) = seq.position() else {
+                return Err(err(&m.method, "`.collect()` after `filter`"));
+            };
+            let count = seq.count();
+            (
+                syn::parse_quote!(vec![0.0; #count]),
+                vec![syn::parse_quote!(#acc[#at] = #x;)],
+            )
+        }
+        _ => return Ok(None),
+    };
+    let (before, lp) = seq.wrap(None, step);
+    Ok(Some(syn::parse_quote!({
+        let mut #acc = #init;
+        #(#before)*
+        #lp
+        #acc
+    })))
+}
+
+/// `max_by(cmp).unwrap()` / `min_by(cmp).unwrap()` where `cmp` compares
+/// its two arguments (`a.partial_cmp(b).unwrap()`, `a.total_cmp(b)`, or
+/// the other way round): the last greatest, the first least.
+fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool) -> syn::Result<Expr> {
+    let what = if max {
+        "`.max_by(…)`"
+    } else {
+        "`.min_by(…)`"
+    };
+    let x = seq.scalar(cmp, what)?;
+    let Expr::Closure(c) = unparen(cmp) else {
+        return Err(err(
+            cmp,
+            &format!("{what} with a comparison other than a closure"),
+        ));
+    };
+    let names: Vec<String> = c
+        .inputs
+        .iter()
+        .filter_map(|p| {
+            crate::facts::places::pattern_names(p)
+                .first()
+                .map(|i| i.to_string())
+        })
+        .collect();
+    let [a, b] = &names[..] else {
+        return Err(err(
+            cmp,
+            &format!("{what} whose closure does not name two values"),
+        ));
+    };
+    let forward = compares(&c.body, a, b);
+    let backward = compares(&c.body, b, a);
+    let max = match (forward, backward) {
+        (true, _) => max,
+        (_, true) => !max,
+        _ => {
+            return Err(err(
+                &c.body,
+                &format!("{what} with a comparison other than `a.partial_cmp(b).unwrap()` or `a.total_cmp(b)`"),
+            ))
+        }
+    };
+    let (best, first, value) = (ch.fresh("best"), ch.fresh("first"), ch.fresh("v"));
+    let better: Expr = if max {
+        syn::parse_quote!(#value >= #best)
+    } else {
+        syn::parse_quote!(#value < #best)
+    };
+    let step: Vec<Stmt> = vec![
+        syn::parse_quote!(let #value = #x;),
+        syn::parse_quote!(if #first || #better { #best = #value; #first = false; }),
+    ];
+    let (before, lp) = seq.wrap(None, step);
+    Ok(syn::parse_quote!({
+        let mut #best = 0.0;
+        let mut #first = true;
+        #(#before)*
+        #lp
+        assert!(!#first, "called `Option::unwrap()` on a `None` value");
+        #best
+    }))
+}
+
+/// Whether `body` is `a.partial_cmp(b).unwrap()` or `a.total_cmp(b)`
+/// (references and dereferences aside).
+fn compares(body: &Expr, a: &str, b: &str) -> bool {
+    let names = |e: &Expr, n: &str| -> bool {
+        let mut e = unparen(e);
+        loop {
+            match e {
+                Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => e = unparen(&u.expr),
+                Expr::Reference(r) => e = unparen(&r.expr),
+                Expr::Path(p) => return p.path.is_ident(n),
+                _ => return false,
+            }
+        }
+    };
+    let call = match unparen(body) {
+        Expr::MethodCall(u) if u.method == "unwrap" && u.args.is_empty() => unparen(&u.receiver),
+        other => other,
+    };
+    match call {
+        Expr::MethodCall(c)
+            if (c.method == "partial_cmp" || c.method == "total_cmp") && c.args.len() == 1 =>
+        {
+            names(&c.receiver, a) && names(&c.args[0], b)
+        }
+        _ => false,
+    }
+}
