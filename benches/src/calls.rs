@@ -4,7 +4,9 @@
 //! windows of `src/bin/interleaved.rs` and `src/bin/drift.rs` measure.
 
 use crate::peers_ad_trait as adt;
-use crate::{advection, course, exits, gmm, helmholtz, logistic, mlp, ode, peers, rosenbrock};
+use crate::{
+    advection, course, exits, factored, gmm, helmholtz, logistic, mlp, ode, peers, rosenbrock,
+};
 use std::hint::black_box as bb;
 use std::time::{Duration, Instant};
 
@@ -174,6 +176,68 @@ pub fn all() -> Vec<Calls> {
         },
         move || {
             exits::masked_backward(bb(&w1), &x1, &k1, bb(1.0), &mut dm);
+        },
+    ));
+
+    // bundle adjustment through helpers, then written inline: one hand adjoint
+    for (name, inline) in [
+        (
+            "Bundle adjustment, helpers (rodrigues, project), 2,000 obs.",
+            false,
+        ),
+        ("Bundle adjustment, written inline, 2,000 obs.", true),
+    ] {
+        let (h, m) = (factored::scene(20, 500, 4), factored::scene(20, 500, 4));
+        let (mut hc, mut hp) = (vec![[0.0; 9]; 20], vec![[0.0; 3]; 500]);
+        let (mut mc, mut mp) = (vec![[0.0; 9]; 20], vec![[0.0; 3]; 500]);
+        out.push(calls(
+            name,
+            move || {
+                factored::reprojection_hand(
+                    bb(&h.cams),
+                    &h.points,
+                    &h.seen,
+                    &h.pixels,
+                    bb(1.0),
+                    &mut hc,
+                    &mut hp,
+                );
+            },
+            move || {
+                if inline {
+                    factored::reprojection_inline_backward(
+                        bb(&m.cams),
+                        &m.points,
+                        &m.seen,
+                        &m.pixels,
+                        bb(1.0),
+                        &mut mc,
+                        &mut mp,
+                    );
+                } else {
+                    factored::ba::reprojection_backward(
+                        bb(&m.cams),
+                        &m.points,
+                        &m.seen,
+                        &m.pixels,
+                        bb(1.0),
+                        &mut mc,
+                        &mut mp,
+                    );
+                }
+            },
+        ));
+    }
+
+    let (x, y) = (rosenbrock::start(10_000), rosenbrock::start(10_000));
+    let (mut dh, mut dm) = (vec![0.0; 10_000], vec![0.0; 10_000]);
+    out.push(calls(
+        "Rosenbrock as an iterator chain, n = 10,000",
+        move || {
+            rosenbrock::rosenbrock_hand(bb(&x), bb(1.0), &mut dh);
+        },
+        move || {
+            factored::rosenbrock_chain_backward(bb(&y), bb(1.0), &mut dm);
         },
     ));
 

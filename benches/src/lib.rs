@@ -8,6 +8,7 @@ pub mod calls;
 pub mod course;
 pub mod data;
 pub mod exits;
+pub mod factored;
 pub mod gmm;
 pub mod helmholtz;
 pub mod logistic;

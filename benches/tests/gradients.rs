@@ -236,3 +236,48 @@ fn masked_sum() {
     assert_close("masked _backward", &m, &hand);
     assert_close("masked _grad", &exits::masked_grad(&w, &x, &mask).1, &hand);
 }
+
+#[test]
+fn bundle_adjustment_factored_inline_and_by_hand() {
+    use mica_benches::factored::{self, ba};
+    let s = factored::scene(4, 12, 3);
+    let mut hc = vec![[0.0; 9]; s.cams.len()];
+    let mut hp = vec![[0.0; 3]; s.points.len()];
+    let v = factored::reprojection_hand(
+        &s.cams, &s.points, &s.seen, &s.pixels, 1.0, &mut hc, &mut hp,
+    );
+    assert!(
+        (v - ba::reprojection(&s.cams, &s.points, &s.seen, &s.pixels)).abs() <= 1e-12 * v.abs()
+    );
+    let points = s.points.clone();
+    let at_cams = |v: &[f64]| {
+        let cams: Vec<[f64; 9]> = v
+            .chunks(9)
+            .map(|c| [c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]])
+            .collect();
+        ba::reprojection(&cams, &points, &s.seen, &s.pixels)
+    };
+    check_gradient(at_cams, &s.cams.concat(), &hc.concat()).unwrap();
+    let at_points = |v: &[f64]| {
+        let points: Vec<[f64; 3]> = v.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
+        ba::reprojection(&s.cams, &points, &s.seen, &s.pixels)
+    };
+    check_gradient(at_points, &s.points.concat(), &hp.concat()).unwrap();
+    let (_, (fc, fp)) = ba::reprojection_grad(&s.cams, &s.points, &s.seen, &s.pixels);
+    assert_close("factored cameras", &fc.concat(), &hc.concat());
+    assert_close("factored points", &fp.concat(), &hp.concat());
+    let (_, (ic, ip)) = factored::reprojection_inline_grad(&s.cams, &s.points, &s.seen, &s.pixels);
+    assert_close("inline cameras", &ic.concat(), &hc.concat());
+    assert_close("inline points", &ip.concat(), &hp.concat());
+}
+
+#[test]
+fn rosenbrock_as_a_chain() {
+    use mica_benches::{factored, rosenbrock};
+    let x = rosenbrock::start(40);
+    let mut hand = vec![0.0; x.len()];
+    rosenbrock::rosenbrock_hand(&x, 1.0, &mut hand);
+    let (v, g) = factored::rosenbrock_chain_grad(&x);
+    assert!((v - rosenbrock::rosenbrock(&x)).abs() <= 1e-12 * v.abs());
+    assert_close("chain", &g, &hand);
+}

@@ -64,6 +64,7 @@ impl<'ast> syn::visit::Visit<'ast> for TrackedLets<'_> {
 pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors) -> bool {
     let active = may_be_recorded(&item.block, recorded);
     let mut visitor = Chains {
+        results: HashSet::new(),
         active,
         changed: false,
         next: 0,
@@ -161,6 +162,8 @@ impl Flows {
 }
 
 struct Chains {
+    /// the names that hold a consumer's result at the end of its block
+    results: HashSet<String>,
     active: HashSet<String>,
     changed: bool,
     next: usize,
@@ -168,6 +171,23 @@ struct Chains {
 }
 
 impl Chains {
+    /// A consumer's block (`{ let mut acc = …; for … { … } acc }`): its
+    /// lines and its result.
+    fn result_block(&self, e: &Expr) -> Option<(Vec<Stmt>, Expr)> {
+        let Expr::Block(b) = e else { return None };
+        if b.label.is_some() || !b.attrs.is_empty() {
+            return None;
+        }
+        let (last, lines) = b.block.stmts.split_last()?;
+        let Stmt::Expr(Expr::Path(p), None) = last else {
+            return None;
+        };
+        let name = p.path.get_ident()?.to_string();
+        self.results
+            .contains(&name)
+            .then(|| (lines.to_vec(), Expr::Path(p.clone())))
+    }
+
     fn mentions_active(&self, e: &Expr) -> bool {
         let mut names = Values::default();
         syn::visit::Visit::visit_expr(&mut names, e);
@@ -261,6 +281,41 @@ impl VisitMut for Chains {
 
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
         visit_mut::visit_stmt_mut(self, s);
+    }
+
+    /// A chain that a `let` binds or a block ends with stands in the block
+    /// itself, its loop among the block's lines (where a loop of the
+    /// function's body may take the shortcuts a nested block's may not).
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        visit_mut::visit_block_mut(self, block);
+        let mut out = Vec::with_capacity(block.stmts.len());
+        for stmt in std::mem::take(&mut block.stmts) {
+            match stmt {
+                Stmt::Local(mut local) => {
+                    let spliced = local.init.as_mut().and_then(|init| {
+                        if init.diverge.is_some() {
+                            return None;
+                        }
+                        let (lines, value) = self.result_block(&init.expr)?;
+                        *init.expr = value;
+                        Some(lines)
+                    });
+                    if let Some(lines) = spliced {
+                        out.extend(lines);
+                    }
+                    out.push(Stmt::Local(local));
+                }
+                Stmt::Expr(e, None) => match self.result_block(&e) {
+                    Some((lines, value)) => {
+                        out.extend(lines);
+                        out.push(Stmt::Expr(value, None));
+                    }
+                    None => out.push(Stmt::Expr(e, None)),
+                },
+                other => out.push(other),
+            }
+        }
+        block.stmts = out;
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}

@@ -132,8 +132,9 @@ impl Chains {
         match (method.as_str(), arg) {
             ("copied" | "cloned", None) => seq.adapted = true,
             ("map", Some(f)) => {
-                let value = self.apply(f, vec![seq.elem.clone()])?;
+                let (lines, value) = self.apply_flat(f, vec![seq.elem.clone()])?;
                 let name = self.fresh("m");
+                seq.prelude.extend(lines);
                 seq.prelude.push(syn::parse_quote!(let #name = #value;));
                 seq.elem = Elem::One(syn::parse_quote!(#name));
                 seq.adapted = true;
@@ -284,6 +285,49 @@ impl Chains {
     /// `f(args…)` for a closure written here (its parameters standing for
     /// the elements) or a function named by its path.
     pub(super) fn apply(&mut self, f: &Expr, args: Vec<Elem>) -> syn::Result<Expr> {
+        let (stmts, value) = self.apply_flat(f, args)?;
+        Ok(if stmts.is_empty() {
+            value
+        } else {
+            syn::parse_quote!({ #(#stmts)* #value })
+        })
+    }
+
+    /// [`apply`](Self::apply) as the lines of a closure's block and its
+    /// value, to stand in the loop's body itself; the block's names are
+    /// renamed, so no line after them sees them.
+    pub(super) fn apply_flat(
+        &mut self,
+        f: &Expr,
+        args: Vec<Elem>,
+    ) -> syn::Result<(Vec<Stmt>, Expr)> {
+        let value = self.applied(f, args)?;
+        let Expr::Block(b) = &value else {
+            return Ok((Vec::new(), value));
+        };
+        if b.label.is_some() || !b.attrs.is_empty() {
+            return Ok((Vec::new(), value));
+        }
+        let mut stmts = b.block.stmts.clone();
+        let Some(Stmt::Expr(tail, None)) = stmts.pop() else {
+            return Ok((Vec::new(), value));
+        };
+        let mut bound = Bound::default();
+        for s in &stmts {
+            bound.visit_stmt(s);
+        }
+        let fresh: HashMap<String, Ident> =
+            bound.0.iter().map(|n| (n.clone(), self.fresh(n))).collect();
+        let mut rename = Rename(fresh);
+        for s in stmts.iter_mut() {
+            rename.visit_stmt_mut(s);
+        }
+        let mut tail = tail;
+        rename.visit_expr_mut(&mut tail);
+        Ok((stmts, tail))
+    }
+
+    fn applied(&mut self, f: &Expr, args: Vec<Elem>) -> syn::Result<Expr> {
         match unparen(f) {
             Expr::Closure(c) => {
                 if c.inputs.len() != args.len() {

@@ -53,6 +53,7 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         .as_deref()
         .is_some_and(|t| !matches!(t, "f32" | "f64") && !t.contains("Vec"));
     let acc = ch.fresh("acc");
+    ch.results.insert(acc.to_string());
     let span = m.method.span();
     let (init, step): (Expr, Vec<Stmt>) = match method.as_str() {
         "sum" | "product" => {
@@ -75,8 +76,10 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         ),
         "fold" if m.args.len() == 2 => {
             let accumulated = Elem::One(syn::parse_quote!(#acc));
-            let next = ch.apply(&m.args[1], vec![accumulated, seq.elem.clone()])?;
-            (m.args[0].clone(), vec![syn::parse_quote!(#acc = #next;)])
+            let (mut lines, next) =
+                ch.apply_flat(&m.args[1], vec![accumulated, seq.elem.clone()])?;
+            lines.push(syn::parse_quote!(#acc = #next;));
+            (m.args[0].clone(), lines)
         }
         "collect" => {
             let x = seq.scalar(&m.method, "collect")?;
@@ -144,6 +147,7 @@ fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool) -> syn::Result<Expr
         }
     };
     let (best, first, value) = (ch.fresh("best"), ch.fresh("first"), ch.fresh("v"));
+    ch.results.insert(best.to_string());
     let better: Expr = if max {
         syn::parse_quote!(#value >= #best)
     } else {
