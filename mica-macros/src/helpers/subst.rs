@@ -243,17 +243,7 @@ impl VisitMut for Borrow {
     }
 
     fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
-        let shadowed = match &mut *i.cond {
-            Expr::Let(l) => {
-                self.visit_expr_mut(&mut l.expr);
-                binds(&l.pat, &self.name)
-            }
-            cond => {
-                self.visit_expr_mut(cond);
-                false
-            }
-        };
-        if !shadowed {
+        if !self.condition_shadows(&mut i.cond) {
             self.visit_block_mut(&mut i.then_branch);
         }
         if let Some((_, other)) = &mut i.else_branch {
@@ -262,17 +252,7 @@ impl VisitMut for Borrow {
     }
 
     fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
-        let shadowed = match &mut *w.cond {
-            Expr::Let(l) => {
-                self.visit_expr_mut(&mut l.expr);
-                binds(&l.pat, &self.name)
-            }
-            cond => {
-                self.visit_expr_mut(cond);
-                false
-            }
-        };
-        if !shadowed {
+        if !self.condition_shadows(&mut w.cond) {
             self.visit_block_mut(&mut w.body);
         }
     }
@@ -285,6 +265,21 @@ impl VisitMut for Borrow {
 }
 
 impl Borrow {
+    /// An `if`'s or a `while`'s condition visited; whether it is an `if
+    /// let` / `while let` whose pattern binds the name again.
+    fn condition_shadows(&mut self, cond: &mut Expr) -> bool {
+        match cond {
+            Expr::Let(l) => {
+                self.visit_expr_mut(&mut l.expr);
+                binds(&l.pat, &self.name)
+            }
+            cond => {
+                self.visit_expr_mut(cond);
+                false
+            }
+        }
+    }
+
     /// A block's statements, up to a `let` that shadows the name (its
     /// initialiser still reads the parameter).
     pub fn stmts(&mut self, stmts: &mut [Stmt]) {
