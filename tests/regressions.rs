@@ -226,6 +226,51 @@ fn left_from_inside(#[tracked] w: &[f64]) -> f64 {
     a
 }
 
+/// An array an `if` gives, constant in one arm or both, that later
+/// lines write recorded values into (found by the long run, seed
+/// 20261201).
+#[tape]
+fn branch_array(#[tracked] w: &[f64; 3], #[tracked] x: f64, k: usize) -> f64 {
+    let t = 0.5_f64;
+    let mut h = if x < -0.36 {
+        [t.tanh(), t, 0.2]
+    } else {
+        [
+            0.1,
+            match k {
+                0 => 0.53,
+                1 => t,
+                _ => 0.8,
+            },
+            -0.97,
+        ]
+    };
+    for j in 0..3 {
+        h[0] = w[j] * x;
+    }
+    let mut g = if x < 0.0 {
+        [w[0], x, 0.2]
+    } else {
+        [0.1, 0.3, w[1]]
+    };
+    g[2] += w[2] * x;
+    h[0] + h[1] * x + g[0] + g[1] * x + g[2]
+}
+
+#[test]
+fn found_by_the_long_run() {
+    for (w, x) in [([0.3, -0.7, 0.2], 0.4), ([0.3, -0.7, 0.2], -0.5)] {
+        for k in 0..3 {
+            let (v, (gw, gx)) = branch_array_grad(&w, x, k);
+            assert_eq!(v, branch_array(&w, x, k));
+            let mut all = gw.to_vec();
+            all.push(gx);
+            let f = |p: &[f64]| branch_array(&[p[0], p[1], p[2]], p[3], k);
+            mica::check::check_gradient(f, &[w[0], w[1], w[2], x], &all).unwrap();
+        }
+    }
+}
+
 #[test]
 fn found_by_inlining_helpers() {
     // the first positive element v gives 0.5 v w₀; none gives w₀²

@@ -152,7 +152,8 @@ impl Sweep<'_> {
         let Some(name) = array_binding(&local.pat) else {
             return false;
         };
-        let Some(literal) = array_literal(&init.expr) else {
+        // an array literal, or an `if`/`match`/block whose value is one
+        let Some(literal) = array_literal(&init.expr).or_else(|| branch_literal(&init.expr)) else {
             return false;
         };
         let mut active: HashSet<String> = self
@@ -208,7 +209,9 @@ impl Sweep<'_> {
                 "an array is bound to one name",
             ));
         };
-        let literal = array_literal(&init.expr).unwrap_or_else(|| (*init.expr).clone());
+        let Some(literal) = array_literal(&init.expr) else {
+            return self.branch_array(local, &name, out);
+        };
         let is_vec = matches!(&*init.expr, Expr::Macro(_));
         let rank = crate::facts::syntax::literal_rank(&literal);
         let (fwd, fill) = self.lower_literal(&literal, out)?;
@@ -230,6 +233,44 @@ impl Sweep<'_> {
             Origin::Local,
         );
         Ok(())
+    }
+
+    /// `let h = if c { [..] } else { [..] };` that later lines write
+    /// recorded values into: recorded from here on, whether the branch
+    /// gives a recorded array (a copy) or a constant one (its values).
+    fn branch_array(
+        &mut self,
+        local: &Local,
+        name: &Ident,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        let Some(init) = &local.init else {
+            return Ok(());
+        };
+        let rank = branch_literal(&init.expr).map_or(1, |l| crate::facts::syntax::literal_rank(&l));
+        let arrays = self.arrays.len();
+        let lowered = self.lower_expr(&init.expr, out)?;
+        match lowered.val {
+            Val::Array { array, .. } => self.let_copy(local, lowered, array >= arrays, out),
+            Val::Const => {
+                let (attrs, pat, fwd) = (&local.attrs, &local.pat, &lowered.fwd);
+                out.extend([quote!(#(#attrs)* let #pat = #fwd;)]);
+                let array = self.register_array(name, rank, None, None, out);
+                self.bind(
+                    name,
+                    Val::Array {
+                        array,
+                        prefix: Vec::new(),
+                    },
+                    Origin::Local,
+                );
+                Ok(())
+            }
+            _ => Err(syn::Error::new_spanned(
+                &local.pat,
+                "this array is bound to a value that is not an array",
+            )),
+        }
     }
 
     /// `h[i] = v`, `h[i][j] += v` on an array made inside the sweep.
@@ -334,5 +375,21 @@ impl Sweep<'_> {
             value: operand,
         });
         Ok(())
+    }
+}
+
+/// The array literal an `if`, a `match` or a block gives in its first arm
+/// (for the rank of the array it makes).
+fn branch_literal(e: &Expr) -> Option<Expr> {
+    let tail = |b: &syn::Block| match b.stmts.last() {
+        Some(Stmt::Expr(e, None)) => branch_literal(e),
+        _ => None,
+    };
+    match e {
+        Expr::If(i) => tail(&i.then_branch),
+        Expr::Match(m) => m.arms.first().and_then(|a| branch_literal(&a.body)),
+        Expr::Block(b) => tail(&b.block),
+        Expr::Paren(p) => branch_literal(&p.expr),
+        other => array_literal(other),
     }
 }
