@@ -263,6 +263,88 @@ fn branch_array(#[tracked] w: &[f64; 3], #[tracked] x: f64, k: usize) -> f64 {
     h[0] + h[1] * x + g[0] + g[1] * x + g[2]
 }
 
+/// A block inside an array literal whose loop changes a parameter (the
+/// inlined helper of `u(x)` in `[0.96, u(x)]`), in one arm of an `if`: the
+/// look that decides whether the literal is recorded left the parameter
+/// bound to the loop's value, so the real lowering started the loop from
+/// a value nothing read, and the slope was silently zero (found by the
+/// generator's block helpers, seed 41, program 56).
+#[tape]
+fn literal_block_loop(#[tracked] mut x: f64, cp: f64) -> f64 {
+    let h = if cp < 0.2 {
+        [0.22, 0.3]
+    } else {
+        [0.96, {
+            let mut s = 0.0;
+            for _ in 0..3 {
+                x += 0.1;
+                s += x.tanh();
+            }
+            s
+        }]
+    };
+    h[1] + x
+}
+
+/// The same, an element that is constant but changes the parameter.
+#[tape]
+fn literal_block_shift(#[tracked] mut x: f32, cp: f32) -> f32 {
+    let h = if cp < 0.2 {
+        [0.22, 0.3]
+    } else {
+        [0.96, {
+            for _ in 0..3 {
+                x += 0.1;
+            }
+            0.5
+        }]
+    };
+    h[1] + x * x
+}
+
+/// The helper's own `mut x` shadowing the tracked `x` inside that loop.
+#[tape]
+fn literal_block_shadow(#[tracked] x: f64, cp: f64) -> f64 {
+    let h = if cp < 0.2 {
+        [0.22, 0.3]
+    } else {
+        [0.96, {
+            let mut s = [0.0; 3];
+            for _ in 0..3 {
+                let mut x: f64 = 0.42;
+                x += 0.1;
+                s[0] += x.tanh();
+            }
+            s[0]
+        }]
+    };
+    h[1] + x
+}
+
+#[test]
+fn found_by_the_block_helpers() {
+    for x in [-1.26, 0.4] {
+        // the arm that loops: Σₖ tanh(x + 0.1k)′ + 1; the other arm: 1
+        let by_hand: f64 = (1..=3)
+            .map(|k| 1.0 - (x + 0.1 * k as f64).tanh().powi(2))
+            .sum::<f64>()
+            + 1.0;
+        let (v, g) = literal_block_loop_grad(x, 0.5);
+        assert_eq!(v, literal_block_loop(x, 0.5));
+        assert!((g - by_hand).abs() < 1e-12, "{g} vs {by_hand}");
+        assert_eq!(literal_block_loop_grad(x, 0.1).1, 1.0);
+        // (x + 0.3)² in the arm that loops, x² in the other
+        let xf = x as f32;
+        let (v, g) = literal_block_shift_grad(xf, 0.5);
+        assert_eq!(v, literal_block_shift(xf, 0.5));
+        assert!((g - 2.0 * (xf + 0.3)).abs() < 1e-5, "{g}");
+        assert_eq!(literal_block_shift_grad(xf, 0.1).1, 2.0 * xf);
+        for cp in [0.1, 0.5] {
+            assert_eq!(literal_block_shadow_grad(x, cp).1, 1.0);
+        }
+    }
+}
+
 #[test]
 fn found_by_the_long_run() {
     for (w, x) in [([0.3, -0.7, 0.2], 0.4), ([0.3, -0.7, 0.2], -0.5)] {

@@ -23,6 +23,16 @@ impl Errors {
         self.list.is_empty()
     }
 
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Forgets the errors after the first `len` (found by a look that is
+    /// done again).
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
     /// Keeps the error of a failed step and goes on.
     pub fn ok<T>(&mut self, result: syn::Result<T>) -> Option<T> {
         match result {

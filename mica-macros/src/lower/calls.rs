@@ -315,11 +315,7 @@ impl Sweep<'_> {
         written: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        let elements: Vec<&Expr> = match literal {
-            Expr::Array(a) => a.elems.iter().collect(),
-            Expr::Repeat(r) => vec![&*r.expr],
-            _ => Vec::new(),
-        };
+        let elements = elements_of(literal);
         // the elements are lowered only to learn whether they are recorded;
         // that code is thrown away, and so is what it declared and recorded
         let hoisted = self.hoists.last().map(|h| (h.names.len(), h.options.len()));
@@ -330,8 +326,13 @@ impl Sweep<'_> {
         // take them from the statement's cache
         let cache = self.read_cache.clone();
         let forward_reads = self.forward_reads.clone();
+        // nor what the bindings hold: an element that assigns a binding (a
+        // block whose loop changes a parameter) changes it again when the
+        // literal is lowered for real, from what it held before
+        let bindings = self.scopes.clone();
+        let errors = self.errors.len();
         let mut active = None;
-        for element in elements {
+        for &element in &elements {
             match self.lower_expr(element, &mut TokenStream::new()) {
                 Ok(lowered) if lowered.val.is_active() => active = Some(Ok(element)),
                 Ok(_) => continue,
@@ -339,6 +340,11 @@ impl Sweep<'_> {
             }
             break;
         }
+        // an element that changed a binding is recorded, whatever it gives
+        if active.is_none() && !same_bindings(&bindings, &self.scopes) {
+            active = elements.first().copied().map(Ok);
+        }
+        self.scopes = bindings;
         if let (Some(hoist), Some((names, options))) = (self.hoists.last_mut(), hoisted) {
             hoist.names.truncate(names);
             hoist.options.truncate(options);
@@ -354,7 +360,11 @@ impl Sweep<'_> {
             list.truncate(steps);
         }
         match active {
-            Some(Ok(_)) => return self.literal_array(literal, written, out),
+            Some(Ok(_)) => {
+                // found again by the lowering for real
+                self.errors.truncate(errors);
+                return self.literal_array(literal, written, out);
+            }
             Some(Err(e)) => return Err(e),
             None => {}
         }
@@ -409,4 +419,25 @@ impl Sweep<'_> {
     }
 
     // -------------------------------------------------------------- activity
+}
+
+/// The elements of an array literal (`[a, b]`), or the repeated one (`[x; n]`).
+fn elements_of(literal: &Expr) -> Vec<&Expr> {
+    match literal {
+        Expr::Array(a) => a.elems.iter().collect(),
+        Expr::Repeat(r) => vec![&*r.expr],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether two snapshots of the scopes bind every name to the same value.
+fn same_bindings(a: &[HashMap<String, Binding>], b: &[HashMap<String, Binding>]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.len() == y.len()
+                && x.iter().all(|(name, bx)| {
+                    y.get(name)
+                        .is_some_and(|by| format!("{:?}", bx.val) == format!("{:?}", by.val))
+                })
+        })
 }
