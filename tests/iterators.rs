@@ -57,6 +57,19 @@ macro_rules! programs {
                 even + w.iter().copied().max_by(|a, b| a.total_cmp(b)).unwrap()
             }
 
+            /// Sub-slices: iterated, zipped and summed, and a `for` over one.
+            #[tape$(($mode))?]
+            pub fn slices(#[tracked] w: &[$t]) -> $t {
+                let head: $t = w[..2].iter().map(|v| v * v).sum();
+                let inner: $t = w[1..4].iter().zip(&w[2..]).map(|(a, b)| a * b).sum();
+                let mut tail = 0.0;
+                for v in &w[3..] {
+                    tail += v.sin();
+                }
+                let closed: $t = w[1..=2].iter().product();
+                head + inner + tail + closed
+            }
+
             /// Closures bound by `let`: called, passed to `map`, and one
             /// called where it is written.
             #[tape$(($mode))?]
@@ -117,6 +130,10 @@ macro_rules! check_all {
             same(&g, &$q::statistics_grad(p).1, "statistics");
             agree("statistics", &|v| statistics(v), p, &g);
 
+            let (_, g) = slices_grad(p);
+            same(&g, &$q::slices_grad(p).1, "slices");
+            agree("slices", &|v| slices(v), p, &g);
+
             let (_, g) = strided_grad(p);
             same(&g, &$q::strided_grad(p).1, "strided");
             agree("strided", &|v| strided(v), p, &g);
@@ -162,4 +179,12 @@ fn values_are_unchanged() {
     };
     let (value, _) = p64::statistics_grad(&w);
     assert!((value - by_std).abs() < 1e-12, "{value} vs {by_std}");
+    // the sub-slices, by index
+    let by_index = w[0] * w[0]
+        + w[1] * w[1]
+        + (w[1] * w[2] + w[2] * w[3] + w[3] * w[4])
+        + (w[3].sin() + w[4].sin())
+        + w[1] * w[2];
+    let (value, _) = p64::slices_grad(&w);
+    assert!((value - by_index).abs() < 1e-12, "{value} vs {by_index}");
 }

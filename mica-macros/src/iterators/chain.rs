@@ -63,6 +63,42 @@ fn is_place(e: &Expr) -> bool {
     }
 }
 
+/// A place (`y`, `&y`) or a sub-slice of one (`y[a..b]`, `&y[a..]`): the
+/// place, where the elements start (`None`: at 0) and how many there are.
+fn place_or_slice(e: &Expr) -> Option<(Expr, Option<Expr>, Expr)> {
+    let e = match unparen(e) {
+        Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
+        other => other,
+    };
+    if is_place(e) {
+        return Some((e.clone(), None, syn::parse_quote!(#e.len())));
+    }
+    let Expr::Index(ix) = unparen(e) else {
+        return None;
+    };
+    let (Expr::Range(r), true) = (unparen(&ix.index), is_place(&ix.expr)) else {
+        return None;
+    };
+    let x = (*ix.expr).clone();
+    let start = r.start.as_deref().cloned();
+    let end: Expr = match (&r.end, r.limits) {
+        (None, _) => syn::parse_quote!(#x.len()),
+        (Some(hi), syn::RangeLimits::HalfOpen(_)) => (**hi).clone(),
+        (Some(hi), syn::RangeLimits::Closed(_)) => {
+            let hi = paren(hi);
+            syn::parse_quote!(#hi + 1)
+        }
+    };
+    let len: Expr = match &start {
+        None => end,
+        Some(lo) => {
+            let (lo, end) = (paren(lo), paren(&end));
+            syn::parse_quote!(#end - #lo)
+        }
+    };
+    Some((x, start, len))
+}
+
 fn is_zero(e: &Expr) -> bool {
     matches!(unparen(e), Expr::Lit(l) if l.lit.to_token_stream().to_string() == "0")
 }
@@ -85,12 +121,15 @@ impl Chains {
     /// The loop of `e`, if `e` is a chain over a source Mica knows.
     pub(super) fn seq(&mut self, e: &Expr) -> syn::Result<Option<Seq>> {
         let Expr::MethodCall(m) = unparen(e) else {
-            return Ok(self.range(e));
+            return Ok(self.range(e).or_else(|| self.sub_slice(e)));
         };
         let method = m.method.to_string();
         if matches!(method.as_str(), "iter" | "into_iter") && m.args.is_empty() {
             if let Some(range) = self.range(&m.receiver) {
                 return Ok(Some(range));
+            }
+            if let Some(slice) = self.sub_slice(&m.receiver) {
+                return Ok(Some(slice));
             }
             if !is_place(&m.receiver) {
                 return Ok(None);
@@ -154,27 +193,32 @@ impl Chains {
                     ));
                 }
                 let y = match unparen(other) {
-                    Expr::Reference(r) if is_place(&r.expr) => (*r.expr).clone(),
-                    p if is_place(p) => p.clone(),
                     Expr::MethodCall(c)
-                        if is_place(&c.receiver)
-                            && matches!(c.method.to_string().as_str(), "iter" | "into_iter")
+                        if matches!(c.method.to_string().as_str(), "iter" | "into_iter")
                             && c.args.is_empty() =>
                     {
-                        (*c.receiver).clone()
+                        &c.receiver
                     }
-                    _ => return Err(err(other, "`.zip(…)` of a chain")),
+                    other => other,
+                };
+                let Some((y, start, len)) = place_or_slice(y) else {
+                    return Err(err(other, "`.zip(…)` of a chain"));
                 };
                 let (i, lo, hi) = (&seq.index, paren(&seq.lo), paren(&seq.hi));
-                let at: Expr = if is_zero(&seq.lo) {
+                let mut at: Expr = if is_zero(&seq.lo) {
                     syn::parse_quote!(#i)
                 } else {
                     syn::parse_quote!(#i - #lo)
                 };
+                if let Some(start) = &start {
+                    let start = paren(start);
+                    at = syn::parse_quote!(#start + #at);
+                }
+                let len = paren(&len);
                 seq.hi = if is_zero(&seq.lo) {
-                    syn::parse_quote!(#hi.min(#y.len()))
+                    syn::parse_quote!(#hi.min(#len))
                 } else {
-                    syn::parse_quote!(#hi.min(#lo + #y.len()))
+                    syn::parse_quote!(#hi.min(#lo + #len))
                 };
                 seq.elem = Elem::Tuple(vec![
                     seq.elem.clone(),
@@ -279,6 +323,37 @@ impl Chains {
             elem: Elem::One(syn::parse_quote!(#index)),
             index,
             adapted: false,
+        })
+    }
+
+    /// `x[a..b]`, `&x[a..]`, `&x[..b]`: a loop over those elements of `x`
+    /// (adapted: Mica's own `for` iterates whole arrays only).
+    fn sub_slice(&mut self, e: &Expr) -> Option<Seq> {
+        let e = match unparen(e) {
+            Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
+            other => other,
+        };
+        let Expr::Index(ix) = unparen(e) else {
+            return None;
+        };
+        let Expr::Range(_) = unparen(&ix.index) else {
+            return None;
+        };
+        let (x, start, len) = place_or_slice(e)?;
+        let index = self.fresh("i");
+        let lo = start.unwrap_or_else(|| syn::parse_quote!(0));
+        let (l, n) = (paren(&lo), paren(&len));
+        Some(Seq {
+            hi: syn::parse_quote!(#l + #n),
+            lo,
+            step: None,
+            rev: false,
+            filtered: false,
+            before: Vec::new(),
+            prelude: Vec::new(),
+            elem: Elem::One(syn::parse_quote!(#x[#index])),
+            index,
+            adapted: true,
         })
     }
 
