@@ -70,6 +70,18 @@ macro_rules! programs {
                 let t = 0.5 * s;
                 (t, mica::sigmoid(-t))
             }
+            /// an array left early, from inside a loop or after it
+            fn reflected(v: &[$t], s: $t) -> [$t; 3] {
+                for i in 0..v.len() {
+                    if v[i] * s > 0.5 {
+                        return [v[i] * s, -v[i], s];
+                    }
+                }
+                if s < 0.0 {
+                    return [s, s * s, 0.5];
+                }
+                [v[0] * v[1], s, 0.25]
+            }
             /// a by-value array the helper changes
             fn bumped(mut v: [$t; 3], by: $t) -> [$t; 3] {
                 v[1] += by;
@@ -135,8 +147,9 @@ macro_rules! programs {
                 let c = split(k, 2.0).1;
                 let (e, f) = first_above([w[0], w[1], 0.45], w[2] * 4.0);
                 let (g, h) = first_above([0.5, 0.5, 0.5], 0.1);
+                let r = reflected(&w[1..], k * w[0]);
                 norm2(&tmp) + norm2(&w[1..3]) + s * p + clip(w[2]) + clip(w[3] * 4.0) + c * sq(w[0])
-                    + e + f * w[0] + g * h
+                    + e + f * w[0] + g * h + r[0] + r[1] * r[2]
             }
 
             /// A planar arm: the tip of three joints through rotation and

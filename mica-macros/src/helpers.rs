@@ -436,9 +436,33 @@ impl Inline<'_> {
                         .collect()
                 })
             });
-            let mut leave = Leave(label.clone(), fields.clone());
+            // an array is left whole, assigned to a local that starts at
+            // zeros: a `loop`'s value is a scalar
+            let array = match (&helper.sig.output, &fields) {
+                (ReturnType::Type(_, ty), None) => zeros_of(ty).map(|zeros| {
+                    let name =
+                        format_ident!("__mica_array_{}", label.ident, span = Span::mixed_site());
+                    (name, ty.clone(), zeros)
+                }),
+                _ => None,
+            };
+            let mut leave = Leave(
+                label.clone(),
+                fields.clone(),
+                array.as_ref().map(|(name, _, _)| name.clone()),
+            );
             for s in lets.iter_mut() {
                 leave.visit_stmt_mut(s);
+            }
+            if let Some((name, ty, zeros)) = array {
+                if let Some(tail) = tail {
+                    lets.push(syn::parse_quote!({ #name = #tail; break #label; }));
+                }
+                return Ok(syn::parse_quote!({
+                    let mut #name: #ty = #zeros;
+                    #label: loop { #(#lets)* }
+                    #name
+                }));
             }
             if let Some(fields) = fields {
                 if let Some(Expr::Tuple(t)) = tail {
@@ -555,15 +579,48 @@ impl<'ast> Visit<'ast> for Returns {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
+/// An array of zeros of a type of float arrays (`[f64; 3]`, `[[f32; 2];
+/// N]`), or `None` for any other type.
+fn zeros_of(ty: &Type) -> Option<Expr> {
+    match ty {
+        Type::Array(a) => {
+            let (len, inner) = (&a.len, zeros_of(&a.elem).or_else(|| zero_float(&a.elem))?);
+            Some(syn::parse_quote!([#inner; #len]))
+        }
+        Type::Paren(p) => zeros_of(&p.elem),
+        Type::Group(g) => zeros_of(&g.elem),
+        _ => None,
+    }
+}
+
+fn zero_float(ty: &Type) -> Option<Expr> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64") => {
+            Some(syn::parse_quote!(0.0_f64))
+        }
+        Type::Path(p) if p.qself.is_none() && p.path.is_ident("f32") => {
+            Some(syn::parse_quote!(0.0_f32))
+        }
+        Type::Paren(p) => zero_float(&p.elem),
+        Type::Group(g) => zero_float(&g.elem),
+        _ => None,
+    }
+}
+
 /// `return e` → `break 'label e`; with fields, `return (a, b)` →
-/// `{ field0 = a; field1 = b; break 'label; }`.
-struct Leave(syn::Lifetime, Option<Vec<Ident>>);
+/// `{ field0 = a; field1 = b; break 'label; }`; with an array's local,
+/// `{ local = e; break 'label; }`.
+struct Leave(syn::Lifetime, Option<Vec<Ident>>, Option<Ident>);
 
 impl VisitMut for Leave {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         visit_mut::visit_expr_mut(self, e);
         if let Expr::Return(r) = e {
             let label = &self.0;
+            if let (Some(value), Some(array)) = (&r.expr, &self.2) {
+                *e = syn::parse_quote!({ #array = #value; break #label; });
+                return;
+            }
             *e = match (&r.expr, &self.1) {
                 (Some(value), Some(fields)) => match &**value {
                     Expr::Tuple(t) => {
