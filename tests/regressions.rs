@@ -321,6 +321,20 @@ fn literal_block_shadow(#[tracked] x: f64, cp: f64) -> f64 {
     h[1] + x
 }
 
+/// A loop over `0..h.len()` in a branch arm: its range, kept for the
+/// reverse, had no starting value before the arm (a build failure; found
+/// by the generator's block helpers).
+#[tape]
+fn len_loop_in_a_branch(#[tracked] v: &[f64]) -> f64 {
+    let mut h = [v[0], 0.5, v[2]];
+    if v[1] < 0.0 {
+        for i in 0..h.len() {
+            h[i] *= v[1];
+        }
+    }
+    h[0] + h[1] * h[2]
+}
+
 #[test]
 fn found_by_the_block_helpers() {
     for x in [-1.26, 0.4] {
@@ -342,6 +356,11 @@ fn found_by_the_block_helpers() {
         for cp in [0.1, 0.5] {
             assert_eq!(literal_block_shadow_grad(x, cp).1, 1.0);
         }
+    }
+    for v in [[0.3, -0.7, 0.45], [0.3, 0.7, 0.45]] {
+        let (value, g) = len_loop_in_a_branch_grad(&v);
+        assert_eq!(value, len_loop_in_a_branch(&v));
+        mica::check::check_gradient(|p: &[f64]| len_loop_in_a_branch(p), &v, &g).unwrap();
     }
 }
 

@@ -494,6 +494,21 @@ impl<T: Placeholder, const N: usize> Placeholder for [T; N] {
     }
 }
 
+/// A loop's range kept for its reverse (`0..h.len()` inside a branch arm).
+impl<T: Placeholder> Placeholder for core::ops::Range<T> {
+    #[inline(always)]
+    fn placeholder() -> Self {
+        T::placeholder()..T::placeholder()
+    }
+}
+
+impl<T: Placeholder> Placeholder for core::ops::RangeInclusive<T> {
+    #[inline(always)]
+    fn placeholder() -> Self {
+        T::placeholder()..=T::placeholder()
+    }
+}
+
 impl<A: Shaped> Placeholder for ShapeOf<A> {
     #[inline(always)]
     fn placeholder() -> Self {
