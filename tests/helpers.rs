@@ -82,6 +82,11 @@ macro_rules! programs {
                 }
                 [v[0] * v[1], s, 0.25]
             }
+            /// a borrowed array passed on by value
+            fn passed_on(a: &[$t; 3]) -> $t {
+                let b = bumped(*a, 0.25);
+                b[0] * b[1] + a[2]
+            }
             /// a by-value array the helper changes
             fn bumped(mut v: [$t; 3], by: $t) -> [$t; 3] {
                 v[1] += by;
@@ -135,7 +140,7 @@ macro_rules! programs {
             /// `|x × f|` with a constant `f`, and a tracked `f` too.
             pub fn torque(#[tracked] x: &[$t; 3], #[tracked] f: &[$t; 3]) -> $t {
                 let t = cross(x, f);
-                dot(&t, &t).sqrt() + dot(&bumped(*x, 0.5), f)
+                dot(&t, &t).sqrt() + dot(&bumped(*x, 0.5), f) + passed_on(f) + passed_on(&*x)
             }
 
             /// Out-parameters, slices, tuples, an early return, a helper

@@ -111,6 +111,14 @@ impl Borrow {
         }
     }
 
+    /// Whether the place is a name the caller passed for a reference
+    /// parameter (so a reference it holds; a method's receiver may be the
+    /// value itself).
+    fn is_place_name(&self) -> bool {
+        self.name != "self"
+            && matches!(&self.place, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some())
+    }
+
     /// The place as a receiver: `x[lo..hi]` for a slice.
     fn receiver(&self) -> Expr {
         match &self.slice {
@@ -204,11 +212,20 @@ impl VisitMut for Borrow {
                     *m.receiver = self.receiver();
                 }
             }
-            // `*a`, `**a`: the place itself
+            // `*a`, `**a`: the place itself; where the caller passed a
+            // reference it holds (`u(w)`), what it refers to
             Expr::Unary(u)
                 if matches!(u.op, syn::UnOp::Deref(_)) && self.derefs_to_name(&u.expr) =>
             {
-                *e = self.receiver();
+                let held = self.slice.is_none()
+                    && !matches!(self.bare, Expr::Reference(_))
+                    && self.is_place_name();
+                let place = self.receiver();
+                *e = if held {
+                    syn::parse_quote!((*#place))
+                } else {
+                    place
+                };
             }
             Expr::Field(f) if self.is_name(&f.base) => *f.base = self.receiver(),
             Expr::Path(_) if self.is_name(e) => *e = self.bare.clone(),
