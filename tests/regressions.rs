@@ -335,6 +335,40 @@ fn len_loop_in_a_branch(#[tracked] v: &[f64]) -> f64 {
     h[0] + h[1] * h[2]
 }
 
+/// A copy of a local array of constants (`let mut v = h;`, what a helper's
+/// by-value array parameter called with `h` is) that later lines write
+/// recorded values into, swap with a recorded array, or hand to a helper
+/// that writes a sub-slice of it: was refused as a write of a recorded
+/// value into a constant array.
+#[tape]
+fn copied_array(#[tracked] x: f64) -> f64 {
+    let h = [0.0; 3];
+    let mut v = h;
+    v[1] = x.tanh();
+    let mut u = h.clone();
+    let mut g = [0.5; 3];
+    g[1] = x * x;
+    std::mem::swap(&mut u, &mut g);
+    v[0] + v[1] + u[1] * v[1] + g[1]
+}
+
+#[tape]
+mod copied {
+    fn write(x: f32, z: &mut [f32]) {
+        for i in 0..z.len() {
+            z[i] = x.tanh();
+        }
+    }
+    fn outer(x: f32, mut v: [f32; 3]) -> f32 {
+        write(x, &mut v[1..2]);
+        v[0] + v[1] * x
+    }
+    pub fn f(#[tracked] x: f32) -> f32 {
+        let h = [0.25; 3];
+        outer(x, h)
+    }
+}
+
 #[test]
 fn found_by_the_block_helpers() {
     for x in [-1.26, 0.4] {
@@ -356,6 +390,20 @@ fn found_by_the_block_helpers() {
         for cp in [0.1, 0.5] {
             assert_eq!(literal_block_shadow_grad(x, cp).1, 1.0);
         }
+    }
+    for x in [-0.8, 0.3, 1.4] {
+        // tanh x + x² tanh x + 0: the swap gives u the recorded row, g h's
+        let (value, g) = copied_array_grad(x);
+        assert_eq!(value, copied_array(x));
+        let sech2 = 1.0 - x.tanh().powi(2);
+        let by_hand = sech2 + 2.0 * x * x.tanh() + x * x * sech2;
+        assert!((g - by_hand).abs() < 1e-12, "{g} vs {by_hand}");
+        // 0.25 + x tanh x
+        let xf = x as f32;
+        let (value, g) = copied::f_grad(xf);
+        assert_eq!(value, copied::f(xf));
+        let by_hand = xf.tanh() + xf * (1.0 - xf.tanh().powi(2));
+        assert!((g - by_hand).abs() < 1e-5, "{g} vs {by_hand}");
     }
     for v in [[0.3, -0.7, 0.45], [0.3, 0.7, 0.45]] {
         let (value, g) = len_loop_in_a_branch_grad(&v);

@@ -173,6 +173,10 @@ pub struct Sweep<'a> {
     /// in a nested block or arm: a `let` of the same name before a fused
     /// loop would shadow the declaration (see `reverse/fuse.rs`)
     pub hoisted: std::collections::HashSet<String>,
+    /// local arrays of constants bound by a literal (`let h = [0.0; 3];`),
+    /// by name, with their rank: a copy of one (`let mut v = h;`) that later
+    /// lines write recorded values into is recorded from its `let`
+    const_arrays: HashMap<String, usize>,
 }
 
 /// The names of `generics`' `const` parameters.
@@ -211,6 +215,7 @@ impl<'a> Sweep<'a> {
             fast: Vec::new(),
             const_generics: Default::default(),
             hoisted: Default::default(),
+            const_arrays: HashMap::new(),
         }
     }
 
@@ -307,6 +312,7 @@ impl<'a> Sweep<'a> {
     }
 
     fn bind(&mut self, name: &Ident, val: Val, origin: Origin) {
+        self.const_arrays.remove(&name.to_string());
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name.to_string(), Binding { val, origin });
         }

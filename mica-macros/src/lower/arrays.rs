@@ -152,8 +152,12 @@ impl Sweep<'_> {
         let Some(name) = array_binding(&local.pat) else {
             return false;
         };
-        // an array literal, or an `if`/`match`/block whose value is one
-        let Some(literal) = array_literal(&init.expr).or_else(|| branch_literal(&init.expr)) else {
+        // an array literal, an `if`/`match`/block whose value is one, or a
+        // copy of a local array of constants
+        let Some(literal) = array_literal(&init.expr)
+            .or_else(|| branch_literal(&init.expr))
+            .or_else(|| self.copied_constant(local).map(zeros_of_rank))
+        else {
             return false;
         };
         let mut active: HashSet<String> = self
@@ -247,7 +251,10 @@ impl Sweep<'_> {
         let Some(init) = &local.init else {
             return Ok(());
         };
-        let rank = branch_literal(&init.expr).map_or(1, |l| crate::facts::syntax::literal_rank(&l));
+        let rank = branch_literal(&init.expr)
+            .map(|l| crate::facts::syntax::literal_rank(&l))
+            .or_else(|| self.copied_constant(local))
+            .unwrap_or(1);
         let arrays = self.arrays.len();
         let lowered = self.lower_expr(&init.expr, out)?;
         match lowered.val {
@@ -271,6 +278,36 @@ impl Sweep<'_> {
                 "this array is bound to a value that is not an array",
             )),
         }
+    }
+
+    /// A `let` of a constant array by a literal: noted with its rank.
+    pub(super) fn note_constant_array(&mut self, local: &Local) {
+        let (Some(init), Some(name)) = (&local.init, array_binding(&local.pat)) else {
+            return;
+        };
+        if let Some(literal) = array_literal(&init.expr) {
+            let rank = crate::facts::syntax::literal_rank(&literal);
+            self.const_arrays.insert(name.to_string(), rank);
+        }
+    }
+
+    /// For `let v = h;` (or `h.clone()`), `h` a local array of constants
+    /// bound by a literal: its rank.
+    fn copied_constant(&self, local: &Local) -> Option<usize> {
+        let init = local.init.as_ref()?;
+        let source = match strip_parens(&init.expr) {
+            Expr::MethodCall(m) if m.method == "clone" && m.args.is_empty() => &*m.receiver,
+            other => other,
+        };
+        let Expr::Path(p) = strip_parens(source) else {
+            return None;
+        };
+        let name = p.path.get_ident()?.to_string();
+        let binding = self.lookup(&name)?;
+        if binding.val.is_active() {
+            return None;
+        }
+        self.const_arrays.get(&name).copied()
     }
 
     /// `h[i] = v`, `h[i][j] += v` on an array made inside the sweep.
@@ -376,6 +413,14 @@ impl Sweep<'_> {
         });
         Ok(())
     }
+}
+
+/// `[0.0; 1]`, nested `rank` times: a literal of constants of that rank.
+fn zeros_of_rank(rank: usize) -> Expr {
+    (0..rank).fold(
+        syn::parse_quote!(0.0),
+        |inner: Expr, _| syn::parse_quote!([#inner; 1]),
+    )
 }
 
 /// The array literal an `if`, a `match` or a block gives in its first arm
