@@ -87,6 +87,7 @@ pub fn expand(
     };
     if let Some(block) = primal {
         *item.block = block;
+        item.attrs.retain(|a| !crate::helpers::is_inlined_lints(a));
     }
     quote! {
         #item

@@ -55,6 +55,20 @@ fn may_hold_float(ty: &Type) -> bool {
     names.iter().any(|n| !NOT_FLOATS.contains(&n.as_str()))
 }
 
+/// The lints a function with helpers' bodies written in is spared: a
+/// `&mut` argument a helper only reads, a borrow it does not read, a local
+/// it writes and nobody reads again are uses of the caller's bindings in the
+/// source, not in the code Mica writes. The primal, as written, keeps
+/// rustc's lints (see [`is_inlined_lints`]).
+pub fn inlined_lints() -> syn::Attribute {
+    syn::parse_quote!(#[allow(unused_mut, unused_variables, unused_assignments)])
+}
+
+/// Whether an attribute is [`inlined_lints`]'s.
+pub fn is_inlined_lints(attr: &syn::Attribute) -> bool {
+    attr.to_token_stream().to_string() == inlined_lints().to_token_stream().to_string()
+}
+
 impl Helpers {
     /// The helpers among `fns`: every function that is not an entry point
     /// and whose signature may hold a float.
@@ -87,7 +101,9 @@ impl Helpers {
     }
 
     /// `block` with every call to a helper inlined; errors at the calls.
-    pub fn inline(&mut self, block: &mut syn::Block, errors: &mut Errors) {
+    /// Whether any call was.
+    pub fn inline(&mut self, block: &mut syn::Block, errors: &mut Errors) -> bool {
+        let before = block.to_token_stream().to_string();
         let mut visitor = Inline {
             helpers: self,
             stack: Vec::new(),
@@ -97,6 +113,7 @@ impl Helpers {
         for e in visitor.errors {
             errors.push(e);
         }
+        block.to_token_stream().to_string() != before
     }
 
     /// The helper `name` with the helpers it calls inlined.

@@ -132,7 +132,9 @@ fn functions(
         crate::closures::rewrite(&mut f.block, errors);
         let knobs = crate::iterators::knobs(&f);
         crate::iterators::rewrite(&mut f, knobs, errors);
-        helpers.inline(&mut f.block, errors);
+        if helpers.inline(&mut f.block, errors) {
+            f.attrs.push(crate::helpers::inlined_lints());
+        }
         out.push((name, function(&fn_args, f, primal, errors)));
     }
     out
