@@ -369,6 +369,35 @@ mod copied {
     }
 }
 
+/// A window's loop that a `break` may leave, where a block's own `let mut
+/// x` (an inlined helper's parameter) is changed and a later `let x`
+/// shadows the tracked `x`: the block's assignment was taken for one of the
+/// tracked `x` (refused as a value carried in a way Mica cannot follow).
+#[tape]
+fn shadowed_in_a_window(x_in: f64) -> (f64, f64) {
+    #[tracked]
+    let x: f64 = x_in;
+    tape! {
+        let mut t = 0.5;
+        let s = t * x;
+        for _ in 0..2 {
+            if s > -0.21 {
+                break;
+            }
+            {
+                let mut x: f64 = 0.5;
+                x /= 2.0;
+                t += x.tanh();
+            }
+            let x = x * 0.5 + 0.5;
+            t += x.tanh() * 0.1;
+        }
+        let out = t;
+    }
+    backward!(out);
+    (out, gradient!(x))
+}
+
 #[test]
 fn found_by_the_block_helpers() {
     for x in [-1.26, 0.4] {
@@ -404,6 +433,23 @@ fn found_by_the_block_helpers() {
         assert_eq!(value, copied::f(xf));
         let by_hand = xf.tanh() + xf * (1.0 - xf.tanh().powi(2));
         assert!((g - by_hand).abs() < 1e-5, "{g} vs {by_hand}");
+    }
+    for x in [-3.0, -1.0, 0.5, 2.0] {
+        // two trips of 0.1 tanh(0.5x + 0.5) below the break, none above
+        let (value, g) = shadowed_in_a_window(x);
+        let by_hand = if 0.5 * x > -0.21 {
+            0.0
+        } else {
+            2.0 * 0.1 * 0.5 * (1.0 - (0.5 * x + 0.5).tanh().powi(2))
+        };
+        assert!((g - by_hand).abs() < 1e-12, "{g} vs {by_hand}");
+        mica::check::check_gradient(|p: &[f64]| shadowed_in_a_window(p[0]).0, &[x], &[g]).unwrap();
+        let by_hand = if 0.5 * x > -0.21 {
+            0.5
+        } else {
+            0.5 + 2.0 * (0.25_f64.tanh() + 0.1 * (0.5 * x + 0.5).tanh())
+        };
+        assert!((value - by_hand).abs() < 1e-12, "{value} vs {by_hand}");
     }
     for v in [[0.3, -0.7, 0.45], [0.3, 0.7, 0.45]] {
         let (value, g) = len_loop_in_a_branch_grad(&v);

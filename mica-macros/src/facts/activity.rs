@@ -19,13 +19,57 @@ pub struct Assignments {
     pub writes: Vec<(Ident, Expr)>,
     /// the patterns and iterated expressions of `for` loops
     pub loops: Vec<(syn::Pat, Expr)>,
+    /// for each of `assigned`: whether its target is a name bound inside
+    /// the visited lines (a `let` in a block, a pattern) where it stands
+    shadowed: Vec<bool>,
+    /// the names bound so far in each open block or pattern scope
+    scopes: Vec<HashSet<String>>,
+}
+
+impl Assignments {
+    fn assign(&mut self, name: &Ident, value: Expr, compound: bool) {
+        let key = name.to_string();
+        self.shadowed
+            .push(self.scopes.iter().any(|s| s.contains(&key)));
+        self.assigned.push((name.clone(), value, compound));
+    }
+
+    /// The assignments whose targets are bindings made before the visited
+    /// lines (not a name a `let` among them shadows).
+    pub fn outer(&self) -> impl Iterator<Item = &(Ident, Expr, bool)> {
+        self.assigned
+            .iter()
+            .zip(&self.shadowed)
+            .filter(|(_, shadowed)| !**shadowed)
+            .map(|(a, _)| a)
+    }
+
+    fn bind(&mut self, pat: &syn::Pat) {
+        let names = pattern_names(pat);
+        if self.scopes.is_empty() {
+            // the visited lines' own scope
+            self.scopes.push(HashSet::new());
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.extend(names.iter().map(Ident::to_string));
+        }
+    }
+
+    /// Visits `inner` in a scope of its own, where `pat` binds its names.
+    fn scoped(&mut self, pat: Option<&syn::Pat>, inner: impl FnOnce(&mut Self)) {
+        self.scopes.push(HashSet::new());
+        if let Some(pat) = pat {
+            self.bind(pat);
+        }
+        inner(self);
+        self.scopes.pop();
+    }
 }
 
 impl<'ast> Visit<'ast> for Assignments {
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
         if let Some(name) = root(&e.left, Reach::Name) {
-            self.assigned
-                .push((name.clone(), (*e.right).clone(), false));
+            self.assign(name, (*e.right).clone(), false);
         } else if let Some(name) = indexed_root(&e.left) {
             self.writes.push((name.clone(), (*e.right).clone()));
         }
@@ -34,7 +78,7 @@ impl<'ast> Visit<'ast> for Assignments {
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
         if is_compound(&e.op) {
             if let Some(name) = root(&e.left, Reach::Name) {
-                self.assigned.push((name.clone(), (*e.right).clone(), true));
+                self.assign(name, (*e.right).clone(), true);
             } else if let Some(name) = indexed_root(&e.left) {
                 self.writes.push((name.clone(), (*e.right).clone()));
             }
@@ -67,8 +111,8 @@ impl<'ast> Visit<'ast> for Assignments {
                 })
                 .collect();
             if let [Some(a), Some(b)] = names[..] {
-                self.assigned.push((a.clone(), e.args[1].clone(), false));
-                self.assigned.push((b.clone(), e.args[0].clone(), false));
+                self.assign(a, e.args[1].clone(), false);
+                self.assign(b, e.args[0].clone(), false);
             }
         }
         syn::visit::visit_expr_call(self, e);
@@ -78,12 +122,56 @@ impl<'ast> Visit<'ast> for Assignments {
             for name in pattern_names(&local.pat) {
                 self.lets.push((name, (*init.expr).clone()));
             }
+            // the initialiser (and `else`) read the names before the `let`
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
+            }
         }
-        syn::visit::visit_local(self, local);
+        self.bind(&local.pat);
+    }
+    fn visit_block(&mut self, b: &'ast syn::Block) {
+        self.scoped(None, |v| syn::visit::visit_block(v, b));
     }
     fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
         self.loops.push(((*f.pat).clone(), (*f.expr).clone()));
-        syn::visit::visit_expr_for_loop(self, f);
+        self.visit_expr(&f.expr);
+        self.scoped(Some(&f.pat), |v| v.visit_block(&f.body));
+    }
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.scoped(Some(&arm.pat), |v| {
+            if let Some((_, guard)) = &arm.guard {
+                v.visit_expr(guard);
+            }
+            v.visit_expr(&arm.body);
+        });
+    }
+    fn visit_expr_if(&mut self, i: &'ast syn::ExprIf) {
+        match &*i.cond {
+            Expr::Let(l) => {
+                self.visit_expr(&l.expr);
+                self.scoped(Some(&l.pat), |v| v.visit_block(&i.then_branch));
+            }
+            cond => {
+                self.visit_expr(cond);
+                self.visit_block(&i.then_branch);
+            }
+        }
+        if let Some((_, other)) = &i.else_branch {
+            self.visit_expr(other);
+        }
+    }
+    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+        match &*w.cond {
+            Expr::Let(l) => {
+                self.visit_expr(&l.expr);
+                self.scoped(Some(&l.pat), |v| v.visit_block(&w.body));
+            }
+            cond => {
+                self.visit_expr(cond);
+                self.visit_block(&w.body);
+            }
+        }
     }
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     fn visit_item(&mut self, _: &'ast syn::Item) {}

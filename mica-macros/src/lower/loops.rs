@@ -215,7 +215,8 @@ impl Sweep<'_> {
         for stmt in &block.stmts {
             assigned.visit_stmt(stmt);
         }
-        for (name, _, _) in &assigned.assigned {
+        // (a name a `let` in the body shadows is the body's own)
+        for (name, _, _) in assigned.outer() {
             if carried.iter().any(|(c, _, _)| c == name) {
                 continue;
             }
