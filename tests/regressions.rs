@@ -398,6 +398,57 @@ fn shadowed_in_a_window(x_in: f64) -> (f64, f64) {
     (out, gradient!(x))
 }
 
+/// An arm's own `let` of a name bound before the branch (an inlined
+/// helper's `mut x` parameter, in a `match` arm): the merge after the branch
+/// read the arm's binding for the outer one, and the outer `x` lost its
+/// slope in that arm, silently (found by the generator's block helpers,
+/// seed 942739588, program 196).
+#[tape]
+fn arm_shadow(#[tracked] x: f64, k: usize) -> f64 {
+    let t = match k {
+        0 => 1.0,
+        _ => {
+            let mut x = 0.5;
+            x -= 0.1;
+            x
+        }
+    };
+    t + x * x
+}
+
+/// The outer `x` changed in the arm, then shadowed there.
+#[tape]
+fn arm_assign_then_shadow(#[tracked] mut x: f32, k: usize) -> f32 {
+    let t = if k == 0 {
+        x *= 2.0;
+        let x = 0.5;
+        x
+    } else {
+        1.0
+    };
+    t + x * x
+}
+
+/// The same in a window.
+#[tape]
+fn arm_shadow_window(x_in: f64, k: usize) -> (f64, f64) {
+    #[tracked]
+    let x: f64 = x_in;
+    tape! {
+        let t = match k {
+            0 => 1.0,
+            _ => {
+                let mut x = 0.5;
+                x -= 0.1;
+                x
+            }
+        };
+        let out = t + x * x;
+    }
+    backward!(out);
+    (out, gradient!(x))
+}
+
 #[test]
 fn found_by_the_block_helpers() {
     for x in [-1.26, 0.4] {
@@ -450,6 +501,23 @@ fn found_by_the_block_helpers() {
             0.5 + 2.0 * (0.25_f64.tanh() + 0.1 * (0.5 * x + 0.5).tanh())
         };
         assert!((value - by_hand).abs() < 1e-12, "{value} vs {by_hand}");
+    }
+    for x in [0.3, -1.2] {
+        for k in 0..3 {
+            // d/dx (t + x²) = 2x in every arm
+            let (value, g) = arm_shadow_grad(x, k);
+            assert_eq!(value, arm_shadow(x, k));
+            assert_eq!(g, 2.0 * x);
+            let (value, g) = arm_shadow_window(x, k);
+            assert_eq!(value, arm_shadow(x, k));
+            assert_eq!(g, 2.0 * x);
+            // (2x)² in the arm that doubles x, x² in the other
+            let xf = x as f32;
+            let (value, g) = arm_assign_then_shadow_grad(xf, k);
+            assert_eq!(value, arm_assign_then_shadow(xf, k));
+            let by_hand = if k == 0 { 8.0 * xf } else { 2.0 * xf };
+            assert!((g - by_hand).abs() < 1e-5, "{g} vs {by_hand}");
+        }
     }
     for v in [[0.3, -0.7, 0.45], [0.3, 0.7, 0.45]] {
         let (value, g) = len_loop_in_a_branch_grad(&v);

@@ -187,6 +187,10 @@ impl Sweep<'_> {
                 (None, true) => tails.push(Val::Const),
                 (None, false) => {}
             }
+            // what the bindings made before the branch hold at the arm's
+            // end: read past the arm's own scope, where a `let` of the same
+            // name (`let mut x = 0.5;` in the arm) is another binding
+            self.scopes.pop();
             for (c, (name, _)) in candidates.iter().enumerate() {
                 let val = self
                     .lookup(&name.to_string())
@@ -194,7 +198,6 @@ impl Sweep<'_> {
                     .unwrap_or(Val::Const);
                 ends[c].push(val);
             }
-            self.scopes.pop();
             let steps = self.building.pop().unwrap_or_default();
             self.depth -= 1;
             if let Some(hoist) = self.hoists.last_mut() {
