@@ -67,7 +67,11 @@ macro_rules! programs {
                     tail += v.sin();
                 }
                 let closed: $t = w[1..=2].iter().product();
-                head + inner + tail + closed
+                let mut shifted = 0.0;
+                for (a, b) in w.iter().zip(w[1..].iter()) {
+                    shifted += a * b;
+                }
+                head + inner + tail + closed + shifted
             }
 
             /// Closures bound by `let`: called, passed to `map`, and one
@@ -184,7 +188,8 @@ fn values_are_unchanged() {
         + w[1] * w[1]
         + (w[1] * w[2] + w[2] * w[3] + w[3] * w[4])
         + (w[3].sin() + w[4].sin())
-        + w[1] * w[2];
+        + w[1] * w[2]
+        + (w[0] * w[1] + w[1] * w[2] + w[2] * w[3] + w[3] * w[4]);
     let (value, _) = p64::slices_grad(&w);
     assert!((value - by_index).abs() < 1e-12, "{value} vs {by_index}");
 }

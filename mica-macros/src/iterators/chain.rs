@@ -201,9 +201,18 @@ impl Chains {
                     }
                     other => other,
                 };
-                let Some((y, start, len)) = place_or_slice(y) else {
+                let Some((y_place, start, len)) = place_or_slice(y) else {
                     return Err(err(other, "`.zip(…)` of a chain"));
                 };
+                // Mica's own `for` zips whole arrays only
+                let whole = match unparen(y) {
+                    Expr::Reference(r) => is_place(&r.expr),
+                    other => is_place(other),
+                };
+                if !whole {
+                    seq.adapted = true;
+                }
+                let y = y_place;
                 let (i, lo, hi) = (&seq.index, paren(&seq.lo), paren(&seq.hi));
                 let mut at: Expr = if is_zero(&seq.lo) {
                     syn::parse_quote!(#i)
