@@ -74,6 +74,26 @@ macro_rules! programs {
                 head + inner + tail + closed + shifted
             }
 
+            /// Where the generator found chains failing: inside `vec![…]`,
+            /// as a `break` value, with a `filter`; over an array that only
+            /// a later `.fill` records; `rev` and `take` of literal ends.
+            #[tape$(($mode))?]
+            pub fn placed(#[tracked] w: &[$t]) -> $t {
+                let v = vec![w[0], w.iter().filter(|x| **x > 0.0).map(|x| x * x).sum::<$t>()];
+                let mut h = [0.5; 3];
+                let before: $t = h.iter().map(|x| x * 2.0).sum();
+                h.fill(w[1]);
+                let mut i = 0;
+                let found = loop {
+                    if i + 1 >= 2 {
+                        break w.iter().filter(|x| **x < 0.5).map(|&x| x.sin()).sum::<$t>();
+                    }
+                    i += 1;
+                };
+                let tail: $t = (0..3).rev().take(2).map(|j| w[j]).sum();
+                v[0] + v[1] + before + h[0] * h[2] + found + tail
+            }
+
             /// Closures bound by `let`: called, passed to `map`, and one
             /// called where it is written.
             #[tape$(($mode))?]
@@ -133,6 +153,10 @@ macro_rules! check_all {
             let (_, g) = statistics_grad(p);
             same(&g, &$q::statistics_grad(p).1, "statistics");
             agree("statistics", &|v| statistics(v), p, &g);
+
+            let (_, g) = placed_grad(p);
+            same(&g, &$q::placed_grad(p).1, "placed");
+            agree("placed", &|v| placed(v), p, &g);
 
             let (_, g) = slices_grad(p);
             same(&g, &$q::slices_grad(p).1, "slices");

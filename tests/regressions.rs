@@ -2,8 +2,10 @@
 //! now compiled warning-free and checked against finite differences.
 #![deny(warnings)]
 // the programs are kept as they were found: the shadowing block, the `if`
-// ending a match arm, a labelled `loop` left in its first pass, index loops
+// ending a match arm, a labelled `loop` left in its first pass, index loops,
+// a `.clone()` of an array
 #![allow(
+    clippy::clone_on_copy,
     clippy::let_and_return,
     clippy::collapsible_match,
     clippy::useless_vec,

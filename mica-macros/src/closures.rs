@@ -145,6 +145,8 @@ impl VisitMut for Pass {
                 self.stmts(&mut stmts);
                 m.tokens = quote::quote!(#(#stmts)*);
             }
+        } else {
+            crate::facts::syntax::vec_elements_mut(m, |e| self.visit_expr_mut(e));
         }
     }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}

@@ -116,6 +116,13 @@ impl<'ast> Visit<'ast> for AnyExit {
     fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
         self.0 = true;
     }
+    /// inside a `vec![…]` (an iterator chain's loop there)
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        if m.path.segments.last().is_some_and(|s| s.ident == "vec") {
+            self.0 |= crate::names::mentions_ident(&m.tokens, "break")
+                || crate::names::mentions_ident(&m.tokens, "continue");
+        }
+    }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
@@ -264,6 +271,10 @@ impl VisitMut for Rewriter {
     }
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
     fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
+    /// the loops inside a `vec![…]`'s elements (an iterator chain's)
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        crate::facts::syntax::vec_elements_mut(m, |e| self.visit_expr_mut(e));
+    }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
@@ -410,7 +421,7 @@ impl Rewriter {
     /// it names (and, for a `break`, that loop), and every loop inside that
     /// one.
     fn exit(
-        &self,
+        &mut self,
         label: Option<&syn::Lifetime>,
         breaks: bool,
         value: Option<&Expr>,
@@ -424,12 +435,16 @@ impl Rewriter {
                     .rposition(|f| f.label.as_deref() == Some(name.as_str()))?
             }
         };
-        let frame = &self.frames[target];
         let mut sets: Vec<Stmt> = Vec::new();
         if let Some(value) = value {
-            let store = frame.value.as_ref()?;
+            let store = self.frames[target].value.clone()?;
+            // the loops inside the value (an iterator chain's) have their
+            // own exits rewritten
+            let mut value = value.clone();
+            self.visit_expr_mut(&mut value);
             sets.push(syn::parse_quote!(#store = #value;));
         }
+        let frame = &self.frames[target];
         let exit = &frame.exit;
         sets.push(syn::parse_quote!(#exit = true;));
         if breaks {

@@ -224,33 +224,7 @@ impl VisitMut for Inline<'_> {
 
     /// the lines of a `tape!` window, the elements of a `vec![…]`
     fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
-        let Some(last) = m.path.segments.last() else {
-            return;
-        };
-        if last.ident == "tape" {
-            if let Ok(mut stmts) =
-                syn::parse::Parser::parse2(syn::Block::parse_within, m.tokens.clone())
-            {
-                for stmt in stmts.iter_mut() {
-                    self.visit_stmt_mut(stmt);
-                }
-                m.tokens = quote::quote!(#(#stmts)*);
-            }
-        } else if last.ident == "vec" {
-            let tokens = m.tokens.clone();
-            if let Ok(mut literal) = syn::parse2::<syn::ExprRepeat>(quote::quote!([#tokens])) {
-                self.visit_expr_mut(&mut literal.expr);
-                let (value, count) = (&literal.expr, &literal.len);
-                m.tokens = quote::quote!(#value; #count);
-            } else if let Ok(mut literal) = syn::parse2::<syn::ExprArray>(quote::quote!([#tokens]))
-            {
-                for e in literal.elems.iter_mut() {
-                    self.visit_expr_mut(e);
-                }
-                let elems = &literal.elems;
-                m.tokens = quote::quote!(#elems);
-            }
-        }
+        crate::facts::syntax::visit_macro_mut(self, m);
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}

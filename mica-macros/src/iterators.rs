@@ -136,6 +136,38 @@ impl<'ast> syn::visit::Visit<'ast> for Flows {
         self.0.push((targets, names));
         syn::visit::visit_expr_for_loop(self, f);
     }
+    /// `h.fill(x)`, `h.copy_from_slice(&v)`, `v.push(x)`, … and `&mut h`
+    /// arguments: the written places take what every argument mentions
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        let writes = [
+            "fill",
+            "copy_from_slice",
+            "clone_from_slice",
+            "push",
+            "extend_from_slice",
+            "insert",
+            "swap",
+        ];
+        if writes.contains(&m.method.to_string().as_str()) {
+            if let Some(root) =
+                crate::facts::places::root(&m.receiver, crate::facts::places::Reach::Place)
+            {
+                let mut values = Values::default();
+                for a in &m.args {
+                    syn::visit::Visit::visit_expr(&mut values, a);
+                }
+                self.0.push((vec![root.to_string()], values.0));
+            }
+        }
+        self.written_through(m.args.iter());
+        syn::visit::visit_expr_method_call(self, m);
+    }
+    /// `u(x, &mut h)` (a helper, inlined later, that may write `h` from
+    /// `x`), `std::mem::swap(&mut a, &mut b)`
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        self.written_through(c.args.iter());
+        syn::visit::visit_expr_call(self, c);
+    }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         // `tape! { … }`: its lines flow like the body's
         if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
@@ -150,6 +182,28 @@ impl<'ast> syn::visit::Visit<'ast> for Flows {
 }
 
 impl Flows {
+    /// Each `&mut place` among `args` takes what all of them mention.
+    fn written_through<'a>(&mut self, args: impl Iterator<Item = &'a Expr> + Clone) {
+        let targets: Vec<String> = args
+            .clone()
+            .filter_map(|a| match a {
+                Expr::Reference(r) if r.mutability.is_some() => {
+                    crate::facts::places::root(&r.expr, crate::facts::places::Reach::Place)
+                        .map(|i| i.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        if targets.is_empty() {
+            return;
+        }
+        let mut values = Values::default();
+        for a in args {
+            syn::visit::Visit::visit_expr(&mut values, a);
+        }
+        self.0.push((targets, values.0));
+    }
+
     fn assigned(&mut self, target: &Expr, value: &Expr) {
         let Some(root) = crate::facts::places::root(target, crate::facts::places::Reach::Place)
         else {
@@ -265,18 +319,10 @@ impl VisitMut for Chains {
         }
     }
 
-    /// the lines of a `tape!` window
+    /// the lines of a `tape!` window, the elements of a `vec![…]` (a chain
+    /// there is written as a block in its place)
     fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
-        if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
-            if let Ok(mut stmts) =
-                syn::parse::Parser::parse2(syn::Block::parse_within, m.tokens.clone())
-            {
-                for stmt in stmts.iter_mut() {
-                    self.visit_stmt_mut(stmt);
-                }
-                m.tokens = quote::quote!(#(#stmts)*);
-            }
-        }
+        crate::facts::syntax::visit_macro_mut(self, m);
     }
 
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
@@ -319,4 +365,40 @@ impl VisitMut for Chains {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// A place (`y`, `&y`) or a sub-slice of one (`y[a..b]`, `&y[a..]`): the
+/// place, where the elements start (`None`: at 0) and how many there are.
+pub(super) fn place_or_slice(e: &Expr) -> Option<(Expr, Option<Expr>, Expr)> {
+    let e = match chain::unparen(e) {
+        Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
+        other => other,
+    };
+    if chain::is_place(e) {
+        return Some((e.clone(), None, syn::parse_quote!(#e.len())));
+    }
+    let Expr::Index(ix) = chain::unparen(e) else {
+        return None;
+    };
+    let (Expr::Range(r), true) = (chain::unparen(&ix.index), chain::is_place(&ix.expr)) else {
+        return None;
+    };
+    let x = (*ix.expr).clone();
+    let start = r.start.as_deref().cloned();
+    let end: Expr = match (&r.end, r.limits) {
+        (None, _) => syn::parse_quote!(#x.len()),
+        (Some(hi), syn::RangeLimits::HalfOpen(_)) => (**hi).clone(),
+        (Some(hi), syn::RangeLimits::Closed(_)) => {
+            let hi = chain::paren(hi);
+            syn::parse_quote!(#hi + 1)
+        }
+    };
+    let len: Expr = match &start {
+        None => end,
+        Some(lo) => {
+            let (lo, end) = (chain::paren(lo), chain::paren(&end));
+            syn::parse_quote!(#end - #lo)
+        }
+    };
+    Some((x, start, len))
 }

@@ -131,5 +131,10 @@ impl VisitMut for Spellings {
         }
     }
 
+    /// the lines of a `tape!` window, the elements of a `vec![…]`
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        crate::facts::syntax::visit_macro_mut(self, m);
+    }
+
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }

@@ -108,3 +108,41 @@ pub fn term(e: &Expr) -> proc_macro2::TokenStream {
         quote!((#tokens))
     }
 }
+
+/// `vec![x; n]` and `vec![a, b, …]`: `f` on the element expressions, the
+/// macro's tokens written again from them (any other macro is left alone).
+pub fn vec_elements_mut(m: &mut syn::Macro, mut f: impl FnMut(&mut Expr)) {
+    if m.path.segments.last().is_none_or(|s| s.ident != "vec") {
+        return;
+    }
+    let tokens = m.tokens.clone();
+    if let Ok(mut literal) = syn::parse2::<syn::ExprRepeat>(quote::quote!([#tokens])) {
+        f(&mut literal.expr);
+        let (value, count) = (&literal.expr, &literal.len);
+        m.tokens = quote::quote!(#value; #count);
+    } else if let Ok(mut literal) = syn::parse2::<syn::ExprArray>(quote::quote!([#tokens])) {
+        for e in literal.elems.iter_mut() {
+            f(e);
+        }
+        let elems = &literal.elems;
+        m.tokens = quote::quote!(#elems);
+    }
+}
+
+/// What a body's macros hold that Mica reads: the lines of a `tape!`
+/// window and the elements of a `vec![…]`, visited by `v` and written
+/// again (any other macro is left alone).
+pub fn visit_macro_mut<V: syn::visit_mut::VisitMut>(v: &mut V, m: &mut syn::Macro) {
+    if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
+        if let Ok(mut stmts) =
+            syn::parse::Parser::parse2(syn::Block::parse_within, m.tokens.clone())
+        {
+            for stmt in stmts.iter_mut() {
+                v.visit_stmt_mut(stmt);
+            }
+            m.tokens = quote::quote!(#(#stmts)*);
+        }
+    } else {
+        vec_elements_mut(m, |e| v.visit_expr_mut(e));
+    }
+}

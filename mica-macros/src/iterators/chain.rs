@@ -1,6 +1,6 @@
 //! One chain: its source, adapters and consumer, and the loop it becomes.
 
-use super::Chains;
+use super::{place_or_slice, Chains};
 use crate::helpers::subst::{Borrow, Bound, Rename};
 use proc_macro2::{Ident, Span};
 use quote::{format_ident, ToTokens};
@@ -54,49 +54,13 @@ pub(super) fn unparen(e: &Expr) -> &Expr {
     }
 }
 
-fn is_place(e: &Expr) -> bool {
+pub(super) fn is_place(e: &Expr) -> bool {
     match unparen(e) {
         Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
         Expr::Field(f) => is_place(&f.base),
         Expr::Index(i) => is_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
         _ => false,
     }
-}
-
-/// A place (`y`, `&y`) or a sub-slice of one (`y[a..b]`, `&y[a..]`): the
-/// place, where the elements start (`None`: at 0) and how many there are.
-fn place_or_slice(e: &Expr) -> Option<(Expr, Option<Expr>, Expr)> {
-    let e = match unparen(e) {
-        Expr::Reference(r) if r.mutability.is_none() => &*r.expr,
-        other => other,
-    };
-    if is_place(e) {
-        return Some((e.clone(), None, syn::parse_quote!(#e.len())));
-    }
-    let Expr::Index(ix) = unparen(e) else {
-        return None;
-    };
-    let (Expr::Range(r), true) = (unparen(&ix.index), is_place(&ix.expr)) else {
-        return None;
-    };
-    let x = (*ix.expr).clone();
-    let start = r.start.as_deref().cloned();
-    let end: Expr = match (&r.end, r.limits) {
-        (None, _) => syn::parse_quote!(#x.len()),
-        (Some(hi), syn::RangeLimits::HalfOpen(_)) => (**hi).clone(),
-        (Some(hi), syn::RangeLimits::Closed(_)) => {
-            let hi = paren(hi);
-            syn::parse_quote!(#hi + 1)
-        }
-    };
-    let len: Expr = match &start {
-        None => end,
-        Some(lo) => {
-            let (lo, end) = (paren(lo), paren(&end));
-            syn::parse_quote!(#end - #lo)
-        }
-    };
-    Some((x, start, len))
 }
 
 fn is_zero(e: &Expr) -> bool {
@@ -113,9 +77,13 @@ pub(super) fn paren(e: &Expr) -> Expr {
 }
 
 impl Chains {
+    /// A name of its own for `role` (a user's name a closure binds, or
+    /// what the loop keeps): the count after an underscore, so that `u17`'s
+    /// third and `u1`'s seventy-third differ, in snake case.
     pub(super) fn fresh(&mut self, role: &str) -> Ident {
         self.next += 1;
-        format_ident!("__mica_{}{}", role, self.next, span = Span::mixed_site())
+        let role = role.trim_start_matches("__mica_").to_lowercase();
+        format_ident!("__mica_{}_{}", role, self.next, span = Span::mixed_site())
     }
 
     /// The loop of `e`, if `e` is a chain over a source Mica knows.
@@ -225,9 +193,9 @@ impl Chains {
                 }
                 let len = paren(&len);
                 seq.hi = if is_zero(&seq.lo) {
-                    syn::parse_quote!(#hi.min(#len))
+                    syn::parse_quote!(::core::primitive::usize::min(#hi, #len))
                 } else {
-                    syn::parse_quote!(#hi.min(#lo + #len))
+                    syn::parse_quote!(::core::primitive::usize::min(#hi, #lo + #len))
                 };
                 seq.elem = Elem::Tuple(vec![
                     seq.elem.clone(),
@@ -282,9 +250,16 @@ impl Chains {
                 };
                 match (method.as_str(), seq.rev) {
                     ("skip", false) => seq.lo = syn::parse_quote!(#lo + #span),
-                    ("skip", true) => seq.hi = syn::parse_quote!(#hi.saturating_sub(#span)),
-                    ("take", false) => seq.hi = syn::parse_quote!(#hi.min(#lo + #span)),
-                    _ => seq.lo = syn::parse_quote!(#lo.max(#hi.saturating_sub(#span))),
+                    ("skip", true) => {
+                        seq.hi =
+                            syn::parse_quote!(::core::primitive::usize::saturating_sub(#hi, #span))
+                    }
+                    ("take", false) => {
+                        seq.hi = syn::parse_quote!(::core::primitive::usize::min(#hi, #lo + #span))
+                    }
+                    _ => {
+                        seq.lo = syn::parse_quote!(::core::primitive::usize::max(#lo, ::core::primitive::usize::saturating_sub(#hi, #span)))
+                    }
                 }
                 seq.adapted = true;
             }
@@ -556,10 +531,10 @@ impl Seq {
     pub(super) fn count(&self) -> Expr {
         let (lo, hi) = (paren(&self.lo), paren(&self.hi));
         match &self.step {
-            None => syn::parse_quote!(#hi.saturating_sub(#lo)),
+            None => syn::parse_quote!(::core::primitive::usize::saturating_sub(#hi, #lo)),
             Some(s) => {
                 let s = paren(s);
-                syn::parse_quote!((#hi.saturating_sub(#lo) + #s - 1) / #s)
+                syn::parse_quote!((::core::primitive::usize::saturating_sub(#hi, #lo) + #s - 1) / #s)
             }
         }
     }
