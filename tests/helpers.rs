@@ -70,6 +70,10 @@ macro_rules! programs {
                 let t = 0.5 * s;
                 (t, mica::sigmoid(-t))
             }
+            /// sub-slices of a slice, passed on
+            fn inner_norm(v: &[$t]) -> $t {
+                norm2(&v[1..3]) + norm2(&v[2..])
+            }
             /// an array left early, from inside a loop or after it
             fn reflected(v: &[$t], s: $t) -> [$t; 3] {
                 for i in 0..v.len() {
@@ -153,8 +157,12 @@ macro_rules! programs {
                 let (e, f) = first_above([w[0], w[1], 0.45], w[2] * 4.0);
                 let (g, h) = first_above([0.5, 0.5, 0.5], 0.1);
                 let r = reflected(&w[1..], k * w[0]);
+                // a helper's constant result, copied into a parameter that
+                // receives a recorded value
+                let c0 = bumped([0.5, 0.5, 0.5], 0.1);
+                let d = bumped(c0, w[0]);
                 norm2(&tmp) + norm2(&w[1..3]) + s * p + clip(w[2]) + clip(w[3] * 4.0) + c * sq(w[0])
-                    + e + f * w[0] + g * h + r[0] + r[1] * r[2]
+                    + e + f * w[0] + g * h + r[0] + r[1] * r[2] + inner_norm(&w[1..]) + d[1] * d[2]
             }
 
             /// A planar arm: the tip of three joints through rotation and

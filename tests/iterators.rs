@@ -103,7 +103,8 @@ macro_rules! programs {
                 let g = |x: $t, y: $t| (x - y).tanh();
                 let s: $t = w.iter().map(|v| f(*v)).sum();
                 let t: $t = w.iter().copied().map(f).sum();
-                f(w[1]) + g(w[2], a) + s + t + g(a, w[3]) + (|v: $t| v.sin())(w[1])
+                let v = vec![f(w[0]), g(w[1], a)];
+                f(w[1]) + g(w[2], a) + s + t + g(a, w[3]) + (|v: $t| v.sin())(w[1]) + v[0] * v[1]
             }
 
             /// The window form.

@@ -271,6 +271,10 @@ impl VisitMut for Uses<'_> {
             }
         }
     }
+    /// calls inside a `vec![…]`
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        crate::facts::syntax::vec_elements_mut(m, |e| self.visit_expr_mut(e));
+    }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 

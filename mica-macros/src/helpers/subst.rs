@@ -188,8 +188,29 @@ impl VisitMut for Borrow {
             Expr::Index(ix) if self.is_name(&ix.expr) => {
                 self.visit_expr_mut(&mut ix.index);
                 match &self.slice {
-                    Some((lo, _)) => {
-                        let index = offset(lo, &ix.index);
+                    // `s[a..b]` of `&x[lo..hi]`: `x[lo + a..lo + b]`
+                    Some((lo, hi)) => {
+                        let index = match &*ix.index {
+                            Expr::Range(r) => {
+                                let start = match &r.start {
+                                    Some(a) => offset(lo, a),
+                                    None => lo.clone(),
+                                };
+                                let end = match (&r.end, hi) {
+                                    (Some(b), _) => Some(offset(lo, b)),
+                                    (None, Some(hi)) => Some(hi.clone()),
+                                    (None, None) => None,
+                                };
+                                let limits = r.limits;
+                                Expr::Range(syn::ExprRange {
+                                    attrs: Vec::new(),
+                                    start: Some(Box::new(start)),
+                                    limits,
+                                    end: end.map(Box::new),
+                                })
+                            }
+                            index => offset(lo, index),
+                        };
                         *ix.index = index;
                         *ix.expr = self.place.clone();
                     }

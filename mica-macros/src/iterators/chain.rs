@@ -35,6 +35,24 @@ pub(super) struct Seq {
     pub(super) adapted: bool,
 }
 
+impl Seq {
+    /// The loop `for index in lo..hi` yielding `elem`, with no adapter yet.
+    fn over(index: Ident, lo: Expr, hi: Expr, elem: Elem, adapted: bool) -> Seq {
+        Seq {
+            index,
+            lo,
+            hi,
+            step: None,
+            rev: false,
+            filtered: false,
+            before: Vec::new(),
+            prelude: Vec::new(),
+            elem,
+            adapted,
+        }
+    }
+}
+
 /// What to write instead, for every chain Mica cannot write as a loop.
 const WRITE_THE_LOOP: &str =
     "write the loop: `let mut total = 0.0; for i in 0..xs.len() { total += …; }`";
@@ -104,18 +122,9 @@ impl Chains {
             }
             let index = self.fresh("i");
             let x = &m.receiver;
-            return Ok(Some(Seq {
-                lo: syn::parse_quote!(0),
-                hi: syn::parse_quote!(#x.len()),
-                step: None,
-                rev: false,
-                filtered: false,
-                before: Vec::new(),
-                prelude: Vec::new(),
-                elem: Elem::One(syn::parse_quote!(#x[#index])),
-                index,
-                adapted: false,
-            }));
+            let (lo, hi) = (syn::parse_quote!(0), syn::parse_quote!(#x.len()));
+            let elem = Elem::One(syn::parse_quote!(#x[#index]));
+            return Ok(Some(Seq::over(index, lo, hi, elem, false)));
         }
         let adapters = [
             "copied",
@@ -296,18 +305,8 @@ impl Chains {
             }
         };
         let index = self.fresh("i");
-        Some(Seq {
-            lo: lo.clone(),
-            hi,
-            step: None,
-            rev: false,
-            filtered: false,
-            before: Vec::new(),
-            prelude: Vec::new(),
-            elem: Elem::One(syn::parse_quote!(#index)),
-            index,
-            adapted: false,
-        })
+        let elem = Elem::One(syn::parse_quote!(#index));
+        Some(Seq::over(index, lo.clone(), hi, elem, false))
     }
 
     /// `x[a..b]`, `&x[a..]`, `&x[..b]`: a loop over those elements of `x`
@@ -327,18 +326,8 @@ impl Chains {
         let index = self.fresh("i");
         let lo = start.unwrap_or_else(|| syn::parse_quote!(0));
         let (l, n) = (paren(&lo), paren(&len));
-        Some(Seq {
-            hi: syn::parse_quote!(#l + #n),
-            lo,
-            step: None,
-            rev: false,
-            filtered: false,
-            before: Vec::new(),
-            prelude: Vec::new(),
-            elem: Elem::One(syn::parse_quote!(#x[#index])),
-            index,
-            adapted: true,
-        })
+        let elem = Elem::One(syn::parse_quote!(#x[#index]));
+        Some(Seq::over(index, lo, syn::parse_quote!(#l + #n), elem, true))
     }
 
     /// `f(args…)` for a closure written here (its parameters standing for

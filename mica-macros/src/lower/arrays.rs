@@ -307,7 +307,13 @@ impl Sweep<'_> {
         if binding.val.is_active() {
             return None;
         }
-        self.const_arrays.get(&name).copied()
+        // the rank the `let` writes (`let mut v: [f64; 3] = r;`, a helper's
+        // by-value parameter), or that of the literal `h` was bound by
+        let written = match &local.pat {
+            syn::Pat::Type(t) => array_rank(&t.ty),
+            _ => None,
+        };
+        written.or_else(|| self.const_arrays.get(&name).copied())
     }
 
     /// `h[i] = v`, `h[i][j] += v` on an array made inside the sweep.
@@ -412,6 +418,17 @@ impl Sweep<'_> {
             value: operand,
         });
         Ok(())
+    }
+}
+
+/// How many indices reach a float of an array type (`[f64; 3]`: 1,
+/// `[[f32; 2]; 3]`: 2), or `None` for a type that is not an array.
+fn array_rank(ty: &syn::Type) -> Option<usize> {
+    match ty {
+        syn::Type::Array(a) => Some(1 + array_rank(&a.elem).unwrap_or(0)),
+        syn::Type::Paren(p) => array_rank(&p.elem),
+        syn::Type::Group(g) => array_rank(&g.elem),
+        _ => None,
     }
 }
 
