@@ -17,8 +17,24 @@
 //! untracked parameter), a `#[tape(custom)]` rule and `mica::detach`, in
 //! both the function form and the window form.
 //!
+//! About a third of the programs also have one to three unmarked helpers of
+//! a block (`#[tape] mod`): each takes scalars, `[f64; 3]` by value (now and
+//! then `mut` and changed), `&[f64; 3]`, slices read below their least
+//! length and over `.len()`, and `&mut [f64; 3]` / `&mut [f64]`
+//! out-parameters it writes; returns a scalar, an array, a tuple or nothing;
+//! its body is the generator's statements over its own parameters (loops,
+//! branches, local arrays, an early `return`, calls to the helpers before
+//! it). The body calls them with recorded values, knobs (`w`, `&w`, `*w`),
+//! local arrays (`&h`, `&mut h`), results (`r`, `&r`), sub-slices
+//! (`&w[1..3]`, `&mut h[0..2]`), the same array twice, array literals and
+//! constants; a scalar result in expressions, an array one as `let r = …;`
+//! read `r[i]`, a tuple as `let (p, q) = …;`. The function is then written
+//! inside `#[tape] pub mod p{id}_b { … }` with its helpers (its plain twin
+//! inside `#[tape(plain)] pub mod p{id}_bq`), and the dual numbers call
+//! plain copies of the helpers.
+//!
 //! About one program in seven is written entirely in `f32` (parameters,
-//! knobs, literals, the helper, the method, the custom rule).
+//! knobs, literals, the helpers, the method, the custom rule).
 //!
 //! Every program is written twice: as Mica code, and as a plain function over
 //! the forward-mode dual numbers of `differential/dual.rs` (`Dual`, or
@@ -55,7 +71,13 @@
 //! MICA_DIFF_PROGRAMS=10000 cargo test --test differential -- --nocapture
 //! ```
 //!
-//! (programs are compiled in crates of at most `MICA_DIFF_BATCH`, default
+//! (`MICA_DIFF_ONLY=3,17` runs only those programs of the seed's,
+//! `MICA_DIFF_SHRINK=0` prints failing programs unshrunk, and writes the
+//! last alone into `target/differential/<seed>-shrink`; `MICA_DIFF_WRITE=1`
+//! only writes the crate, into `target/differential/<seed>-written`;
+//! `MICA_DIFF_SHRINK_BATCH` caps the candidates built per round, default
+//! 150; programs
+//! are compiled in crates of at most `MICA_DIFF_BATCH`, default
 //! 1000, programs each). On 2 cores the default run takes about a minute once
 //! the generated crate's dependencies are compiled (they are, once, into
 //! `target/differential/target`); 10,000 programs take about 40 minutes.
@@ -266,10 +288,14 @@ fn shrink(
     rounds: usize,
 ) -> (gen::Program, String) {
     let mut best = (p.clone(), msg.to_string());
+    if rounds == 0 {
+        // the program alone, to build by hand
+        write_crate(dir, std::slice::from_ref(p));
+    }
     for _ in 0..rounds {
         let mut cands = gen::shrink_candidates(&best.0);
         cands.sort_by_key(gen::size);
-        cands.truncate(150);
+        cands.truncate(env_u64("MICA_DIFF_SHRINK_BATCH").unwrap_or(150) as usize);
         if cands.is_empty() {
             break;
         }
@@ -348,10 +374,27 @@ fn random_programs_agree_with_two_oracles() {
     let n = env_u64("MICA_DIFF_PROGRAMS").unwrap_or(300) as usize;
     let batch = env_u64("MICA_DIFF_BATCH").unwrap_or(1000).max(1) as usize;
     println!("differential: seed {seed} (MICA_DIFF_SEED={seed}), {n} programs");
-    let programs: Vec<gen::Program> = (0..n)
-        .map(|i| gen::generate(seed.wrapping_mul(1_000_003).wrapping_add(i as u64)))
+    // `MICA_DIFF_ONLY=3,17` runs only those programs of the seed's (their
+    // numbers stay those of the full run), to look at them again
+    let picked: Vec<usize> = match std::env::var("MICA_DIFF_ONLY") {
+        Ok(only) => only
+            .split(',')
+            .filter_map(|s| s.trim().parse().ok())
+            .collect(),
+        Err(_) => (0..n).collect(),
+    };
+    let programs: Vec<gen::Program> = picked
+        .iter()
+        .map(|&i| gen::generate(seed.wrapping_mul(1_000_003).wrapping_add(i as u64)))
         .collect();
     let base = root().join("target/differential");
+    if std::env::var("MICA_DIFF_WRITE").is_ok() {
+        // only write the crate, to build by hand
+        let dir = base.join(format!("{seed}-written"));
+        write_crate(&dir, &programs);
+        println!("written: {}", dir.display());
+        return;
+    }
     let (mut passed, mut skipped) = (0, 0);
     let mut failures: Vec<(usize, String)> = Vec::new();
     let mut no_build: Vec<(usize, String)> = Vec::new();
@@ -363,10 +406,12 @@ fn random_programs_agree_with_two_oracles() {
         failures.extend(f);
     }
     let shrink_dir = base.join(format!("{seed}-shrink"));
+    // `MICA_DIFF_SHRINK=0` prints the failing programs as generated
+    let rounds = env_u64("MICA_DIFF_SHRINK").unwrap_or(40) as usize;
     for (k, (i, msg)) in no_build.iter().enumerate() {
-        println!("NO BUILD: program {i} (seed {seed}): {msg}");
+        println!("NO BUILD: program {} (seed {seed}): {msg}", picked[*i]);
         if k < 3 {
-            let (small, m) = shrink(&shrink_dir, &programs[*i], msg, true, 40);
+            let (small, m) = shrink(&shrink_dir, &programs[*i], msg, true, rounds);
             println!(
                 "minimal program that does not compile ({m}):\n{}\n",
                 gen::listing(&small)
@@ -374,9 +419,9 @@ fn random_programs_agree_with_two_oracles() {
         }
     }
     for (k, (i, msg)) in failures.iter().enumerate() {
-        println!("FAIL: program {i} (seed {seed}): {msg}");
+        println!("FAIL: program {} (seed {seed}): {msg}", picked[*i]);
         if k < 3 {
-            let (small, m) = shrink(&shrink_dir, &programs[*i], msg, false, 40);
+            let (small, m) = shrink(&shrink_dir, &programs[*i], msg, false, rounds);
             println!("minimal failing program ({m}):\n{}\n", gen::listing(&small));
         }
     }
@@ -442,7 +487,7 @@ fn regression_shadowing_in_a_block_warns_unused_variable() {
 
 #[test]
 fn regression_method_call_on_dereferenced_iter_element() {
-    // (fixed) Expected: compiles (`*a * 2.0` and `a.sin()` do). Observed:
+    // (fixed) Expected: compiles (`*a * 2.0` and `a.sin()` do). Was:
     // error[E0614]: type `f64` cannot be dereferenced, at `#[tape]`.
     assert_builds(
         "deref_receiver",
@@ -454,7 +499,7 @@ fn regression_method_call_on_dereferenced_iter_element() {
 #[test]
 fn regression_control_flow_at_the_end_of_a_match_arm() {
     // (fixed) Expected: compiles (it does with a `;` after the `if`, or another
-    // statement after it). Observed: `error: expected expression, found `;``
+    // statement after it). Was: `error: expected expression, found `;``
     // at `#[tape]`, for each of the three.
     assert_builds(
         "flow_ends_match_arm",
@@ -473,7 +518,7 @@ fn regression_control_flow_at_the_end_of_a_match_arm() {
 #[test]
 fn regression_arrays_of_slope_zero_recorded_values() {
     // (fixed) Expected: compiles, slope 0 (`trunc` has slope 0; `[x, x.trunc()]`
-    // compiles). Observed, one per function:
+    // compiles). Was, one per function:
     // - `a recorded value is passed to the macro `vec!`, which is outside the
     //   recorded vocabulary`
     // - `this expression on a recorded value is outside the recorded
@@ -495,7 +540,7 @@ fn regression_arrays_of_slope_zero_recorded_values() {
 
 #[test]
 fn regression_loop_carried_from_untracked_start_times_slope_zero() {
-    // Observed: `t` carries a recorded value from one iteration to the next
+    // Was: `t` carries a recorded value from one iteration to the next
     // in a way Mica cannot follow; start it from a recorded value before the
     // loop. The README does not list this wall; `t *= w[i]` compiles.
     assert_builds(
@@ -510,7 +555,7 @@ fn regression_loop_carried_from_untracked_start_times_slope_zero() {
 fn regression_two_way_branch_at_the_end_of_a_branch() {
     // (fixed) Expected: compiles (it does with a `;` after the inner statement, or a
     // statement after it; an `if` without `else` or a loop there compiles).
-    // Observed: `error[E0282]: type annotations needed` at `#[tape]`, for a
+    // Was: `error[E0282]: type annotations needed` at `#[tape]`, for a
     // `match` ending a match arm (`f`), for a `match` ending both blocks of
     // an `if`/`else` (`g`; ending only one of them compiles), and for an
     // `if`/`else` ending a match arm (`h`).
@@ -532,7 +577,7 @@ fn regression_two_way_branch_at_the_end_of_a_branch() {
 #[test]
 fn regression_method_call_inside_a_loop_or_a_branch() {
     // (fixed) Expected: compiles (the same call outside the loop or the branch
-    // does, and so does a free `#[tape]` function's). Observed:
+    // does, and so does a free `#[tape]` function's). Was:
     // - in a `for` or `while` body: `error[E0425]: cannot find value
     //   `__mica_c8` in this scope` at `#[tape]`;
     // - in an `if` or `match` (statement or value): `error[E0277]: the trait
@@ -569,7 +614,7 @@ fn regression_method_call_inside_a_loop_or_a_branch() {
 #[test]
 fn regression_block_with_a_let_inside_an_array() {
     // (fixed) Expected: compiles (the block outside the array does, and so does
-    // `[{ let u = x; u.sin() }, x]`). Observed: `error: an array of recorded
+    // `[{ let u = x; u.sin() }, x]`). Was: `error: an array of recorded
     // values is made by `let`: `let h = [a, b];``, which names no `let` of
     // the program, for `vec![{ let u = x; … }]` and for an array literal
     // whose element holds the block deeper (`[(-{ let u = x; … }).tanh()]`).
@@ -588,7 +633,7 @@ fn regression_block_with_a_let_inside_an_array() {
 #[test]
 fn regression_array_write_in_a_loop_over_a_local_iter() {
     // (fixed) Expected: compiles (it does over a knob's `.iter()`, and when the
-    // written value does not read the element). Observed: `error: a
+    // written value does not read the element). Was: `error: a
     // recorded value is written into an array made inside the window`, in
     // the function form too (where there is no window).
     assert_builds(
@@ -597,4 +642,367 @@ fn regression_array_write_in_a_loop_over_a_local_iter() {
          let v = vec![x.tanh(), x];\n    for a in v.iter() {\n        h[0] += *a * 2.0;\n    }\n    \
          h[0]\n}\n",
     );
+}
+
+// The block form's helpers (`#[tape] mod`): faults the generator's block
+// helpers found, each fixed (their slopes are checked in
+// tests/regressions.rs, tests/helpers.rs and tests/iterators.rs).
+
+#[test]
+fn regression_helper_iterates_a_sub_slice() {
+    // Expected: compiles (the helper called with the whole knob, `u(w)`,
+    // does). Was: `error: iterate over recorded values with a range,
+    // `.iter()`, `.iter().enumerate()` or `.zip(…)`` at the arguments
+    // `&w[0..2]` and `&w[1..]`, though the helper iterates with `.iter()`.
+    assert_builds(
+        "helper_iter_sub_slice",
+        r#"#[tape]
+pub mod a {
+    pub fn u(s: &[f64]) -> f64 {
+        let mut t = 0.0;
+        for x in s.iter() {
+            t += *x;
+        }
+        t
+    }
+    pub fn f(#[tracked] w: &[f64; 3]) -> f64 {
+        u(&w[0..2])
+    }
+    pub fn g(#[tracked] w: &[f64]) -> f64 {
+        u(&w[1..])
+    }
+}
+"#,
+    );
+}
+
+#[test]
+fn regression_helper_leaves_a_borrowed_parameter_unread() {
+    // Expected: compiles (as plain Rust it has no warning: the call uses the
+    // argument, the `&mut` borrow needs the `mut`). Was, from the
+    // expansion, denied warnings:
+    // - `unused variable: `w`` (`f`: the helper does not read `_s`);
+    // - `variable does not need to be mutable` (`g`, `h`: a local passed as
+    //   `&mut` to a helper that does not write it, unread or only read);
+    // - `value assigned to `h12` is never read` (`k`: a local the helper
+    //   writes through `&mut` in a loop, read no more).
+    assert_builds(
+        "helper_unread_borrow",
+        r#"#[tape]
+pub mod a {
+    pub fn u0(x0: f64, _s: &[f64]) -> f64 {
+        x0 * 2.0
+    }
+    pub fn u1(y: &mut [f64; 3], _z: &mut [f64]) {
+        y[0] += 0.5;
+    }
+    pub fn u2(z: &mut [f64]) -> f64 {
+        z[0] * 2.0
+    }
+    pub fn f(#[tracked] x: f64, #[tracked] w: &[f64; 4]) -> f64 {
+        u0(x, w)
+    }
+    pub fn g(#[tracked] x: f64) -> f64 {
+        let mut h1 = [0.0_f64; 3];
+        let mut h2 = [x; 3];
+        u1(&mut h2, &mut h1);
+        h1[0] + h2[0]
+    }
+    pub fn h(#[tracked] x: f64) -> f64 {
+        let mut h1 = [x; 3];
+        u2(&mut h1) + h1[1]
+    }
+    pub fn u3(z0: &mut [f64], y1: &mut [f64; 3], a2: &[f64; 3]) -> f64 {
+        z0[2] += 0.25_f64;
+        y1[2] += a2[0] * 0.25_f64;
+        a2[1]
+    }
+    pub fn u4(a0: &[f64; 3], z1: &mut [f64]) -> f64 {
+        for _i in 0..z1.len() {
+            let mut h12 = [0.0_f64; 3];
+            if a0[0] < -0.37_f64 {
+                break;
+            }
+            let mut h13 = [0.0_f64; 3];
+            let _t14 = u3(&mut h12, &mut h13, a0);
+        }
+        z1[0] += 0.25;
+        a0[2]
+    }
+    pub fn k(#[tracked] w: &[f64; 3]) -> f64 {
+        let mut h = [0.0_f64; 3];
+        u4(w, &mut h) + h[0]
+    }
+}
+"#,
+    );
+}
+
+#[test]
+fn regression_array_copied_from_an_array() {
+    // Expected: compiles. A helper's by-value array parameter (`mut v:
+    // [f64; 3]`) called with a named array is a copy, `let mut v = h;`, and
+    // Mica does not take the copy for an array of its own. Was:
+    // - `a recorded value is written into an array whose elements are not
+    //   recorded: the lines after its `let` write no recorded value into it
+    //   where Mica can see; …` at a write into the copy (`e1`; in `a::f`,
+    //   through an out-slice `&mut v[1..2]` of a nested helper);
+    // - `std::mem::swap` of recorded values swaps two arrays or two scalars
+    //   bound to names: …` at `std::mem::swap(&mut v, &mut g)` (`d1`,
+    //   `b::f`).
+    // `let mut v: [f64; 3] = [0.0; 3];` in place of the copy compiles.
+    assert_builds(
+        "array_copy",
+        r#"#[tape]
+pub fn e1(#[tracked] x0: f64) -> f64 {
+    let h = [0.0_f64; 3];
+    let mut v = h;
+    v[1] = x0.tanh();
+    v[0] + v[1]
+}
+
+#[tape]
+pub fn d1(#[tracked] x0: f64) -> f64 {
+    let h = [0.0_f64; 3];
+    let mut v = h;
+    let mut g = [0.0_f64; 3];
+    g[1] = x0;
+    std::mem::swap(&mut v, &mut g);
+    g[0] + v[1]
+}
+
+#[tape]
+pub mod a {
+    pub fn wr(x0: f64, z: &mut [f64]) {
+        for i in 0..z.len() {
+            z[i] = x0.tanh();
+        }
+    }
+    pub fn outer(x0: f64, mut v: [f64; 3]) -> f64 {
+        wr(x0, &mut v[1..2]);
+        v[0] + v[1]
+    }
+    pub fn f(#[tracked] x: f64) -> f64 {
+        let h = [0.0_f64; 3];
+        outer(x, h)
+    }
+}
+
+#[tape]
+pub mod b {
+    pub fn outer(x0: f64, mut v: [f64; 3]) -> f64 {
+        let mut g = [0.0_f64; 3];
+        g[1] = x0;
+        std::mem::swap(&mut v, &mut g);
+        g[0] + v[1]
+    }
+    pub fn f(#[tracked] x: f64) -> f64 {
+        let h = [0.0_f64; 3];
+        outer(x, h)
+    }
+}
+"#,
+    );
+}
+
+#[test]
+fn regression_helper_returns_an_array_early() {
+    // Expected: compiles (a helper returning a tuple or a scalar early
+    // does). Was: `a branch changes a tuple binding made before it;
+    // bind the tuple's fields to names of their own before the branch` at
+    // `#[tape]`, and `only arrays, slices and `Vec`s of recorded values can
+    // be indexed` at `r[0]`; in the window form (`w`) also a type error at
+    // `#[tape]` (`error[E0368]: binary assignment operation `+=` cannot be
+    // applied to type `[f64; 3]``, lately `error[E0283]: type annotations
+    // needed`). (The generator saw `expected expression, found `;`` too,
+    // for a constant argument and a `return` in nested loops.)
+    assert_builds(
+        "helper_array_return",
+        r#"#[tape]
+pub mod a {
+    pub fn u(x0: f64) -> [f64; 3] {
+        if x0 > 0.3 {
+            return [x0, 1.0, 2.0];
+        }
+        [x0 * 2.0, x0, 0.5]
+    }
+    pub fn f(#[tracked] x0: f64) -> f64 {
+        let r = u(x0);
+        r[0] + r[1]
+    }
+    pub fn w(x_in: f64) -> (f64, f64) {
+        #[tracked]
+        let x0: f64 = x_in;
+        tape! {
+            let r = u(x0);
+            let out = r[0] + x0;
+        }
+        backward!(out);
+        (out, gradient!(x0))
+    }
+}
+"#,
+    );
+}
+
+#[test]
+fn regression_len_loop_in_a_branch() {
+    // Expected: compiles (it does outside the branch, and over `0..3`).
+    // Was: `error[E0277]: the trait bound `std::ops::Range<usize>:
+    // mica::__private::Placeholder` is not satisfied` at `#[tape]`, in the
+    // function form (`f`), for a helper writing its out-slice so, called in
+    // a branch (`b::f`), and for a helper reading its slice so after an
+    // early `return`, called with an array literal (`c::f`).
+    assert_builds(
+        "len_loop_in_branch",
+        r#"#[tape]
+pub fn f(#[tracked] v: &[f64]) -> f64 {
+    let mut h = [v[0], 0.5, 0.5];
+    if v[1] < -0.39_f64 {
+        for i in 0..h.len() {
+            h[i] += 1.0;
+        }
+    }
+    h[0]
+}
+
+#[tape]
+pub mod b {
+    pub fn u(z: &mut [f64]) {
+        for i in 0..z.len() {
+            z[i] += 1.0;
+        }
+    }
+    pub fn f(#[tracked] v: &[f64]) -> f64 {
+        let mut h = [v[0], 0.5, 0.5];
+        if v[1] < -0.39_f64 {
+            u(&mut h);
+        }
+        h[0]
+    }
+}
+
+#[tape]
+pub mod c {
+    pub fn u(x: f64, s: &[f64]) -> f64 {
+        if x > 0.3 {
+            return x * 0.05;
+        }
+        let mut t = x;
+        for i in 0..s.len() {
+            t += s[i];
+        }
+        t
+    }
+    pub fn f(#[tracked] x: f64, cp: f64) -> f64 {
+        u(x, &[cp, 0.1, 0.38])
+    }
+}
+"#,
+    );
+}
+
+#[test]
+fn regression_helper_passes_on_a_dereferenced_borrow() {
+    // A helper passing `*a3` on by value, called with a reference the
+    // caller holds (`u(w)`, `w: &[f64; 3]`): was `expected `[f64; 3]`,
+    // found `&[f64; 3]`` at `w`; `*a3` now reads what `w` refers to.
+    // (`u(&w)`, a needless borrow of a reference, stays rustc's error at
+    // `w`, whose hint `u(&*w)` compiles.)
+    assert_builds(
+        "helper_deref_borrow",
+        r#"#[tape]
+pub mod a {
+    pub fn u0(v3: [f64; 3]) -> f64 {
+        v3[0] * v3[1]
+    }
+    pub fn u(a3: &[f64; 3]) -> f64 {
+        u0(*a3)
+    }
+    pub fn f(#[tracked] w: &[f64; 3]) -> f64 {
+        u(w) + u(&*w)
+    }
+}
+"#,
+    );
+}
+
+#[test]
+fn regression_helper_parameter_named_as_a_window_binding() {
+    // Expected: compiles (the function form of the same lines does; so does
+    // the window with the helper's parameter renamed). A helper's `mut x0`
+    // changed in its body, called in a window's loop that a `break` may
+    // leave, where a later `let x0` shadows the tracked `x0`. Was:
+    // `error: `x0` carries a recorded value from one iteration to the next
+    // in a way Mica cannot follow; start it from a recorded value before
+    // the loop` at the helper's `x0 /= 1.0` (seed 44, program 54).
+    assert_builds(
+        "helper_param_window_shadow",
+        r#"#[tape]
+pub mod a {
+    pub fn u(mut x0: f64, y2: &mut [f64; 3]) {
+        x0 /= 1.0_f64;
+        y2[0] += x0.tanh();
+    }
+    pub fn f(x0_in: f64) -> (f64, f64) {
+        #[tracked]
+        let x0: f64 = x0_in;
+        tape! {
+            let mut t15 = 0.5_f64;
+            let t23 = t15 * x0;
+            for _i25 in 0..2 {
+                if t23 > (-0.21_f64) {
+                    break;
+                }
+                let mut h27 = [0.0_f64; 3];
+                u(0.5_f64, &mut h27);
+                let x0 = x0 * 0.5_f64 + 0.5_f64;
+                t15 += x0.tanh() * 0.1_f64;
+            }
+            let out = t15;
+        }
+        backward!(out);
+        (out, gradient!(x0))
+    }
+}
+"#,
+    );
+}
+
+/// A helper's by-value parameter named as the entry point's tracked one
+/// (`x0`) and changed in the helper, reached through a helper that calls it
+/// in a loop, inside an array literal in a branch (seed 41, program 56).
+#[allow(dead_code)]
+#[mica::tape]
+mod shadowed_parameter {
+    pub fn u0(mut x0: f64, y1: &mut [f64; 3]) {
+        x0 += 0.1_f64;
+        y1[0] += x0.tanh();
+    }
+    pub fn u1(x3: f64) -> f64 {
+        let mut h29 = [0.0_f64; 3];
+        for _i in 0..3 {
+            u0(x3, &mut h29);
+        }
+        h29[0]
+    }
+    pub fn f(#[tracked] x0: f64, cp: f64) -> f64 {
+        let h45 = if cp < 0.2 {
+            [0.22_f64, 0.3]
+        } else {
+            [0.96_f64, u1(0.42_f64)]
+        };
+        h45[1] + x0
+    }
+}
+
+#[test]
+fn regression_helper_parameter_named_as_the_tracked_one() {
+    // Expected: slope 1 (`f` is a constant plus `x0`). Was: slope 0,
+    // in `#[tape]` and `#[tape(plain)]` alike; with the helper's parameter
+    // renamed (`mut q: f64`), outside the branch, or without the loop in
+    // `u1`, the slope is 1.
+    let (y, g) = shadowed_parameter::f_grad(-1.26, 0.5);
+    assert_eq!(y, shadowed_parameter::f(-1.26, 0.5));
+    assert_eq!(g, 1.0, "d/dx0 of a constant plus x0");
 }

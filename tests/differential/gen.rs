@@ -1,6 +1,8 @@
 //! Random `#[tape]` programs: a tiny syntax tree, a generator deterministic
 //! from a seed, a renderer into two dialects (Mica's `f64` and the test's
-//! `Dual`), and a statement-deletion shrinker.
+//! `Dual`), and a statement-deletion shrinker. Some programs have block
+//! helpers (`UHelper`, called by `E::CallU` and `S::Call`): the function is
+//! then rendered inside a `#[tape] mod` with them.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -86,6 +88,126 @@ pub enum E {
     Match(Vec<E>),
     /// `{ let u = a; let u = u.sin() * 0.5 + b; u }`
     Shadow(String, Box<E>, Box<E>),
+    /// a call to the program's block helper `u{k}` (returning a scalar,
+    /// with no out-parameter)
+    CallU(usize, Vec<Arg>),
+    /// an array (with the flag) or a tuple of values: the value of a block
+    /// helper's early `return` (`()` when empty: `return;`)
+    Pack(bool, Vec<E>),
+    /// an iterator chain over an array, consumed into a scalar
+    Chain(Box<Chain>),
+    /// a call of a closure bound by `let` (`S::LetClosure`)
+    CallC(String, Box<E>),
+}
+
+/// How an iterator chain ends.
+#[derive(Clone, Debug)]
+pub enum Consume {
+    Sum,
+    Product,
+    /// `.fold(init, |acc, x| acc * 0.5 + x)`
+    Fold(Box<E>),
+    /// `.fold(f64::NEG_INFINITY, f64::max)`
+    Max,
+    /// `.min_by(|a, b| a.total_cmp(b)).unwrap()`
+    Min,
+}
+
+/// `src.iter()[.zip(z.iter())][.rev()][.skip(n)][.take(n)][.enumerate()]
+/// [.filter(|x| **x > c)].map(|…| map).consume`, written as the loop it is
+/// for the dual numbers.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    pub src: String,
+    pub zip: Option<String>,
+    pub rev: bool,
+    pub skip: usize,
+    pub take: Option<usize>,
+    pub enumerate: bool,
+    pub filter: Option<f64>,
+    /// the closure's names: the element, the zipped element, the position
+    pub v: String,
+    pub w: String,
+    pub k: String,
+    pub map: Box<E>,
+    pub consume: Consume,
+    /// `.copied().map(f)`, `f` a closure bound by `let` (`map` is `f(v)`)
+    pub pass: Option<String>,
+}
+
+/// How a block helper takes one parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PKind {
+    /// `x: f64`, sometimes `mut` and changed in the body
+    Scalar,
+    /// `v: [f64; 3]`, by value, sometimes `mut` and changed in the body
+    Arr,
+    /// `a: &[f64; 3]`
+    Ref,
+    /// `s: &[f64]`, of at least this length
+    Slice(usize),
+    /// `y: &mut [f64; 3]`, an out-parameter the helper writes
+    Out,
+    /// `z: &mut [f64]`, of at least this length, an out-parameter
+    OutSlice(usize),
+}
+
+/// What a block helper returns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ret {
+    Scalar,
+    Arr,
+    Tuple,
+    /// nothing (the helper has an out-parameter)
+    Unit,
+}
+
+/// The type of an array in one dialect, for passing it to a helper.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Src {
+    /// `&[f64; N]`, a reference held (a knob of the function form)
+    Ref,
+    /// `&[f64]`, a reference held
+    SliceRef,
+    /// `[f64; N]`, a value (a local array, a helper's result)
+    Own,
+    /// `Vec<f64>`
+    Vec,
+}
+
+/// An argument of a call to a block helper.
+#[derive(Clone, Debug)]
+pub enum Arg {
+    /// a scalar
+    S(E),
+    /// an array literal `[a, b, c]` (borrowed where the parameter borrows)
+    L(PKind, Vec<E>),
+    /// an array place: its name, its type in Mica's dialect and in the dual
+    /// numbers', the parameter it is passed to, whether a reference held is
+    /// borrowed again (`&w`), and a sub-range (`&w[1..3]`)
+    A {
+        name: String,
+        src: (Src, Src),
+        to: PKind,
+        amp: bool,
+        range: Option<(usize, usize)>,
+    },
+}
+
+/// A block helper `u{k}` of a `#[tape] mod`: no marks, any entry point may
+/// call it with recorded arguments.
+#[derive(Clone, Debug)]
+pub struct UHelper {
+    pub params: Vec<(String, PKind)>,
+    pub ret: Ret,
+    pub body: Vec<S>,
+    /// an array's other two elements, a tuple's second one (the first
+    /// sums the body's top-level values, as the program's value does)
+    pub extra: Vec<E>,
+    /// an array returned as this by-value parameter, `v[1] += sum; v`
+    pub tail_var: Option<String>,
+    /// the sum squashed by `tanh` (where an array or tuple holds it)
+    pub squash: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -103,6 +225,8 @@ pub enum For {
     /// `j in i + 1..3`, `i` an enclosing loop's index
     Tail(String, String),
     Iter(String, String),
+    /// `i in 0..s.len()`, `s` a helper's slice
+    Len(String, String),
     Enum(String, String, String),
     Zip(String, String, String, String),
 }
@@ -152,6 +276,13 @@ pub enum S {
     /// `let mut i = 0; let t = loop { …; if i + 1 >= n || c { break e; }
     /// i += 1; };`
     LoopValue(String, String, usize, Cond, Vec<S>, E),
+    /// `let f = |x: f64| e;`: a closure of one scalar that reads only its
+    /// parameter, the knobs and the untracked parameter
+    LetClosure(String, String, E),
+    /// a call to block helper `u{k}`: `let r = u0(..);` (an array),
+    /// `let (p, q) = u0(..);`, `let t = u0(..);` or `u0(..);` by what it
+    /// returns
+    Call(Vec<String>, usize, Ret, Vec<Arg>),
 }
 
 #[derive(Clone, Debug)]
@@ -190,6 +321,8 @@ pub struct Program {
     pub method_out: E,
     pub obj: f64,
     pub body: Vec<S>,
+    /// block helpers: the function is then written in a `#[tape] mod`
+    pub us: Vec<UHelper>,
     /// the point: knob coordinates, the untracked parameter, the match key
     pub at: Vec<f64>,
     pub cp: f64,
@@ -206,6 +339,26 @@ struct Arr {
     local: bool,
     /// a `.iter()` over it yields references; knob slices are read by index
     iterable: bool,
+    /// its type in Mica's dialect and in the dual numbers'
+    src: (Src, Src),
+    /// a helper's out-parameter: written by element only
+    out: bool,
+    /// a helper's slice: `len` is a least length, `for i in 0..s.len()`
+    dynamic: bool,
+}
+
+impl Arr {
+    fn new(name: String, len: usize, local: bool, iterable: bool, src: Src) -> Arr {
+        Arr {
+            name,
+            len,
+            local,
+            iterable,
+            src: (src, src),
+            out: false,
+            dynamic: false,
+        }
+    }
 }
 
 #[derive(Clone, Default)]
@@ -226,6 +379,22 @@ struct Scope {
     labels: Vec<(String, bool)>,
     /// inside a `loop` whose value a `let` takes: no `return` there
     in_value: bool,
+    /// loop indices of `for i in 0..s.len()`, with their slice `s`
+    lens: Vec<(String, String)>,
+    /// closures bound by `let`, with a bound on their values
+    closures: Vec<(String, f64)>,
+}
+
+/// A block helper's signature, as its callers see it.
+#[derive(Clone)]
+struct Sig {
+    kinds: Vec<PKind>,
+    ret: Ret,
+    /// a bound on its scalar value
+    bound: f64,
+    /// it leaves a loop (`break`, `continue`, `break value`) or returns
+    /// early, or calls a helper that does
+    flow: bool,
 }
 
 struct Gen {
@@ -240,12 +409,78 @@ struct Gen {
     /// generating the method: `self.s` may be read
     in_method: bool,
     knobs: Vec<(String, Shape)>,
+    /// the block helpers' signatures and the bounds of their scalar values
+    us: Vec<Sig>,
+    /// how many of them may be called here (a helper calls earlier ones)
+    ucount: usize,
+    /// generating an element of a `vec!` or the value of a `break`: no
+    /// calls to helpers that leave a loop or return early (see `FLOW_CALLS`)
+    no_flow: bool,
+    /// generating a block helper: what its `return` gives
+    ret: Option<Ret>,
 }
 
 /// Whole-array operations (assignment, `.fill`, `.swap`, copies,
 /// `std::mem::swap` of arrays) and tuples and arrays out of an `if`: a
 /// switch to take them out while a fault they show is tracked down.
 const WHOLE_ARRAYS: bool = true;
+
+/// Sub-slices (`&w[1..3]`) passed to a block helper's slice parameter,
+/// which the helper may iterate with `.iter()` (once a fault, see
+/// `regression_helper_iterates_a_sub_slice` in `tests/differential.rs`):
+/// a switch to take them out while other faults are tracked down.
+const SUB_SLICES: bool = true;
+
+/// Block helpers' parameters left unread (named `_s`), arrays passed to
+/// them (once a fault, see `regression_helper_leaves_a_borrowed_parameter_unread`
+/// in `tests/differential.rs`): a switch to read every one (and write
+/// every out-parameter) while other faults are tracked down.
+const UNREAD_PARAMS: bool = true;
+
+/// Block helpers' by-value array parameters changed in the body (`mut v:
+/// [f64; 3]`, a copy of the array passed: a fault, see
+/// `regression_array_copied_from_an_array` in `tests/differential.rs`): a
+/// switch to take them out while other faults are tracked down.
+const COPIED_ARRAYS: bool = true;
+
+/// Early `return`s in block helpers that return an array (once a fault, see
+/// `regression_helper_returns_an_array_early` in `tests/differential.rs`):
+/// a switch to take them out while other faults are tracked down.
+const ARRAY_RETURNS: bool = true;
+
+/// `for i in 0..s.len()` over a helper's slice, and `for i in 0..z.len() {
+/// z[i] = …; }` over its out-slice (once a fault where the loop runs in a branch
+/// or after an early `return`: see `regression_len_loop_in_a_branch` in
+/// `tests/differential.rs`): a switch to take them out while other faults
+/// are tracked down.
+const LEN_LOOPS: bool = true;
+
+/// A held reference borrowed again for a helper's `&[f64; 3]` (`u(&w)`,
+/// `w: &[f64; 3]`, a needless borrow clippy flags): where the helper
+/// passes `*a` on by value, rustc's error at `w` says to write `&*w`
+/// (Mica writes places, not types, where it inlines). The generator passes
+/// `w`.
+const REBORROWS: bool = false;
+
+/// Block helpers' parameters named as the entry point's knobs (`x0`, …):
+/// the inlined body shadows them (once a fault, see
+/// `regression_helper_parameter_named_as_the_tracked_one` and
+/// `regression_helper_parameter_named_as_a_window_binding` in
+/// `tests/differential.rs`): a switch to name them apart (`qx0`) while
+/// other faults are tracked down.
+const CLASHING_NAMES: bool = true;
+
+/// Calls to block helpers that leave a loop or return early inside a
+/// `vec![…]` or the value of a `break`: Mica says "this `loop` over
+/// recorded values is not supported" (or "this `break`/`continue` is not
+/// supported"), so the generator does not write them.
+const FLOW_CALLS: bool = false;
+
+/// Iterator chains over arrays (`map`, `zip`, `enumerate`, `rev`,
+/// `skip`, `take`, `filter`, `sum`, `product`, `fold`, `max`, `min_by`) and
+/// closures bound by `let` (called, and passed to `map`): a switch to take
+/// them out while a fault they show is tracked down.
+const CHAINS: bool = true;
 
 const MONO: [&str; 24] = [
     "sqrt", "cbrt", "exp", "exp2", "exp_m1", "ln", "log2", "log10", "ln_1p", "sin", "cos", "tan",
@@ -287,6 +522,25 @@ impl Gen {
         format!("{p}{}", self.fresh)
     }
 
+    /// An index into `a`: a constant, or a loop's index (reduced modulo
+    /// the length where it may exceed it; a write into a slice of unknown
+    /// length takes a constant instead, or the index of a loop over it).
+    fn pick_ix(&mut self, s: &Scope, a: &Arr, write: bool) -> Ix {
+        if !s.idx.is_empty() && self.rng.chance(0.7) {
+            let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
+            if s.lens.iter().any(|(j, arr)| *j == i && *arr == a.name) {
+                return Ix::Var(i, false);
+            }
+            if n <= a.len {
+                return Ix::Var(i, false);
+            }
+            if !write || a.len == 3 {
+                return Ix::Var(i, true);
+            }
+        }
+        Ix::Const(self.rng.below(a.len))
+    }
+
     fn leaf(&mut self, s: &Scope) -> (E, f64) {
         loop {
             match self.rng.below(7) {
@@ -296,12 +550,7 @@ impl Gen {
                 }
                 3 if !s.arrays.is_empty() => {
                     let a = s.arrays[self.rng.below(s.arrays.len())].clone();
-                    let ix = if !s.idx.is_empty() && self.rng.chance(0.7) {
-                        let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
-                        Ix::Var(i, n > a.len)
-                    } else {
-                        Ix::Const(self.rng.below(a.len))
-                    };
+                    let ix = self.pick_ix(s, &a, false);
                     return (E::Index(a.name, ix), 4.0);
                 }
                 4 if !s.mats.is_empty() && self.rng.chance(0.5) => {
@@ -362,6 +611,21 @@ impl Gen {
             return self.leaf(s);
         }
         let d = d - 1;
+        if self.ucount > 0 && self.rng.chance(0.1) {
+            if let Some(call) = self.ucall_expr(s, d) {
+                return call;
+            }
+        }
+        if CHAINS && self.rng.chance(0.07) {
+            if let Some(chain) = self.chain(s, d) {
+                return fit(chain, 8.0);
+            }
+        }
+        if CHAINS && !s.closures.is_empty() && self.rng.chance(0.1) {
+            let (f, bf) = s.closures[self.rng.below(s.closures.len())].clone();
+            let (x, _) = fit(self.expr(s, d), 4.0);
+            return (E::CallC(f, b(x)), bf);
+        }
         match self.rng.below(16) {
             0 | 1 => {
                 let (x, bx) = self.expr(s, d);
@@ -569,6 +833,17 @@ impl Gen {
         let mut out = Vec::new();
         let top = depth == 0;
         for _ in 0..n {
+            if self.ucount > 0 && self.rng.chance(0.12) {
+                let k = self.rng.below(self.ucount);
+                if let Some(call) = self.ucall_stmt(s, k, top) {
+                    out.extend(call);
+                }
+                continue;
+            }
+            if CHAINS && self.rng.chance(0.04) {
+                self.closure(s, top, &mut out);
+                continue;
+            }
             let k = self.rng.below(if depth >= 2 { 6 } else { 13 });
             match k {
                 // shadow an outer scalar (not an assignment target, whose
@@ -620,15 +895,15 @@ impl Gen {
                     }
                 }
                 4 => {
-                    let locals: Vec<Arr> = s.arrays.iter().filter(|a| a.local).cloned().collect();
+                    let locals: Vec<Arr> = s
+                        .arrays
+                        .iter()
+                        .filter(|a| a.local || a.out)
+                        .cloned()
+                        .collect();
                     if !locals.is_empty() {
                         let a = &locals[self.rng.below(locals.len())];
-                        let ix = if !s.idx.is_empty() && self.rng.chance(0.7) {
-                            let (i, n) = s.idx[self.rng.below(s.idx.len())].clone();
-                            Ix::Var(i, n > a.len)
-                        } else {
-                            Ix::Const(self.rng.below(a.len))
-                        };
+                        let ix = self.pick_ix(s, a, true);
                         let (e, _) = fit(self.expr(s, 2), 1.0);
                         if self.rng.chance(0.5) {
                             out.push(S::SetArr(a.name.clone(), ix, "=", e));
@@ -652,9 +927,21 @@ impl Gen {
                     out.push(S::Exit(c, brk));
                 }
                 5 => {
-                    if !self.window && !s.in_value && self.rng.chance(0.4) {
+                    let array = self.ret == Some(Ret::Arr) && !ARRAY_RETURNS;
+                    if !self.window && !s.in_value && !array && self.rng.chance(0.4) {
                         let c = self.cond(s, 2);
-                        let (e, _) = self.expr(s, 2);
+                        // (a helper's `return` is a `break` with a value)
+                        let no_flow = std::mem::replace(&mut self.no_flow, self.ret.is_some());
+                        let e = match self.ret {
+                            None | Some(Ret::Scalar) => self.expr(s, 2).0,
+                            Some(Ret::Unit) => E::Pack(false, Vec::new()),
+                            Some(r) => {
+                                let n = if r == Ret::Arr { 3 } else { 2 };
+                                let es = (0..n).map(|_| fit(self.expr(s, 2), 1.0).0).collect();
+                                E::Pack(r == Ret::Arr, es)
+                            }
+                        };
+                        self.no_flow = no_flow;
                         out.push(S::Return(c, e));
                     } else if let Some(u) = self.update(s, 2) {
                         out.push(u);
@@ -708,6 +995,8 @@ impl Gen {
                     };
                     out.push(S::If(c, th, el));
                 }
+                // (a helper has no `k` to match on)
+                _ if self.plain => {}
                 _ => {
                     let arms = (0..2 + self.rng.below(2))
                         .map(|_| {
@@ -739,7 +1028,13 @@ impl Gen {
                 let (j, a) = (self.name("j"), self.name("a"));
                 let arr = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
-                inner.idx.push((j.clone(), arr.len));
+                if arr.dynamic {
+                    // a helper's slice is at most 4 long
+                    inner.idx.push((j.clone(), 4));
+                    inner.lens.push((j.clone(), arr.name.clone()));
+                } else {
+                    inner.idx.push((j.clone(), arr.len));
+                }
                 For::Enum(j, a, arr.name.clone())
             }
             3 if !iterable.is_empty() => {
@@ -751,10 +1046,24 @@ impl Gen {
                 For::Zip(a, c, x.name.clone(), y.name.clone())
             }
             _ => {
+                let dynamic: Vec<Arr> = s
+                    .arrays
+                    .iter()
+                    .filter(|a| a.dynamic && LEN_LOOPS)
+                    .cloned()
+                    .collect();
                 let i = self.name("i");
-                let n = 1 + self.rng.below(4);
-                inner.idx.push((i.clone(), n));
-                For::Range(i, n)
+                if !dynamic.is_empty() && self.rng.chance(0.5) {
+                    // a helper's slices are at most 4 long
+                    let arr = dynamic[self.rng.below(dynamic.len())].name.clone();
+                    inner.idx.push((i.clone(), 4));
+                    inner.lens.push((i.clone(), arr.clone()));
+                    For::Len(i, arr)
+                } else {
+                    let n = 1 + self.rng.below(4);
+                    inner.idx.push((i.clone(), n));
+                    For::Range(i, n)
+                }
             }
         };
         // the exit's condition reads only what is bound before the body
@@ -901,12 +1210,7 @@ impl Gen {
             let h = self.name("h");
             // written later, so not iterated (a loop over it could not
             // write it)
-            s.arrays.push(Arr {
-                name: h.clone(),
-                len: 3,
-                local: true,
-                iterable: false,
-            });
+            s.arrays.push(Arr::new(h.clone(), 3, true, false, Src::Own));
             S::LetIf(vec![h], true, c, th, el)
         } else {
             let (p, q) = (self.name("t"), self.name("t"));
@@ -933,7 +1237,9 @@ impl Gen {
         };
         s.muts = inner.muts.clone();
         let c = self.cond(&inner, 1);
+        let no_flow = std::mem::replace(&mut self.no_flow, true);
         let (e, bound) = fit(self.expr(&inner, 2), 1.0);
+        self.no_flow = no_flow;
         s.scalars.push((t.clone(), bound));
         Some(S::LoopValue(t, i, n, c, body, e))
     }
@@ -944,12 +1250,19 @@ impl Gen {
             match sh {
                 Shape::Scalar => s.scalars.push((n.clone(), 1.5)),
                 Shape::Mat(r, c) => s.mats.push((n.clone(), *r, *c)),
-                Shape::Arr(l) | Shape::Slice(l) => s.arrays.push(Arr {
-                    name: n.clone(),
-                    len: *l,
-                    local: false,
-                    iterable: true,
-                }),
+                Shape::Arr(l) | Shape::Slice(l) => {
+                    // the window form's knobs are values (`[f64; N]`,
+                    // `Vec<f64>`); the dual numbers' are references
+                    let (held, own) = match sh {
+                        Shape::Arr(_) => (Src::Ref, Src::Own),
+                        _ => (Src::SliceRef, Src::Vec),
+                    };
+                    let mut a = Arr::new(n.clone(), *l, false, true, held);
+                    if self.window {
+                        a.src.0 = own;
+                    }
+                    s.arrays.push(a)
+                }
             }
         }
         let mut out = Vec::new();
@@ -970,24 +1283,16 @@ impl Gen {
                 Some(el)
             };
             out.push(S::LetArr(h.clone(), 3, init));
-            s.arrays.push(Arr {
-                name: h,
-                len: 3,
-                local: true,
-                iterable: false,
-            });
+            s.arrays.push(Arr::new(h, 3, true, false, Src::Own));
         }
         if self.rng.chance(0.3) {
             let v = self.name("vv");
             let n = 1 + self.rng.below(3);
+            self.no_flow = true;
             let el: Vec<E> = (0..n).map(|_| fit(self.expr(&s, 2), 2.0).0).collect();
+            self.no_flow = false;
             out.push(S::LetVec(v.clone(), el));
-            s.arrays.push(Arr {
-                name: v,
-                len: n,
-                local: false,
-                iterable: true,
-            });
+            s.arrays.push(Arr::new(v, n, false, true, Src::Vec));
         }
         if self.rng.chance(0.3) {
             let (p, q) = (self.name("t"), self.name("t"));
@@ -996,6 +1301,14 @@ impl Gen {
             out.push(S::LetTuple(p.clone(), q.clone(), e1, e2));
             s.scalars.push((p, 4.0));
             s.scalars.push((q, 4.0));
+        }
+        // calls to the block helpers
+        for k in 0..self.ucount {
+            if self.rng.chance(0.8) {
+                if let Some(call) = self.ucall_stmt(&mut s, k, true) {
+                    out.extend(call);
+                }
+            }
         }
         // often the program is one such loop and nothing that could
         // stop its shortcuts (no `return`, nothing after it): each
@@ -1230,7 +1543,9 @@ impl Gen {
         // the array: from a value with a slope (`vec![w; 3]` or `[w; 3]`),
         // or zeros and a first element
         let is_vec = self.rng.chance(0.5);
+        self.no_flow = is_vec;
         let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
+        self.no_flow = false;
         if self.rng.chance(0.5) {
             out.push(S::LetFill(h.clone(), Some(e), is_vec, later));
         } else {
@@ -1414,12 +1729,8 @@ impl Gen {
         s.muts.push(sum);
         // later code may read and write it again (a `Vec` is not passed to
         // the array helper, which takes `[f64; 3]`)
-        s.arrays.push(Arr {
-            name: h,
-            len: 3,
-            local: later && !is_vec,
-            iterable: false,
-        });
+        let src = if is_vec { Src::Vec } else { Src::Own };
+        s.arrays.push(Arr::new(h, 3, later && !is_vec, false, src));
         out
     }
 
@@ -1449,6 +1760,580 @@ impl Gen {
         let op = if self.rng.chance(0.7) { "+=" } else { "-=" };
         body.push(S::Assign(sum.clone(), op, e));
         vec![S::Let(sum, init), S::For(For::Range(i, n), body)]
+    }
+}
+
+/// Whether a statement leaves a loop or returns early (a `while` written as
+/// `loop { if !(…) { break; } … }` or `while let` breaks too).
+impl Gen {
+    /// An iterator chain over an array of the scope, and a bound on its
+    /// value.
+    fn chain(&mut self, s: &Scope, d: usize) -> Option<(E, f64)> {
+        let arrays: Vec<Arr> = s.arrays.iter().filter(|a| !a.out).cloned().collect();
+        if arrays.is_empty() {
+            return None;
+        }
+        let a = arrays[self.rng.below(arrays.len())].clone();
+        let zip = self
+            .rng
+            .chance(0.3)
+            .then(|| arrays[self.rng.below(arrays.len())].clone());
+        // a helper's slice may be longer than its least length
+        let n = zip.as_ref().map_or(a.len, |z| z.len.min(a.len));
+        let rev = self.rng.chance(0.3);
+        let skip = if n > 1 && self.rng.chance(0.3) { 1 } else { 0 };
+        let take = self.rng.chance(0.3).then(|| 1 + self.rng.below(2));
+        let enumerate = self.rng.chance(0.3);
+        let filter =
+            (zip.is_none() && !enumerate && self.rng.chance(0.25)).then(|| self.rng.lit(-0.5, 0.5));
+        let (v, w, k) = (self.name("v"), self.name("w"), self.name("k"));
+        let mut inner = s.clone();
+        inner.scalars.push((v.clone(), 4.0));
+        if zip.is_some() {
+            inner.scalars.push((w.clone(), 4.0));
+        }
+        if enumerate {
+            // a helper's slice may be longer than its least length: the
+            // position then indexes other arrays modulo their lengths
+            let dynamic = a.dynamic || zip.as_ref().is_some_and(|z| z.dynamic);
+            inner
+                .idx
+                .push((k.clone(), if dynamic { usize::MAX } else { n }));
+        }
+        // no helper calls inside a closure
+        let ucount = std::mem::replace(&mut self.ucount, 0);
+        let nonempty = filter.is_none() && n > skip;
+        let consume = match self.rng.below(10) {
+            0 | 1 => Consume::Fold(b(fit(self.expr(s, d.min(1)), 1.0).0)),
+            2 if nonempty => Consume::Max,
+            3 if nonempty => Consume::Min,
+            4 if take.is_some() => Consume::Product,
+            _ => Consume::Sum,
+        };
+        let limit = if matches!(consume, Consume::Product) {
+            1.5
+        } else {
+            4.0
+        };
+        let pass = (zip.is_none()
+            && !enumerate
+            && filter.is_none()
+            && !s.closures.is_empty()
+            && self.rng.chance(0.4))
+        .then(|| s.closures[self.rng.below(s.closures.len())].clone());
+        let (map, bm) = match &pass {
+            Some((f, bf)) => (E::CallC(f.clone(), b(E::Var(v.clone()))), *bf),
+            None => fit(self.expr(&inner, d), limit),
+        };
+        self.ucount = ucount;
+        let count = (take.unwrap_or(n + 3)).min(n + 3) as f64;
+        let bound = match &consume {
+            Consume::Sum => count * bm,
+            Consume::Product => bm.powf(count),
+            Consume::Fold(_) => 2.0 * bm + 1.0,
+            Consume::Max | Consume::Min => bm,
+        };
+        let chain = Chain {
+            src: a.name,
+            zip: zip.map(|z| z.name),
+            rev,
+            skip,
+            take,
+            enumerate,
+            filter,
+            v,
+            w,
+            k,
+            map: b(map),
+            consume,
+            pass: pass.map(|(f, _)| f),
+        };
+        Some((E::Chain(Box::new(chain)), bound))
+    }
+
+    /// `let f = |x: f64| …;` and a first call of it. The closure reads its
+    /// parameter only: a binding it borrowed could not change while it
+    /// lives, nor a later `let` shadow it (Mica refuses such a call, as it
+    /// should). Closures reading recorded values around them are the
+    /// chains' `map`s.
+    fn closure(&mut self, s: &mut Scope, top: bool, out: &mut Vec<S>) {
+        // (not `f`: `f64` is a type)
+        let f = self.name("cl");
+        let x = self.name("x");
+        let inner = Scope {
+            scalars: vec![(x.clone(), 4.0)],
+            ..Scope::default()
+        };
+        let ucount = std::mem::replace(&mut self.ucount, 0);
+        let plain = std::mem::replace(&mut self.plain, true);
+        let (e, be) = fit(self.expr(&inner, 3), 4.0);
+        self.plain = plain;
+        self.ucount = ucount;
+        // the parameter is read
+        let body = E::Bin(
+            '+',
+            b(e),
+            b(E::Bin('*', b(E::Var(x.clone())), b(E::Lit(0.3)))),
+        );
+        out.push(S::LetClosure(f.clone(), x, body));
+        s.closures.push((f.clone(), be + 1.2));
+        // and the closure called
+        let t = self.name("t");
+        let (arg, _) = fit(self.expr(s, 2), 4.0);
+        let mut e = E::CallC(f, b(arg));
+        if top {
+            e = with_knob(e, &self.knobs);
+        }
+        out.push(S::Let(t.clone(), e));
+        s.scalars.push((t.clone(), be + 2.5));
+        if top {
+            s.muts.push(t);
+        } else if !s.muts.is_empty() {
+            let m = s.muts[self.rng.below(s.muts.len())].clone();
+            let e = E::Bin('*', b(E::M1("tanh", b(E::Var(t)))), b(E::Lit(0.1)));
+            out.push(S::Assign(m, "+=", e));
+        }
+    }
+}
+
+fn flows(s: &S) -> bool {
+    match s {
+        S::Return(..) | S::Exit(..) | S::ExitTo(..) | S::LoopValue(..) => true,
+        S::While(_, _, _, _, form) if *form != 0 => true,
+        S::For(_, b) | S::While(_, _, _, b, _) => b.iter().any(flows),
+        S::If(_, a, e) => a.iter().chain(e).any(flows),
+        S::Match(arms) => arms.iter().flatten().any(flows),
+        _ => false,
+    }
+}
+
+fn is_out(p: &PKind) -> bool {
+    matches!(p, PKind::Out | PKind::OutSlice(_))
+}
+
+/// Block helpers, and the calls to them.
+impl Gen {
+    /// A call to a block helper returning a scalar (and writing no
+    /// out-parameter) as an expression.
+    fn ucall_expr(&mut self, s: &Scope, d: usize) -> Option<(E, f64)> {
+        let ks: Vec<usize> = (0..self.ucount)
+            .filter(|&k| {
+                let u = &self.us[k];
+                u.ret == Ret::Scalar
+                    && !u.kinds.iter().any(is_out)
+                    && (FLOW_CALLS || !self.no_flow || !u.flow)
+            })
+            .collect();
+        if ks.is_empty() {
+            return None;
+        }
+        let k = ks[self.rng.below(ks.len())];
+        let args = self.call_args(s, k, d)?;
+        Some((E::CallU(k, args), self.us[k].bound))
+    }
+
+    /// A statement calling block helper `k`, its value bound by `let` (an
+    /// array read as `r[i]` later, a tuple as two scalars), after a `let
+    /// mut h = [0.0; 3]` where an out-parameter finds no local array to
+    /// write. In a nested block, an update reads the value.
+    fn ucall_stmt(&mut self, s: &mut Scope, k: usize, top: bool) -> Option<Vec<S>> {
+        let Sig {
+            kinds: ps,
+            ret,
+            bound,
+            ..
+        } = self.us[k].clone();
+        let mut out = Vec::new();
+        let outs = ps.iter().filter(|p| is_out(p)).count();
+        let locals = s.arrays.iter().filter(|a| a.local && a.len == 3).count();
+        let extra = outs > 0 && self.rng.chance(0.25);
+        let n_fresh = outs.saturating_sub(locals).max(usize::from(extra));
+        // an array made for the call is read after it, where a value may
+        // take what is read (without `UNREAD_PARAMS`, only there)
+        if !top && n_fresh > 0 && s.muts.is_empty() && !UNREAD_PARAMS {
+            return None;
+        }
+        let mut fresh = Vec::new();
+        for _ in 0..n_fresh {
+            let h = self.name("h");
+            out.push(S::LetArr(h.clone(), 3, None));
+            // (in a nested block, read once after the call and written no
+            // more: nothing would read a later write, and rustc would warn)
+            s.arrays.push(Arr::new(h.clone(), 3, true, false, Src::Own));
+            fresh.push(h);
+        }
+        let args = self.call_args(s, k, 2)?;
+        let binds = match ret {
+            Ret::Scalar => {
+                let t = self.name("t");
+                s.scalars.push((t.clone(), bound.min(8.0)));
+                vec![t]
+            }
+            Ret::Arr => {
+                let r = self.name("r");
+                s.arrays.push(Arr::new(r.clone(), 3, false, true, Src::Own));
+                vec![r]
+            }
+            Ret::Tuple => {
+                let (p, q) = (self.name("t"), self.name("t"));
+                s.scalars.push((p.clone(), 4.0));
+                s.scalars.push((q.clone(), 4.0));
+                vec![p, q]
+            }
+            Ret::Unit => Vec::new(),
+        };
+        out.push(S::Call(binds.clone(), k, ret, args));
+        if !top && !binds.is_empty() && !s.muts.is_empty() {
+            let m = s.muts[self.rng.below(s.muts.len())].clone();
+            let read = match ret {
+                Ret::Arr => E::Index(binds[0].clone(), Ix::Const(self.rng.below(3))),
+                _ => E::Var(binds[self.rng.below(binds.len())].clone()),
+            };
+            let e = E::Bin('*', b(E::M1("tanh", b(read))), b(E::Lit(0.1)));
+            out.push(S::Assign(m, "+=", e));
+        }
+        if !top {
+            for a in s.arrays.iter_mut().filter(|a| fresh.contains(&a.name)) {
+                a.local = false;
+            }
+        }
+        if !top && !s.muts.is_empty() {
+            for h in fresh {
+                let m = s.muts[self.rng.below(s.muts.len())].clone();
+                let read = E::Index(h, Ix::Const(self.rng.below(3)));
+                let e = E::Bin('*', b(E::M1("tanh", b(read))), b(E::Lit(0.1)));
+                out.push(S::Assign(m, "+=", e));
+            }
+        }
+        Some(out)
+    }
+
+    /// A constant argument: a literal, or the untracked parameter.
+    fn const_arg(&mut self) -> E {
+        if !self.plain && self.rng.chance(0.3) {
+            E::Param
+        } else {
+            E::Lit(self.rng.lit(-1.0, 1.0))
+        }
+    }
+
+    /// Arguments for block helper `k`, from what `s` holds: out-parameters
+    /// first, each a local array of its own that no other argument reads
+    /// (`None` where there is none), then scalars (sometimes constants),
+    /// arrays (knobs, locals, results, sub-slices, now and then the one
+    /// just passed, or an array literal of constants or values).
+    fn call_args(&mut self, s: &Scope, k: usize, d: usize) -> Option<Vec<Arg>> {
+        let ps = self.us[k].kinds.clone();
+        let mut args: Vec<Option<Arg>> = vec![None; ps.len()];
+        let mut taken: Vec<String> = Vec::new();
+        for (j, p) in ps.iter().enumerate() {
+            let need = match p {
+                PKind::Out => 3,
+                PKind::OutSlice(l) => *l,
+                _ => continue,
+            };
+            let cands: Vec<Arr> = s
+                .arrays
+                .iter()
+                .filter(|a| a.local && a.len == 3 && !taken.contains(&a.name))
+                .cloned()
+                .collect();
+            if cands.is_empty() {
+                return None;
+            }
+            let a = cands[self.rng.below(cands.len())].clone();
+            let range = if matches!(p, PKind::OutSlice(_)) && self.rng.chance(0.4) {
+                let lo = self.rng.below(3 - need + 1);
+                let hi = lo + need + self.rng.below(3 - need - lo + 1);
+                Some((lo, hi))
+            } else {
+                None
+            };
+            taken.push(a.name.clone());
+            args[j] = Some(Arg::A {
+                name: a.name,
+                src: a.src,
+                to: *p,
+                amp: false,
+                range,
+            });
+        }
+        let mut scope = s.clone();
+        scope.arrays.retain(|a| !taken.contains(&a.name));
+        let mut prev: Option<String> = None;
+        for (j, p) in ps.iter().enumerate() {
+            if args[j].is_some() {
+                continue;
+            }
+            if *p == PKind::Scalar {
+                let e = if self.rng.chance(0.2) {
+                    self.const_arg()
+                } else {
+                    fit(self.expr(&scope, d.min(2)), 4.0).0
+                };
+                args[j] = Some(Arg::S(e));
+                continue;
+            }
+            let need = match p {
+                PKind::Slice(l) => *l,
+                _ => 3,
+            };
+            let whole = |a: &Arr| {
+                !a.out
+                    && !a.dynamic
+                    && a.len == 3
+                    && [a.src.0, a.src.1]
+                        .iter()
+                        .all(|s| matches!(s, Src::Ref | Src::Own))
+            };
+            let cands: Vec<Arr> = scope
+                .arrays
+                .iter()
+                .filter(|a| match p {
+                    PKind::Slice(_) => !a.out && a.len >= need,
+                    _ => whole(a),
+                })
+                .cloned()
+                .collect();
+            if cands.is_empty() || self.rng.chance(0.2) {
+                let n = match p {
+                    PKind::Slice(l) => *l + self.rng.below(4 - *l),
+                    _ => 3,
+                };
+                let constant = self.rng.chance(0.5);
+                let es = (0..n)
+                    .map(|_| {
+                        if constant {
+                            self.const_arg()
+                        } else {
+                            fit(self.expr(&scope, 1), 1.0).0
+                        }
+                    })
+                    .collect();
+                args[j] = Some(Arg::L(*p, es));
+                continue;
+            }
+            let again = prev
+                .as_ref()
+                .and_then(|n| cands.iter().find(|a| a.name == *n))
+                .filter(|_| self.rng.chance(0.35))
+                .cloned();
+            let a = match again {
+                Some(a) => a,
+                None => cands[self.rng.below(cands.len())].clone(),
+            };
+            let range = if SUB_SLICES && matches!(p, PKind::Slice(_)) && self.rng.chance(0.4) {
+                let lo = self.rng.below(a.len - need + 1);
+                let hi = lo + need + self.rng.below(a.len - need - lo + 1);
+                Some((lo, hi))
+            } else {
+                None
+            };
+            prev = Some(a.name.clone());
+            let amp = self.rng.chance(0.5) && (REBORROWS || a.src.0 != Src::Ref);
+            args[j] = Some(Arg::A {
+                name: a.name,
+                src: a.src,
+                to: *p,
+                amp,
+                range,
+            });
+        }
+        Some(args.into_iter().map(|a| a.unwrap()).collect())
+    }
+
+    /// Writes into a helper's out-parameters: all elements (an out slice:
+    /// `for i in 0..z.len() { z[i] = …; }`) or some with `+=`.
+    fn out_writes(&mut self, s: &Scope, params: &[(String, PKind)]) -> Vec<S> {
+        let mut out = Vec::new();
+        for (n, p) in params {
+            match p {
+                PKind::Out if self.rng.chance(0.5) => {
+                    for i in 0..3 {
+                        let e = fit(self.expr(s, 2), 1.0).0;
+                        out.push(S::SetArr(n.clone(), Ix::Const(i), "=", e));
+                    }
+                }
+                PKind::Out => {
+                    for i in 0..3 {
+                        if self.rng.chance(0.6) {
+                            let e = fit(self.expr(s, 2), 1.0).0;
+                            let e = E::Bin('*', b(e), b(E::Lit(0.25)));
+                            out.push(S::SetArr(n.clone(), Ix::Const(i), "+=", e));
+                        }
+                    }
+                }
+                PKind::OutSlice(l) if !LEN_LOOPS && self.rng.chance(0.5) => {
+                    for i in 0..*l {
+                        let e = fit(self.expr(s, 2), 1.0).0;
+                        out.push(S::SetArr(n.clone(), Ix::Const(i), "=", e));
+                    }
+                }
+                PKind::OutSlice(_) if LEN_LOOPS && self.rng.chance(0.5) => {
+                    let i = self.name("i");
+                    let mut inner = s.clone();
+                    inner.idx.push((i.clone(), 4));
+                    inner.lens.push((i.clone(), n.clone()));
+                    inner.in_loop += 1;
+                    let e = fit(self.expr(&inner, 2), 1.0).0;
+                    let set = S::SetArr(n.clone(), Ix::Var(i.clone(), false), "=", e);
+                    out.push(S::For(For::Len(i, n.clone()), vec![set]));
+                }
+                PKind::OutSlice(l) => {
+                    let e = fit(self.expr(s, 2), 1.0).0;
+                    let e = E::Bin('*', b(e), b(E::Lit(0.25)));
+                    let at = Ix::Const(self.rng.below(*l));
+                    out.push(S::SetArr(n.clone(), at, "+=", e));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Block helper `u{k}`: one to four parameters of every kind, a
+    /// scalar, an array, a tuple or nothing (with an out-parameter) to
+    /// return, a body of the generator's statements over the parameters
+    /// (loops, branches, local arrays, an early `return`, calls to earlier
+    /// helpers), the out-parameters written.
+    fn block_helper(&mut self, k: usize) -> UHelper {
+        let np = 1 + self.rng.below(4);
+        let mut kinds: Vec<PKind> = (0..np)
+            .map(|_| match self.rng.below(8) {
+                0 | 1 => PKind::Scalar,
+                2 => PKind::Arr,
+                3 => PKind::Ref,
+                4 | 5 => PKind::Slice(1 + self.rng.below(3)),
+                6 => PKind::Out,
+                _ => PKind::OutSlice(1 + self.rng.below(3)),
+            })
+            .collect();
+        if kinds.iter().all(is_out) {
+            kinds[0] = PKind::Scalar;
+        }
+        let has_out = kinds.iter().any(is_out);
+        let ret = match self.rng.below(5) {
+            _ if has_out && self.rng.chance(0.35) => Ret::Unit,
+            0 | 1 => Ret::Scalar,
+            2 => Ret::Arr,
+            3 => Ret::Tuple,
+            _ => Ret::Scalar,
+        };
+        let mut s = Scope::default();
+        let mut pseudo = Vec::new();
+        let mut params = Vec::new();
+        for (j, p) in kinds.iter().enumerate() {
+            let letter = match p {
+                PKind::Scalar => "x",
+                PKind::Arr => "v",
+                PKind::Ref => "a",
+                PKind::Slice(_) => "s",
+                PKind::Out => "y",
+                PKind::OutSlice(_) => "z",
+            };
+            let q = if CLASHING_NAMES { "" } else { "q" };
+            let n = format!("{q}{letter}{j}");
+            match p {
+                PKind::Scalar => {
+                    s.scalars.push((n.clone(), 4.0));
+                    if self.rng.chance(0.3) {
+                        s.muts.push(n.clone());
+                    }
+                    pseudo.push((n.clone(), Shape::Scalar));
+                }
+                PKind::Arr => {
+                    // changed in the body, or iterated
+                    let w = self.rng.chance(0.5) && COPIED_ARRAYS;
+                    s.arrays.push(Arr::new(n.clone(), 3, w, !w, Src::Own));
+                    pseudo.push((n.clone(), Shape::Arr(3)));
+                }
+                PKind::Ref => {
+                    s.arrays.push(Arr::new(n.clone(), 3, false, true, Src::Ref));
+                    pseudo.push((n.clone(), Shape::Arr(3)));
+                }
+                PKind::Slice(l) => {
+                    let mut a = Arr::new(n.clone(), *l, false, true, Src::SliceRef);
+                    a.dynamic = true;
+                    s.arrays.push(a);
+                    pseudo.push((n.clone(), Shape::Slice(*l)));
+                }
+                PKind::Out | PKind::OutSlice(_) => {
+                    let l = match p {
+                        PKind::OutSlice(l) => *l,
+                        _ => 3,
+                    };
+                    let mut a = Arr::new(n.clone(), l, false, false, Src::Own);
+                    a.out = true;
+                    a.dynamic = *p != PKind::Out;
+                    s.arrays.push(a);
+                }
+            }
+            params.push((n, *p));
+        }
+        // the body's loop-carried values start from the first input
+        let knobs = std::mem::replace(&mut self.knobs, pseudo);
+        let (window, ucount, ret0) = (self.window, self.ucount, self.ret);
+        self.window = false;
+        self.ucount = k;
+        self.ret = Some(ret);
+        let mut body = Vec::new();
+        if self.rng.chance(0.3) {
+            let h = self.name("h");
+            body.push(S::LetArr(h.clone(), 3, None));
+            s.arrays.push(Arr::new(h, 3, true, false, Src::Own));
+        }
+        let first = self.rng.chance(0.3);
+        if first {
+            body.extend(self.out_writes(&s.clone(), &params));
+        }
+        let n = 1 + self.rng.below(4);
+        body.extend(self.block(&mut s, 0, n));
+        if !first {
+            body.extend(self.out_writes(&s.clone(), &params));
+        }
+        let extra = match ret {
+            Ret::Arr => (0..2).map(|_| fit(self.expr(&s, 2), 4.0).0).collect(),
+            Ret::Tuple => vec![fit(self.expr(&s, 2), 4.0).0],
+            _ => Vec::new(),
+        };
+        let by_value: Vec<String> = params
+            .iter()
+            .filter(|(_, p)| *p == PKind::Arr)
+            .map(|(n, _)| n.clone())
+            .collect();
+        let tail_var =
+            if COPIED_ARRAYS && ret == Ret::Arr && !by_value.is_empty() && self.rng.chance(0.4) {
+                Some(by_value[self.rng.below(by_value.len())].clone())
+            } else {
+                None
+            };
+        self.knobs = knobs;
+        (self.window, self.ucount, self.ret) = (window, ucount, ret0);
+        // the sum of the body's values, and of the scalar parameters it
+        // changes
+        let changed = params
+            .iter()
+            .filter(|(n, p)| *p == PKind::Scalar && s.muts.contains(n))
+            .count();
+        let bound = 4.0 * (outputs_of(&body).len() + changed).max(1) as f64;
+        let mut flow = body.iter().any(flows);
+        for s in body.iter_mut() {
+            ucalls_s(s, &mut |j| flow |= self.us[*j].flow);
+        }
+        self.us.push(Sig {
+            kinds,
+            ret,
+            bound,
+            flow,
+        });
+        UHelper {
+            params,
+            ret,
+            body,
+            extra,
+            tail_var,
+            squash: ret != Ret::Scalar && bound > 6.0,
+        }
     }
 }
 
@@ -1484,6 +2369,10 @@ pub fn generate(seed: u64) -> Program {
         plain: true,
         in_method: false,
         knobs: knobs.clone(),
+        us: Vec::new(),
+        ucount: 0,
+        no_flow: false,
+        ret: None,
     };
     let mut hs = Scope::default();
     hs.scalars.push(("a".into(), 4.0));
@@ -1509,6 +2398,14 @@ pub fn generate(seed: u64) -> Program {
         b(E::Bin('*', b(E::SelfS), b(E::Var("a".into())))),
     );
     g.in_method = false;
+    // block helpers (then the function is written in a `#[tape] mod`)
+    let nu = if g.rng.chance(0.35) {
+        1 + g.rng.below(3)
+    } else {
+        0
+    };
+    let us: Vec<UHelper> = (0..nu).map(|k| g.block_helper(k)).collect();
+    g.ucount = nu;
     g.plain = false;
     let body = g.top(&knobs);
     let mut rng = g.rng;
@@ -1536,6 +2433,7 @@ pub fn generate(seed: u64) -> Program {
         method_out,
         obj,
         body,
+        us,
         at,
         cp,
         k,
@@ -1596,6 +2494,39 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
             r.insert("k".into());
             arms.iter().for_each(|a| refs_e(a, r));
         }
+        E::CallU(_, args) => args.iter().for_each(|a| refs_arg(a, r, None)),
+        E::Pack(_, es) => es.iter().for_each(|e| refs_e(e, r)),
+        E::Chain(c) => {
+            r.insert(c.src.clone());
+            if let Some(z) = &c.zip {
+                r.insert(z.clone());
+            }
+            if let Some(f) = &c.pass {
+                r.insert(f.clone());
+            }
+            if let Consume::Fold(init) = &c.consume {
+                refs_e(init, r);
+            }
+            refs_e(&c.map, r);
+        }
+        E::CallC(f, x) => {
+            r.insert(f.clone());
+            refs_e(x, r);
+        }
+    }
+}
+
+/// The names an argument reads (and, for an out-parameter, writes).
+fn refs_arg(a: &Arg, r: &mut BTreeSet<String>, assigned: Option<&mut BTreeSet<String>>) {
+    match a {
+        Arg::S(e) => refs_e(e, r),
+        Arg::L(_, es) => es.iter().for_each(|e| refs_e(e, r)),
+        Arg::A { name, to, .. } => {
+            r.insert(name.clone());
+            if let (true, Some(asg)) = (is_out(to), assigned) {
+                asg.insert(name.clone());
+            }
+        }
     }
 }
 
@@ -1607,6 +2538,7 @@ fn refs_c(c: &Cond, r: &mut BTreeSet<String>) {
 fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
     match s {
         S::Let(_, e) => refs_e(e, r),
+        S::LetClosure(_, _, e) => refs_e(e, r),
         S::Assign(n, _, e) => {
             assigned.insert(n.clone());
             refs_e(e, r);
@@ -1632,7 +2564,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
                 For::Tail(_, i) => {
                     r.insert(i.clone());
                 }
-                For::Iter(_, a) | For::Enum(_, _, a) => {
+                For::Iter(_, a) | For::Enum(_, _, a) | For::Len(_, a) => {
                     r.insert(a.clone());
                 }
                 For::Zip(_, _, a, c) => {
@@ -1702,13 +2634,20 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_e(e, r);
             body.iter().for_each(|s| refs_s(s, r, assigned));
         }
+        S::Call(_, _, _, args) => args
+            .iter()
+            .for_each(|a| refs_arg(a, r, Some(&mut *assigned))),
     }
 }
 
 /// The label a `for` loop gets (written only if an exit names it).
 fn label_of(f: &For) -> String {
     let first = match f {
-        For::Range(i, _) | For::Span(i, _, _) | For::Tail(i, _) | For::Iter(i, _) => i,
+        For::Range(i, _)
+        | For::Span(i, _, _)
+        | For::Tail(i, _)
+        | For::Iter(i, _)
+        | For::Len(i, _) => i,
         For::Enum(j, _, _) | For::Zip(j, _, _, _) => j,
     };
     format!("l{first}")
@@ -1914,6 +2853,184 @@ impl R<'_> {
                 ),
                 false,
             ),
+            E::CallU(k, args) => (self.ucall(*k, args), true),
+            E::Pack(array, es) => {
+                let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
+                if *array {
+                    (format!("[{}]", es.join(", ")), true)
+                } else {
+                    (format!("({})", es.join(", ")), true)
+                }
+            }
+            // a block: parenthesised as an operand or a receiver
+            E::Chain(c) if self.dual => (self.chain_loop(c), false),
+            E::Chain(c) => (self.chain(c), true),
+            E::CallC(f, x) => (format!("{f}({})", self.e(x).0), true),
+        }
+    }
+    /// An iterator chain, as a user writes it.
+    fn chain(&self, c: &Chain) -> String {
+        let t = self.t();
+        let mut used = BTreeSet::new();
+        refs_e(&c.map, &mut used);
+        let name = |n: &str| {
+            if used.contains(n) {
+                n.to_string()
+            } else {
+                format!("_{n}")
+            }
+        };
+        let mut s = format!("{}.iter()", c.src);
+        let mut pat = format!("&{}", name(&c.v));
+        if let Some(z) = &c.zip {
+            write!(s, ".zip({z}.iter())").unwrap();
+            pat = format!("({pat}, &{})", name(&c.w));
+        }
+        if c.rev {
+            s += ".rev()";
+        }
+        if c.skip > 0 {
+            write!(s, ".skip({})", c.skip).unwrap();
+        }
+        if let Some(n) = c.take {
+            write!(s, ".take({n})").unwrap();
+        }
+        if c.enumerate {
+            s += ".enumerate()";
+            pat = format!("({}, {pat})", name(&c.k));
+        }
+        if let Some(f) = c.filter {
+            write!(s, ".filter(|x| **x > {})", self.lit(f).0).unwrap();
+        }
+        match &c.pass {
+            Some(f) => write!(s, ".copied().map({f})").unwrap(),
+            None => write!(s, ".map(|{pat}| {})", self.e(&c.map).0).unwrap(),
+        }
+        match &c.consume {
+            Consume::Sum => write!(s, ".sum::<{t}>()").unwrap(),
+            Consume::Product => write!(s, ".product::<{t}>()").unwrap(),
+            Consume::Fold(init) => write!(
+                s,
+                ".fold({}, |acc, x| acc * {} + x)",
+                self.e(init).0,
+                self.lit(0.5).0
+            )
+            .unwrap(),
+            Consume::Max => write!(s, ".fold({t}::NEG_INFINITY, {t}::max)").unwrap(),
+            Consume::Min => s += ".min_by(|a, b| a.total_cmp(b)).unwrap()",
+        }
+        s
+    }
+    /// An iterator chain for the dual numbers: the loop it is.
+    fn chain_loop(&self, c: &Chain) -> String {
+        let mut used = BTreeSet::new();
+        refs_e(&c.map, &mut used);
+        let name = |n: &str| {
+            if used.contains(n) {
+                n.to_string()
+            } else {
+                format!("_{n}")
+            }
+        };
+        let (acc, i) = (format!("acc_{}", c.v), format!("i_{}", c.v));
+        let len = match &c.zip {
+            Some(z) => format!("{}.len().min({z}.len())", c.src),
+            None => format!("{}.len()", c.src),
+        };
+        let mut range = format!("(0..{len})");
+        if c.rev {
+            range += ".rev()";
+        }
+        if c.skip > 0 {
+            write!(range, ".skip({})", c.skip).unwrap();
+        }
+        if let Some(n) = c.take {
+            write!(range, ".take({n})").unwrap();
+        }
+        range += ".enumerate()";
+        let float = if self.f32 { "f32" } else { "f64" };
+        let (init, combine) = match &c.consume {
+            Consume::Sum => (self.cst("0.0"), format!("{acc} + x")),
+            Consume::Product => (self.cst("1.0"), format!("{acc} * x")),
+            Consume::Fold(init) => (self.e(init).0, format!("{acc} * {} + x", self.cst("0.5"))),
+            Consume::Max => (
+                self.cst(&format!("{float}::NEG_INFINITY")),
+                format!("{acc}.max(x)"),
+            ),
+            Consume::Min => (
+                self.cst(&format!("{float}::INFINITY")),
+                format!("{acc}.min(x)"),
+            ),
+        };
+        let mut s = format!(
+            "{{ let mut {acc} = {init}; for ({}, {i}) in {range} {{ ",
+            name(&c.k)
+        );
+        let v = if c.pass.is_some() || c.filter.is_some() {
+            c.v.clone()
+        } else {
+            name(&c.v)
+        };
+        write!(s, "let {v} = {}[{i}]; ", c.src).unwrap();
+        if let Some(z) = &c.zip {
+            write!(s, "let {} = {z}[{i}]; ", name(&c.w)).unwrap();
+        }
+        if let Some(f) = c.filter {
+            write!(
+                s,
+                "if !gt{}({}, {}) {{ continue; }} ",
+                self.sfx(),
+                c.v,
+                self.cst(&format!("{f:?}"))
+            )
+            .unwrap();
+        }
+        write!(
+            s,
+            "let x = {}; {acc} = {combine}; }} {acc} }}",
+            self.e(&c.map).0
+        )
+        .unwrap();
+        s
+    }
+    /// A call to block helper `u{k}`.
+    fn ucall(&self, k: usize, args: &[Arg]) -> String {
+        let d = if self.dual { "_d" } else { "" };
+        let args: Vec<String> = args.iter().map(|a| self.arg(a)).collect();
+        format!("p{}_u{k}{d}({})", self.id, args.join(", "))
+    }
+    /// An argument of a call to a block helper, as its parameter takes it.
+    fn arg(&self, a: &Arg) -> String {
+        match a {
+            Arg::S(e) => self.e(e).0,
+            Arg::L(to, es) => {
+                let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
+                let amp = if *to == PKind::Arr { "" } else { "&" };
+                format!("{amp}[{}]", es.join(", "))
+            }
+            Arg::A {
+                name,
+                src,
+                to,
+                amp,
+                range,
+            } => {
+                let src = if self.dual { src.1 } else { src.0 };
+                let m = if is_out(to) { "&mut " } else { "&" };
+                if let Some((lo, hi)) = range {
+                    return format!("{m}{name}[{lo}..{hi}]");
+                }
+                match (to, src) {
+                    (PKind::Out | PKind::OutSlice(_), _) => format!("&mut {name}"),
+                    (PKind::Arr, Src::Ref) => format!("*{name}"),
+                    (PKind::Arr, _) => name.clone(),
+                    // (`&&[f64; N]` does not coerce to `&[f64]`)
+                    (PKind::Slice(_), Src::Ref) => name.clone(),
+                    (_, Src::Ref | Src::SliceRef) if *amp => format!("&{name}"),
+                    (_, Src::Ref | Src::SliceRef) => name.clone(),
+                    _ => format!("&{name}"),
+                }
+            }
         }
     }
     fn c(&self, c: &Cond) -> String {
@@ -1945,6 +3062,14 @@ impl R<'_> {
                 "{pad}let {}{} = {};",
                 self.mutk(n),
                 self.n(n),
+                self.e(e).0
+            )
+            .unwrap(),
+            S::LetClosure(f, x, e) => writeln!(
+                o,
+                "{pad}let {} = |{x}: {}| {};",
+                self.n(f),
+                self.t(),
                 self.e(e).0
             )
             .unwrap(),
@@ -1992,6 +3117,7 @@ impl R<'_> {
                     For::Span(i, lo, hi) => format!("{} in {lo}..{hi}", self.n(i)),
                     For::Tail(j, i) => format!("{} in {} + 1..3", self.n(j), self.n(i)),
                     For::Iter(a, arr) => format!("{} in {arr}.iter()", self.n(a)),
+                    For::Len(i, arr) => format!("{} in 0..{arr}.len()", self.n(i)),
                     For::Enum(j, a, arr) => {
                         format!("({}, {}) in {arr}.iter().enumerate()", self.n(j), self.n(a))
                     }
@@ -2074,8 +3200,23 @@ impl R<'_> {
             }
             S::Return(c, e) => {
                 writeln!(o, "{pad}if {} {{", self.c(c)).unwrap();
-                writeln!(o, "{pad}    return {};", self.e(e).0).unwrap();
+                if matches!(e, E::Pack(false, es) if es.is_empty()) {
+                    writeln!(o, "{pad}    return;").unwrap();
+                } else {
+                    writeln!(o, "{pad}    return {};", self.e(e).0).unwrap();
+                }
                 writeln!(o, "{pad}}}").unwrap();
+            }
+            S::Call(names, k, _, args) => {
+                let call = self.ucall(*k, args);
+                match names.len() {
+                    0 => writeln!(o, "{pad}{call};").unwrap(),
+                    1 => writeln!(o, "{pad}let {} = {call};", self.n(&names[0])).unwrap(),
+                    _ => {
+                        let ns: Vec<String> = names.iter().map(|n| self.n(n)).collect();
+                        writeln!(o, "{pad}let ({}) = {call};", ns.join(", ")).unwrap()
+                    }
+                }
             }
             S::Exit(c, brk) => {
                 let exit = if *brk { "break" } else { "continue" };
@@ -2173,8 +3314,17 @@ impl R<'_> {
 /// The names the program's final value sums: every top-level scalar and the
 /// first element of every top-level array, so that nothing is left unread.
 fn outputs(p: &Program) -> Vec<E> {
+    let mut out = outputs_of(&p.body);
+    if out.is_empty() {
+        out.push(E::Lit(0.5));
+    }
+    out
+}
+
+/// The top-level values of a body: scalars and first elements of arrays.
+fn outputs_of(body: &[S]) -> Vec<E> {
     let mut out = Vec::new();
-    for s in &p.body {
+    for s in body {
         match s {
             S::Let(n, _) => out.push(E::Var(n.clone())),
             S::LetTuple(a, c, _, _) => {
@@ -2187,11 +3337,10 @@ fn outputs(p: &Program) -> Vec<E> {
             S::LetIf(names, true, ..) => out.push(E::Index(names[0].clone(), Ix::Const(1))),
             S::LetIf(names, false, ..) => names.iter().for_each(|n| out.push(E::Var(n.clone()))),
             S::LoopValue(t, ..) => out.push(E::Var(t.clone())),
+            S::Call(names, _, Ret::Arr, _) => out.push(E::Index(names[0].clone(), Ix::Const(0))),
+            S::Call(names, ..) => names.iter().for_each(|n| out.push(E::Var(n.clone()))),
             _ => {}
         }
-    }
-    if out.is_empty() {
-        out.push(E::Lit(0.5));
     }
     out
 }
@@ -2260,6 +3409,129 @@ fn render_helper(
     }
 }
 
+/// The value a block helper's tail sums: the body's top-level values and
+/// the parameters the body changes (a by-value array's first element;
+/// without `UNREAD_PARAMS`, every array's the body does not read),
+/// squashed by `tanh` where it must stay small.
+fn u_sum(u: &UHelper, used: &BTreeSet<String>, assigned: &BTreeSet<String>) -> E {
+    let mut outs = outputs_of(&u.body);
+    for (n, p) in &u.params {
+        match p {
+            PKind::Scalar if assigned.contains(n) => outs.push(E::Var(n.clone())),
+            PKind::Arr if assigned.contains(n) && u.tail_var.as_ref() != Some(n) => {
+                outs.push(E::Index(n.clone(), Ix::Const(0)))
+            }
+            PKind::Arr | PKind::Ref | PKind::Slice(_) if !UNREAD_PARAMS && !used.contains(n) => {
+                outs.push(E::Index(n.clone(), Ix::Const(0)))
+            }
+            _ => {}
+        }
+    }
+    if outs.is_empty() {
+        outs.push(E::Lit(0.5));
+    }
+    let total = sum(&outs);
+    if u.squash {
+        E::M1("tanh", b(total))
+    } else {
+        total
+    }
+}
+
+/// Block helper `u{k}` in one dialect: `p{id}_u{k}`, or `p{id}_u{k}_d`
+/// over the dual numbers.
+fn render_uhelper(u: &UHelper, k: usize, id: usize, f32: bool, dual: bool) -> String {
+    let mut used = BTreeSet::new();
+    let mut asg = BTreeSet::new();
+    for s in &u.body {
+        refs_s(s, &mut used, &mut asg);
+    }
+    // (an array returned as a parameter, `v[1] += sum; v`, has no extras)
+    if u.tail_var.is_none() {
+        for e in &u.extra {
+            refs_e(e, &mut used);
+        }
+    }
+    if let Some(v) = &u.tail_var {
+        used.insert(v.clone());
+        asg.insert(v.clone());
+    }
+    let first_out = u
+        .params
+        .iter()
+        .find(|(_, p)| is_out(p))
+        .map(|(n, _)| n.clone());
+    if u.ret == Ret::Unit {
+        if let Some(y) = &first_out {
+            used.insert(y.clone());
+        }
+    }
+    // (without `UNREAD_PARAMS`, every out-parameter written)
+    let unwritten: Vec<String> = u
+        .params
+        .iter()
+        .filter(|(n, p)| !UNREAD_PARAMS && is_out(p) && !asg.contains(n))
+        .map(|(n, _)| n.clone())
+        .collect();
+    used.extend(unwritten.iter().cloned());
+    let total = u_sum(u, &used, &asg);
+    refs_e(&total, &mut used);
+    let r = R {
+        dual,
+        f32,
+        used: &used,
+        assigned: &asg,
+        id,
+    };
+    let t = r.t();
+    let params: Vec<String> = u
+        .params
+        .iter()
+        .map(|(n, p)| {
+            let (m, n) = (r.mutk(n), r.n(n));
+            match p {
+                PKind::Scalar => format!("{m}{n}: {t}"),
+                PKind::Arr => format!("{m}{n}: [{t}; 3]"),
+                PKind::Ref => format!("{n}: &[{t}; 3]"),
+                PKind::Slice(_) => format!("{n}: &[{t}]"),
+                PKind::Out => format!("{n}: &mut [{t}; 3]"),
+                PKind::OutSlice(_) => format!("{n}: &mut [{t}]"),
+            }
+        })
+        .collect();
+    let ret = match u.ret {
+        Ret::Scalar => format!(" -> {t}"),
+        Ret::Arr => format!(" -> [{t}; 3]"),
+        Ret::Tuple => format!(" -> ({t}, {t})"),
+        Ret::Unit => String::new(),
+    };
+    let d = if dual { "_d" } else { "" };
+    let mut o = format!("pub fn p{id}_u{k}{d}({}){ret} {{\n", params.join(", "));
+    r.block(&u.body, 1, &mut o);
+    for y in &unwritten {
+        writeln!(o, "    {y}[0] += {};", r.lit(0.5).0).unwrap();
+    }
+    let total = r.e(&total).0;
+    match (u.ret, &u.tail_var) {
+        (Ret::Scalar, _) => writeln!(o, "    {total}").unwrap(),
+        (Ret::Arr, Some(v)) => writeln!(o, "    {v}[1] += {total};\n    {v}").unwrap(),
+        (Ret::Arr, None) => writeln!(
+            o,
+            "    [{total}, {}, {}]",
+            r.e(&u.extra[0]).0,
+            r.e(&u.extra[1]).0
+        )
+        .unwrap(),
+        (Ret::Tuple, _) => writeln!(o, "    ({total}, {})", r.e(&u.extra[0]).0).unwrap(),
+        (Ret::Unit, _) => {
+            let y = first_out.expect("a helper returning nothing writes an out-parameter");
+            writeln!(o, "    {y}[0] += {total};").unwrap()
+        }
+    }
+    o.push_str("}\n\n");
+    o
+}
+
 /// The program's items, named `p{id}_…`, in the crate's `lib.rs`.
 pub fn render(p: &Program, id: usize) -> String {
     let out_e = sum(&outputs(p));
@@ -2272,6 +3544,7 @@ pub fn render(p: &Program, id: usize) -> String {
     let calls_h = format!("{:?}", p.body).contains("CallH");
     let calls_g = format!("{:?}", p.body).contains("CallG");
     let calls_m = used.contains("o");
+    let blocks = !p.us.is_empty();
     let mut o = String::new();
     let (ft, dt, sfx) = if p.f32 {
         ("f32", "Dual32", "32")
@@ -2364,7 +3637,10 @@ pub fn render(p: &Program, id: usize) -> String {
         } else {
             ft.to_string()
         };
-        if plain {
+        let start = o.len();
+        if blocks {
+            // the block's attribute covers the function
+        } else if plain {
             writeln!(o, "#[tape(plain)]").unwrap();
         } else if !dual {
             writeln!(o, "#[tape]").unwrap();
@@ -2401,6 +3677,51 @@ pub fn render(p: &Program, id: usize) -> String {
             r.block(&p.body, 1, &mut o);
             writeln!(o, "    {}\n}}\n", r.e(&out_e).0).unwrap();
         }
+        if !blocks {
+            continue;
+        }
+        // with block helpers: the function and the helpers in a `#[tape]
+        // mod` (`#[tape(plain)]` for the plain twin), its names brought
+        // out; the dual numbers' helpers are plain functions
+        let f = o.split_off(start);
+        if dual {
+            for (k, u) in p.us.iter().enumerate() {
+                o.push_str(&render_uhelper(u, k, id, p.f32, true));
+            }
+            o.push_str(&f);
+            continue;
+        }
+        let (attr, m) = if plain {
+            ("#[tape(plain)]", format!("p{id}_bq"))
+        } else {
+            ("#[tape]", format!("p{id}_b"))
+        };
+        writeln!(
+            o,
+            "{attr}\npub mod {m} {{\n    #[allow(unused_imports)]\n    use super::*;\n"
+        )
+        .unwrap();
+        let mut inner = String::new();
+        for (k, u) in p.us.iter().enumerate() {
+            inner.push_str(&render_uhelper(u, k, id, p.f32, false));
+        }
+        inner.push_str(&f);
+        for line in inner.trim_end().lines() {
+            if line.is_empty() {
+                o.push('\n');
+            } else {
+                writeln!(o, "    {line}").unwrap();
+            }
+        }
+        writeln!(o, "}}\n").unwrap();
+        let names = if plain {
+            format!("p{id}_f_q_grad")
+        } else if p.window {
+            format!("p{id}_f")
+        } else {
+            format!("{{p{id}_f, p{id}_f_backward, p{id}_f_grad}}")
+        };
+        writeln!(o, "pub use {m}::{names};\n").unwrap();
     }
     // the runner: unpack the flat point into the knobs' shapes (an `f32`
     // program's closures first convert the point, exactly, into `f32`)
@@ -2616,13 +3937,16 @@ pub fn listing(p: &Program) -> String {
 
 fn defs(s: &S) -> Vec<String> {
     match s {
-        S::Let(n, _) | S::LetArr(n, _, _) | S::LetVec(n, _) | S::ShadowLet(n, _) => {
-            vec![n.clone()]
-        }
+        S::Let(n, _)
+        | S::LetArr(n, _, _)
+        | S::LetVec(n, _)
+        | S::ShadowLet(n, _)
+        | S::LetClosure(n, _, _) => vec![n.clone()],
         S::ShiftIdx(i, _) => vec![i.clone()],
         S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
         S::LetIf(names, ..) => names.clone(),
         S::LoopValue(t, i, ..) => vec![t.clone(), i.clone()],
+        S::Call(names, ..) => names.clone(),
         _ => vec![],
     }
 }
@@ -2653,49 +3977,260 @@ fn blocks_mut(body: &mut Vec<S>, out: &mut Vec<*mut Vec<S>>) {
     }
 }
 
-fn count_blocks(p: &Program) -> Vec<usize> {
-    let mut body = p.body.clone();
+/// A body to edit: the function's (root 0) or block helper `root - 1`'s.
+fn root_mut(p: &mut Program, root: usize) -> &mut Vec<S> {
+    if root == 0 {
+        &mut p.body
+    } else {
+        &mut p.us[root - 1].body
+    }
+}
+
+fn count_blocks(p: &Program, root: usize) -> Vec<usize> {
+    let mut q = p.clone();
     let mut v = Vec::new();
-    blocks_mut(&mut body, &mut v);
-    // SAFETY: the pointers point into `body`, alive and not otherwise borrowed
+    blocks_mut(root_mut(&mut q, root), &mut v);
+    // SAFETY: the pointers point into `q`, alive and not otherwise borrowed
     v.iter().map(|&b| unsafe { (*b).len() }).collect()
 }
 
-fn edit(p: &Program, block: usize, f: impl FnOnce(&mut Vec<S>)) -> Program {
+fn edit(p: &Program, root: usize, block: usize, f: impl FnOnce(&mut Vec<S>)) -> Program {
     let mut q = p.clone();
     let mut v = Vec::new();
-    blocks_mut(&mut q.body, &mut v);
+    blocks_mut(root_mut(&mut q, root), &mut v);
     // SAFETY: as in `count_blocks`; one pointer is used, once
     f(unsafe { &mut *v[block] });
     q
+}
+
+/// Every block helper index an expression calls, for reading or renumbering.
+fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
+    match e {
+        E::Var(_)
+        | E::Deref(..)
+        | E::Lit(_)
+        | E::Param
+        | E::IdxF(_)
+        | E::Index(..)
+        | E::Index2(..)
+        | E::CallG(_)
+        | E::SelfS => {}
+        E::Bin(_, x, y) | E::M2(_, x, y) | E::CallH(x, y) | E::CallM(x, y) | E::Shadow(_, x, y) => {
+            ucalls_e(x, f);
+            ucalls_e(y, f);
+        }
+        E::Neg(x) | E::M1(_, x) | E::Powi(x, _) | E::Fun(_, x) | E::Custom(x) => ucalls_e(x, f),
+        E::MulAdd(x, y, z) => {
+            ucalls_e(x, f);
+            ucalls_e(y, f);
+            ucalls_e(z, f);
+        }
+        E::If(c, x, y) => {
+            ucalls_e(&mut c.a, f);
+            ucalls_e(&mut c.b, f);
+            ucalls_e(x, f);
+            ucalls_e(y, f);
+        }
+        E::Match(es) | E::Pack(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
+        E::CallU(k, args) => {
+            f(k);
+            ucalls_args(args, f);
+        }
+        E::Chain(c) => {
+            if let Consume::Fold(init) = &mut c.consume {
+                ucalls_e(init, f);
+            }
+            ucalls_e(&mut c.map, f);
+        }
+        E::CallC(_, x) => ucalls_e(x, f),
+    }
+}
+
+fn ucalls_args(args: &mut [Arg], f: &mut dyn FnMut(&mut usize)) {
+    for a in args {
+        match a {
+            Arg::S(e) => ucalls_e(e, f),
+            Arg::L(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
+            Arg::A { .. } => {}
+        }
+    }
+}
+
+fn ucalls_c(c: &mut Cond, f: &mut dyn FnMut(&mut usize)) {
+    ucalls_e(&mut c.a, f);
+    ucalls_e(&mut c.b, f);
+}
+
+fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
+    let block =
+        |b: &mut Vec<S>, f: &mut dyn FnMut(&mut usize)| b.iter_mut().for_each(|s| ucalls_s(s, f));
+    match s {
+        S::Let(_, e)
+        | S::LetClosure(_, _, e)
+        | S::Assign(_, _, e)
+        | S::SetArr(_, _, _, e)
+        | S::Shadow(_, e, _)
+        | S::ShadowLet(_, e) => ucalls_e(e, f),
+        S::LetArr(_, _, es) => es.iter_mut().flatten().for_each(|e| ucalls_e(e, f)),
+        S::LetVec(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
+        S::LetFill(_, e, _, _) => e.iter_mut().for_each(|e| ucalls_e(e, f)),
+        S::LetTuple(_, _, x, y) => {
+            ucalls_e(x, f);
+            ucalls_e(y, f);
+        }
+        S::For(_, body) => block(body, f),
+        S::While(_, _, c, body, _) => {
+            if let Some(c) = c {
+                ucalls_c(c, f);
+            }
+            block(body, f);
+        }
+        S::If(c, a, e) => {
+            ucalls_c(c, f);
+            block(a, f);
+            block(e, f);
+        }
+        S::Match(arms) => arms.iter_mut().for_each(|a| block(a, f)),
+        S::Return(c, e) => {
+            ucalls_c(c, f);
+            ucalls_e(e, f);
+        }
+        S::Exit(c, _) | S::ExitTo(c, _, _) => ucalls_c(c, f),
+        S::ShiftIdx(..) | S::SwapScalars(..) => {}
+        S::Whole(_, op) => match op {
+            Whole::Assign(es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
+            Whole::Fill(e) => ucalls_e(e, f),
+            _ => {}
+        },
+        S::LetIf(_, _, c, th, el) => {
+            ucalls_c(c, f);
+            th.iter_mut().chain(el).for_each(|e| ucalls_e(e, f));
+        }
+        S::LoopValue(_, _, _, c, body, e) => {
+            ucalls_c(c, f);
+            block(body, f);
+            ucalls_e(e, f);
+        }
+        S::Call(_, k, _, args) => {
+            f(k);
+            ucalls_args(args, f);
+        }
+    }
+}
+
+/// Visits every call to a block helper in the program.
+fn ucalls_program(p: &mut Program, f: &mut dyn FnMut(&mut usize)) {
+    p.body.iter_mut().for_each(|s| ucalls_s(s, f));
+    for u in p.us.iter_mut() {
+        u.body.iter_mut().for_each(|s| ucalls_s(s, f));
+        u.extra.iter_mut().for_each(|e| ucalls_e(e, f));
+    }
+}
+
+/// `p` without block helpers nothing calls (the later ones renumbered).
+fn drop_uncalled(p: &Program) -> Vec<Program> {
+    let mut called = BTreeSet::new();
+    ucalls_program(&mut p.clone(), &mut |k| {
+        called.insert(*k);
+    });
+    (0..p.us.len())
+        .filter(|k| !called.contains(k))
+        .map(|gone| {
+            let mut q = p.clone();
+            q.us.remove(gone);
+            ucalls_program(&mut q, &mut |k| {
+                if *k > gone {
+                    *k -= 1;
+                }
+            });
+            q
+        })
+        .collect()
+}
+
+/// Simpler arguments for a call: a scalar a literal, an array a literal
+/// (out-parameters stay).
+fn simpler_args(args: &[Arg]) -> Vec<Vec<Arg>> {
+    let mut out = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let simple = match a {
+            Arg::S(E::Lit(_)) => continue,
+            Arg::S(_) => Arg::S(E::Lit(0.5)),
+            Arg::L(_, es) if es.iter().all(|e| matches!(e, E::Lit(_))) => continue,
+            Arg::L(to, es) => Arg::L(*to, vec![E::Lit(0.5); es.len()]),
+            Arg::A { to, .. } if is_out(to) => continue,
+            Arg::A { to, .. } => {
+                let n = match to {
+                    PKind::Slice(l) => *l,
+                    _ => 3,
+                };
+                Arg::L(*to, vec![E::Lit(0.5); n])
+            }
+        };
+        let mut v = args.to_vec();
+        v[i] = simple;
+        out.push(v);
+    }
+    out
 }
 
 /// Smaller variants of `p`: each deletes one statement (one whose names
 /// nothing else reads), or replaces a statement's expression by a child or a
 /// literal. Every variant still compiles by construction.
 pub fn shrink_candidates(p: &Program) -> Vec<Program> {
-    let mut out = Vec::new();
-    let lens = count_blocks(p);
+    let mut out = drop_uncalled(p);
+    for root in 0..=p.us.len() {
+        shrink_root(p, root, &mut out);
+    }
+    out
+}
+
+/// The candidates that edit one body (`root_mut`).
+fn shrink_root(p: &Program, root: usize, out: &mut Vec<Program>) {
+    let lens = count_blocks(p, root);
+    let edit = |p: &Program, bi: usize, f: &mut dyn FnMut(&mut Vec<S>)| edit(p, root, bi, f);
     for (bi, &len) in lens.iter().enumerate() {
         for si in 0..len {
-            let del = edit(p, bi, |b| {
+            let mut del = edit(p, bi, &mut |b| {
                 b.remove(si);
             });
             // the deleted statement's names must be read nowhere else
             let mut gone = Vec::new();
-            let _ = edit(p, bi, |b| gone = defs(&b[si]));
+            let _ = edit(p, bi, &mut |b| gone = defs(&b[si]));
             let mut used = BTreeSet::new();
             let mut asg = BTreeSet::new();
-            del.body.iter().for_each(|s| refs_s(s, &mut used, &mut asg));
-            let top_level = bi == 0;
+            root_mut(&mut del, root)
+                .iter()
+                .for_each(|s| refs_s(s, &mut used, &mut asg));
+            if root > 0 {
+                // a helper's tail reads its extra values
+                del.us[root - 1]
+                    .extra
+                    .iter()
+                    .for_each(|e| refs_e(e, &mut used));
+            }
             if gone.iter().all(|g| !used.contains(g) && !asg.contains(g)) || gone.is_empty() {
                 // a top-level name is read by the output sum only
-                let _ = top_level;
                 out.push(del);
+            }
+            // simpler arguments for a helper's call
+            let mut calls: Vec<Vec<Arg>> = Vec::new();
+            let _ = edit(p, bi, &mut |b| {
+                if let S::Call(_, _, _, args) = &b[si] {
+                    calls = simpler_args(args);
+                }
+            });
+            for c in calls {
+                let mut c = Some(c);
+                out.push(edit(p, bi, &mut |b| {
+                    if let S::Call(_, _, _, args) = &mut b[si] {
+                        *args = c.take().unwrap();
+                    }
+                }));
             }
             // simplify the statement's expression
             let mut exprs: Vec<E> = Vec::new();
-            let _ = edit(p, bi, |b| {
+            let _ = edit(p, bi, &mut |b| {
                 let e = match &b[si] {
                     S::Let(_, e) | S::Assign(_, _, e) | S::SetArr(_, _, _, e) => Some(e),
                     S::Return(_, e) | S::Shadow(_, e, _) => Some(e),
@@ -2706,15 +4241,18 @@ pub fn shrink_candidates(p: &Program) -> Vec<Program> {
                 }
             });
             for c in exprs {
-                out.push(edit(p, bi, |b| match &mut b[si] {
-                    S::Let(_, e) | S::Assign(_, _, e) | S::SetArr(_, _, _, e) => *e = c,
-                    S::Return(_, e) | S::Shadow(_, e, _) => *e = c,
+                let mut c = Some(c);
+                out.push(edit(p, bi, &mut |b| match &mut b[si] {
+                    S::Let(_, e) | S::Assign(_, _, e) | S::SetArr(_, _, _, e) => {
+                        *e = c.take().unwrap()
+                    }
+                    S::Return(_, e) | S::Shadow(_, e, _) => *e = c.take().unwrap(),
                     _ => {}
                 }));
             }
             // unwrap a control-flow statement into its first block
             let mut inner: Option<Vec<S>> = None;
-            let _ = edit(p, bi, |b| {
+            let _ = edit(p, bi, &mut |b| {
                 inner = match &b[si] {
                     // a loop's exits would be left outside any loop
                     S::For(For::Range(..), body) | S::While(_, _, _, body, _)
@@ -2733,14 +4271,14 @@ pub fn shrink_candidates(p: &Program) -> Vec<Program> {
                 inner.iter().for_each(|s| refs_s(s, &mut rs, &mut asg));
                 // loop indices would be unbound outside the loop
                 if !rs.iter().any(|n| n.starts_with('i') || n.starts_with('j')) {
-                    out.push(edit(p, bi, |b| {
-                        b.splice(si..=si, inner);
+                    let mut inner = Some(inner);
+                    out.push(edit(p, bi, &mut |b| {
+                        b.splice(si..=si, inner.take().unwrap());
                     }));
                 }
             }
         }
     }
-    out
 }
 
 /// Children of an expression that may stand in its place (same type, same
@@ -2762,6 +4300,27 @@ fn children(e: &E) -> Vec<E> {
         E::If(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
         E::Match(arms) => v.extend(arms.iter().cloned()),
         E::Shadow(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
+        E::CallC(_, x) => v.push((**x).clone()),
+        // the chain's first element
+        E::Chain(c) => v.push(E::Index(c.src.clone(), Ix::Const(0))),
+        E::CallU(_, args) => {
+            for a in args {
+                if let Arg::S(x) = a {
+                    v.push(x.clone());
+                }
+            }
+        }
+        // an array or a tuple: one element a literal at a time
+        E::Pack(array, es) => {
+            for i in 0..es.len() {
+                if !matches!(es[i], E::Lit(_)) {
+                    let mut es = es.clone();
+                    es[i] = E::Lit(0.5);
+                    v.push(E::Pack(*array, es));
+                }
+            }
+            return v;
+        }
         _ => {}
     }
     if !matches!(e, E::Lit(_)) {
@@ -2772,5 +4331,5 @@ fn children(e: &E) -> Vec<E> {
 
 /// A size, for picking the smaller of two programs.
 pub fn size(p: &Program) -> usize {
-    format!("{:?}", p.body).len()
+    format!("{:?}{:?}", p.body, p.us).len()
 }
