@@ -91,7 +91,14 @@ macro_rules! programs {
                     i += 1;
                 };
                 let tail: $t = (0..3).rev().take(2).map(|j| w[j]).sum();
-                v[0] + v[1] + before + h[0] * h[2] + found + tail
+                let lowest = vec![w
+                    .iter()
+                    .skip(1)
+                    .enumerate()
+                    .map(|(k, &x)| x * (k as $t + 1.0))
+                    .min_by(|a, b| a.total_cmp(b))
+                    .unwrap()];
+                v[0] + v[1] + before + h[0] * h[2] + found + tail + lowest[0]
             }
 
             /// Closures bound by `let`: called, passed to `map`, and one

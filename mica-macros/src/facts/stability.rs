@@ -540,4 +540,10 @@ impl<'ast> Visit<'ast> for Bindings {
         *self.0.entry(p.ident.to_string()).or_default() += 1;
         syn::visit::visit_pat_ident(self, p);
     }
+    /// the names bound inside a `vec![…]`'s elements (an iterator chain's
+    /// loop there binds the position it reads)
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        let mut m = m.clone();
+        crate::facts::syntax::vec_elements_mut(&mut m, |e| syn::visit::Visit::visit_expr(self, e));
+    }
 }
