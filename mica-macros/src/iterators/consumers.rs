@@ -58,11 +58,12 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
     let (init, step): (Expr, Vec<Stmt>) = match method.as_str() {
         "sum" | "product" => {
             let x = seq.scalar(&m.method, &method)?;
+            // a float sum starts at -0.0, as std's does: an empty sum is -0.0
             let (zero, one): (Expr, Expr) = match (integer, typed.as_deref()) {
                 (true, _) => (syn::parse_quote!(0), syn::parse_quote!(1)),
-                (false, Some("f32")) => (syn::parse_quote!(0.0_f32), syn::parse_quote!(1.0_f32)),
-                (false, Some("f64")) => (syn::parse_quote!(0.0_f64), syn::parse_quote!(1.0_f64)),
-                _ => (syn::parse_quote!(0.0), syn::parse_quote!(1.0)),
+                (false, Some("f32")) => (syn::parse_quote!(-0.0_f32), syn::parse_quote!(1.0_f32)),
+                (false, Some("f64")) => (syn::parse_quote!(-0.0_f64), syn::parse_quote!(1.0_f64)),
+                _ => (syn::parse_quote!(-0.0), syn::parse_quote!(1.0)),
             };
             if method == "sum" {
                 (zero, vec![syn::parse_quote_spanned!(span=> #acc += #x;)])
