@@ -55,6 +55,21 @@ impl Assignments {
         }
     }
 
+    /// An `if`'s or a `while`'s condition and body: an `if let` / `while
+    /// let` pattern binds its names for the body alone.
+    fn conditioned(&mut self, cond: &Expr, body: &syn::Block) {
+        match cond {
+            Expr::Let(l) => {
+                self.visit_expr(&l.expr);
+                self.scoped(Some(&l.pat), |v| v.visit_block(body));
+            }
+            cond => {
+                self.visit_expr(cond);
+                self.visit_block(body);
+            }
+        }
+    }
+
     /// Visits `inner` in a scope of its own, where `pat` binds its names.
     fn scoped(&mut self, pat: Option<&syn::Pat>, inner: impl FnOnce(&mut Self)) {
         self.scopes.push(HashSet::new());
@@ -147,31 +162,13 @@ impl<'ast> Visit<'ast> for Assignments {
         });
     }
     fn visit_expr_if(&mut self, i: &'ast syn::ExprIf) {
-        match &*i.cond {
-            Expr::Let(l) => {
-                self.visit_expr(&l.expr);
-                self.scoped(Some(&l.pat), |v| v.visit_block(&i.then_branch));
-            }
-            cond => {
-                self.visit_expr(cond);
-                self.visit_block(&i.then_branch);
-            }
-        }
+        self.conditioned(&i.cond, &i.then_branch);
         if let Some((_, other)) = &i.else_branch {
             self.visit_expr(other);
         }
     }
     fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
-        match &*w.cond {
-            Expr::Let(l) => {
-                self.visit_expr(&l.expr);
-                self.scoped(Some(&l.pat), |v| v.visit_block(&w.body));
-            }
-            cond => {
-                self.visit_expr(cond);
-                self.visit_block(&w.body);
-            }
-        }
+        self.conditioned(&w.cond, &w.body);
     }
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     fn visit_item(&mut self, _: &'ast syn::Item) {}
