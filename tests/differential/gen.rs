@@ -2950,7 +2950,8 @@ impl R<'_> {
         range += ".enumerate()";
         let float = if self.f32 { "f32" } else { "f64" };
         let (init, combine) = match &c.consume {
-            Consume::Sum => (self.cst("0.0"), format!("{acc} + x")),
+            // std's float sum starts at -0.0 (an empty sum is -0.0)
+            Consume::Sum => (self.cst("-0.0"), format!("{acc} + x")),
             Consume::Product => (self.cst("1.0"), format!("{acc} * x")),
             Consume::Fold(init) => (self.e(init).0, format!("{acc} * {} + x", self.cst("0.5"))),
             Consume::Max => (
