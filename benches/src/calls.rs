@@ -229,6 +229,28 @@ pub fn all() -> Vec<Calls> {
         ));
     }
 
+    // a 7-joint arm through helpers, then written inline: one hand adjoint
+    for (name, inline) in [
+        ("Robot arm, helpers (rot, trans, matmul), 7 joints", false),
+        ("Robot arm, written inline, 7 joints", true),
+    ] {
+        let ((hq, hl, ht), (mq, ml, mt)) = (factored::arm(7), factored::arm(7));
+        let (mut dh, mut dm) = (vec![0.0; 7], vec![0.0; 7]);
+        out.push(calls(
+            name,
+            move || {
+                factored::reach_hand(bb(&hq), &hl, &ht, bb(1.0), &mut dh);
+            },
+            move || {
+                if inline {
+                    factored::reach_inline_backward(bb(&mq), &ml, &mt, bb(1.0), &mut dm);
+                } else {
+                    factored::arm::reach_backward(bb(&mq), &ml, &mt, bb(1.0), &mut dm);
+                }
+            },
+        ));
+    }
+
     let (x, y) = (rosenbrock::start(10_000), rosenbrock::start(10_000));
     let (mut dh, mut dm) = (vec![0.0; 10_000], vec![0.0; 10_000]);
     out.push(calls(

@@ -2,9 +2,12 @@
 //! reprojection error through `rodrigues` and `project` helpers of a
 //! `#[tape] mod` (as `examples/BundleAdjustment` has it), the same
 //! objective written inline by hand, and the extended Rosenbrock function
-//! as an iterator chain. The first two against one hand-written adjoint
-//! measure what factoring into helpers costs; the chain against the loop's
-//! hand adjoint in `rosenbrock.rs`.
+//! as an iterator chain; and the forward kinematics of a planar arm through
+//! `rot`, `trans` and `matmul` helpers (as `examples/Robot` has it), again
+//! beside the same lines inline. Each factored objective and its inline
+//! twin against one hand-written adjoint measure what factoring into
+//! helpers costs; the chain against the loop's hand adjoint in
+//! `rosenbrock.rs`.
 
 // the inline objective is written as its authors would, with index loops
 #![allow(clippy::needless_range_loop)]
@@ -12,6 +15,7 @@
 use mica::tape;
 
 include!("../../examples/BundleAdjustment/ba.rs");
+include!("../../examples/Robot/arm.rs");
 
 /// The reprojection error with every helper written out where it is
 /// called: the same lines as `ba`'s helpers, in one function.
@@ -213,4 +217,125 @@ pub fn rosenbrock_chain(#[tracked] x: &[f64]) -> f64 {
             100.0 * t * t + u * u
         })
         .sum()
+}
+
+/// The arm's loss of `arm::reach` with every helper written out where it
+/// is called: the same lines as `arm`'s helpers, in one function.
+#[tape]
+pub fn reach_inline(#[tracked] q: &[f64], lengths: &[f64], target: &[f64; 2]) -> f64 {
+    let mut pose = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    for j in 0..q.len() {
+        let (s, c) = q[j].sin_cos();
+        let turn = [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]];
+        let mut turned = [[0.0; 3]; 3];
+        for a in 0..3 {
+            for b in 0..3 {
+                for k in 0..3 {
+                    turned[a][b] += pose[a][k] * turn[k][b];
+                }
+            }
+        }
+        let link = [[1.0, 0.0, lengths[j]], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let mut next = [[0.0; 3]; 3];
+        for a in 0..3 {
+            for b in 0..3 {
+                for k in 0..3 {
+                    next[a][b] += turned[a][k] * link[k][b];
+                }
+            }
+        }
+        pose = next;
+    }
+    let (x, y) = (pose[0][2], pose[1][2]);
+    let (dx, dy) = (x - target[0], y - target[1]);
+    let mut rest = 0.0;
+    for angle in q.iter() {
+        rest += angle * angle;
+    }
+    dx * dx + dy * dy + 1e-3 * rest
+}
+
+type Pose = [[f64; 3]; 3];
+
+fn matmul(a: &Pose, b: &Pose) -> Pose {
+    let mut c = [[0.0; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            c[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+        }
+    }
+    c
+}
+
+/// The adjoint of `arm::reach` by hand, as an engineer writes the reverse
+/// of a chain of matrix products: the forward pass keeps the pose before
+/// each joint and the joint's sine and cosine; the reverse carries the
+/// adjoint of the pose from the tip back to the base (`d(A·B)` gives
+/// `dA = dC·Bᵀ`, `dB = Aᵀ·dC`), and reads each angle's slope off the
+/// adjoint of its rotation. The links' lengths are constants, so only the
+/// pose's adjoint passes through them.
+pub fn reach_hand(
+    q: &[f64],
+    lengths: &[f64],
+    target: &[f64; 2],
+    seed: f64,
+    d_q: &mut [f64],
+) -> f64 {
+    let n = q.len();
+    let mut before: Vec<(Pose, f64, f64)> = Vec::with_capacity(n);
+    let mut pose = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let mut rest = 0.0;
+    for j in 0..n {
+        let (s, c) = q[j].sin_cos();
+        before.push((pose, s, c));
+        let turned = matmul(&pose, &[[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]);
+        pose = matmul(
+            &turned,
+            &[[1.0, 0.0, lengths[j]], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        );
+        rest += q[j] * q[j];
+    }
+    let (dx, dy) = (pose[0][2] - target[0], pose[1][2] - target[1]);
+    let value = dx * dx + dy * dy + 1e-3 * rest;
+    // the adjoint of the final pose: only the translation column is read
+    let mut d_pose = [[0.0; 3]; 3];
+    d_pose[0][2] = 2.0 * dx * seed;
+    d_pose[1][2] = 2.0 * dy * seed;
+    for j in (0..n).rev() {
+        let (prev, s, c) = before[j];
+        let l = lengths[j];
+        // next = turned · link, link = [[1, 0, l], [0, 1, 0], [0, 0, 1]]:
+        // d_turned = d_next · linkᵀ
+        let mut d_turned = d_pose;
+        for row in d_turned.iter_mut() {
+            row[0] += l * row[2];
+        }
+        // turned = prev · turn: d_turn = prevᵀ · d_turned, d_prev = d_turned · turnᵀ
+        let mut d_turn = [[0.0; 2]; 2];
+        for a in 0..2 {
+            for b in 0..2 {
+                d_turn[a][b] = prev[0][a] * d_turned[0][b]
+                    + prev[1][a] * d_turned[1][b]
+                    + prev[2][a] * d_turned[2][b];
+            }
+        }
+        // turn = [[c, -s], [s, c]] in its upper left block
+        d_q[j] += (-s * d_turn[0][0] - c * d_turn[0][1] + c * d_turn[1][0] - s * d_turn[1][1])
+            + 2e-3 * q[j] * seed;
+        for row in d_pose.iter_mut().zip(d_turned.iter()) {
+            let (d_prev, dt) = row;
+            d_prev[0] = dt[0] * c - dt[1] * s;
+            d_prev[1] = dt[0] * s + dt[1] * c;
+            d_prev[2] = dt[2];
+        }
+    }
+    value
+}
+
+/// Joint angles and link lengths of an `n`-joint arm, and a target it can
+/// reach.
+pub fn arm(n: usize) -> (Vec<f64>, Vec<f64>, [f64; 2]) {
+    let q = (0..n).map(|j| 0.3 * ((j as f64) * 1.7).sin()).collect();
+    let lengths = (0..n).map(|j| 1.0 / (1.0 + j as f64)).collect();
+    (q, lengths, [0.8, 1.1])
 }

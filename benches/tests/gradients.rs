@@ -281,3 +281,32 @@ fn rosenbrock_as_a_chain() {
     assert!((v - rosenbrock::rosenbrock(&x)).abs() <= 1e-12 * v.abs());
     assert_close("chain", &g, &hand);
 }
+
+#[test]
+fn robot_arm_factored_inline_and_by_hand() {
+    use mica_benches::factored::{self, arm};
+    for n in [1, 3, 7] {
+        let (q, lengths, target) = factored::arm(n);
+        for shift in [0.0, 0.4, -1.3] {
+            let q: Vec<f64> = q
+                .iter()
+                .enumerate()
+                .map(|(j, a)| a + shift * (j as f64 + 1.0).cos())
+                .collect();
+            let mut hand = vec![0.0; n];
+            let v = factored::reach_hand(&q, &lengths, &target, 1.0, &mut hand);
+            assert!((v - arm::reach(&q, &lengths, &target)).abs() <= 1e-12 * v.abs().max(1.0));
+            check_gradient(|v: &[f64]| arm::reach(v, &lengths, &target), &q, &hand).unwrap();
+            let (_, g) = arm::reach_grad(&q, &lengths, &target);
+            assert_close("factored arm", &g, &hand);
+            let (w, g) = factored::reach_inline_grad(&q, &lengths, &target);
+            assert!((w - v).abs() <= 1e-12 * v.abs().max(1.0));
+            assert_close("inline arm", &g, &hand);
+            // a seed scales the slopes
+            let mut scaled = vec![0.0; n];
+            factored::reach_hand(&q, &lengths, &target, 2.5, &mut scaled);
+            let twice: Vec<f64> = hand.iter().map(|h| 2.5 * h).collect();
+            assert_close("seeded arm", &scaled, &twice);
+        }
+    }
+}

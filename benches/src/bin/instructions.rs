@@ -5,8 +5,8 @@
 //! instructions for the same work, a cache miss costs none). Prints a
 //! Markdown table, or a note if `valgrind` is not installed.
 //!
-//! `instructions` runs itself under callgrind once per program and
-//! variant; `instructions run K hand|mica N` makes `N` calls of program
+//! `instructions [WORD]` runs itself under callgrind once per program and
+//! variant (with `WORD`, only the programs whose name contains it); `instructions run K hand|mica N` makes `N` calls of program
 //! `K`, each inside `measured`, the only code callgrind counts.
 
 use mica_benches::calls;
@@ -70,7 +70,11 @@ fn main() {
     }
     println!("| program | hand-written | Mica `_backward` | Mica/hand |");
     println!("| --- | ---: | ---: | ---: |");
+    let only = args.get(1).filter(|_| args.len() == 2);
     for (k, c) in calls::all().iter().enumerate() {
+        if only.is_some_and(|word| !c.name.contains(word.as_str())) {
+            continue;
+        }
         let per_call = |variant| count(k, variant, CALLS).map(|i| i as f64 / CALLS as f64);
         match (per_call("hand"), per_call("mica")) {
             (Some(h), Some(m)) => println!(

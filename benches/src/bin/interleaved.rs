@@ -9,7 +9,8 @@
 //! instead, in turns the same way, on Extended Rosenbrock n = 1,000: their
 //! median ratio peer/Mica.
 //!
-//! `interleaved [ROUNDS] [peers]` (150 rounds by default). With
+//! `interleaved [ROUNDS] [peers | WORD]` (150 rounds by default; with
+//! `WORD`, only the programs whose name contains it). With
 //! `MICA_TURNS_TSV=FILE`, the programs' ratios also go to `FILE`, one line
 //! per program (`title`, median, lower and upper quartile, tab-separated),
 //! for `report` to put beside criterion's.
@@ -72,7 +73,11 @@ fn main() {
     println!("| --- | ---: | ---: | ---: | ---: |");
     let mut logs = Vec::new();
     let mut tsv = String::new();
+    let only = std::env::args().nth(2);
     for mut c in calls::all() {
+        if only.as_ref().is_some_and(|word| !c.name.contains(word.as_str())) {
+            continue;
+        }
         let t = turns(&mut c, rounds);
         let [low, median, high] = t.ratio;
         logs.push(median.ln());
