@@ -4,8 +4,10 @@
 //! stores nothing. These programs cover loops that are fused (a mean of a
 //! nonlinear per-row loss, a carried start, two sums, factors computed before
 //! the loop, two consecutive loops, a busy body, `zip`, `while`, a local
-//! array made before the loop and at most read after it) and loops that
-//! must not be (the sum read in the body, used nonlinearly after, a divisor
+//! array made before the loop and at most read after it, sums in branch
+//! arms, several `+=` in one iteration, `continue`) and loops that
+//! must not be (the sum read in the body, by a term in an arm, started
+//! again in an arm, used nonlinearly after, a divisor
 //! bound after the loop, a local array written after the loop, or written
 //! by the loop and read after it, a function with `return`). Every program is checked against central finite
 //! differences in `f64` and `f32`; a counting allocator shows which loops
@@ -278,6 +280,73 @@ macro_rules! programs {
                 s * c
             }
 
+            /// A masked sum: `continue` past some elements, then `+=`.
+            /// Fused.
+            #[tape]
+            pub fn masked(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut total = 0.0;
+                for i in 0..w.len() {
+                    if x[i] < -0.2 {
+                        continue;
+                    }
+                    total += (w[i] * x[i]).tanh();
+                }
+                total * 0.5
+            }
+
+            /// Sums in both arms of an `if`, one of them subtracted, the
+            /// condition reading a knob. Fused.
+            #[tape]
+            pub fn in_arms(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut total = 0.0;
+                for i in 0..w.len() {
+                    if w[i] > x[i] {
+                        total += (w[i] * x[i]).sin();
+                    } else {
+                        total -= w[i] * w[i];
+                    }
+                }
+                total
+            }
+
+            /// Two `+=` in one iteration, one of them in an arm, and a
+            /// `match` whose arms add, subtract or leave the sum. Fused.
+            #[tape]
+            pub fn several(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut total = 0.0;
+                for i in 0..w.len() {
+                    total += w[i].exp();
+                    if x[i] > 0.0 {
+                        total += x[i] * w[i];
+                    }
+                    match i % 3 {
+                        0 => total -= w[i].cos(),
+                        1 => {
+                            total += 1.0;
+                            total += w[i] * w[i] * 0.5;
+                        }
+                        _ => {}
+                    }
+                }
+                total / 3.0
+            }
+
+            /// `continue` inside an arm, after a sum. Fused.
+            #[tape]
+            pub fn nested_continue(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut total = 0.0;
+                for i in 0..w.len() {
+                    total += 0.1 * w[i];
+                    if x[i] > -0.3 {
+                        if w[i] > x[i] {
+                            continue;
+                        }
+                        total += (w[i] - x[i]).powi(2);
+                    }
+                }
+                total
+            }
+
             // ---- not fused ----
 
             /// The sum read inside the body.
@@ -405,6 +474,34 @@ macro_rules! programs {
                 s + d
             }
 
+            /// A term reads the sum made so far in the iteration. Not
+            /// fused.
+            #[tape]
+            pub fn term_reads_sum(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut total = 0.0;
+                for i in 0..w.len() {
+                    total += w[i];
+                    if x[i] > 0.0 {
+                        total += (total * x[i]).sin();
+                    }
+                }
+                total
+            }
+
+            /// An arm starts the sum again. Not fused.
+            #[tape]
+            pub fn arm_restarts(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut total = 0.0;
+                for i in 0..w.len() {
+                    if x[i] > 0.2 {
+                        total = w[i] * x[i];
+                    } else {
+                        total += w[i].sin();
+                    }
+                }
+                total
+            }
+
             /// A function with `return`.
             #[tape]
             pub fn returning(#[tracked] w: &[$t], x: &[$t]) -> $t {
@@ -481,7 +578,13 @@ macro_rules! check_all {
                 let w = &w[..len];
                 let x = &x[..len];
                 type Grad = fn(&[$t], &[$t]) -> ($t, Vec<$t>);
-                let programs: [(&str, fn(&[$t], &[$t]) -> $t, Grad); 20] = [
+                let programs: [(&str, fn(&[$t], &[$t]) -> $t, Grad); 26] = [
+                    ("masked", masked, masked_grad),
+                    ("in_arms", in_arms, in_arms_grad),
+                    ("several", several, several_grad),
+                    ("nested_continue", nested_continue, nested_continue_grad),
+                    ("term_reads_sum", term_reads_sum, term_reads_sum_grad),
+                    ("arm_restarts", arm_restarts, arm_restarts_grad),
                     ("scaled", scaled, scaled_grad),
                     ("scaled_left", scaled_left, scaled_left_grad),
                     ("twice", twice, twice_grad),
@@ -624,7 +727,11 @@ fn fused_loops_store_nothing() {
         let mut d_s = 0.0;
 
         // fused: nothing kept
-        let fused: [(&str, Backward); 8] = [
+        let fused: [(&str, Backward); 12] = [
+            ("masked", masked_backward),
+            ("in_arms", in_arms_backward),
+            ("several", several_backward),
+            ("nested_continue", nested_continue_backward),
             ("read_twice", read_twice_backward),
             ("scaled", scaled_backward),
             ("scaled_left", scaled_left_backward),
@@ -671,7 +778,9 @@ fn fused_loops_store_nothing() {
         assert_eq!(count / n, per, "busy, n = {n}: {count} allocations");
 
         // not fused: the loop's tape
-        let unfused: [(&str, Backward); 6] = [
+        let unfused: [(&str, Backward); 8] = [
+            ("term_reads_sum", term_reads_sum_backward),
+            ("arm_restarts", arm_restarts_backward),
             ("decayed", decayed_backward),
             ("rooted", rooted_backward),
             ("squared", squared_backward),

@@ -7,8 +7,10 @@
 //! - the loop is a statement of the function body's top level (function
 //!   form, no `return`);
 //! - every carried binding that holds a recorded value ends each iteration
-//!   as `entry + x`, `x + entry` or `entry - x`, and neither its value at the
-//!   start of the iteration nor that sum is read anywhere else in the body;
+//!   as its value at the start plus terms, on every path through the body
+//!   (`+=` and `-=` at the body's level or in branch arms, an arm or a
+//!   `continue` leaving it alone), and none of its versions in the iteration
+//!   is read anywhere else in the body (`reads::summed`);
 //! - no iteration reads what another writes through an array, nor writes
 //!   what another read (the dependence analysis, `analyze/dependence.rs`);
 //! - the code after the loop reads the sums only through operations whose
@@ -22,7 +24,7 @@
 //!   after it, and a write's reverse takes its element's adjoint, which
 //!   must by then hold everything added after the write.
 
-use super::reads::{active_ids, scan, sums_into, Touched};
+use super::reads::{active_ids, scan, summed, Touched};
 use super::View;
 use crate::record::{regions_of, Loop, OpKind, Operand, Step, Val, ValueId};
 use proc_macro2::TokenStream;
@@ -165,10 +167,7 @@ pub fn fusion(
             }
             Val::Active(end) => {
                 // `end` was counted once as the carried end itself
-                if reads.get(&end).copied().unwrap_or(0) != 1 || entry_reads != 1 {
-                    return Err(NOT_A_SUM);
-                }
-                if !sums_into(&l.steps, end, c.entry) {
+                if !summed(&l.steps, end, c.entry, &reads) {
                     return Err(NOT_A_SUM);
                 }
             }

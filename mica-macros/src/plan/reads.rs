@@ -137,3 +137,87 @@ pub(super) fn sums_into(steps: &[Step], end: ValueId, entry: ValueId) -> bool {
         _ => false,
     })
 }
+
+/// Whether `end` is `entry` plus terms on every path through a loop's body
+/// `steps`, each sum along the way read only by the next: made at the
+/// body's own level, or in the arms of its branches, by `u + x`, `x + u` or
+/// `u - x` from `entry` or from such a sum, with an arm that leaves the
+/// binding alone giving the sum it found (`if c { continue; } total += x;`,
+/// `total += a; total += b;`, `if c { total += a } else { total -= b }`).
+/// Then every version of the binding in an iteration has the adjoint of
+/// `end`. `reads` counts every read of the body (and the carried `end`
+/// once); each sum of the chain, `entry` too, must be read as often as the
+/// chain reads it, so no term reads one.
+pub(super) fn summed(
+    steps: &[Step],
+    end: ValueId,
+    entry: ValueId,
+    reads: &HashMap<ValueId, usize>,
+) -> bool {
+    let mut uses = HashMap::new();
+    chain(&[steps], end, entry, &mut uses)
+        && uses
+            .iter()
+            .all(|(v, n)| reads.get(v).copied().unwrap_or(0) == *n)
+}
+
+/// Whether `v` is a sum of `entry` through `scopes` (innermost last),
+/// counting into `uses` each read of a sum the chain makes, `v`'s own by
+/// its reader among them. A sum already found (two arms leave the binding
+/// as one sum before them) counts one more read, not its chain again.
+fn chain(
+    scopes: &[&[Step]],
+    v: ValueId,
+    entry: ValueId,
+    uses: &mut HashMap<ValueId, usize>,
+) -> bool {
+    let found = uses.contains_key(&v);
+    *uses.entry(v).or_insert(0) += 1;
+    if v == entry || found {
+        return true;
+    }
+    for (depth, steps) in scopes.iter().enumerate().rev() {
+        for step in steps.iter() {
+            match step {
+                Step::Op(op) if op.out == v => {
+                    let inner = &scopes[..=depth];
+                    return match (&op.kind, op.inputs.as_slice()) {
+                        (OpKind::Rule("add"), [a, b]) => {
+                            // the chain goes on through one operand: the
+                            // other is a term
+                            [a, b].into_iter().any(|u| {
+                                let Operand::Active(u) = u else { return false };
+                                let mut tried = uses.clone();
+                                let ok = chain(inner, *u, entry, &mut tried);
+                                if ok {
+                                    *uses = tried;
+                                }
+                                ok
+                            })
+                        }
+                        (OpKind::Rule("sub"), [Operand::Active(u), _]) => {
+                            chain(inner, *u, entry, uses)
+                        }
+                        _ => false,
+                    };
+                }
+                Step::Branch(b) => {
+                    let Some(merge) = b.merges.iter().find(|m| m.out == v) else {
+                        continue;
+                    };
+                    if b.arms.len() != merge.per_arm.len() {
+                        return false;
+                    }
+                    return b.arms.iter().zip(&merge.per_arm).all(|((_, arm), val)| {
+                        let Val::Active(u) = val else { return false };
+                        let mut inner = scopes[..=depth].to_vec();
+                        inner.push(arm);
+                        chain(&inner, *u, entry, uses)
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    false
+}

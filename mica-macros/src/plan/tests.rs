@@ -219,3 +219,54 @@ fn a_while_loop_is_neither_walked_forward_nor_sliced() {
     assert_eq!(said.len(), 1);
     assert_eq!(said[0].forward, "it is not a loop over a range");
 }
+
+/// A loop over `i` whose body is `body`, summing into `total`.
+fn summing(body: &str) -> String {
+    format!(
+        "fn f(#[tracked] w: &[f64], x: &[f64], mask: &[bool]) -> f64 {{
+            let mut total = 0.0;
+            for i in 0..w.len() {{
+                {body}
+            }}
+            total
+        }}"
+    )
+}
+
+#[test]
+fn sums_through_arms_continues_and_several_adds_are_fused() {
+    for body in [
+        "if !mask[i] { continue; } total += (w[i] * x[i]).tanh();",
+        "total += w[i]; total -= 0.5 * w[i] * w[i];",
+        "if mask[i] { total += w[i].sin(); } else { total -= w[i].cos(); }",
+        "total += w[i]; if mask[i] { total += x[i] * w[i]; }",
+        "if w[i] > 0.0 { total += w[i]; }",
+        "match i % 3 { 0 => total += w[i], 1 => { total -= w[i]; total += 1.0; } _ => {} }",
+        "if mask[i] { if w[i] > x[i] { continue; } total += w[i]; }",
+    ] {
+        assert_eq!(of(&verdicts("", &summing(body)), "i").fuse, "yes", "{body}");
+    }
+}
+
+#[test]
+fn a_version_of_the_sum_read_by_a_term_or_replaced_is_not_fused() {
+    for body in [
+        // a term reads the sum made so far
+        "total += w[i]; total += total.sin();",
+        "if mask[i] { total += w[i] * total; }",
+        // the sum is subtracted from a term, or scaled
+        "total = w[i] - total;",
+        "if mask[i] { total = total * w[i]; } else { total += w[i]; }",
+        // an arm starts it again
+        "if mask[i] { total = w[i]; } else { total += w[i]; }",
+        "if mask[i] { total = 0.0; } total += w[i];",
+        // twice in one add
+        "total = total + total + w[i];",
+    ] {
+        assert_eq!(
+            of(&verdicts("", &summing(body)), "i").fuse,
+            "a binding it carries is not only summed",
+            "{body}"
+        );
+    }
+}
