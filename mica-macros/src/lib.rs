@@ -17,7 +17,7 @@
 //! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `whole.rs`, `loops.rs`, `for_loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record (whole arrays: literals, copies, fills, swaps); walls 3, 4 and 8 |
 //! | analyses | `analyze/dependence.rs` | dependences between a loop's iterations through arrays |
 //! | plan | `plan.rs`; `plan/fuse.rs`, `access.rs`, `slices.rs`, `reads.rs` | every loop's verdicts (fused, walked forward, sliced): yes with what the shortcut needs, or no with the reason; all no for `#[tape(plain)]` |
-//! | reverse | `reverse.rs`; `reverse/ops.rs`, `walk.rs`, `fuse.rs`, `forward.rs`, `slices.rs` | the reverse sweep from the record and the plan |
+//! | reverse | `reverse.rs`; `reverse/ops.rs`, `walk.rs`, `fuse.rs`, `forward.rs`, `slices.rs`, `trig.rs` | the reverse sweep from the record and the plan; a sine's slope read from the cosine of the same value, and the other way round |
 //! | forms | `function_form.rs`, `window_form.rs`; `window_form/macros.rs` | `_grad`, `_backward` and the call adapter; knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
 //! | support | `rules.rs`, `names.rs`, `errors.rs` | the derivative rule table, hygienic names, accumulated errors |
 

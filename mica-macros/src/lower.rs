@@ -230,6 +230,7 @@ impl<'a> Sweep<'a> {
                 hoisted: &self.hoisted,
                 tapes: &self.tapes,
                 forward_reads: &self.forward_reads,
+                inlined: &self.inlined,
             },
         )
     }

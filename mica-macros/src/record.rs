@@ -295,4 +295,8 @@ pub struct Record<'r> {
     /// the values whose stores the forward sweep itself reads where the
     /// lowering did not write them (they must be written)
     pub forward_reads: &'r std::collections::BTreeSet<ValueId>,
+    /// operations written inside their consumer's expression: their stores
+    /// are never declared, so only what the lowering knew would be read
+    /// may be (see `lower/inline.rs`)
+    pub inlined: &'r std::collections::HashSet<ValueId>,
 }

@@ -42,6 +42,7 @@ mod forward;
 mod fuse;
 mod ops;
 mod slices;
+mod trig;
 mod walk;
 
 use crate::lower::Sweep;
@@ -100,7 +101,14 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         fusing: None,
         sliced: HashMap::new(),
         nest: Vec::new(),
+        trig: HashMap::new(),
+        open: Vec::new(),
+        fused_at: None,
     };
+    // the plain adjoint computes every slope as its rule says
+    if !plain {
+        trig::values(&steps, &mut gen.trig);
+    }
     let mut code = TokenStream::new();
     for array in gen.record.arrays {
         if let Some(declare) = &array.declare {
@@ -237,6 +245,13 @@ struct Gen<'g> {
     sliced: HashMap<usize, (Ident, slices::Places)>,
     /// the loops around the one being walked, outermost first
     nest: Vec<Level>,
+    /// `x.sin()` and `x.cos()` of one recorded `x`: (x, rule) → the first
+    /// such value (see `ops.rs`, the reverse of `sin` and `cos`)
+    trig: HashMap<(ValueId, &'static str), ValueId>,
+    /// the regions whose reverse is being written, outermost first
+    open: Vec<usize>,
+    /// while a fused loop's body is walked: its place in `open`
+    fused_at: Option<usize>,
 }
 
 /// One loop around the one being walked, as the room of its tape sees it.
@@ -374,6 +389,7 @@ impl Gen<'_> {
         seeds: Vec<(ValueId, TokenStream)>,
     ) -> TokenStream {
         let before = self.accumulator_order.len();
+        self.open.push(region);
         let mut code = TokenStream::new();
         for (v, seed) in seeds {
             self.contribute(v, seed, &mut code);
@@ -450,6 +466,7 @@ impl Gen<'_> {
                 }
             }
         }
+        self.open.pop();
         // accumulators first written while walking this region, for values
         // that live in it: zero them where the region starts
         let mut decls = TokenStream::new();

@@ -68,7 +68,9 @@ impl Gen<'_> {
         // the loop's reverse pops its inner loops' tapes inside it
         self.nest
             .push(l.trip.clone().map_or(Level::Stop, Level::Fused));
+        let fused_at = self.fused_at.replace(self.open.len());
         let body = self.region(&l.steps, l.region, seeds);
+        self.fused_at = fused_at;
         self.nest.pop();
         let touched = std::mem::replace(&mut self.fusing, outer).unwrap_or_default();
         // each iteration hands its carried adjoints on unchanged (checked)

@@ -10,6 +10,7 @@ impl Gen<'_> {
         match &op.kind {
             OpKind::Rule(name) => {
                 let k = op.inputs.len();
+                let sibling = self.trig_sibling(op, name);
                 for (i, input) in op.inputs.iter().enumerate() {
                     let Operand::Active(id) = input else { continue };
                     let reads = crate::rules::reads(name, i);
@@ -31,6 +32,16 @@ impl Gen<'_> {
                             } else {
                                 quote!(#adj / #other)
                             }
+                        }
+                        // `x.sin()`'s slope is `x.cos()`, and the other
+                        // way round: taken from the one the function made
+                        (None, "sin", 0) if sibling.is_some() => {
+                            let cos = sibling.map(|c| self.read_store(c));
+                            quote!(#adj * #cos)
+                        }
+                        (None, "cos", 0) if sibling.is_some() => {
+                            let sin = sibling.map(|s| self.read_store(s));
+                            quote!(-(#adj * #sin))
                         }
                         (None, "div", _) => {
                             let b = self.operand(&op.inputs[1]);
