@@ -414,6 +414,16 @@ fn random_programs_agree_with_two_oracles() {
         passed += p;
         skipped += s;
         failures.extend(f);
+        if programs.len() > batch {
+            println!(
+                "differential: seed {seed}: batch {b}: {} programs so far, {} failed, {} did \
+                 not compile, in {:.1?}",
+                (b * batch + chunk.len()),
+                failures.len(),
+                no_build.len(),
+                start.elapsed()
+            );
+        }
     }
     let shrink_dir = base.join(format!("{seed}-shrink"));
     // `MICA_DIFF_SHRINK=0` prints the failing programs as generated
