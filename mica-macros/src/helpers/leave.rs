@@ -55,11 +55,12 @@ pub(super) fn early(output: &ReturnType, mut lets: Vec<Stmt>, label: syn::Lifeti
         }),
         _ => None,
     };
-    let mut leave = Leave(
-        label.clone(),
-        fields.clone(),
-        array.as_ref().map(|(name, _, _)| name.clone()),
-    );
+    let how = match (&array, &fields) {
+        (Some((name, _, _)), _) => Carry::Array(name.clone()),
+        (None, Some(fields)) => Carry::Fields(fields.clone()),
+        (None, None) => Carry::Value,
+    };
+    let mut leave = Leave(label.clone(), how);
     for s in lets.iter_mut() {
         leave.visit_stmt_mut(s);
     }
@@ -148,29 +149,37 @@ fn zero_float(ty: &Type) -> Option<Expr> {
     }
 }
 
-/// `return e` → `break 'label e`; with fields, `return (a, b)` →
-/// `{ field0 = a; field1 = b; break 'label; }`; with an array's local,
-/// `{ local = e; break 'label; }`.
-struct Leave(syn::Lifetime, Option<Vec<Ident>>, Option<Ident>);
+/// How a helper's `return e` leaves the labelled `loop` it is written in.
+enum Carry {
+    /// `break 'label e`
+    Value,
+    /// a tuple, field by field: `return (a, b)` → `{ field0 = a; field1 =
+    /// b; break 'label; }`
+    Fields(Vec<Ident>),
+    /// an array, through its local: `{ local = e; break 'label; }`
+    Array(Ident),
+}
+
+/// Rewrites each `return` of a helper's body as [`Carry`] says.
+struct Leave(syn::Lifetime, Carry);
 
 impl VisitMut for Leave {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         visit_mut::visit_expr_mut(self, e);
         if let Expr::Return(r) = e {
             let label = &self.0;
-            if let (Some(value), Some(array)) = (&r.expr, &self.2) {
-                *e = syn::parse_quote!({ #array = #value; break #label; });
-                return;
-            }
             *e = match (&r.expr, &self.1) {
-                (Some(value), Some(fields)) => match &**value {
+                (Some(value), Carry::Array(array)) => {
+                    syn::parse_quote!({ #array = #value; break #label; })
+                }
+                (Some(value), Carry::Fields(fields)) => match &**value {
                     Expr::Tuple(t) => {
                         let values = t.elems.iter();
                         syn::parse_quote!({ #(#fields = #values;)* break #label; })
                     }
                     _ => syn::parse_quote!(break #label #value),
                 },
-                (Some(value), None) => syn::parse_quote!(break #label #value),
+                (Some(value), Carry::Value) => syn::parse_quote!(break #label #value),
                 (None, _) => syn::parse_quote!(break #label),
             };
         }
