@@ -104,17 +104,17 @@ impl Helpers {
     /// `block` with every call to a helper inlined; errors at the calls.
     /// Whether any call was.
     pub fn inline(&mut self, block: &mut syn::Block, errors: &mut Errors) -> bool {
-        let before = block.to_token_stream().to_string();
         let mut visitor = Inline {
             helpers: self,
             stack: Vec::new(),
             errors: Vec::new(),
+            changed: false,
         };
         visitor.visit_block_mut(block);
         for e in visitor.errors {
             errors.push(e);
         }
-        block.to_token_stream().to_string() != before
+        visitor.changed
     }
 
     /// The helper `name` with the helpers it calls inlined.
@@ -136,6 +136,7 @@ impl Helpers {
             helpers: self,
             stack: std::mem::take(stack),
             errors: Vec::new(),
+            changed: false,
         };
         visitor.visit_block_mut(&mut f.block);
         *stack = visitor.stack;
@@ -159,6 +160,8 @@ struct Inline<'h> {
     helpers: &'h mut Helpers,
     stack: Vec<String>,
     errors: Vec<syn::Error>,
+    /// whether a call was written out (or replaced, with its error)
+    changed: bool,
 }
 
 impl VisitMut for Inline<'_> {
@@ -210,6 +213,7 @@ impl VisitMut for Inline<'_> {
             Ok(helper) => self.body_at_call(helper, args, ident),
             Err(message) => Err(syn::Error::new_spanned(ident, message)),
         };
+        self.changed = true;
         match inlined {
             Ok(block) => *e = block,
             Err(error) => {

@@ -27,6 +27,26 @@ pub enum Val {
 }
 
 impl Val {
+    /// Whether two values are the same: the same recorded values, the same
+    /// constants as written.
+    pub fn same(&self, other: &Val) -> bool {
+        match (self, other) {
+            (Val::Const, Val::Const) => true,
+            (Val::Active(a), Val::Active(b)) => a == b,
+            (Val::Tuple(a), Val::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+            }
+            (
+                Val::Array { array, prefix },
+                Val::Array {
+                    array: other,
+                    prefix: other_prefix,
+                },
+            ) => array == other && same_operands(prefix, other_prefix),
+            _ => false,
+        }
+    }
+
     pub fn is_active(&self) -> bool {
         match self {
             Val::Const => false,
@@ -65,6 +85,44 @@ pub enum Operand {
         /// `arg` holds a copy of `a`, passed on as `&arg`
         owned: bool,
     },
+}
+
+/// Whether two lists of operands are the same, element by element.
+fn same_operands(a: &[Operand], b: &[Operand]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(y))
+}
+
+impl Operand {
+    /// Whether two operands are the same: the same values, the same
+    /// constants as written.
+    pub fn same(&self, other: &Operand) -> bool {
+        match (self, other) {
+            (Operand::Active(a), Operand::Active(b)) | (Operand::Stored(a), Operand::Stored(b)) => {
+                a == b
+            }
+            (Operand::Const(a), Operand::Const(b)) => a.to_string() == b.to_string(),
+            (
+                Operand::Array {
+                    arg,
+                    array,
+                    prefix,
+                    owned,
+                },
+                Operand::Array {
+                    arg: other_arg,
+                    array: other_array,
+                    prefix: other_prefix,
+                    owned: other_owned,
+                },
+            ) => {
+                arg == other_arg
+                    && array == other_array
+                    && owned == other_owned
+                    && same_operands(prefix, other_prefix)
+            }
+            _ => false,
+        }
+    }
 }
 
 pub enum OpKind {

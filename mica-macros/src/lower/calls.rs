@@ -435,9 +435,7 @@ fn same_bindings(a: &[HashMap<String, Binding>], b: &[HashMap<String, Binding>])
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
             x.len() == y.len()
-                && x.iter().all(|(name, bx)| {
-                    y.get(name)
-                        .is_some_and(|by| format!("{:?}", bx.val) == format!("{:?}", by.val))
-                })
+                && x.iter()
+                    .all(|(name, bx)| y.get(name).is_some_and(|by| bx.val.same(&by.val)))
         })
 }
