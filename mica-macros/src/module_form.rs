@@ -63,6 +63,9 @@ pub fn expand(args: &Args, input: &TokenStream, errors: &mut Errors) -> Option<T
             other => out.push(quote!(#other)),
         }
     }
+    // calls to functions outside the block: Mica's message where they are
+    // not `#[tape]` (`outside.rs`)
+    out.push(crate::outside::fallbacks(items, &out));
     let (attrs, vis, unsafety, ident) =
         (&module.attrs, &module.vis, &module.unsafety, &module.ident);
     Some(quote! {

@@ -78,8 +78,20 @@ impl Gen<'_> {
                 }
             }
             OpKind::Call(_) | OpKind::Method { .. } => {
-                let args: Vec<TokenStream> =
-                    op.inputs.iter().map(|input| self.operand(input)).collect();
+                // each argument where the user wrote it, so an error about
+                // it points there (`outside.rs`)
+                let args: Vec<TokenStream> = op
+                    .inputs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, input)| {
+                        let arg = self.operand(input);
+                        match op.spans.get(i) {
+                            Some(span) => located_at(arg, *span),
+                            None => arg,
+                        }
+                    })
+                    .collect();
                 // joint mode: the callee's adjoint re-runs its own forward
                 // sweep and adds its slopes into one slot per argument; each
                 // slot carries its argument's span, so a type error about it
@@ -183,4 +195,15 @@ impl Gen<'_> {
             code.extend([quote!(match #flag { #(#arms)* _ => {} })]);
         }
     }
+}
+
+/// `tokens` with each token's location moved to `span`'s, its hygiene kept.
+fn located_at(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            tree.set_span(tree.span().located_at(span));
+            tree
+        })
+        .collect()
 }
