@@ -8,8 +8,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use mica_benches::peers_ad_trait as adt;
 use mica_benches::peers_candle as cdl;
 use mica_benches::{
-    advection, assert_close, assert_close_within, course, gmm, helmholtz, logistic, mlp, ode,
-    peers, rosenbrock,
+    advection, assert_close, assert_close_within, course, exits, factored, gmm, helmholtz,
+    logistic, mlp, ode, peers, rosenbrock,
 };
 use std::hint::black_box;
 use std::time::Duration;
@@ -516,6 +516,230 @@ fn bench_gmm(c: &mut Criterion) {
     g.finish();
 }
 
+/// Loops that end early: Kepler's equation by Newton (`loop`, `break`) and
+/// a masked sum (`continue`).
+fn bench_exits(c: &mut Criterion) {
+    let m = exits::anomalies(1000);
+    let (mut he, mut hm) = (0.0, vec![0.0; m.len()]);
+    exits::kepler_hand(0.3, &m, 1.0, &mut he, &mut hm);
+    let (_, (ge, gm)) = exits::kepler_grad(0.3, &m);
+    assert_close("kepler _grad e", &[ge], &[he]);
+    assert_close("kepler _grad m", &gm, &hm);
+    let mut g = group(c, "kepler_n1000", 30, 2);
+    g.bench_function("primal", |b| b.iter(|| exits::kepler(black_box(0.3), &m)));
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            let mut de = 0.0;
+            hm.fill(0.0);
+            exits::kepler_hand(black_box(0.3), &m, 1.0, &mut de, &mut hm)
+        })
+    });
+    g.bench_function("mica_backward", |b| {
+        b.iter(|| {
+            let mut de = 0.0;
+            hm.fill(0.0);
+            exits::kepler_backward(black_box(0.3), &m, 1.0, &mut de, &mut hm)
+        })
+    });
+    g.bench_function("mica_grad", |b| {
+        b.iter(|| exits::kepler_grad(black_box(0.3), &m))
+    });
+    g.finish();
+
+    let (w, x, mask) = exits::masked_problem(10_000);
+    let mut dw = vec![0.0; w.len()];
+    exits::masked_hand(&w, &x, &mask, 1.0, &mut dw);
+    assert_close("masked _grad", &exits::masked_grad(&w, &x, &mask).1, &dw);
+    let mut g = group(c, "masked_n10000", 30, 2);
+    g.bench_function("primal", |b| {
+        b.iter(|| exits::masked(black_box(&w), &x, &mask))
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            dw.fill(0.0);
+            exits::masked_hand(black_box(&w), &x, &mask, 1.0, &mut dw)
+        })
+    });
+    g.bench_function("mica_backward", |b| {
+        b.iter(|| {
+            dw.fill(0.0);
+            exits::masked_backward(black_box(&w), &x, &mask, 1.0, &mut dw)
+        })
+    });
+    g.bench_function("mica_grad", |b| {
+        b.iter(|| exits::masked_grad(black_box(&w), &x, &mask))
+    });
+    g.finish();
+}
+
+/// Code factored into helpers, against the same lines written inline and
+/// one hand adjoint: bundle adjustment and the robot arm; and Rosenbrock as
+/// an iterator chain.
+fn bench_factored(c: &mut Criterion) {
+    let s = factored::scene(20, 500, 4);
+    let (mut hc, mut hp) = (vec![[0.0; 9]; 20], vec![[0.0; 3]; 500]);
+    factored::reprojection_hand(
+        &s.cams, &s.points, &s.seen, &s.pixels, 1.0, &mut hc, &mut hp,
+    );
+    let (_, (fc, fp)) = factored::ba::reprojection_grad(&s.cams, &s.points, &s.seen, &s.pixels);
+    assert_close("ba helpers cameras", &fc.concat(), &hc.concat());
+    assert_close("ba helpers points", &fp.concat(), &hp.concat());
+    let (_, (ic, ip)) = factored::reprojection_inline_grad(&s.cams, &s.points, &s.seen, &s.pixels);
+    assert_close("ba inline cameras", &ic.concat(), &hc.concat());
+    assert_close("ba inline points", &ip.concat(), &hp.concat());
+    for (name, inline) in [("ba_helpers_2000", false), ("ba_inline_2000", true)] {
+        let mut g = group(c, name, 30, 2);
+        g.bench_function("primal", |b| {
+            b.iter(|| {
+                if inline {
+                    factored::reprojection_inline(black_box(&s.cams), &s.points, &s.seen, &s.pixels)
+                } else {
+                    factored::ba::reprojection(black_box(&s.cams), &s.points, &s.seen, &s.pixels)
+                }
+            })
+        });
+        g.bench_function("hand", |b| {
+            b.iter(|| {
+                hc.fill([0.0; 9]);
+                hp.fill([0.0; 3]);
+                factored::reprojection_hand(
+                    black_box(&s.cams),
+                    &s.points,
+                    &s.seen,
+                    &s.pixels,
+                    1.0,
+                    &mut hc,
+                    &mut hp,
+                )
+            })
+        });
+        g.bench_function("mica_backward", |b| {
+            b.iter(|| {
+                hc.fill([0.0; 9]);
+                hp.fill([0.0; 3]);
+                if inline {
+                    factored::reprojection_inline_backward(
+                        black_box(&s.cams),
+                        &s.points,
+                        &s.seen,
+                        &s.pixels,
+                        1.0,
+                        &mut hc,
+                        &mut hp,
+                    )
+                } else {
+                    factored::ba::reprojection_backward(
+                        black_box(&s.cams),
+                        &s.points,
+                        &s.seen,
+                        &s.pixels,
+                        1.0,
+                        &mut hc,
+                        &mut hp,
+                    )
+                }
+            })
+        });
+        g.bench_function("mica_grad", |b| {
+            b.iter(|| {
+                if inline {
+                    factored::reprojection_inline_grad(
+                        black_box(&s.cams),
+                        &s.points,
+                        &s.seen,
+                        &s.pixels,
+                    )
+                } else {
+                    factored::ba::reprojection_grad(
+                        black_box(&s.cams),
+                        &s.points,
+                        &s.seen,
+                        &s.pixels,
+                    )
+                }
+            })
+        });
+        g.finish();
+    }
+
+    let (q, lengths, target) = factored::arm(7);
+    let mut dq = vec![0.0; 7];
+    factored::reach_hand(&q, &lengths, &target, 1.0, &mut dq);
+    assert_close(
+        "arm helpers",
+        &factored::arm::reach_grad(&q, &lengths, &target).1,
+        &dq,
+    );
+    assert_close(
+        "arm inline",
+        &factored::reach_inline_grad(&q, &lengths, &target).1,
+        &dq,
+    );
+    for (name, inline) in [("robot_helpers_7", false), ("robot_inline_7", true)] {
+        let mut g = group(c, name, 30, 2);
+        g.bench_function("primal", |b| {
+            b.iter(|| {
+                if inline {
+                    factored::reach_inline(black_box(&q), &lengths, &target)
+                } else {
+                    factored::arm::reach(black_box(&q), &lengths, &target)
+                }
+            })
+        });
+        g.bench_function("hand", |b| {
+            b.iter(|| {
+                dq.fill(0.0);
+                factored::reach_hand(black_box(&q), &lengths, &target, 1.0, &mut dq)
+            })
+        });
+        g.bench_function("mica_backward", |b| {
+            b.iter(|| {
+                dq.fill(0.0);
+                if inline {
+                    factored::reach_inline_backward(black_box(&q), &lengths, &target, 1.0, &mut dq)
+                } else {
+                    factored::arm::reach_backward(black_box(&q), &lengths, &target, 1.0, &mut dq)
+                }
+            })
+        });
+        g.bench_function("mica_grad", |b| {
+            b.iter(|| {
+                if inline {
+                    factored::reach_inline_grad(black_box(&q), &lengths, &target)
+                } else {
+                    factored::arm::reach_grad(black_box(&q), &lengths, &target)
+                }
+            })
+        });
+        g.finish();
+    }
+
+    let x = rosenbrock::start(10_000);
+    let mut dx = vec![0.0; x.len()];
+    rosenbrock::rosenbrock_hand(&x, 1.0, &mut dx);
+    assert_close("chain _grad", &factored::rosenbrock_chain_grad(&x).1, &dx);
+    let mut g = group(c, "rosenbrock_chain_n10000", 30, 2);
+    g.bench_function("primal", |b| {
+        b.iter(|| factored::rosenbrock_chain(black_box(&x)))
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            dx.fill(0.0);
+            rosenbrock::rosenbrock_hand(black_box(&x), 1.0, &mut dx)
+        })
+    });
+    g.bench_function("mica_backward", |b| {
+        b.iter(|| {
+            dx.fill(0.0);
+            factored::rosenbrock_chain_backward(black_box(&x), 1.0, &mut dx)
+        })
+    });
+    g.bench_function("mica_grad", |b| {
+        b.iter(|| factored::rosenbrock_chain_grad(black_box(&x)))
+    });
+    g.finish();
+}
+
 criterion_group!(
     suite,
     bench_course,
@@ -525,6 +749,8 @@ criterion_group!(
     bench_advection,
     bench_ode,
     bench_helmholtz,
-    bench_gmm
+    bench_gmm,
+    bench_exits,
+    bench_factored
 );
 criterion_main!(suite);

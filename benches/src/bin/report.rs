@@ -26,6 +26,28 @@ const PROGRAMS: &[(&str, &str)] = &[
     ("oscillator_1000", "Damped oscillator, 1,000 steps, 2 knobs"),
     ("helmholtz_n100", "Helmholtz free energy, n = 100"),
     ("gmm_d2_k5_n1000", "ADBench GMM, d = 2, K = 5, n = 1,000"),
+    (
+        "kepler_n1000",
+        "Kepler's equation by Newton (loop, break), n = 1,000",
+    ),
+    ("masked_n10000", "Masked sum (continue), n = 10,000"),
+    (
+        "ba_helpers_2000",
+        "Bundle adjustment, helpers (rodrigues, project), 2,000 obs.",
+    ),
+    (
+        "ba_inline_2000",
+        "Bundle adjustment, written inline, 2,000 obs.",
+    ),
+    (
+        "robot_helpers_7",
+        "Robot arm, helpers (rot, trans, matmul), 7 joints",
+    ),
+    ("robot_inline_7", "Robot arm, written inline, 7 joints"),
+    (
+        "rosenbrock_chain_n10000",
+        "Rosenbrock as an iterator chain, n = 10,000",
+    ),
 ];
 
 /// The variants, in report order: criterion id and label.
