@@ -516,6 +516,22 @@ fn bench_gmm(c: &mut Criterion) {
     g.finish();
 }
 
+/// The four variants of a program without peers: the primal, the
+/// hand-written adjoint, Mica's `_backward` (each adjoint clearing its
+/// slots first) and `_grad`.
+fn variants<A, B, C, D>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    mut primal: impl FnMut() -> A,
+    mut hand: impl FnMut() -> B,
+    mut backward: impl FnMut() -> C,
+    mut grad: impl FnMut() -> D,
+) {
+    g.bench_function("primal", |b| b.iter(&mut primal));
+    g.bench_function("hand", |b| b.iter(&mut hand));
+    g.bench_function("mica_backward", |b| b.iter(&mut backward));
+    g.bench_function("mica_grad", |b| b.iter(&mut grad));
+}
+
 /// Loops that end early: Kepler's equation by Newton (`loop`, `break`) and
 /// a masked sum (`continue`).
 fn bench_exits(c: &mut Criterion) {
@@ -525,50 +541,44 @@ fn bench_exits(c: &mut Criterion) {
     let (_, (ge, gm)) = exits::kepler_grad(0.3, &m);
     assert_close("kepler _grad e", &[ge], &[he]);
     assert_close("kepler _grad m", &gm, &hm);
+    let mut dm = hm.clone();
     let mut g = group(c, "kepler_n1000", 30, 2);
-    g.bench_function("primal", |b| b.iter(|| exits::kepler(black_box(0.3), &m)));
-    g.bench_function("hand", |b| {
-        b.iter(|| {
+    variants(
+        &mut g,
+        || exits::kepler(black_box(0.3), &m),
+        || {
             let mut de = 0.0;
             hm.fill(0.0);
             exits::kepler_hand(black_box(0.3), &m, 1.0, &mut de, &mut hm)
-        })
-    });
-    g.bench_function("mica_backward", |b| {
-        b.iter(|| {
+        },
+        || {
             let mut de = 0.0;
-            hm.fill(0.0);
-            exits::kepler_backward(black_box(0.3), &m, 1.0, &mut de, &mut hm)
-        })
-    });
-    g.bench_function("mica_grad", |b| {
-        b.iter(|| exits::kepler_grad(black_box(0.3), &m))
-    });
+            dm.fill(0.0);
+            exits::kepler_backward(black_box(0.3), &m, 1.0, &mut de, &mut dm)
+        },
+        || exits::kepler_grad(black_box(0.3), &m),
+    );
     g.finish();
 
     let (w, x, mask) = exits::masked_problem(10_000);
-    let mut dw = vec![0.0; w.len()];
-    exits::masked_hand(&w, &x, &mask, 1.0, &mut dw);
-    assert_close("masked _grad", &exits::masked_grad(&w, &x, &mask).1, &dw);
+    let mut dh = vec![0.0; w.len()];
+    exits::masked_hand(&w, &x, &mask, 1.0, &mut dh);
+    assert_close("masked _grad", &exits::masked_grad(&w, &x, &mask).1, &dh);
+    let mut dm = dh.clone();
     let mut g = group(c, "masked_n10000", 30, 2);
-    g.bench_function("primal", |b| {
-        b.iter(|| exits::masked(black_box(&w), &x, &mask))
-    });
-    g.bench_function("hand", |b| {
-        b.iter(|| {
-            dw.fill(0.0);
-            exits::masked_hand(black_box(&w), &x, &mask, 1.0, &mut dw)
-        })
-    });
-    g.bench_function("mica_backward", |b| {
-        b.iter(|| {
-            dw.fill(0.0);
-            exits::masked_backward(black_box(&w), &x, &mask, 1.0, &mut dw)
-        })
-    });
-    g.bench_function("mica_grad", |b| {
-        b.iter(|| exits::masked_grad(black_box(&w), &x, &mask))
-    });
+    variants(
+        &mut g,
+        || exits::masked(black_box(&w), &x, &mask),
+        || {
+            dh.fill(0.0);
+            exits::masked_hand(black_box(&w), &x, &mask, 1.0, &mut dh)
+        },
+        || {
+            dm.fill(0.0);
+            exits::masked_backward(black_box(&w), &x, &mask, 1.0, &mut dm)
+        },
+        || exits::masked_grad(black_box(&w), &x, &mask),
+    );
     g.finish();
 }
 
@@ -587,156 +597,125 @@ fn bench_factored(c: &mut Criterion) {
     let (_, (ic, ip)) = factored::reprojection_inline_grad(&s.cams, &s.points, &s.seen, &s.pixels);
     assert_close("ba inline cameras", &ic.concat(), &hc.concat());
     assert_close("ba inline points", &ip.concat(), &hp.concat());
-    for (name, inline) in [("ba_helpers_2000", false), ("ba_inline_2000", true)] {
-        let mut g = group(c, name, 30, 2);
-        g.bench_function("primal", |b| {
-            b.iter(|| {
-                if inline {
-                    factored::reprojection_inline(black_box(&s.cams), &s.points, &s.seen, &s.pixels)
-                } else {
-                    factored::ba::reprojection(black_box(&s.cams), &s.points, &s.seen, &s.pixels)
-                }
-            })
-        });
-        g.bench_function("hand", |b| {
-            b.iter(|| {
-                hc.fill([0.0; 9]);
-                hp.fill([0.0; 3]);
-                factored::reprojection_hand(
-                    black_box(&s.cams),
-                    &s.points,
-                    &s.seen,
-                    &s.pixels,
-                    1.0,
-                    &mut hc,
-                    &mut hp,
-                )
-            })
-        });
-        g.bench_function("mica_backward", |b| {
-            b.iter(|| {
-                hc.fill([0.0; 9]);
-                hp.fill([0.0; 3]);
-                if inline {
-                    factored::reprojection_inline_backward(
-                        black_box(&s.cams),
-                        &s.points,
-                        &s.seen,
-                        &s.pixels,
-                        1.0,
-                        &mut hc,
-                        &mut hp,
-                    )
-                } else {
-                    factored::ba::reprojection_backward(
-                        black_box(&s.cams),
-                        &s.points,
-                        &s.seen,
-                        &s.pixels,
-                        1.0,
-                        &mut hc,
-                        &mut hp,
-                    )
-                }
-            })
-        });
-        g.bench_function("mica_grad", |b| {
-            b.iter(|| {
-                if inline {
-                    factored::reprojection_inline_grad(
-                        black_box(&s.cams),
-                        &s.points,
-                        &s.seen,
-                        &s.pixels,
-                    )
-                } else {
-                    factored::ba::reprojection_grad(
-                        black_box(&s.cams),
-                        &s.points,
-                        &s.seen,
-                        &s.pixels,
-                    )
-                }
-            })
-        });
-        g.finish();
-    }
+    let (mut mc, mut mp) = (hc.clone(), hp.clone());
+    let mut hand = || {
+        hc.fill([0.0; 9]);
+        hp.fill([0.0; 3]);
+        factored::reprojection_hand(
+            black_box(&s.cams),
+            &s.points,
+            &s.seen,
+            &s.pixels,
+            1.0,
+            &mut hc,
+            &mut hp,
+        )
+    };
+    let mut g = group(c, "ba_helpers_2000", 30, 2);
+    variants(
+        &mut g,
+        || factored::ba::reprojection(black_box(&s.cams), &s.points, &s.seen, &s.pixels),
+        &mut hand,
+        || {
+            mc.fill([0.0; 9]);
+            mp.fill([0.0; 3]);
+            factored::ba::reprojection_backward(
+                black_box(&s.cams),
+                &s.points,
+                &s.seen,
+                &s.pixels,
+                1.0,
+                &mut mc,
+                &mut mp,
+            )
+        },
+        || factored::ba::reprojection_grad(black_box(&s.cams), &s.points, &s.seen, &s.pixels),
+    );
+    g.finish();
+    let mut g = group(c, "ba_inline_2000", 30, 2);
+    variants(
+        &mut g,
+        || factored::reprojection_inline(black_box(&s.cams), &s.points, &s.seen, &s.pixels),
+        &mut hand,
+        || {
+            mc.fill([0.0; 9]);
+            mp.fill([0.0; 3]);
+            factored::reprojection_inline_backward(
+                black_box(&s.cams),
+                &s.points,
+                &s.seen,
+                &s.pixels,
+                1.0,
+                &mut mc,
+                &mut mp,
+            )
+        },
+        || factored::reprojection_inline_grad(black_box(&s.cams), &s.points, &s.seen, &s.pixels),
+    );
+    g.finish();
 
     let (q, lengths, target) = factored::arm(7);
-    let mut dq = vec![0.0; 7];
-    factored::reach_hand(&q, &lengths, &target, 1.0, &mut dq);
+    let mut dh = vec![0.0; 7];
+    factored::reach_hand(&q, &lengths, &target, 1.0, &mut dh);
     assert_close(
         "arm helpers",
         &factored::arm::reach_grad(&q, &lengths, &target).1,
-        &dq,
+        &dh,
     );
     assert_close(
         "arm inline",
         &factored::reach_inline_grad(&q, &lengths, &target).1,
-        &dq,
+        &dh,
     );
-    for (name, inline) in [("robot_helpers_7", false), ("robot_inline_7", true)] {
-        let mut g = group(c, name, 30, 2);
-        g.bench_function("primal", |b| {
-            b.iter(|| {
-                if inline {
-                    factored::reach_inline(black_box(&q), &lengths, &target)
-                } else {
-                    factored::arm::reach(black_box(&q), &lengths, &target)
-                }
-            })
-        });
-        g.bench_function("hand", |b| {
-            b.iter(|| {
-                dq.fill(0.0);
-                factored::reach_hand(black_box(&q), &lengths, &target, 1.0, &mut dq)
-            })
-        });
-        g.bench_function("mica_backward", |b| {
-            b.iter(|| {
-                dq.fill(0.0);
-                if inline {
-                    factored::reach_inline_backward(black_box(&q), &lengths, &target, 1.0, &mut dq)
-                } else {
-                    factored::arm::reach_backward(black_box(&q), &lengths, &target, 1.0, &mut dq)
-                }
-            })
-        });
-        g.bench_function("mica_grad", |b| {
-            b.iter(|| {
-                if inline {
-                    factored::reach_inline_grad(black_box(&q), &lengths, &target)
-                } else {
-                    factored::arm::reach_grad(black_box(&q), &lengths, &target)
-                }
-            })
-        });
-        g.finish();
-    }
+    let mut dm = dh.clone();
+    let mut hand = || {
+        dh.fill(0.0);
+        factored::reach_hand(black_box(&q), &lengths, &target, 1.0, &mut dh)
+    };
+    let mut g = group(c, "robot_helpers_7", 30, 2);
+    variants(
+        &mut g,
+        || factored::arm::reach(black_box(&q), &lengths, &target),
+        &mut hand,
+        || {
+            dm.fill(0.0);
+            factored::arm::reach_backward(black_box(&q), &lengths, &target, 1.0, &mut dm)
+        },
+        || factored::arm::reach_grad(black_box(&q), &lengths, &target),
+    );
+    g.finish();
+    let mut g = group(c, "robot_inline_7", 30, 2);
+    variants(
+        &mut g,
+        || factored::reach_inline(black_box(&q), &lengths, &target),
+        &mut hand,
+        || {
+            dm.fill(0.0);
+            factored::reach_inline_backward(black_box(&q), &lengths, &target, 1.0, &mut dm)
+        },
+        || factored::reach_inline_grad(black_box(&q), &lengths, &target),
+    );
+    g.finish();
 
     let x = rosenbrock::start(10_000);
-    let mut dx = vec![0.0; x.len()];
-    rosenbrock::rosenbrock_hand(&x, 1.0, &mut dx);
-    assert_close("chain _grad", &factored::rosenbrock_chain_grad(&x).1, &dx);
+    let mut dh = vec![0.0; x.len()];
+    rosenbrock::rosenbrock_hand(&x, 1.0, &mut dh);
+    assert_close("chain _grad", &factored::rosenbrock_chain_grad(&x).1, &dh);
+    let mut dm = dh.clone();
     let mut g = group(c, "rosenbrock_chain_n10000", 30, 2);
-    g.bench_function("primal", |b| {
-        b.iter(|| factored::rosenbrock_chain(black_box(&x)))
-    });
-    g.bench_function("hand", |b| {
-        b.iter(|| {
-            dx.fill(0.0);
-            rosenbrock::rosenbrock_hand(black_box(&x), 1.0, &mut dx)
-        })
-    });
-    g.bench_function("mica_backward", |b| {
-        b.iter(|| {
-            dx.fill(0.0);
-            factored::rosenbrock_chain_backward(black_box(&x), 1.0, &mut dx)
-        })
-    });
-    g.bench_function("mica_grad", |b| {
-        b.iter(|| factored::rosenbrock_chain_grad(black_box(&x)))
-    });
+    variants(
+        &mut g,
+        || factored::rosenbrock_chain(black_box(&x)),
+        || {
+            dh.fill(0.0);
+            rosenbrock::rosenbrock_hand(black_box(&x), 1.0, &mut dh)
+        },
+        || {
+            dm.fill(0.0);
+            factored::rosenbrock_chain_backward(black_box(&x), 1.0, &mut dm)
+        },
+        || factored::rosenbrock_chain_grad(black_box(&x)),
+    );
     g.finish();
 }
 
