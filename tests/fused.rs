@@ -474,6 +474,20 @@ macro_rules! programs {
                 s + d
             }
 
+            /// A sum left by `break` on a recorded condition. Not fused
+            /// (a loop that may break is not).
+            #[tape]
+            pub fn broken_off(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut total = 0.0;
+                for i in 0..w.len() {
+                    if w[i] > 0.35 {
+                        break;
+                    }
+                    total += (w[i] * x[i] + 0.5).tanh();
+                }
+                total
+            }
+
             /// A term reads the sum made so far in the iteration. Not
             /// fused.
             #[tape]
@@ -578,8 +592,9 @@ macro_rules! check_all {
                 let w = &w[..len];
                 let x = &x[..len];
                 type Grad = fn(&[$t], &[$t]) -> ($t, Vec<$t>);
-                let programs: [(&str, fn(&[$t], &[$t]) -> $t, Grad); 26] = [
+                let programs: [(&str, fn(&[$t], &[$t]) -> $t, Grad); 27] = [
                     ("masked", masked, masked_grad),
+                    ("broken_off", broken_off, broken_off_grad),
                     ("in_arms", in_arms, in_arms_grad),
                     ("several", several, several_grad),
                     ("nested_continue", nested_continue, nested_continue_grad),
@@ -778,7 +793,8 @@ fn fused_loops_store_nothing() {
         assert_eq!(count / n, per, "busy, n = {n}: {count} allocations");
 
         // not fused: the loop's tape
-        let unfused: [(&str, Backward); 8] = [
+        let unfused: [(&str, Backward); 9] = [
+            ("broken_off", broken_off_backward),
             ("term_reads_sum", term_reads_sum_backward),
             ("arm_restarts", arm_restarts_backward),
             ("decayed", decayed_backward),

@@ -249,6 +249,21 @@ fn sums_through_arms_continues_and_several_adds_are_fused() {
 }
 
 #[test]
+fn a_loop_that_may_break_is_not_fused() {
+    // its rewrite for the forward sweep (`exits.rs`) puts it in a block
+    for body in [
+        "if w[i] > 0.35 { break; } total += w[i].tanh();",
+        "total += w[i]; if x[i] > 0.0 { break; }",
+    ] {
+        assert_eq!(
+            of(&verdicts("", &summing(body)), "i").fuse,
+            "only a loop of the function body's top level is fused",
+            "{body}"
+        );
+    }
+}
+
+#[test]
 fn a_version_of_the_sum_read_by_a_term_or_replaced_is_not_fused() {
     for body in [
         // a term reads the sum made so far
