@@ -626,6 +626,20 @@ impl Gen {
             let (x, _) = fit(self.expr(s, d), 4.0);
             return (E::CallC(f, b(x)), bf);
         }
+        // the sine and the cosine of one name, whose slopes read each
+        // other's values (`reverse/trig.rs`): both here, or one here and the
+        // other wherever another pick of the name lands (an arm, a loop, after
+        // a fused loop)
+        if !s.scalars.is_empty() && self.rng.chance(0.06) {
+            let (n, _) = s.scalars[self.rng.below(s.scalars.len())].clone();
+            let f = ["sin", "cos"][self.rng.below(2)];
+            let one = E::M1(f, b(E::Var(n.clone())));
+            if self.rng.chance(0.5) {
+                return (one, 1.0);
+            }
+            let other = E::M1(if f == "sin" { "cos" } else { "sin" }, b(E::Var(n)));
+            return (E::Bin(['+', '*'][self.rng.below(2)], b(one), b(other)), 2.0);
+        }
         match self.rng.below(16) {
             0 | 1 => {
                 let (x, bx) = self.expr(s, d);
@@ -1127,6 +1141,85 @@ impl Gen {
         ]
     }
 
+    /// A loop over a range that only sums, read by the output, through the
+    /// shapes the fused-loop verdict follows (`plan/reads.rs`): `if c {
+    /// continue; }` before the sum, `+=` and `-=` in the arms of an `if`,
+    /// two sums in one iteration; now and then a term that reads the sum
+    /// made so far, which must keep the loop from being fused.
+    fn arms_sum_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some(w) = s
+            .arrays
+            .iter()
+            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let (t, i) = (self.name("t"), self.name("i"));
+        let mut inner = s.clone();
+        inner.in_loop += 1;
+        inner.idx.push((i.clone(), w.len));
+        let read = E::Index(w.name.clone(), Ix::Var(i.clone(), false));
+        let term = |g: &mut Self| {
+            let f = ["sin", "tanh", "atan", "cos"][g.rng.below(4)];
+            E::Bin(
+                '*',
+                b(E::M1(f, b(read.clone()))),
+                b(E::Lit(g.rng.lit(0.3, 1.2))),
+            )
+        };
+        let cond = |g: &mut Self| {
+            if g.rng.chance(0.5) {
+                Cond {
+                    a: E::IdxF(i.clone()),
+                    gt: g.rng.chance(0.5),
+                    b: E::Lit(g.rng.lit(0.2, 1.8)),
+                }
+            } else {
+                Cond {
+                    a: read.clone(),
+                    gt: g.rng.chance(0.5),
+                    b: E::Lit(g.rng.lit(-0.5, 0.5)),
+                }
+            }
+        };
+        let mut body = Vec::new();
+        if self.rng.chance(0.5) {
+            body.push(S::Exit(cond(self), false));
+        }
+        let (one, other) = (term(self), term(self));
+        match self.rng.below(3) {
+            0 => body.push(S::If(
+                cond(self),
+                vec![S::Assign(t.clone(), "+=", one)],
+                vec![S::Assign(t.clone(), "-=", other)],
+            )),
+            1 => {
+                body.push(S::Assign(t.clone(), "+=", one));
+                body.push(S::If(
+                    cond(self),
+                    vec![S::Assign(t.clone(), "+=", other)],
+                    Vec::new(),
+                ));
+            }
+            _ => {
+                body.push(S::Assign(t.clone(), "+=", one));
+                body.push(S::Assign(t.clone(), "-=", other));
+            }
+        }
+        if self.rng.chance(0.2) {
+            let so_far = E::Bin('*', b(E::Var(t.clone())), b(E::Lit(0.1)));
+            body.push(S::Assign(t.clone(), "+=", E::M1("tanh", b(so_far))));
+        }
+        if self.rng.chance(0.3) {
+            body.insert(0, S::Exit(cond(self), false));
+        }
+        vec![
+            S::Let(t, with_knob(E::Lit(0.0), &self.knobs)),
+            S::For(For::Span(i, 0, w.len), body),
+        ]
+    }
+
     /// An exit before the body's last statement, often one that flips
     /// with the loop's index (`if (i as f64) > 0.5 { break; }`): the
     /// iterations after it, or the rest of this one, do not run.
@@ -1316,6 +1409,8 @@ impl Gen {
         if !self.window && self.rng.chance(0.3) {
             if self.rng.chance(0.25) {
                 out.extend(self.stopping_loop(&s));
+            } else if self.rng.chance(0.3) {
+                out.extend(self.arms_sum_loop(&s));
             } else {
                 out.extend(self.passing_loop(&mut s, false));
             }
