@@ -89,7 +89,7 @@ pub fn fallbacks(items: &[Item], expanded: &[TokenStream]) -> TokenStream {
     }
     quote! {
         #[doc(hidden)]
-        #[allow(non_camel_case_types, dead_code)]
+        #[allow(non_camel_case_types, dead_code, unreachable_pub)]
         mod __mica_outside {
             pub mod __mica_not_tape {
                 #(#traits)*
