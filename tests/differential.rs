@@ -923,6 +923,25 @@ pub mod c {
 }
 
 #[test]
+fn regression_closure_binds_names_with_underscores() {
+    // Expected: compiles under `#![deny(warnings)]`. Was: `variable
+    // `__mica__k14_6` should have a snake case name` (seed 20261204): the
+    // names a chain's loop gives a closure's bindings kept the user's
+    // leading (or trailing) underscore next to their own.
+    assert_builds(
+        "closure_underscore_names",
+        r#"#[tape]
+pub fn f(#[tracked] x0: f64, s2: &[f64]) -> f64 {
+    let h5 = [0.0_f64; 3];
+    let t8 = h5.iter().zip(h5.iter()).map(|(&_v9, &w10)| { let u15 = (0.59_f64 + x0).tanh(); let u15 = u15.sin() * 0.5_f64 + s2.iter().enumerate().map(|(_k14, &_v12)| -0.06_f64).fold(w10.tanh(), |acc, x| acc * 0.5_f64 + x); u15 }).sum::<f64>().tanh();
+    let b: f64 = h5.iter().map(|&x_| h5.iter().map(|&y_| y_ * x0).sum::<f64>() * x_).sum();
+    t8 + b
+}
+"#,
+    );
+}
+
+#[test]
 fn regression_helper_passes_on_a_dereferenced_borrow() {
     // A helper passing `*a3` on by value, called with a reference the
     // caller holds (`u(w)`, `w: &[f64; 3]`): was `expected `[f64; 3]`,

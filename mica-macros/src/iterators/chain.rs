@@ -97,10 +97,21 @@ pub(super) fn paren(e: &Expr) -> Expr {
 impl Chains {
     /// A name of its own for `role` (a user's name a closure binds, or
     /// what the loop keeps): the count after an underscore, so that `u17`'s
-    /// third and `u1`'s seventy-third differ, in snake case.
+    /// third and `u1`'s seventy-third differ, in snake case (no `__` inside:
+    /// `_k` and `k_` give `__mica_k_3`; `r#type` gives `__mica_type_3`).
     pub(super) fn fresh(&mut self, role: &str) -> Ident {
         self.next += 1;
-        let role = role.trim_start_matches("__mica_").to_lowercase();
+        let role = role.trim_start_matches("r#").trim_start_matches("__mica_");
+        let words: Vec<String> = role
+            .split('_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let role = if words.is_empty() {
+            "v".to_string()
+        } else {
+            words.join("_")
+        };
         format_ident!("__mica_{}_{}", role, self.next, span = Span::mixed_site())
     }
 
