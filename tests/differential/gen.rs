@@ -2293,6 +2293,10 @@ impl Gen {
     /// helpers), the out-parameters written.
     fn block_helper(&mut self, k: usize) -> UHelper {
         let np = 1 + self.rng.below(4);
+        // the parameters are `x0`, `a3`, …: the body's own names count on
+        // past them, so none of its bindings shadows one (a loop's `a3`
+        // over the parameter `a3`, unread, is an unused variable)
+        self.fresh = self.fresh.max(np);
         let mut kinds: Vec<PKind> = (0..np)
             .map(|_| match self.rng.below(8) {
                 0 | 1 => PKind::Scalar,
