@@ -61,7 +61,7 @@ macro_rules! programs {
             pub fn product_then_sine(#[tracked] a: $t, #[tracked] w: &[$t]) -> $t {
                 let mut p = 1.0;
                 for i in 0..w.len() {
-                    p = p * (a.cos() + w[i]);
+                    p *= a.cos() + w[i];
                 }
                 p + a.sin()
             }
@@ -84,7 +84,7 @@ macro_rules! programs {
                 for i in 0..t.len() {
                     let x = t[i] * 1.25;
                     let v = if i % 2 == 0 { x.sin() * x } else { x.cos() * x };
-                    p = p * (v + 1.5);
+                    p *= v + 1.5;
                 }
                 p
             }
