@@ -1093,24 +1093,30 @@ impl Gen {
         S::For(kind, body)
     }
 
-    /// A loop over a range that stops early, read by the output: `t +=
-    /// f(w[i]); if c { break; } (t += g;)`, the break's condition flipping
-    /// with the index or reading recorded values. Its reverse must walk the
-    /// iterations that ran, not the range.
-    fn stopping_loop(&mut self, s: &Scope) -> Vec<S> {
-        let Some(w) = s
+    /// What a loop over a knob array that sums into a new `t` starts from:
+    /// the array, `t`, the index `i`, the body's scope and the read `w[i]`.
+    fn knob_loop(&mut self, s: &Scope) -> Option<(Arr, String, String, Scope, E)> {
+        let w = s
             .arrays
             .iter()
             .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
-            .cloned()
-        else {
-            return Vec::new();
-        };
+            .cloned()?;
         let (t, i) = (self.name("t"), self.name("i"));
         let mut inner = s.clone();
         inner.in_loop += 1;
         inner.idx.push((i.clone(), w.len));
         let read = E::Index(w.name.clone(), Ix::Var(i.clone(), false));
+        Some((w, t, i, inner, read))
+    }
+
+    /// A loop over a range that stops early, read by the output: `t +=
+    /// f(w[i]); if c { break; } (t += g;)`, the break's condition flipping
+    /// with the index or reading recorded values. Its reverse must walk the
+    /// iterations that ran, not the range.
+    fn stopping_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some((w, t, i, inner, read)) = self.knob_loop(s) else {
+            return Vec::new();
+        };
         let f = ["sin", "tanh", "atan"][self.rng.below(3)];
         let first = E::Bin('*', b(E::M1(f, b(read))), b(E::Lit(self.rng.lit(0.3, 1.2))));
         let c = if self.rng.chance(0.5) {
@@ -1147,19 +1153,9 @@ impl Gen {
     /// two sums in one iteration; now and then a term that reads the sum
     /// made so far, which must keep the loop from being fused.
     fn arms_sum_loop(&mut self, s: &Scope) -> Vec<S> {
-        let Some(w) = s
-            .arrays
-            .iter()
-            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
-            .cloned()
-        else {
+        let Some((w, t, i, _, read)) = self.knob_loop(s) else {
             return Vec::new();
         };
-        let (t, i) = (self.name("t"), self.name("i"));
-        let mut inner = s.clone();
-        inner.in_loop += 1;
-        inner.idx.push((i.clone(), w.len));
-        let read = E::Index(w.name.clone(), Ix::Var(i.clone(), false));
         let term = |g: &mut Self| {
             let f = ["sin", "tanh", "atan", "cos"][g.rng.below(4)];
             E::Bin(

@@ -10,13 +10,15 @@ impl Gen<'_> {
         match &op.kind {
             OpKind::Rule(name) => {
                 let k = op.inputs.len();
-                let sibling = self.trig_sibling(op, name);
+                // `x.sin()`'s slope is `x.cos()`, and the other way round:
+                // the one the function made, where the reverse can read it
+                let sibling = self.trig_sibling(op, name).map(|s| self.read_store(s));
                 for (i, input) in op.inputs.iter().enumerate() {
                     let Operand::Active(id) = input else { continue };
                     let reads = crate::rules::reads(name, i);
                     // `a ± b`, `-a` and a `mul_add`'s addend pass the
                     // adjoint on, negated for what is subtracted
-                    let part = match (crate::rules::passes(name, i), *name, i) {
+                    let part = match (crate::rules::passes(name, i), *name, i, &sibling) {
                         (Some(crate::rules::Pass::Same), ..) => {
                             self.contribute(*id, adj.clone(), code);
                             continue;
@@ -25,7 +27,7 @@ impl Gen<'_> {
                         // products and quotients inline, as the runtime's
                         // pullbacks write them: no call for the compiler to
                         // resolve, and fast in unoptimised builds
-                        (None, "mul", 0 | 1) | (None, "div", 0) => {
+                        (None, "mul", 0 | 1, _) | (None, "div", 0, _) => {
                             let other = self.operand(&op.inputs[1 - i]);
                             if *name == "mul" {
                                 quote!(#adj * #other)
@@ -33,17 +35,9 @@ impl Gen<'_> {
                                 quote!(#adj / #other)
                             }
                         }
-                        // `x.sin()`'s slope is `x.cos()`, and the other
-                        // way round: taken from the one the function made
-                        (None, "sin", 0) if sibling.is_some() => {
-                            let cos = sibling.map(|c| self.read_store(c));
-                            quote!(#adj * #cos)
-                        }
-                        (None, "cos", 0) if sibling.is_some() => {
-                            let sin = sibling.map(|s| self.read_store(s));
-                            quote!(-(#adj * #sin))
-                        }
-                        (None, "div", _) => {
+                        (None, "sin", 0, Some(cos)) => quote!(#adj * #cos),
+                        (None, "cos", 0, Some(sin)) => quote!(-(#adj * #sin)),
+                        (None, "div", _, _) => {
                             let b = self.operand(&op.inputs[1]);
                             let y = self.read_store(op.out);
                             quote!(-(#adj * #y) / #b)
