@@ -33,12 +33,14 @@
 //! inside `#[tape(plain)] pub mod p{id}_bq`), and the dual numbers call
 //! plain copies of the helpers.
 //!
-//! Expressions may be iterator chains over the arrays in scope
-//! (`x.iter()`, `.zip(y.iter())`, `.rev()`, `.skip(1)`, `.take(n)`,
+//! Expressions may be iterator chains over the arrays in scope or over a
+//! literal of the scope's values (`x.iter()`, `[t1, 0.5, t3].iter()`,
+//! `.zip(y.iter())`, `.rev()`, `.skip(1)`, `.take(n)`,
 //! `.enumerate()`, `.filter(|v| **v > c)`, `.map(|…| e)` or
 //! `.copied().map(f)`, then `.sum()`, `.product()`, `.fold(init, …)`,
 //! `.fold(f64::NEG_INFINITY, f64::max)` or `.min_by(…).unwrap()`), whose
-//! closures read the values around them; and the body may bind closures
+//! closures read the values around them (and may hold chains of their
+//! own, in both forms); and the body may bind closures
 //! (`let f = |x: f64| …;`), called and passed to `map`. The dual numbers'
 //! twin writes each chain as the loop it is, so the two oracles share
 //! nothing of Mica's lowering of chains.

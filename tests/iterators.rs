@@ -3,7 +3,8 @@
 //! closure and with `f64::max`), `min_by`/`max_by`, `skip`/`take`/`rev`/
 //! `step_by`/`enumerate`, `product`, `count`, `collect`, `for` loops over
 //! adapted chains, and closures bound by `let`, called directly, passed to
-//! an adapter, and called where they are written. Every program is
+//! an adapter, and called where they are written, and chains inside a
+//! chain's closure (over a literal array too). Every program is
 //! written twice, as `#[tape]` and as `#[tape(plain)]`, and checked in
 //! `f64` and `f32` against central finite differences at several points
 //! and against its plain twin, one against slopes by hand; a window-form
@@ -120,6 +121,28 @@ macro_rules! programs {
                 f(w[1]) + g(w[2], a) + s + t + g(a, w[3]) + (|v: $t| v.sin())(w[1]) + v[0] * v[1]
             }
 
+            /// Chains inside a chain's closure: over a literal that holds
+            /// the outer element, over the knob from the outer position,
+            /// and over the knob for each constant of a table.
+            #[tape$(($mode))?]
+            pub fn nested(#[tracked] w: &[$t]) -> $t {
+                let outer: $t = w
+                    .iter()
+                    .map(|&a| [0.5, a].iter().map(|&b| a * b).sum::<$t>())
+                    .sum();
+                let pairs: $t = w
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &a)| w.iter().skip(i).map(|&b| (a - b).tanh()).sum::<$t>())
+                    .sum();
+                let c = [1.0, -0.5, 2.0];
+                let table: $t = c
+                    .iter()
+                    .map(|&k| w.iter().map(|&x| (k * x).sin()).fold(0.0, |m, v| m + v * v))
+                    .sum();
+                outer + pairs + table
+            }
+
             /// The window form.
             #[tape]
             pub fn window(a: $t, b: $t) -> ($t, $t, $t) {
@@ -131,7 +154,8 @@ macro_rules! programs {
                     let v = [a, b, a * b];
                     let scale = |x: $t| x * b;
                     let total: $t = v.iter().map(|x| scale(*x)).sum::<$t>()
-                        + v.iter().fold(0.0, |m, x| m + x * x);
+                        + v.iter().fold(0.0, |m, x| m + x * x)
+                        + v.iter().map(|&x| [x, b].iter().map(|&y| x * y).sum::<$t>()).sum::<$t>();
                 }
                 backward!(total);
                 (total, gradient!(a), gradient!(b))
@@ -175,6 +199,10 @@ macro_rules! check_all {
             let (_, g) = slices_grad(p);
             same(&g, &$q::slices_grad(p).1, "slices");
             agree("slices", &|v| slices(v), p, &g);
+
+            let (_, g) = nested_grad(p);
+            same(&g, &$q::nested_grad(p).1, "nested");
+            agree("nested", &|v| nested(v), p, &g);
 
             let (_, g) = strided_grad(p);
             same(&g, &$q::strided_grad(p).1, "strided");

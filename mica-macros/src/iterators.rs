@@ -159,6 +159,34 @@ impl<'ast> syn::visit::Visit<'ast> for Flows {
                 self.0.push((vec![root.to_string()], values.0));
             }
         }
+        // `xs.iter().map(|a| …)`, `.fold(init, |acc, x| …)`: a closure's
+        // parameters take what the chain before it and every argument
+        // mention, so a chain inside that closure over `a` counts as one
+        // that may read a recorded value
+        let closures: Vec<&syn::ExprClosure> = m
+            .args
+            .iter()
+            .filter_map(|a| match crate::facts::syntax::strip_parens(a) {
+                Expr::Closure(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if !closures.is_empty() {
+            let mut values = Values::default();
+            syn::visit::Visit::visit_expr(&mut values, &m.receiver);
+            for a in &m.args {
+                if !matches!(crate::facts::syntax::strip_parens(a), Expr::Closure(_)) {
+                    syn::visit::Visit::visit_expr(&mut values, a);
+                }
+            }
+            let targets = closures
+                .iter()
+                .flat_map(|c| c.inputs.iter())
+                .flat_map(crate::facts::places::pattern_names)
+                .map(|i| i.to_string())
+                .collect();
+            self.0.push((targets, values.0));
+        }
         self.written_through(m.args.iter());
         syn::visit::visit_expr_method_call(self, m);
     }

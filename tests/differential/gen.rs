@@ -119,6 +119,9 @@ pub enum Consume {
 #[derive(Clone, Debug)]
 pub struct Chain {
     pub src: String,
+    /// the source is an array literal of these, written where the chain
+    /// starts (`[e1, e2].iter()`), not the array `src`
+    pub lit: Option<Vec<E>>,
     pub zip: Option<String>,
     pub rev: bool,
     pub skip: usize,
@@ -401,10 +404,6 @@ struct Gen {
     rng: Rng,
     fresh: usize,
     window: bool,
-    /// how many chains the expression being written stands in: a window
-    /// does not lower a chain inside another chain's closure yet (the
-    /// README's "not supported yet"), so none is written there
-    in_chain: usize,
     helper: bool,
     /// the program has a method `m` to call
     method: bool,
@@ -620,7 +619,7 @@ impl Gen {
                 return call;
             }
         }
-        if CHAINS && !(self.window && self.in_chain > 0) && self.rng.chance(0.07) {
+        if CHAINS && self.rng.chance(0.07) {
             if let Some(chain) = self.chain(s, d) {
                 return fit(chain, 8.0);
             }
@@ -1864,18 +1863,24 @@ impl Gen {
     /// An iterator chain over an array of the scope, and a bound on its
     /// value.
     fn chain(&mut self, s: &Scope, d: usize) -> Option<(E, f64)> {
-        self.in_chain += 1;
-        let chain = self.chain_inner(s, d);
-        self.in_chain -= 1;
-        chain
-    }
-
-    fn chain_inner(&mut self, s: &Scope, d: usize) -> Option<(E, f64)> {
         let arrays: Vec<Arr> = s.arrays.iter().filter(|a| !a.out).cloned().collect();
         if arrays.is_empty() {
             return None;
         }
-        let a = arrays[self.rng.below(arrays.len())].clone();
+        let mut a = arrays[self.rng.below(arrays.len())].clone();
+        // now and then the source is a literal of the scope's values
+        // (no helper calls in it, as in a closure)
+        let lit = self.rng.chance(0.12).then(|| {
+            let ucount = std::mem::replace(&mut self.ucount, 0);
+            let k = 2 + self.rng.below(2);
+            let es: Vec<E> = (0..k).map(|_| fit(self.expr(s, d.min(1)), 4.0).0).collect();
+            self.ucount = ucount;
+            es
+        });
+        if let Some(es) = &lit {
+            a.len = es.len();
+            a.dynamic = false;
+        }
         let zip = self
             .rng
             .chance(0.3)
@@ -1937,6 +1942,7 @@ impl Gen {
         };
         let chain = Chain {
             src: a.name,
+            lit,
             zip: zip.map(|z| z.name),
             rev,
             skip,
@@ -2469,7 +2475,6 @@ pub fn generate(seed: u64) -> Program {
     let mut g = Gen {
         rng,
         fresh: 0,
-        in_chain: 0,
         window,
         helper,
         method,
@@ -2604,7 +2609,12 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
         E::CallU(_, args) => args.iter().for_each(|a| refs_arg(a, r, None)),
         E::Pack(_, es) => es.iter().for_each(|e| refs_e(e, r)),
         E::Chain(c) => {
-            r.insert(c.src.clone());
+            match &c.lit {
+                Some(es) => es.iter().for_each(|e| refs_e(e, r)),
+                None => {
+                    r.insert(c.src.clone());
+                }
+            }
             if let Some(z) = &c.zip {
                 r.insert(z.clone());
             }
@@ -2987,7 +2997,13 @@ impl R<'_> {
                 format!("_{n}")
             }
         };
-        let mut s = format!("{}.iter()", c.src);
+        let mut s = match &c.lit {
+            Some(es) => {
+                let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
+                format!("[{}].iter()", es.join(", "))
+            }
+            None => format!("{}.iter()", c.src),
+        };
         let mut pat = format!("&{}", name(&c.v));
         if let Some(z) = &c.zip {
             write!(s, ".zip({z}.iter())").unwrap();
@@ -3040,9 +3056,18 @@ impl R<'_> {
             }
         };
         let (acc, i) = (format!("acc_{}", c.v), format!("i_{}", c.v));
+        let (src, bind) = match &c.lit {
+            Some(es) => {
+                let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
+                let src = format!("lit_{}", c.v);
+                let bind = format!("let {src} = [{}]; ", es.join(", "));
+                (src, bind)
+            }
+            None => (c.src.clone(), String::new()),
+        };
         let len = match &c.zip {
-            Some(z) => format!("{}.len().min({z}.len())", c.src),
-            None => format!("{}.len()", c.src),
+            Some(z) => format!("{src}.len().min({z}.len())"),
+            None => format!("{src}.len()"),
         };
         let mut range = format!("(0..{len})");
         if c.rev {
@@ -3071,7 +3096,7 @@ impl R<'_> {
             ),
         };
         let mut s = format!(
-            "{{ let mut {acc} = {init}; for ({}, {i}) in {range} {{ ",
+            "{{ {bind}let mut {acc} = {init}; for ({}, {i}) in {range} {{ ",
             name(&c.k)
         );
         let v = if c.pass.is_some() || c.filter.is_some() {
@@ -3079,7 +3104,7 @@ impl R<'_> {
         } else {
             name(&c.v)
         };
-        write!(s, "let {v} = {}[{i}]; ", c.src).unwrap();
+        write!(s, "let {v} = {src}[{i}]; ").unwrap();
         if let Some(z) = &c.zip {
             write!(s, "let {} = {z}[{i}]; ", name(&c.w)).unwrap();
         }
@@ -4145,6 +4170,9 @@ fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
             ucalls_args(args, f);
         }
         E::Chain(c) => {
+            if let Some(es) = &mut c.lit {
+                es.iter_mut().for_each(|e| ucalls_e(e, f));
+            }
             if let Consume::Fold(init) = &mut c.consume {
                 ucalls_e(init, f);
             }
@@ -4410,7 +4438,10 @@ fn children(e: &E) -> Vec<E> {
         E::Shadow(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
         E::CallC(_, x) => v.push((**x).clone()),
         // the chain's first element
-        E::Chain(c) => v.push(E::Index(c.src.clone(), Ix::Const(0))),
+        E::Chain(c) => match &c.lit {
+            Some(es) => v.push(es[0].clone()),
+            None => v.push(E::Index(c.src.clone(), Ix::Const(0))),
+        },
         E::CallU(_, args) => {
             for a in args {
                 if let Arg::S(x) = a {

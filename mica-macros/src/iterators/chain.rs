@@ -81,6 +81,16 @@ pub(super) fn is_place(e: &Expr) -> bool {
     }
 }
 
+/// An array literal (`[a, b]`, `[0.0; 3]`) or `vec![…]`, borrowed or not.
+fn is_literal(e: &Expr) -> bool {
+    match unparen(e) {
+        Expr::Reference(r) => is_literal(&r.expr),
+        Expr::Array(_) | Expr::Repeat(_) => true,
+        Expr::Macro(m) => m.mac.path.is_ident("vec"),
+        _ => false,
+    }
+}
+
 fn is_zero(e: &Expr) -> bool {
     matches!(unparen(e), Expr::Lit(l) if l.lit.to_token_stream().to_string() == "0")
 }
@@ -127,6 +137,17 @@ impl Chains {
             }
             if let Some(slice) = self.sub_slice(&m.receiver) {
                 return Ok(Some(slice));
+            }
+            if is_literal(&m.receiver) {
+                // `[a, b, c].iter()`, `vec![…].into_iter()`: the literal is
+                // bound once, before the loop, and read by index
+                let (index, source) = (self.fresh("i"), self.fresh("source"));
+                let x = &m.receiver;
+                let (lo, hi) = (syn::parse_quote!(0), syn::parse_quote!(#source.len()));
+                let elem = Elem::One(syn::parse_quote!(#source[#index]));
+                let mut seq = Seq::over(index, lo, hi, elem, true);
+                seq.before.push(syn::parse_quote!(let #source = #x;));
+                return Ok(Some(seq));
             }
             if !is_place(&m.receiver) {
                 return Ok(None);
