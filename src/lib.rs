@@ -3,11 +3,11 @@
 #[doc(inline)]
 pub use mica_macros::{tape, tracked};
 
-pub use mica_runtime::Knob;
 pub use mica_runtime::{check, detach, relu, relu_backward, relu_grad, rules, sigmoid};
 pub use mica_runtime::{
     sigmoid_backward, sigmoid_grad, softplus, softplus_backward, softplus_grad,
 };
+pub use mica_runtime::{Knob, Real};
 
 /// Walks the latest window backward from a scalar it recorded.
 ///
@@ -58,5 +58,5 @@ pub mod __private {
         take_sum, trip, val, zeros_like, zeros_of, AsValue, Element, GradientView, InlineZeros,
         IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped, StackTape, Untracked, Writer,
     };
-    pub use num_traits::One;
+    pub use num_traits::{One, Zero};
 }

@@ -55,7 +55,7 @@ pub fn function(
                 "this `#[tape]` function records nothing; mark a parameter `#[tracked]` or open a `tape!` window in its body",
             );
         }
-        window_form::expand(item, errors)
+        window_form::expand(item, &args.outer, errors)
     }
 }
 

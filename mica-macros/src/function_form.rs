@@ -71,17 +71,33 @@ pub fn expand(
             }
         }
     };
+    // the companions of a function generic over its float bound it by
+    // `mica::Real`; the primal keeps the user's bounds
+    let tracked_types: Vec<&syn::Type> = tracked(&params).map(|(p, _)| &p.ty).collect();
+    let unbounded =
+        crate::generics::check_tracked(&item.sig.generics, &args.outer, &tracked_types, errors);
+    let mut floats = crate::generics::float_params(&item.sig.generics);
+    floats.extend(unbounded);
+    floats.extend(
+        args.outer
+            .iter()
+            .filter(|(_, f)| *f)
+            .map(|(t, _)| t.clone()),
+    );
+    let mut companion = item.clone();
+    companion.sig.generics = crate::generics::with_real(&item.sig.generics, &floats);
+    let item_ref = &companion;
     let backward = if args.custom {
         TokenStream::new()
     } else {
-        backward_fn(args, &item, &params, &ret, errors)
+        backward_fn(args, item_ref, &params, &ret, errors)
     };
-    let grad = grad_fn(&item, &params, &ret);
+    let grad = grad_fn(item_ref, &params, &ret);
     // calls from other `#[tape]` functions go through the adapter; one
     // that returns an `Option` or a `Result` has none yet
     let adapter = match ret.wrapped {
         None if !args.in_impl || item.sig.receiver().is_some() => {
-            adapter_mod(&item, &params, &ret.full)
+            adapter_mod(item_ref, &params, &ret.full)
         }
         _ => TokenStream::new(),
     };
@@ -412,11 +428,31 @@ fn receiver(item: &ItemFn, plain: bool) -> TokenStream {
 /// A function used only through its gradient is used: the companions name
 /// the primal, so it is dead exactly when they all are.
 fn primal_use(item: &ItemFn) -> TokenStream {
-    if item.sig.generics.params.is_empty() {
-        let name = sibling(item, &item.sig.ident);
+    let name = sibling(item, &item.sig.ident);
+    // a generic primal is named at the companion's own parameters
+    let params: Vec<&Ident> = item
+        .sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    // (no turbofish where an argument is `impl Trait`)
+    let apit = item.sig.inputs.iter().any(|i| {
+        i.to_token_stream()
+            .into_iter()
+            .any(|t| t.to_string() == "impl")
+    });
+    if params.is_empty() {
         quote!(let _ = #name;)
-    } else {
+    } else if apit {
         TokenStream::new()
+    } else {
+        quote!(let _ = #name::<#(#params),*>;)
     }
 }
 

@@ -64,6 +64,7 @@ impl<'ast> syn::visit::Visit<'ast> for TrackedLets<'_> {
 pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors) -> bool {
     let active = may_be_recorded(&item.block, recorded);
     let mut visitor = Chains {
+        floats: crate::generics::float_params(&item.sig.generics),
         results: HashSet::new(),
         active,
         changed: false,
@@ -244,6 +245,9 @@ impl Flows {
 }
 
 struct Chains {
+    /// the function's type parameters with a float bound (`T: Float`): a
+    /// sum's start is typed after them, not written as a literal
+    floats: Vec<proc_macro2::Ident>,
     /// the names that hold a consumer's result at the end of its block
     results: HashSet<String>,
     active: HashSet<String>,

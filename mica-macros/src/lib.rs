@@ -33,6 +33,7 @@ mod expand;
 mod expansion_time;
 mod facts;
 mod function_form;
+mod generics;
 mod helpers;
 #[cfg(test)]
 mod house;

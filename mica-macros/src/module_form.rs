@@ -55,7 +55,7 @@ pub fn expand(args: &Args, input: &TokenStream, errors: &mut Errors) -> Option<T
             _ => None,
         })
         .collect();
-    let mut out_fns = functions(args, &fns, false, errors).into_iter();
+    let mut out_fns = functions(args, &fns, None, errors).into_iter();
     let mut out = Vec::new();
     for item in items {
         match item {
@@ -98,9 +98,16 @@ fn own_tape(f: &ItemFn) -> Option<usize> {
 fn functions(
     args: &Args,
     fns: &[ItemFn],
-    in_impl: bool,
+    outer: Option<&syn::Generics>,
     errors: &mut Errors,
 ) -> Vec<(Option<syn::Ident>, TokenStream)> {
+    let in_impl = outer.is_some();
+    let outer: Vec<(syn::Ident, bool)> = outer.map_or_else(Vec::new, |g| {
+        let floats = crate::generics::float_params(g);
+        g.type_params()
+            .map(|p| (p.ident.clone(), floats.contains(&p.ident)))
+            .collect()
+    });
     let mut helpers = Helpers::new(fns, is_entry);
     let mut out = Vec::new();
     for f in fns {
@@ -113,6 +120,7 @@ fn functions(
             custom: false,
             plain: args.plain,
             in_impl,
+            outer: outer.clone(),
         };
         if let Some(at) = own_tape(&f) {
             let attr = f.attrs.remove(at);
@@ -160,7 +168,7 @@ fn impl_block(args: &Args, block: ItemImpl, errors: &mut Errors) -> TokenStream 
             _ => None,
         })
         .collect();
-    let expanded = functions(args, &fns, true, errors);
+    let expanded = functions(args, &fns, Some(&block.generics), errors);
     let mut kept = Vec::new();
     let mut beside = Vec::new();
     let mut expanded = expanded.into_iter();

@@ -16,6 +16,10 @@ pub struct Args {
     /// set by the block form for an associated function of an `impl`,
     /// which has no room for the call adapter's type
     pub in_impl: bool,
+    /// set by the block form for the functions of a generic `impl`: its
+    /// type parameters with a float bound (`impl<T: Float> Model<T>`), and
+    /// those without one
+    pub outer: Vec<(proc_macro2::Ident, bool)>,
 }
 
 pub fn parse_args(args: TokenStream) -> syn::Result<Args> {

@@ -54,7 +54,7 @@ struct Plan {
     gradients: BTreeSet<String>,
 }
 
-pub fn expand(mut item: ItemFn, errors: &mut Errors) -> TokenStream {
+pub fn expand(mut item: ItemFn, outer: &[(Ident, bool)], errors: &mut Errors) -> TokenStream {
     let plans = {
         let mut block = item.block.clone();
         let mut discarded = Errors::default();
@@ -66,6 +66,11 @@ pub fn expand(mut item: ItemFn, errors: &mut Errors) -> TokenStream {
     let mut names = Names::default();
     let mut second = Rewriter::new(Some(plans), &mut names, errors, &item.sig.generics);
     second.rewrite_block(&mut item.block);
+    // a window's walk is written in the function itself: a float type
+    // parameter is bounded by `mica::Real` there
+    let mut floats = crate::generics::float_params(&item.sig.generics);
+    floats.extend(outer.iter().filter(|(_, f)| *f).map(|(t, _)| t.clone()));
+    item.sig.generics = crate::generics::with_real(&item.sig.generics, &floats);
     item.into_token_stream()
 }
 

@@ -240,16 +240,24 @@ macro_rules! as_value {
                 self
             }
         }
-        impl AsValue<$t> for &$t {
-            #[inline(always)]
-            fn into_value(self) -> $t {
-                *self
-            }
-        }
     )*};
 }
 
 as_value!(f32, f64, i32);
+
+impl AsValue<i32> for &i32 {
+    #[inline(always)]
+    fn into_value(self) -> i32 {
+        *self
+    }
+}
+
+impl<T: crate::Real> AsValue<T> for &T {
+    #[inline(always)]
+    fn into_value(self) -> T {
+        *self
+    }
+}
 
 /// A constant operand of a derivative rule, as the rule's type.
 #[inline(always)]
@@ -539,13 +547,6 @@ macro_rules! element {
                 self
             }
         }
-        impl Element for &$t {
-            type Out = $t;
-            #[inline(always)]
-            fn element(self) -> $t {
-                *self
-            }
-        }
         impl Element for &&$t {
             type Out = $t;
             #[inline(always)]
@@ -557,6 +558,14 @@ macro_rules! element {
 }
 
 element!(f32, f64);
+
+impl<T: crate::Real> Element for &T {
+    type Out = T;
+    #[inline(always)]
+    fn element(self) -> T {
+        *self
+    }
+}
 
 /// A loop element, as the scalar the reverse sweep keeps.
 #[inline(always)]

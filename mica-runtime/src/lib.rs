@@ -12,10 +12,12 @@
 pub mod check;
 mod functions;
 mod knob;
+mod real;
 pub mod rules;
 mod tape;
 
 pub use functions::*;
+pub use real::Real;
 #[doc(hidden)]
 pub use tape::{room_each, room_times, trip, StackTape, Writer};
 

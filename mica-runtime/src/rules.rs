@@ -23,11 +23,7 @@
 //! ```
 #![allow(clippy::missing_docs_in_private_items)]
 
-use num_traits::{Float, FloatConst};
-
-/// The float types rules work on: `f32` and `f64`.
-pub trait Real: Float + FloatConst {}
-impl<T: Float + FloatConst> Real for T {}
+pub use crate::real::Real;
 
 #[inline(always)]
 fn two<T: Real>() -> T {

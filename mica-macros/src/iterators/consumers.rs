@@ -49,9 +49,27 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         .as_ref()
         .and_then(|t| t.args.first())
         .map(|a| a.to_token_stream().to_string());
-    let integer = typed
-        .as_deref()
-        .is_some_and(|t| !matches!(t, "f32" | "f64") && !t.contains("Vec"));
+    // a generic float: the type parameter the turbofish names, or the
+    // function's one float parameter
+    let generic = match typed.as_deref() {
+        Some(t) => ch.floats.iter().find(|f| *f == t),
+        None if ch.floats.len() == 1 => ch.floats.first(),
+        None => None,
+    }
+    .or_else(|| {
+        // `collect::<Vec<T>>()`
+        let t = typed.as_deref()?;
+        let inner = t.strip_prefix("Vec <")?.strip_suffix('>')?.trim();
+        ch.floats
+            .iter()
+            .find(|f| *f == inner)
+            .or((inner == "_" && ch.floats.len() == 1).then(|| &ch.floats[0]))
+    })
+    .cloned();
+    let integer = generic.is_none()
+        && typed
+            .as_deref()
+            .is_some_and(|t| !matches!(t, "f32" | "f64") && !t.contains("Vec"));
     let acc = ch.fresh("acc");
     ch.results.insert(acc.to_string());
     let span = m.method.span();
@@ -60,6 +78,10 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             let x = seq.scalar(&m.method, &method)?;
             // a float sum starts at -0.0, as std's does: an empty sum is -0.0
             let (zero, one): (Expr, Expr) = match (integer, typed.as_deref()) {
+                _ if generic.is_some() => (
+                    syn::parse_quote!(-<#generic as ::mica::__private::Zero>::zero()),
+                    syn::parse_quote!(<#generic as ::mica::__private::One>::one()),
+                ),
                 (true, _) => (syn::parse_quote!(0), syn::parse_quote!(1)),
                 (false, Some("f32")) => (syn::parse_quote!(-0.0_f32), syn::parse_quote!(1.0_f32)),
                 (false, Some("f64")) => (syn::parse_quote!(-0.0_f64), syn::parse_quote!(1.0_f64)),
@@ -88,8 +110,12 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
                 return Err(err(&m.method, "`.collect()` after `filter`"));
             };
             let count = seq.count();
+            let zero: Expr = match &generic {
+                Some(t) => syn::parse_quote!(<#t as ::mica::__private::Zero>::zero()),
+                None => syn::parse_quote!(0.0),
+            };
             (
-                syn::parse_quote!(vec![0.0; #count]),
+                syn::parse_quote!(vec![#zero; #count]),
                 vec![syn::parse_quote!(#acc[#at] = #x;)],
             )
         }

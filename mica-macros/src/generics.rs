@@ -1,0 +1,141 @@
+//! One function for every float type (SPEC 3.5): a `#[tape]` function
+//! generic over its float, `fn f<T: mica::Real>(…)` or, as most generic
+//! numeric Rust is written, `fn f<T: num_traits::Float>(…)`.
+//!
+//! The primal keeps the bounds the user wrote. Its companions need more of
+//! the float than `Float` says (`+=` on slopes, a zero gradient of the
+//! knob's shape, the constants the rules use); all of that is
+//! `mica::Real`, so each companion's `where` clause gains `T: ::mica::Real`
+//! for every type parameter with a float bound (serde's way with the bounds
+//! a derive needs). A type parameter that a tracked parameter's type
+//! mentions but that has no float bound at all is an error at the
+//! parameter, in Mica's words.
+
+use crate::errors::Errors;
+use std::collections::HashSet;
+use syn::visit::Visit;
+use syn::{Generics, Ident, TypeParamBound, WherePredicate};
+
+/// The last segments of the bounds that say "this is a float".
+const FLOAT_BOUNDS: [&str; 3] = ["Real", "Float", "FloatCore"];
+
+/// Whether a bound names a float trait (`mica::Real`, `num_traits::Float`,
+/// `Float`, …).
+fn is_float_bound(bound: &TypeParamBound) -> bool {
+    match bound {
+        TypeParamBound::Trait(t) => t
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| FLOAT_BOUNDS.contains(&s.ident.to_string().as_str())),
+        _ => false,
+    }
+}
+
+/// The type parameters of `generics` with a float bound, in the parameter
+/// list or in the `where` clause.
+pub fn float_params(generics: &Generics) -> Vec<Ident> {
+    let mut floats: Vec<Ident> = Vec::new();
+    for p in generics.type_params() {
+        if p.bounds.iter().any(is_float_bound) {
+            floats.push(p.ident.clone());
+        }
+    }
+    if let Some(w) = &generics.where_clause {
+        for predicate in &w.predicates {
+            let WherePredicate::Type(t) = predicate else {
+                continue;
+            };
+            let syn::Type::Path(ty) = &t.bounded_ty else {
+                continue;
+            };
+            let Some(ident) = ty.path.get_ident() else {
+                continue;
+            };
+            if t.bounds.iter().any(is_float_bound) && !floats.contains(ident) {
+                floats.push(ident.clone());
+            }
+        }
+    }
+    floats
+}
+
+/// `generics` with `::mica::Real` added to the bounds of each of
+/// `floats`: where the parameter's bounds are written (in the list, or in
+/// the `where` clause when only there), so no parameter has bounds in two
+/// places; a parameter of an enclosing `impl` gets a `where` clause.
+pub fn with_real(generics: &Generics, floats: &[Ident]) -> Generics {
+    let mut generics = generics.clone();
+    for t in floats {
+        let in_where = generics.where_clause.as_mut().and_then(|w| {
+            w.predicates.iter_mut().find_map(|p| match p {
+                WherePredicate::Type(pt) => match &pt.bounded_ty {
+                    syn::Type::Path(ty) if ty.path.is_ident(t) => Some(pt),
+                    _ => None,
+                },
+                _ => None,
+            })
+        });
+        if let Some(predicate) = in_where {
+            predicate.bounds.push(syn::parse_quote!(::mica::Real));
+            continue;
+        }
+        if let Some(param) = generics.type_params_mut().find(|p| p.ident == *t) {
+            param.bounds.push(syn::parse_quote!(::mica::Real));
+            continue;
+        }
+        generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!(#t: ::mica::Real));
+    }
+    generics
+}
+
+/// The names a type mentions.
+#[derive(Default)]
+struct Names(HashSet<String>);
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_ident(&mut self, i: &'ast Ident) {
+        self.0.insert(i.to_string());
+    }
+}
+
+/// Checks that every type parameter a tracked parameter's type mentions has
+/// a float bound; `outer` are the type parameters of an enclosing `impl`
+/// and whether each has one (bounds there count too). Returns those
+/// reported: the companions bound them by `mica::Real` all the same, so
+/// Mica's error is the only one.
+pub fn check_tracked(
+    generics: &Generics,
+    outer: &[(Ident, bool)],
+    tracked: &[&syn::Type],
+    errors: &mut Errors,
+) -> Vec<Ident> {
+    let floats = float_params(generics);
+    let mut params: Vec<(Ident, bool)> = generics
+        .type_params()
+        .map(|p| (p.ident.clone(), floats.contains(&p.ident)))
+        .collect();
+    params.extend(outer.iter().cloned());
+    let mut reported = HashSet::new();
+    let mut unbounded = Vec::new();
+    for ty in tracked {
+        let mut names = Names::default();
+        names.visit_type(ty);
+        for (param, float) in &params {
+            if !float && names.0.contains(&param.to_string()) && reported.insert(param.to_string())
+            {
+                unbounded.push(param.clone());
+                errors.push(syn::Error::new_spanned(
+                    ty,
+                    format!(
+                        "a knob of type parameter `{param}` needs a float bound: write `{param}: mica::Real` (or `{param}: num_traits::Float`)"
+                    ),
+                ));
+            }
+        }
+    }
+    unbounded
+}
