@@ -74,18 +74,7 @@ pub fn expand(
     // the companions of a function generic over its float bound it by
     // `mica::Real`; the primal keeps the user's bounds
     let tracked_types: Vec<&syn::Type> = tracked(&params).map(|(p, _)| &p.ty).collect();
-    let unbounded =
-        crate::generics::check_tracked(&item.sig.generics, &args.outer, &tracked_types, errors);
-    let mut floats = crate::generics::float_params(&item.sig.generics);
-    floats.extend(unbounded);
-    floats.extend(
-        args.outer
-            .iter()
-            .filter(|(_, f)| *f)
-            .map(|(t, _)| t.clone()),
-    );
-    let mut companion = item.clone();
-    companion.sig.generics = crate::generics::with_real(&item.sig.generics, &floats);
+    let companion = crate::generics::companion(&item, &args.outer, &tracked_types, errors);
     let item_ref = &companion;
     let backward = if args.custom {
         TokenStream::new()
@@ -428,32 +417,7 @@ fn receiver(item: &ItemFn, plain: bool) -> TokenStream {
 /// A function used only through its gradient is used: the companions name
 /// the primal, so it is dead exactly when they all are.
 fn primal_use(item: &ItemFn) -> TokenStream {
-    let name = sibling(item, &item.sig.ident);
-    // a generic primal is named at the companion's own parameters
-    let params: Vec<&Ident> = item
-        .sig
-        .generics
-        .params
-        .iter()
-        .filter_map(|p| match p {
-            syn::GenericParam::Type(t) => Some(&t.ident),
-            syn::GenericParam::Const(c) => Some(&c.ident),
-            syn::GenericParam::Lifetime(_) => None,
-        })
-        .collect();
-    // (no turbofish where an argument is `impl Trait`)
-    let apit = item.sig.inputs.iter().any(|i| {
-        i.to_token_stream()
-            .into_iter()
-            .any(|t| t.to_string() == "impl")
-    });
-    if params.is_empty() {
-        quote!(let _ = #name;)
-    } else if apit {
-        TokenStream::new()
-    } else {
-        quote!(let _ = #name::<#(#params),*>;)
-    }
+    crate::generics::named_at_parameters(item, sibling(item, &item.sig.ident))
 }
 
 /// `NAME_grad`: the value and the gradient of every tracked parameter.

@@ -139,3 +139,55 @@ pub fn check_tracked(
     }
     unbounded
 }
+
+/// The function as its companions are written: with `T: ::mica::Real` for
+/// each float type parameter, its own or (`outer`) its `impl`'s, and for
+/// each a tracked parameter needs but has no float bound (reported).
+pub fn companion(
+    item: &syn::ItemFn,
+    outer: &[(Ident, bool)],
+    tracked: &[&syn::Type],
+    errors: &mut Errors,
+) -> syn::ItemFn {
+    let unbounded = check_tracked(&item.sig.generics, outer, tracked, errors);
+    let mut floats = float_params(&item.sig.generics);
+    floats.extend(unbounded);
+    floats.extend(outer.iter().filter(|(_, f)| *f).map(|(t, _)| t.clone()));
+    let mut companion = item.clone();
+    companion.sig.generics = with_real(&item.sig.generics, &floats);
+    companion
+}
+
+/// `let _ = name;` (`name::<T, N>` for a generic function, named at the
+/// companion's own parameters): a primal used only through its gradient
+/// is used.
+pub fn named_at_parameters(
+    item: &syn::ItemFn,
+    name: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    use quote::{quote, ToTokens};
+    let params: Vec<&Ident> = item
+        .sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => Some(&t.ident),
+            syn::GenericParam::Const(c) => Some(&c.ident),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    // (no turbofish where an argument is `impl Trait`)
+    let apit = item.sig.inputs.iter().any(|i| {
+        i.to_token_stream()
+            .into_iter()
+            .any(|t| t.to_string() == "impl")
+    });
+    if params.is_empty() {
+        quote!(let _ = #name;)
+    } else if apit {
+        proc_macro2::TokenStream::new()
+    } else {
+        quote!(let _ = #name::<#(#params),*>;)
+    }
+}

@@ -198,14 +198,9 @@ impl<'ast> syn::visit::Visit<'ast> for Flows {
         syn::visit::visit_expr_call(self, c);
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        // `tape! { … }`: its lines flow like the body's
-        if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
-            if let Ok(stmts) = m.parse_body_with(syn::Block::parse_within) {
-                for s in &stmts {
-                    self.visit_stmt(s);
-                }
-            }
-        }
+        // `tape! { … }` and `vec![…]`: their lines and elements flow like
+        // the body's
+        crate::facts::syntax::visit_macro(self, m);
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }

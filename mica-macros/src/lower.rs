@@ -107,6 +107,9 @@ const NOT_A_FLOAT: &[&str] = &[
 struct Binding {
     val: Val,
     origin: Origin,
+    /// a constant element of a `for` over `.iter()` (or a zip of such):
+    /// possibly a reference, kept for the reverse by value
+    by_ref: bool,
 }
 
 /// The result of lowering an expression.
@@ -177,6 +180,9 @@ pub struct Sweep<'a> {
     /// by name, with their rank: a copy of one (`let mut v = h;`) that later
     /// lines write recorded values into is recorded from its `let`
     const_arrays: HashMap<String, usize>,
+    /// binding a `for`'s elements over something not a range (see
+    /// `Binding::by_ref`)
+    iterating_by_ref: bool,
 }
 
 /// The names of `generics`' `const` parameters.
@@ -216,6 +222,7 @@ impl<'a> Sweep<'a> {
             const_generics: Default::default(),
             hoisted: Default::default(),
             const_arrays: HashMap::new(),
+            iterating_by_ref: false,
         }
     }
 
@@ -315,7 +322,14 @@ impl<'a> Sweep<'a> {
     fn bind(&mut self, name: &Ident, val: Val, origin: Origin) {
         self.const_arrays.remove(&name.to_string());
         if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(name.to_string(), Binding { val, origin });
+            scope.insert(
+                name.to_string(),
+                Binding {
+                    val,
+                    origin,
+                    by_ref: false,
+                },
+            );
         }
     }
 

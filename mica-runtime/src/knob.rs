@@ -557,7 +557,15 @@ macro_rules! element {
     )*};
 }
 
-element!(f32, f64);
+element!(f32, f64, i32);
+
+impl Element for &i32 {
+    type Out = i32;
+    #[inline(always)]
+    fn element(self) -> i32 {
+        *self
+    }
+}
 
 impl<T: crate::Real> Element for &T {
     type Out = T;

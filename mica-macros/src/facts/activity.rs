@@ -268,7 +268,10 @@ pub fn settle(finder: &Assignments, active: &mut HashSet<String>) {
     loop {
         let before = active.len();
         for (pat, iterated) in &finder.loops {
-            if super::places::names_any(iterated, |i| active.contains(&i.to_string())) {
+            // a range's numbers are integers, whatever its ends mention
+            // (`for i in 0..h.len()` over a recorded `h`)
+            let range = matches!(crate::facts::syntax::strip_parens(iterated), Expr::Range(_));
+            if !range && super::places::names_any(iterated, |i| active.contains(&i.to_string())) {
                 active.extend(pattern_names(pat).iter().map(Ident::to_string));
             }
         }

@@ -146,3 +146,18 @@ pub fn visit_macro_mut<V: syn::visit_mut::VisitMut>(v: &mut V, m: &mut syn::Macr
         vec_elements_mut(m, |e| v.visit_expr_mut(e));
     }
 }
+
+/// [`visit_macro_mut`] for a visitor that only reads: the lines of a
+/// `tape!` window and the elements of a `vec![…]`, visited by `v`.
+pub fn visit_macro<V: for<'ast> syn::visit::Visit<'ast>>(v: &mut V, m: &syn::Macro) {
+    if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
+        if let Ok(stmts) = syn::parse::Parser::parse2(syn::Block::parse_within, m.tokens.clone()) {
+            for stmt in &stmts {
+                v.visit_stmt(stmt);
+            }
+        }
+    } else {
+        let mut copy = m.clone();
+        vec_elements_mut(&mut copy, |e| v.visit_expr(e));
+    }
+}

@@ -102,7 +102,7 @@ impl Sweep<'_> {
         index: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<(Operand, TokenStream)> {
-        let (operand, fwd) = self.lower_operand(index, out)?;
+        let (operand, fwd) = self.lower_operand_as(index, false, out)?;
         if let Operand::Stored(id) = operand {
             self.values[id].syntax = Some(strip_parens(index).clone());
         }
@@ -154,12 +154,13 @@ impl Sweep<'_> {
         };
         // an array literal, an `if`/`match`/block whose value is one, or a
         // copy of a local array of constants
-        let Some(literal) = array_literal(&init.expr)
+        if array_literal(&init.expr)
             .or_else(|| branch_literal(&init.expr))
             .or_else(|| self.copied_constant(local).map(zeros_of_rank))
-        else {
+            .is_none()
+        {
             return false;
-        };
+        }
         let mut active: HashSet<String> = self
             .scopes
             .iter()
@@ -167,12 +168,10 @@ impl Sweep<'_> {
             .filter(|name| self.is_active_name(name))
             .cloned()
             .collect();
-        let elements: Vec<&Expr> = match &literal {
-            Expr::Array(a) => a.elems.iter().collect(),
-            Expr::Repeat(r) => vec![&*r.expr],
-            _ => Vec::new(),
-        };
-        if elements.iter().any(|e| syntactically_active(e, &active)) {
+        // the value as written: an `if`/`match`/block's literal is judged
+        // with the `let`s before it in its block, which may shadow a
+        // recorded name (`{ let x = 0.3; [x, 1.0] }`)
+        if syntactically_active(&init.expr, &active) {
             return true;
         }
         // only the lines up to the last one naming the array can write it

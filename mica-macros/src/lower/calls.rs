@@ -156,7 +156,8 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<(Operand, TokenStream)> {
         if !self.is_recorded_array(arg) {
-            return self.lower_operand(arg, out);
+            // a constant argument may be an array: kept as written
+            return self.lower_operand_as(arg, false, out);
         }
         let lowered = self.lower_expr(arg, out)?;
         let Val::Array { array, prefix } = lowered.val else {

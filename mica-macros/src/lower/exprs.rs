@@ -196,6 +196,19 @@ impl Sweep<'_> {
         expr: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<(Operand, TokenStream)> {
+        self.lower_operand_as(expr, true, out)
+    }
+
+    /// [`Self::lower_operand`]; `scalar`: the operand is a float (or a
+    /// rule's integer), so a constant name kept for the reverse is kept by
+    /// value (a loop's element bound by reference, `for (a, b) in
+    /// h.iter().zip(…)`, would otherwise hold a borrow of `h` on the tape).
+    pub(super) fn lower_operand_as(
+        &mut self,
+        expr: &Expr,
+        scalar: bool,
+        out: &mut TokenStream,
+    ) -> syn::Result<(Operand, TokenStream)> {
         // `(e)` is `e`: bound to a temporary, its parentheses would be unused
         let expr = strip_parens(expr);
         let lowered = self.lower_expr(expr, out)?;
@@ -216,8 +229,22 @@ impl Sweep<'_> {
                         }
                     }
                 }
-                // kept as written; a rule reads it through `val`
-                let id = self.stored(lowered.fwd, out);
+                // kept as written (a name by value); a rule reads it
+                // through `val`
+                let by_ref = |p: &syn::ExprPath| {
+                    p.path
+                        .get_ident()
+                        .and_then(|i| self.lookup(&i.to_string()))
+                        .is_some_and(|b| b.by_ref)
+                };
+                let kept = match expr {
+                    Expr::Path(p) if scalar && by_ref(p) => {
+                        let fwd = &lowered.fwd;
+                        quote!(::mica::__private::element(#fwd))
+                    }
+                    _ => lowered.fwd,
+                };
+                let id = self.stored(kept, out);
                 if self.stability.as_ref().is_some_and(|s| s.pure(expr)) {
                     self.values[id].recompute = Some(expr.clone());
                 }

@@ -87,6 +87,29 @@ impl Sweep<'_> {
     /// Binds the loop's pattern to the elements of `source` at the
     /// iteration's index. A recorded element is read from the user's own
     /// binding (`x`, `&x`), so iterating a `Vec` by value works too.
+    /// The names a constant loop element binds without `&`: references
+    /// into the iterated array, unless it is a range.
+    fn mark_by_ref(&mut self, pat: &Pat) {
+        if !self.iterating_by_ref {
+            return;
+        }
+        match pat {
+            Pat::Ident(p) if p.subpat.is_none() => {
+                if let Some(binding) = self
+                    .scopes
+                    .last_mut()
+                    .and_then(|scope| scope.get_mut(&p.ident.to_string()))
+                {
+                    binding.by_ref = true;
+                }
+            }
+            Pat::Tuple(t) => t.elems.iter().for_each(|p| self.mark_by_ref(p)),
+            Pat::Paren(p) => self.mark_by_ref(&p.pat),
+            Pat::Type(t) => self.mark_by_ref(&t.pat),
+            _ => {}
+        }
+    }
+
     fn bind_elements(
         &mut self,
         source: &Source,
@@ -95,7 +118,11 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<()> {
         match (source, pat) {
-            (Source::Const, _) => self.bind_pattern(pat, Val::Const),
+            (Source::Const, _) => {
+                self.bind_pattern(pat, Val::Const)?;
+                self.mark_by_ref(pat);
+                Ok(())
+            }
             (_, Pat::Wild(_)) => Ok(()),
             (_, Pat::Paren(p)) => self.bind_elements(source, &p.pat, index, out),
             (_, Pat::Reference(r)) => self.bind_elements(source, &r.pat, index, out),
@@ -241,8 +268,12 @@ impl Sweep<'_> {
             _ => None,
         };
         let fast = fast.map(|l| self.fast.push(l)).is_some();
+        let by_ref = !matches!(strip_parens(&f.expr), Expr::Range(_));
         let lowered = self.loop_body(&mut lp, &carried, &f.body, |this, index, out| {
-            this.bind_elements(&source, pat, index, out)
+            this.iterating_by_ref = by_ref;
+            let bound = this.bind_elements(&source, pat, index, out);
+            this.iterating_by_ref = false;
+            bound
         });
         if let Some(stability) = &mut self.stability {
             stability.leave_loop(entered);

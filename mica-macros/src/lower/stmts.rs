@@ -261,6 +261,7 @@ impl Sweep<'_> {
         if let Some(Binding {
             val: Val::Array { array, prefix },
             origin: Origin::Local,
+            ..
         }) = self.lookup(&name.to_string()).cloned()
         {
             if op.is_none() && prefix.is_empty() && self.arrays[array].local.is_some() {
