@@ -10,6 +10,12 @@
 //!   inlined helper) inside a loop whose counter has the same name: the
 //!   counter was taken for a recorded value;
 //! - a chain inside another chain's closure, inside `vec![…]` in a window;
+//! - a block helper whose parameter has the name of the caller's knob
+//!   (`v0`), a local array it writes, called with constants in a window
+//!   loop's `break` value: the helper's `v0` was taken for the knob, and
+//!   the loop's value for a recorded one (helpers' names that the caller
+//!   uses are now renamed where they are written, and a local array's
+//!   own writes are judged by the array, not by an outer name);
 //! - a constant array iterated by reference whose element is a float
 //!   method's receiver with a recorded argument, the array written after
 //!   the loop: the element was kept for the reverse as a reference, a
@@ -114,6 +120,49 @@ macro_rules! programs {
                 (out, gradient!(w))
             }
 
+            /// A helper whose parameter is named as the caller's knob.
+            #[tape]
+            pub mod named_alike {
+                pub fn u0(mut v0: [$t; 3]) -> $t {
+                    let h4: [$t; 3] = [0.0; 3];
+                    v0[1] = (0.4 as $t).min(v0[1]).tanh();
+                    h4[0] + v0[0] + v0[1]
+                }
+
+                pub fn f(v0_in: &[$t], cp: $t) -> ($t, Vec<$t>) {
+                    #[tracked]
+                    let v0: Vec<$t> = v0_in.to_vec();
+                    tape! {
+                        let mut t5 = v0[0] * v0[1];
+                        let mut i = 0;
+                        let t11 = loop {
+                            t5 += (t5 - cp).tanh() * 0.1;
+                            if i + 1 >= 3 || t5 > u0([cp, -0.63, 0.55]) {
+                                break u0([-0.68, -0.27, 0.75]) * 2.0;
+                            }
+                            i += 1;
+                        };
+                        let out = t5 + t11;
+                    }
+                    backward!(out);
+                    (out, gradient!(v0).to_vec())
+                }
+
+                /// the same in the function form
+                pub fn g(#[tracked] v0: &[$t], cp: $t) -> $t {
+                    let mut t5 = v0[0] * v0[1];
+                    let mut i = 0;
+                    let t11 = loop {
+                        t5 += (t5 - cp).tanh() * 0.1;
+                        if i + 1 >= 3 || t5 > u0([cp, -0.63, 0.55]) {
+                            break u0([-0.68, -0.27, 0.75]) * 2.0;
+                        }
+                        i += 1;
+                    };
+                    t5 + t11
+                }
+            }
+
             /// `Σ atan2(hₖ, x² + ½)` over a constant `h` read by reference,
             /// then `h` written.
             #[tape]
@@ -186,6 +235,12 @@ macro_rules! check_all {
                 &w,
                 &g,
             );
+
+            let v = [x0, x1];
+            let (_, g) = named_alike::f(&v, 0.3);
+            agree("named alike", &|p| named_alike::f(p, 0.3).0, &v, &g);
+            let (_, h) = named_alike::g_grad(&v, 0.3);
+            same(&g, &h, "named alike, both forms");
 
             let (_, g) = borrowed_element_grad(x0);
             agree("borrowed element", &|v| borrowed_element(v[0]), &[x0], &[g]);

@@ -109,6 +109,7 @@ impl Helpers {
             stack: Vec::new(),
             errors: Vec::new(),
             changed: false,
+            caller: names_of(block),
         };
         visitor.visit_block_mut(block);
         for e in visitor.errors {
@@ -137,6 +138,7 @@ impl Helpers {
             stack: std::mem::take(stack),
             errors: Vec::new(),
             changed: false,
+            caller: names_of(&f.block),
         };
         visitor.visit_block_mut(&mut f.block);
         *stack = visitor.stack;
@@ -162,6 +164,18 @@ struct Inline<'h> {
     errors: Vec<syn::Error>,
     /// whether a call was written out (or replaced, with its error)
     changed: bool,
+    /// every name the body being written into mentions: a helper's own
+    /// names that one of them also is are renamed where it is written,
+    /// so no name of the caller's is shadowed by the helper's lines (a
+    /// knob `v0` and a helper's parameter `v0`)
+    caller: HashSet<String>,
+}
+
+/// The names a block mentions, its macros' tokens too.
+fn names_of(block: &syn::Block) -> HashSet<String> {
+    let mut names = HashSet::new();
+    crate::names::idents_in(block.to_token_stream(), &mut names);
+    names
 }
 
 impl VisitMut for Inline<'_> {
@@ -274,8 +288,9 @@ impl Inline<'_> {
                 format!("the helper `{name}` is generic over `const {}`, which Mica cannot yet write where it is called; give the helper's arrays their lengths", c.ident),
             ));
         }
-        // the helper's names that an argument also uses are renamed
-        let mut used = HashSet::new();
+        // the helper's names that an argument or the caller also uses are
+        // renamed
+        let mut used = self.caller.clone();
         for a in &args {
             crate::names::idents_in(a.to_token_stream(), &mut used);
         }

@@ -174,6 +174,10 @@ impl Sweep<'_> {
         if syntactically_active(&init.expr, &active) {
             return true;
         }
+        // from here on the name is this array's, whatever an outer binding
+        // of the same name holds: `let mut v = [0.5; 3]; v[1] = v[1].tanh();`
+        // shadowing a recorded `v` writes a constant
+        active.remove(&name.to_string());
         // only the lines up to the last one naming the array can write it
         let rest = &rest[..later
             .last_mention(&name.to_string(), at)
