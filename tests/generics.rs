@@ -30,16 +30,23 @@ macro_rules! programs {
                 e + T::powi(x[0].max(T::one()), 3)
             }
 
-            /// Chains, a fold, a path spelling and a call, against `mica::Real`.
+            /// Chains, a fold, extremes, a path spelling and a call, against
+            /// `mica::Real`.
             #[tape$(($mode))?]
             pub fn chains<T: mica::Real>(#[tracked] w: &[T], #[tracked] s: T) -> T {
                 let sq: T = w.iter().map(|&v| v * v).sum();
                 let soft = w.iter().map(|&v| (v * s).exp()).sum::<T>().ln();
                 let top = w.iter().cloned().fold(T::neg_infinity(), T::max);
+                let low = w
+                    .iter()
+                    .map(|&v| v * s)
+                    .min_by(|a, b| a.partial_cmp(b).unwrap())
+                    .unwrap();
+                let high = *w.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
                 let waves: Vec<T> = w.iter().map(|v| T::sin(*v)).collect();
                 let mut t = T::zero();
                 t += waves[0] * s + spring(w, T::from(1.5).unwrap());
-                sq + soft + top + t
+                sq + soft + top + t + low * high
             }
 
             /// A `where` clause and a const generic beside the float.

@@ -185,8 +185,13 @@ fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool) -> syn::Result<Expr
         syn::parse_quote!(if #first || #better { #best = #value; #first = false; }),
     ];
     let (before, lp) = seq.wrap(None, step);
+    // (a generic function's one float type: its zero, not a literal)
+    let zero: Expr = match &ch.floats[..] {
+        [t] => syn::parse_quote!(<#t as ::mica::__private::Zero>::zero()),
+        _ => syn::parse_quote!(0.0),
+    };
     Ok(syn::parse_quote!({
-        let mut #best = 0.0;
+        let mut #best = #zero;
         let mut #first = true;
         #(#before)*
         #lp
