@@ -46,7 +46,12 @@
 //! nothing of Mica's lowering of chains.
 //!
 //! About one program in seven is written entirely in `f32` (parameters,
-//! knobs, literals, the helpers, the method, the custom rule).
+//! knobs, literals, the helpers, the method, the custom rule). About one
+//! in seven is written generic over its float, as generic numeric Rust is
+//! (`fn p_f<T: mica::Real>(…)`, its helpers and block helpers generic too,
+//! literals `T::from(0.5).unwrap()`, `T::neg_infinity()`, `T::max`, a
+//! `min_by` through `partial_cmp`; no method and no custom rule, which are
+//! of one float), and used at `f64` or `f32` by the harness.
 //!
 //! Every program is written twice: as Mica code, and as a plain function over
 //! the forward-mode dual numbers of `differential/dual.rs` (`Dual`, or

@@ -317,6 +317,9 @@ pub struct Program {
     pub window: bool,
     /// written entirely in `f32`
     pub f32: bool,
+    /// written generic over its float (`fn p_f<T: mica::Real>`, literals
+    /// `T::from(0.5).unwrap()`), used at `f64` or (with `f32`) at `f32`
+    pub generic: bool,
     pub helper: Vec<S>,
     pub helper_out: E,
     /// the method `m`'s body and value, and its receiver's field `s`
@@ -407,6 +410,9 @@ struct Gen {
     helper: bool,
     /// the program has a method `m` to call
     method: bool,
+    /// the program is generic over its float: no `custom` rule (it is
+    /// `f64` or `f32`)
+    generic: bool,
     /// generating the helper or the method: no `cp`, no `k`, no calls
     plain: bool,
     /// generating the method: `self.s` may be read
@@ -685,9 +691,11 @@ impl Gen {
                 if self.method && self.rng.chance(0.7) {
                     let (y, _) = fit(self.expr(s, d), 4.0);
                     (E::CallM(b(x), b(y)), 4.0)
-                } else if self.helper && self.rng.chance(0.5) {
+                } else if self.helper && (self.generic || self.rng.chance(0.5)) {
                     let (y, _) = fit(self.expr(s, d), 4.0);
                     (E::CallH(b(x), b(y)), 4.0)
+                } else if self.generic {
+                    (E::Fun("detach", b(x)), bx + 1.0)
                 } else {
                     (E::Custom(b(x)), bx * 1.25 + 1.0)
                 }
@@ -2455,6 +2463,7 @@ pub fn generate(seed: u64) -> Program {
     let helper = rng.chance(0.6);
     let method = rng.chance(0.3);
     let f32 = rng.chance(0.15);
+    let generic = rng.chance(0.15);
     let mut knobs = Vec::new();
     let nk = 1 + rng.below(4);
     for i in 0..nk {
@@ -2477,7 +2486,9 @@ pub fn generate(seed: u64) -> Program {
         fresh: 0,
         window,
         helper,
-        method,
+        // (a generic program has no method: its receiver's field is `f64`)
+        method: method && !generic,
+        generic,
         plain: true,
         in_method: false,
         knobs: knobs.clone(),
@@ -2539,6 +2550,7 @@ pub fn generate(seed: u64) -> Program {
         knobs,
         window,
         f32,
+        generic,
         helper: helper_body,
         helper_out,
         method: method_body,
@@ -2787,6 +2799,8 @@ fn uses_label(body: &[S], label: &str) -> bool {
 struct R<'p> {
     dual: bool,
     f32: bool,
+    /// Mica's dialect is written generic over `T` (see `Program::generic`)
+    generic: bool,
     used: &'p BTreeSet<String>,
     assigned: &'p BTreeSet<String>,
     id: usize,
@@ -2803,6 +2817,7 @@ impl R<'_> {
     /// The float type: `f64`, `f32`, or their dual numbers.
     fn t(&self) -> &'static str {
         match (self.dual, self.f32) {
+            (false, _) if self.generic => "T",
             (false, false) => "f64",
             (false, true) => "f32",
             (true, false) => "Dual",
@@ -2825,6 +2840,8 @@ impl R<'_> {
         let s = format!("{l:?}");
         if self.dual {
             (self.cst(&s), true)
+        } else if self.generic {
+            (format!("T::from({s}).unwrap()"), true)
         } else {
             // `-0.0` too is not an atom: `-0.0_f64.sin()` is `-(0.0.sin())`
             (format!("{s}_{}", self.t()), !s.starts_with('-'))
@@ -2884,6 +2901,8 @@ impl R<'_> {
                 let t = if self.f32 { "f32" } else { "f64" };
                 if self.dual {
                     (self.cst(&format!("{i} as {t}")), true)
+                } else if self.generic {
+                    (format!("T::from({i}).unwrap()"), true)
                 } else {
                     (format!("{i} as {t}"), false)
                 }
@@ -3039,7 +3058,12 @@ impl R<'_> {
                 self.lit(0.5).0
             )
             .unwrap(),
+            Consume::Max if self.generic => write!(s, ".fold(T::neg_infinity(), T::max)").unwrap(),
             Consume::Max => write!(s, ".fold({t}::NEG_INFINITY, {t}::max)").unwrap(),
+            // (`total_cmp` is not `Float`'s)
+            Consume::Min if self.generic => {
+                s += ".min_by(|a, b| a.partial_cmp(b).unwrap()).unwrap()"
+            }
             Consume::Min => s += ".min_by(|a, b| a.total_cmp(b)).unwrap()",
         }
         s
@@ -3500,7 +3524,7 @@ fn render_helper(
     o: &mut String,
     (body, out): (&[S], &E),
     id: usize,
-    f32: bool,
+    (f32, generic): (bool, bool),
     (head, dual_head, pad): (&str, &str, &str),
 ) {
     let mut hu = BTreeSet::new();
@@ -3513,6 +3537,7 @@ fn render_helper(
         let r = R {
             dual,
             f32,
+            generic,
             used: &hu,
             assigned: &ha,
             id,
@@ -3573,7 +3598,13 @@ fn u_sum(u: &UHelper, used: &BTreeSet<String>, assigned: &BTreeSet<String>) -> E
 
 /// Block helper `u{k}` in one dialect: `p{id}_u{k}`, or `p{id}_u{k}_d`
 /// over the dual numbers.
-fn render_uhelper(u: &UHelper, k: usize, id: usize, f32: bool, dual: bool) -> String {
+fn render_uhelper(
+    u: &UHelper,
+    k: usize,
+    id: usize,
+    (f32, generic): (bool, bool),
+    dual: bool,
+) -> String {
     let mut used = BTreeSet::new();
     let mut asg = BTreeSet::new();
     for s in &u.body {
@@ -3612,6 +3643,7 @@ fn render_uhelper(u: &UHelper, k: usize, id: usize, f32: bool, dual: bool) -> St
     let r = R {
         dual,
         f32,
+        generic,
         used: &used,
         assigned: &asg,
         id,
@@ -3639,7 +3671,12 @@ fn render_uhelper(u: &UHelper, k: usize, id: usize, f32: bool, dual: bool) -> St
         Ret::Unit => String::new(),
     };
     let d = if dual { "_d" } else { "" };
-    let mut o = format!("pub fn p{id}_u{k}{d}({}){ret} {{\n", params.join(", "));
+    let tp = if generic && !dual {
+        "<T: mica::Real>"
+    } else {
+        ""
+    };
+    let mut o = format!("pub fn p{id}_u{k}{d}{tp}({}){ret} {{\n", params.join(", "));
     r.block(&u.body, 1, &mut o);
     for y in &unwritten {
         writeln!(o, "    {y}[0] += {};", r.lit(0.5).0).unwrap();
@@ -3694,14 +3731,21 @@ pub fn render(p: &Program, id: usize) -> String {
         })
         .collect();
     // helpers (they have no `cp`: their literals only)
+    // the float of Mica's dialect: `T` in a generic program
+    let (gt, tp) = if p.generic {
+        ("T", "<T: mica::Real>")
+    } else {
+        (ft, "")
+    };
+    let float = (p.f32, p.generic);
     if calls_h {
-        let head = format!("pub fn p{id}_h(");
+        let head = format!("pub fn p{id}_h{tp}(");
         let dual_head = format!("pub fn p{id}_h_d(");
         render_helper(
             &mut o,
             (&p.helper, &p.helper_out),
             id,
-            p.f32,
+            float,
             (&head, &dual_head, ""),
         );
     }
@@ -3712,15 +3756,20 @@ pub fn render(p: &Program, id: usize) -> String {
             &mut o,
             (&p.method, &p.method_out),
             id,
-            p.f32,
+            (p.f32, false),
             ("pub fn m(&self, ", &dual_head, "    "),
         );
     }
     if calls_g {
+        let half = if p.generic {
+            "T::from(0.5).unwrap()"
+        } else {
+            "0.5"
+        };
         writeln!(
             o,
-            "#[tape]\npub fn p{id}_g(#[tracked] a: [{ft}; 3]) -> {ft} {{\n    \
-             (a[0] * 0.5 - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
+            "#[tape]\npub fn p{id}_g{tp}(#[tracked] a: [{gt}; 3]) -> {gt} {{\n    \
+             (a[0] * {half} - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
         )
         .unwrap();
         writeln!(
@@ -3739,6 +3788,7 @@ pub fn render(p: &Program, id: usize) -> String {
         let r = R {
             dual,
             f32: p.f32,
+            generic: p.generic,
             used: &used,
             assigned: &assigned,
             id,
@@ -3758,7 +3808,7 @@ pub fn render(p: &Program, id: usize) -> String {
             };
             params.push(format!("{tr}{nm}: {}", knob_ty(*sh, r.t())));
         }
-        params.push(format!("{}: {ft}", r.n("cp")));
+        params.push(format!("{}: {}", r.n("cp"), if dual { ft } else { gt }));
         params.push(format!("{}: usize", r.n("k")));
         if calls_m {
             params.push(format!("o: &P{id}"));
@@ -3766,10 +3816,11 @@ pub fn render(p: &Program, id: usize) -> String {
         let ret = if dual {
             dt.to_string()
         } else if p.window {
-            format!("({ft}, Vec<{ft}>)")
+            format!("({gt}, Vec<{gt}>)")
         } else {
-            ft.to_string()
+            gt.to_string()
         };
+        let tp = if dual { "" } else { tp };
         let start = o.len();
         if blocks {
             // the block's attribute covers the function
@@ -3778,14 +3829,19 @@ pub fn render(p: &Program, id: usize) -> String {
         } else if !dual {
             writeln!(o, "#[tape]").unwrap();
         }
-        writeln!(o, "pub fn p{id}_f{d}({}) -> {ret} {{", params.join(", ")).unwrap();
+        writeln!(
+            o,
+            "pub fn p{id}_f{d}{tp}({}) -> {ret} {{",
+            params.join(", ")
+        )
+        .unwrap();
         if p.window && !dual {
             for (n, sh) in &p.knobs {
                 let (ty, init) = match sh {
-                    Shape::Scalar => (ft.to_string(), format!("{n}_in")),
-                    Shape::Arr(l) => (format!("[{ft}; {l}]"), format!("*{n}_in")),
-                    Shape::Slice(_) => (format!("Vec<{ft}>"), format!("{n}_in.to_vec()")),
-                    Shape::Mat(r, c) => (format!("[[{ft}; {c}]; {r}]"), format!("*{n}_in")),
+                    Shape::Scalar => (gt.to_string(), format!("{n}_in")),
+                    Shape::Arr(l) => (format!("[{gt}; {l}]"), format!("*{n}_in")),
+                    Shape::Slice(_) => (format!("Vec<{gt}>"), format!("{n}_in.to_vec()")),
+                    Shape::Mat(r, c) => (format!("[[{gt}; {c}]; {r}]"), format!("*{n}_in")),
                 };
                 writeln!(o, "    #[tracked]\n    let {}: {ty} = {init};", r.n(n)).unwrap();
             }
@@ -3819,7 +3875,7 @@ pub fn render(p: &Program, id: usize) -> String {
         let f = o.split_off(start);
         if dual {
             for (k, u) in p.us.iter().enumerate() {
-                o.push_str(&render_uhelper(u, k, id, p.f32, true));
+                o.push_str(&render_uhelper(u, k, id, float, true));
             }
             o.push_str(&f);
             continue;
@@ -3836,7 +3892,7 @@ pub fn render(p: &Program, id: usize) -> String {
         .unwrap();
         let mut inner = String::new();
         for (k, u) in p.us.iter().enumerate() {
-            inner.push_str(&render_uhelper(u, k, id, p.f32, false));
+            inner.push_str(&render_uhelper(u, k, id, float, false));
         }
         inner.push_str(&f);
         for line in inner.trim_end().lines() {
