@@ -33,6 +33,15 @@ impl Sweep<'_> {
             return self.lower_tape_method(m, out);
         }
         let Some(method) = rules::method(&name) else {
+            let conversion = (receiver_active && matches!(name.as_str(), "unwrap" | "expect"))
+                .then(|| conversion(&m.receiver))
+                .flatten();
+            if let Some(conversion) = conversion {
+                return Err(syn::Error::new_spanned(
+                    &m.receiver,
+                    format!("`{conversion}` of a recorded value leaves the recorded vocabulary, and its slope would be lost; the value already has its float type, so use it as it is (convert constants only)"),
+                ));
+            }
             let message = if receiver_active && ITERATION.contains(&name.as_str()) {
                 format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
             } else if receiver_active && NOT_A_FLOAT.contains(&name.as_str()) {
@@ -439,4 +448,22 @@ fn same_bindings(a: &[HashMap<String, Binding>], b: &[HashMap<String, Binding>])
                 && x.iter()
                     .all(|(name, bx)| y.get(name).is_some_and(|by| bx.val.same(&by.val)))
         })
+}
+
+/// A numeric conversion that answers an `Option` (`T::from(x)`,
+/// `NumCast::from(x)`, `x.to_f64()`), as written.
+fn conversion(receiver: &Expr) -> Option<String> {
+    match strip_parens(receiver) {
+        Expr::Call(c) => match strip_parens(&c.func) {
+            Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "from") => {
+                let path = p.path.to_token_stream().to_string().replace(' ', "");
+                Some(format!("{path}(…)"))
+            }
+            _ => None,
+        },
+        Expr::MethodCall(m) if m.method.to_string().starts_with("to_") && m.args.is_empty() => {
+            Some(format!(".{}()", m.method))
+        }
+        _ => None,
+    }
 }
