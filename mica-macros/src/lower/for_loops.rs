@@ -84,9 +84,6 @@ impl Sweep<'_> {
         }
     }
 
-    /// Binds the loop's pattern to the elements of `source` at the
-    /// iteration's index. A recorded element is read from the user's own
-    /// binding (`x`, `&x`), so iterating a `Vec` by value works too.
     /// The names a constant loop element binds without `&`: references
     /// into the iterated array, unless it is a range.
     fn mark_by_ref(&mut self, pat: &Pat) {
@@ -110,6 +107,9 @@ impl Sweep<'_> {
         }
     }
 
+    /// Binds the loop's pattern to the elements of `source` at the
+    /// iteration's index. A recorded element is read from the user's own
+    /// binding (`x`, `&x`), so iterating a `Vec` by value works too.
     fn bind_elements(
         &mut self,
         source: &Source,
