@@ -413,7 +413,8 @@ impl Inline<'_> {
         lets.extend(stmts);
         if returns.0 {
             let label = self.helpers.fresh_label();
-            return Ok(leave::early(&helper.sig.output, lets, label));
+            let floats = crate::generics::float_params(&helper.sig.generics);
+            return Ok(leave::early(&helper.sig.output, lets, label, &floats));
         }
         Ok(syn::parse_quote!({ #(#lets)* }))
     }

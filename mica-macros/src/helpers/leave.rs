@@ -11,7 +11,12 @@ use syn::{Expr, ReturnType, Stmt, Type};
 
 /// The helper's lines `lets` (its last an expression: the value), with
 /// every `return` leaving the labelled loop they become.
-pub(super) fn early(output: &ReturnType, mut lets: Vec<Stmt>, label: syn::Lifetime) -> Expr {
+pub(super) fn early(
+    output: &ReturnType,
+    mut lets: Vec<Stmt>,
+    label: syn::Lifetime,
+    floats: &[proc_macro2::Ident],
+) -> Expr {
     let tail = match lets.last() {
         Some(Stmt::Expr(_, None)) => match lets.pop() {
             Some(Stmt::Expr(e, None)) => Some(e),
@@ -49,7 +54,7 @@ pub(super) fn early(output: &ReturnType, mut lets: Vec<Stmt>, label: syn::Lifeti
     // an array is left whole, assigned to a local that starts at
     // zeros: a `loop`'s value is a scalar
     let array = match (output, &fields) {
-        (ReturnType::Type(_, ty), None) => zeros_of(ty).map(|zeros| {
+        (ReturnType::Type(_, ty), None) => zeros_of(ty, floats).map(|zeros| {
             let name = format_ident!("__mica_array_{}", label.ident, span = Span::mixed_site());
             (name, ty.clone(), zeros)
         }),
@@ -122,29 +127,36 @@ impl<'ast> Visit<'ast> for Returns {
 }
 
 /// An array of zeros of a type of float arrays (`[f64; 3]`, `[[f32; 2];
-/// N]`), or `None` for any other type.
-fn zeros_of(ty: &Type) -> Option<Expr> {
+/// N]`, `[T; 3]` for one of `floats`, the helper's float type
+/// parameters), or `None` for any other type.
+fn zeros_of(ty: &Type, floats: &[proc_macro2::Ident]) -> Option<Expr> {
     match ty {
         Type::Array(a) => {
-            let (len, inner) = (&a.len, zeros_of(&a.elem).or_else(|| zero_float(&a.elem))?);
+            let inner = zeros_of(&a.elem, floats).or_else(|| zero_float(&a.elem, floats))?;
+            let len = &a.len;
             Some(syn::parse_quote!([#inner; #len]))
         }
-        Type::Paren(p) => zeros_of(&p.elem),
-        Type::Group(g) => zeros_of(&g.elem),
+        Type::Paren(p) => zeros_of(&p.elem, floats),
+        Type::Group(g) => zeros_of(&g.elem, floats),
         _ => None,
     }
 }
 
-fn zero_float(ty: &Type) -> Option<Expr> {
+fn zero_float(ty: &Type, floats: &[proc_macro2::Ident]) -> Option<Expr> {
     match ty {
+        Type::Path(p)
+            if p.qself.is_none() && p.path.get_ident().is_some_and(|i| floats.contains(i)) =>
+        {
+            Some(syn::parse_quote!(<#p as ::mica::__private::Zero>::zero()))
+        }
         Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64") => {
             Some(syn::parse_quote!(0.0_f64))
         }
         Type::Path(p) if p.qself.is_none() && p.path.is_ident("f32") => {
             Some(syn::parse_quote!(0.0_f32))
         }
-        Type::Paren(p) => zero_float(&p.elem),
-        Type::Group(g) => zero_float(&g.elem),
+        Type::Paren(p) => zero_float(&p.elem, floats),
+        Type::Group(g) => zero_float(&g.elem, floats),
         _ => None,
     }
 }
