@@ -12,8 +12,8 @@
 //! parameter, in Mica's words.
 
 use crate::errors::Errors;
+use quote::ToTokens;
 use std::collections::HashSet;
-use syn::visit::Visit;
 use syn::{Generics, Ident, TypeParamBound, WherePredicate};
 
 /// The last segments of the bounds that say "this is a float".
@@ -92,14 +92,27 @@ pub fn with_real(generics: &Generics, floats: &[Ident]) -> Generics {
     generics
 }
 
-/// The names a type mentions.
-#[derive(Default)]
-struct Names(HashSet<String>);
+/// Each type parameter of `generics` and whether it has a float bound.
+pub fn params(generics: &Generics) -> Vec<(Ident, bool)> {
+    let floats = float_params(generics);
+    generics
+        .type_params()
+        .map(|p| (p.ident.clone(), floats.contains(&p.ident)))
+        .collect()
+}
 
-impl<'ast> Visit<'ast> for Names {
-    fn visit_ident(&mut self, i: &'ast Ident) {
-        self.0.insert(i.to_string());
-    }
+/// The float type parameters of `generics` and those of `outer` (an
+/// enclosing `impl`'s, from [`params`]).
+pub fn floats_with(generics: &Generics, outer: &[(Ident, bool)]) -> Vec<Ident> {
+    let mut floats = float_params(generics);
+    floats.extend(outer.iter().filter(|(_, f)| *f).map(|(t, _)| t.clone()));
+    floats
+}
+
+/// The zero of a float type parameter, where a literal `0.0` would be
+/// written for `f64`.
+pub fn zero(t: &impl ToTokens) -> syn::Expr {
+    syn::parse_quote!(<#t as ::mica::__private::Zero>::zero())
 }
 
 /// Checks that every type parameter a tracked parameter's type mentions has
@@ -113,20 +126,15 @@ pub fn check_tracked(
     tracked: &[&syn::Type],
     errors: &mut Errors,
 ) -> Vec<Ident> {
-    let floats = float_params(generics);
-    let mut params: Vec<(Ident, bool)> = generics
-        .type_params()
-        .map(|p| (p.ident.clone(), floats.contains(&p.ident)))
-        .collect();
+    let mut params = params(generics);
     params.extend(outer.iter().cloned());
     let mut reported = HashSet::new();
     let mut unbounded = Vec::new();
     for ty in tracked {
-        let mut names = Names::default();
-        names.visit_type(ty);
+        let mut names = HashSet::new();
+        crate::names::idents_in(ty.to_token_stream(), &mut names);
         for (param, float) in &params {
-            if !float && names.0.contains(&param.to_string()) && reported.insert(param.to_string())
-            {
+            if !float && names.contains(&param.to_string()) && reported.insert(param.to_string()) {
                 unbounded.push(param.clone());
                 errors.push(syn::Error::new_spanned(
                     ty,
@@ -150,9 +158,8 @@ pub fn companion(
     errors: &mut Errors,
 ) -> syn::ItemFn {
     let unbounded = check_tracked(&item.sig.generics, outer, tracked, errors);
-    let mut floats = float_params(&item.sig.generics);
+    let mut floats = floats_with(&item.sig.generics, outer);
     floats.extend(unbounded);
-    floats.extend(outer.iter().filter(|(_, f)| *f).map(|(t, _)| t.clone()));
     let mut companion = item.clone();
     companion.sig.generics = with_real(&item.sig.generics, &floats);
     companion
@@ -165,7 +172,7 @@ pub fn named_at_parameters(
     item: &syn::ItemFn,
     name: proc_macro2::TokenStream,
 ) -> proc_macro2::TokenStream {
-    use quote::{quote, ToTokens};
+    use quote::quote;
     let params: Vec<&Ident> = item
         .sig
         .generics

@@ -102,12 +102,7 @@ fn functions(
     errors: &mut Errors,
 ) -> Vec<(Option<syn::Ident>, TokenStream)> {
     let in_impl = outer.is_some();
-    let outer: Vec<(syn::Ident, bool)> = outer.map_or_else(Vec::new, |g| {
-        let floats = crate::generics::float_params(g);
-        g.type_params()
-            .map(|p| (p.ident.clone(), floats.contains(&p.ident)))
-            .collect()
-    });
+    let outer = outer.map_or_else(Vec::new, crate::generics::params);
     let mut helpers = Helpers::new(fns, is_entry);
     let mut out = Vec::new();
     for f in fns {

@@ -68,8 +68,7 @@ pub fn expand(mut item: ItemFn, outer: &[(Ident, bool)], errors: &mut Errors) ->
     second.rewrite_block(&mut item.block);
     // a window's walk is written in the function itself: a float type
     // parameter is bounded by `mica::Real` there
-    let mut floats = crate::generics::float_params(&item.sig.generics);
-    floats.extend(outer.iter().filter(|(_, f)| *f).map(|(t, _)| t.clone()));
+    let floats = crate::generics::floats_with(&item.sig.generics, outer);
     item.sig.generics = crate::generics::with_real(&item.sig.generics, &floats);
     item.into_token_stream()
 }

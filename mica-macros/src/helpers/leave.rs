@@ -147,7 +147,7 @@ fn zero_float(ty: &Type, floats: &[proc_macro2::Ident]) -> Option<Expr> {
         Type::Path(p)
             if p.qself.is_none() && p.path.get_ident().is_some_and(|i| floats.contains(i)) =>
         {
-            Some(syn::parse_quote!(<#p as ::mica::__private::Zero>::zero()))
+            Some(crate::generics::zero(p))
         }
         Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64") => {
             Some(syn::parse_quote!(0.0_f64))

@@ -79,7 +79,10 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             // a float sum starts at -0.0, as std's does: an empty sum is -0.0
             let (zero, one): (Expr, Expr) = match (integer, typed.as_deref()) {
                 _ if generic.is_some() => (
-                    syn::parse_quote!(-<#generic as ::mica::__private::Zero>::zero()),
+                    {
+                        let zero = crate::generics::zero(&generic);
+                        syn::parse_quote!(-#zero)
+                    },
                     syn::parse_quote!(<#generic as ::mica::__private::One>::one()),
                 ),
                 (true, _) => (syn::parse_quote!(0), syn::parse_quote!(1)),
@@ -111,7 +114,7 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             };
             let count = seq.count();
             let zero: Expr = match &generic {
-                Some(t) => syn::parse_quote!(<#t as ::mica::__private::Zero>::zero()),
+                Some(t) => crate::generics::zero(t),
                 None => syn::parse_quote!(0.0),
             };
             (
@@ -187,7 +190,7 @@ fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool) -> syn::Result<Expr
     let (before, lp) = seq.wrap(None, step);
     // (a generic function's one float type: its zero, not a literal)
     let zero: Expr = match &ch.floats[..] {
-        [t] => syn::parse_quote!(<#t as ::mica::__private::Zero>::zero()),
+        [t] => crate::generics::zero(t),
         _ => syn::parse_quote!(0.0),
     };
     Ok(syn::parse_quote!({
