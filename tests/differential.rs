@@ -88,7 +88,8 @@
 //! MICA_DIFF_PROGRAMS=10000 cargo test --test differential -- --nocapture
 //! ```
 //!
-//! (`MICA_DIFF_ONLY=3,17` runs only those programs of the seed's,
+//! (`MICA_DIFF_ONLY=3,17` runs only those programs of the seed's, `a..b` a
+//! range of them, one shard of a long run;
 //! `MICA_DIFF_SHRINK=0` prints failing programs unshrunk, and writes the
 //! last alone into `target/differential/<seed>-shrink`; `MICA_DIFF_WRITE=1`
 //! only writes the crate, into `target/differential/<seed>-written`;
@@ -396,7 +397,14 @@ fn random_programs_agree_with_two_oracles() {
     let picked: Vec<usize> = match std::env::var("MICA_DIFF_ONLY") {
         Ok(only) => only
             .split(',')
-            .filter_map(|s| s.trim().parse().ok())
+            .flat_map(|s| match s.trim().split_once("..") {
+                // `a..b`: a shard of a long run
+                Some((a, b)) => match (a.parse(), b.parse()) {
+                    (Ok(a), Ok(b)) => (a..b).collect(),
+                    _ => Vec::new(),
+                },
+                None => s.trim().parse().ok().into_iter().collect(),
+            })
             .collect(),
         Err(_) => (0..n).collect(),
     };

@@ -19,7 +19,11 @@
 //! - a constant array iterated by reference whose element is a float
 //!   method's receiver with a recorded argument, the array written after
 //!   the loop: the element was kept for the reverse as a reference, a
-//!   borrow of the array.
+//!   borrow of the array;
+//! - a block helper's by-value array parameter written with a recorded
+//!   value, called with `*c` (a reference the caller holds) or, in a
+//!   generic helper, with any array: the inlined copy was not seen as an
+//!   array of constants.
 #![deny(warnings)]
 #![allow(clippy::needless_range_loop, clippy::useless_vec)]
 
@@ -182,8 +186,49 @@ macro_rules! programs {
                 h[0] = s;
                 h[0] * 2.0
             }
+
+            /// `u(v, s, x) = v₀ + tanh(tanh(x) s₀ + v₂) x`, its `v` a
+            /// by-value array it writes, called with a literal, a recorded
+            /// array and `*c`.
+            #[tape]
+            pub mod by_value {
+                fn u0(mut v0: [$t; 3], s1: &[$t], x2: $t) -> $t {
+                    v0[1] = (x2.tanh() * s1[0] + v0[2]).tanh();
+                    v0[0] + v0[1] * x2
+                }
+
+                pub fn f(#[tracked] a: $t, c: &[$t; 3]) -> $t {
+                    let r = [a * 0.5, 0.3, 0.2];
+                    let s = [a, a * a];
+                    u0([0.1, 0.2, 0.3], &s, a) + u0(r, &s, 0.7) + u0(*c, &s, a)
+                }
+            }
         }
     };
+}
+
+/// The same helper generic over its float, called with `*c` of a generic
+/// array.
+#[mica::tape]
+pub mod by_value_generic {
+    use mica::Real;
+
+    fn u0<T: Real>(mut v0: [T; 3], s1: &[T], x2: T) -> T {
+        v0[1] = (x2.tanh() * s1[0] + v0[2]).tanh();
+        v0[0] + v0[1] * x2
+    }
+
+    pub fn f<T: Real>(#[tracked] a: T, c: &[T; 3]) -> T {
+        let half = T::from(0.5).unwrap();
+        let r = [a * half, T::from(0.3).unwrap(), T::from(0.2).unwrap()];
+        let h = [
+            T::from(0.1).unwrap(),
+            T::from(0.2).unwrap(),
+            T::from(0.3).unwrap(),
+        ];
+        let s = [a, a * a];
+        u0(h, &s, a) + u0(r, &s, T::from(0.7).unwrap()) + u0(*c, &s, a)
+    }
 }
 
 programs!(p64, f64);
@@ -244,6 +289,29 @@ macro_rules! check_all {
 
             let (_, g) = borrowed_element_grad(x0);
             agree("borrowed element", &|v| borrowed_element(v[0]), &[x0], &[g]);
+
+            // d/da of tanh(tanh(a) a + k) a, and of the middle call
+            let q = |a: $t, k: $t| {
+                let u = a.tanh() * a + k;
+                let sech2 = |z: $t| 1.0 - z.tanh() * z.tanh();
+                sech2(u) * (sech2(a) * a + a.tanh()) * a + u.tanh()
+            };
+            let c = [0.2, 0.4, -0.6];
+            let t7: $t = 0.7;
+            let hand = q(x0, 0.3)
+                + 0.5
+                + 0.7 * (1.0 - (t7.tanh() * x0 + 0.2).tanh().powi(2)) * t7.tanh()
+                + q(x0, c[2]);
+            let (_, g) = by_value::f_grad(x0, &c);
+            same(&[g], &[hand], "by-value array parameter by hand");
+            agree(
+                "by-value array parameter",
+                &|v| by_value::f(v[0], &c),
+                &[x0],
+                &[g],
+            );
+            let (_, h) = by_value_generic::f_grad(x0, &c);
+            same(&[h], &[hand], "generic by-value array parameter by hand");
         }
     }};
 }

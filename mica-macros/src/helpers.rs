@@ -388,8 +388,15 @@ impl Inline<'_> {
             }
             let pat = &param.pat;
             let ty = &param.ty;
-            if mentions_generic(ty, &generics) || matches!(&**ty, Type::ImplTrait(_)) {
+            if matches!(&**ty, Type::ImplTrait(_)) {
                 lets.push(syn::parse_quote!(let #pat = #arg;));
+            } else if mentions_generic(ty, &generics) {
+                // the helper's type parameters are not the caller's: each
+                // is left to inference, and the shape stays written (an
+                // array parameter `[T; 3]` is a `let` of `[_; 3]`)
+                let mut inferred = (**ty).clone();
+                Infer(&generics).visit_type_mut(&mut inferred);
+                lets.push(syn::parse_quote!(let #pat: #inferred = #arg;));
             } else {
                 lets.push(syn::parse_quote!(let #pat: #ty = #arg;));
             }
@@ -476,6 +483,27 @@ fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
             slice: None,
         }),
         _ => None,
+    }
+}
+
+/// Every type parameter of `.0` in a type written `_`.
+struct Infer<'g>(&'g HashSet<String>);
+
+impl VisitMut for Infer<'_> {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(p) = ty {
+            if p.qself.is_none()
+                && p.path
+                    .get_ident()
+                    .is_some_and(|i| self.0.contains(&i.to_string()))
+            {
+                *ty = Type::Infer(syn::TypeInfer {
+                    underscore_token: Default::default(),
+                });
+                return;
+            }
+        }
+        visit_mut::visit_type_mut(self, ty);
     }
 }
 

@@ -161,13 +161,7 @@ impl Sweep<'_> {
         {
             return false;
         }
-        let mut active: HashSet<String> = self
-            .scopes
-            .iter()
-            .flat_map(|s| s.keys())
-            .filter(|name| self.is_active_name(name))
-            .cloned()
-            .collect();
+        let mut active = self.active_names();
         // the value as written: an `if`/`match`/block's literal is judged
         // with the `let`s before it in its block, which may shadow a
         // recorded name (`{ let x = 0.3; [x, 1.0] }`)
@@ -294,10 +288,34 @@ impl Sweep<'_> {
         }
     }
 
+    /// The names in scope that hold recorded values.
+    fn active_names(&self) -> HashSet<String> {
+        self.scopes
+            .iter()
+            .flat_map(|s| s.keys())
+            .filter(|name| self.is_active_name(name))
+            .cloned()
+            .collect()
+    }
+
     /// For `let v = h;` (or `h.clone()`), `h` a local array of constants
     /// bound by a literal: its rank.
     fn copied_constant(&self, local: &Local) -> Option<usize> {
         let init = local.init.as_ref()?;
+        // the rank the `let` writes (`let mut v: [f64; 3] = r;`, a helper's
+        // by-value parameter)
+        let written = match &local.pat {
+            syn::Pat::Type(t) => array_rank(&t.ty),
+            _ => None,
+        };
+        if let Some(rank) = written {
+            // whatever the source (`*c`, a call, a field), a copy of values
+            // that name nothing recorded is an array of constants
+            let active = self.active_names();
+            if !syntactically_active(&init.expr, &active) {
+                return Some(rank);
+            }
+        }
         let source = match strip_parens(&init.expr) {
             Expr::MethodCall(m) if m.method == "clone" && m.args.is_empty() => &*m.receiver,
             other => other,
@@ -310,12 +328,7 @@ impl Sweep<'_> {
         if binding.val.is_active() {
             return None;
         }
-        // the rank the `let` writes (`let mut v: [f64; 3] = r;`, a helper's
-        // by-value parameter), or that of the literal `h` was bound by
-        let written = match &local.pat {
-            syn::Pat::Type(t) => array_rank(&t.ty),
-            _ => None,
-        };
+        // the rank the `let` writes, or that of the literal `h` was bound by
         written.or_else(|| self.const_arrays.get(&name).copied())
     }
 
