@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 #[doc(inline)]
-pub use mica_macros::{tape, tracked};
+pub use mica_macros::{tape, tracked, Knob};
 
 pub use mica_runtime::{check, detach, relu, relu_backward, relu_grad, rules, sigmoid};
 pub use mica_runtime::{
@@ -51,6 +51,7 @@ macro_rules! __mica_leave {
 /// What generated code names. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
+    pub use mica_macros::tape_with;
     pub use mica_runtime::rules;
     pub use mica_runtime::{
         add_into, assert_knob, clear, element, index, index_add, index_mul, index_sub,
@@ -58,5 +59,6 @@ pub mod __private {
         take_sum, trip, val, zeros_like, zeros_of, AsValue, Element, GradientView, InlineZeros,
         IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped, StackTape, Untracked, Writer,
     };
+    pub use mica_runtime::{assert_knob_type, step_field, zeros_field, AddScaled};
     pub use num_traits::{One, Zero};
 }

@@ -21,6 +21,13 @@ pub fn function(
     errors: &mut Errors,
 ) -> TokenStream {
     check_signature(&item, errors);
+    // a tracked struct: the function of its fields
+    if let Some(split) = crate::structs::split(args, &item, errors) {
+        let fields = function(&split.fields_args, split.fields, None, errors);
+        let outer = function_form::expand(&split.outer_args, item, primal, errors);
+        let backward = split.backward;
+        return quote::quote!(#fields #outer #backward);
+    }
     let mut item = item;
     let written = (*item.block).clone();
     let closures = crate::closures::rewrite(&mut item.block, errors);

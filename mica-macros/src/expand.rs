@@ -12,6 +12,20 @@ use syn::ItemFn;
 /// `#[tape]` / `#[tape(custom)]` on a function; `#[tape]` on an inline
 /// module or an impl block (the block form, `module_form.rs`).
 pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
+    tape_at(args, input, false)
+}
+
+/// [`tape`]; `inside`: the expansion stands inside the module it expands
+/// (a module's second pass), and gives the module's items without their
+/// `use`s, which the first pass put beside it.
+fn tape_at(args: TokenStream, input: TokenStream, inside: bool) -> TokenStream {
+    // a tracked struct whose field table is not known yet: ask its derive
+    if let Some(want) = crate::structs::wanted(&input).first() {
+        return crate::structs::ask(want, &args, &input, inside);
+    }
+    if inside {
+        return crate::structs::contents(tape(args, input));
+    }
     let mut errors = Errors::default();
     let args = errors.ok(parse::parse_args(args)).unwrap_or_default();
     let item: ItemFn = match syn::parse2(input.clone()) {
@@ -35,6 +49,13 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut out = errors.to_compile_errors();
     out.extend([body]);
     out
+}
+
+/// `tape_with! { [struct tables…] (args) item }`: `#[tape]` again, with
+/// the field tables of the structs its tracked parameters name.
+pub fn tape_with(input: TokenStream) -> TokenStream {
+    let (tables, args, inside, item) = crate::structs::split_input(input);
+    crate::structs::with_tables(tables, || tape_at(args, item, inside))
 }
 
 /// `#[tracked]` outside a `#[tape]` function.

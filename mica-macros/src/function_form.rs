@@ -51,26 +51,7 @@ pub fn expand(
 ) -> TokenStream {
     IN_IMPL.with(|c| c.set(args.in_impl));
     let params = parse::params(&mut item.sig, errors);
-    let ret = match &item.sig.output {
-        ReturnType::Type(_, ty) => {
-            let wrapped = crate::wrapped::of(ty);
-            Ret {
-                full: ty.to_token_stream(),
-                value: wrapped
-                    .as_ref()
-                    .map_or_else(|| ty.to_token_stream(), |w| w.inner.clone()),
-                wrapped,
-            }
-        }
-        ReturnType::Default => {
-            errors.at(&item.sig.ident, "a `#[tape]` function with tracked parameters returns a scalar; add `-> f64` or `-> f32`");
-            Ret {
-                full: quote!(f64),
-                value: quote!(f64),
-                wrapped: None,
-            }
-        }
-    };
+    let ret = ret_of(&item, errors);
     // the companions of a function generic over its float bound it by
     // `mica::Real`; the primal keeps the user's bounds
     let tracked_types: Vec<&syn::Type> = tracked(&params).map(|(p, _)| &p.ty).collect();
@@ -99,6 +80,30 @@ pub fn expand(
         #grad
         #backward
         #adapter
+    }
+}
+
+/// What `item` returns (an error, and `f64`, when it returns nothing).
+pub(crate) fn ret_of(item: &ItemFn, errors: &mut Errors) -> Ret {
+    match &item.sig.output {
+        ReturnType::Type(_, ty) => {
+            let wrapped = crate::wrapped::of(ty);
+            Ret {
+                full: ty.to_token_stream(),
+                value: wrapped
+                    .as_ref()
+                    .map_or_else(|| ty.to_token_stream(), |w| w.inner.clone()),
+                wrapped,
+            }
+        }
+        ReturnType::Default => {
+            errors.at(&item.sig.ident, "a `#[tape]` function with tracked parameters returns a scalar; add `-> f64` or `-> f32`");
+            Ret {
+                full: quote!(f64),
+                value: quote!(f64),
+                wrapped: None,
+            }
+        }
     }
 }
 
@@ -326,7 +331,7 @@ fn operand(total: &TokenStream) -> TokenStream {
 
 /// `vis fn NAME_backward(params…, seed: T, d_x: &mut X, …) -> T`; with
 /// `user_patterns`, parameters keep the patterns the body reads them by.
-fn backward_signature(
+pub(crate) fn backward_signature(
     item: &ItemFn,
     params: &[Param],
     ret: &Ret,
@@ -390,7 +395,7 @@ thread_local! {
 
 /// How a companion names a sibling: `Self::f` for a method or an
 /// associated function, `f` otherwise.
-fn sibling(item: &ItemFn, name: &Ident) -> TokenStream {
+pub(crate) fn sibling(item: &ItemFn, name: &Ident) -> TokenStream {
     if item.sig.receiver().is_some() || IN_IMPL.with(|c| c.get()) {
         quote!(Self::#name)
     } else {

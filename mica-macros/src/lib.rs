@@ -10,7 +10,7 @@
 //!
 //! | stage | files | what it does |
 //! | --- | --- | --- |
-//! | entry | `expand.rs`, `dispatch.rs`, `module_form.rs`, `outside.rs` | entry points, the fallback expansion; which form a function is written in, wall 9; the block form (`#[tape] mod`, `#[tape] impl`): entry points and helpers; Mica's message for a block's call to a function outside it that is not `#[tape]` |
+//! | entry | `expand.rs`, `dispatch.rs`, `module_form.rs`, `outside.rs`, `structs.rs`; `structs/tables.rs`, `rewrite.rs`, `knob_derive.rs` | entry points, the fallback expansion; which form a function is written in, wall 9; the block form (`#[tape] mod`, `#[tape] impl`): entry points and helpers; Mica's message for a block's call to a function outside it that is not `#[tape]`; tracked structs: their field tables asked of their derive, the function of their fields, and `#[derive(Knob)]` itself |
 //! | front | `closures.rs`, `iterators.rs`; `iterators/chain.rs`, `consumers.rs`, `spellings.rs`, `helpers.rs`; `helpers/subst.rs`, `parse.rs`, `exits.rs`, `wrapped.rs`, `returns.rs`, `windows.rs` | closures bound by `let` written where they are called; iterator chains written as the loops they are; path spellings of the float methods and `sin_cos` as method calls; a block's helpers written where they are called (borrowed places substituted, clashing names renamed, an early `return` a labelled `loop`); arguments (`custom`, `plain`), parameters and marks, shapes (wall 7); loops' `break` and `continue` (labelled, with values) rewritten as flags; `Option`/`Result` values unwrapped and `None`/`Err` made early exits of the adjoint; `return` rewritten; finding windows |
 //! | facts | `facts/syntax.rs`, `facts/places.rs`, `facts/activity.rs`, `facts/loops.rs`, `facts/stability.rs` | read from syntax before the record: parentheses, shifts, literal ranks; the name at the root of a place, the names patterns bind and lines mention, array literals; which expressions would be recorded; a loop's counter, changed names and subscripts as linear forms; names that hold one value wherever the reverse reads them |
 //! | record | `record.rs` | the record's types: operations, loops, branches, array writes |
@@ -38,6 +38,7 @@ mod helpers;
 #[cfg(test)]
 mod house;
 mod iterators;
+mod knob_derive;
 mod lower;
 mod module_form;
 mod names;
@@ -51,6 +52,7 @@ mod returns;
 mod reverse;
 mod rules;
 mod spellings;
+mod structs;
 mod window_form;
 mod windows;
 mod wrapped;
@@ -61,6 +63,20 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::tape(args.into(), input.into()).into()
+}
+
+/// `#[derive(mica::Knob)]`: a struct of knobs. See the `mica` crate.
+#[proc_macro_derive(Knob, attributes(knob))]
+pub fn derive_knob(input: TokenStream) -> TokenStream {
+    knob_derive::derive(input.into()).into()
+}
+
+/// `#[tape]` again with the field tables of tracked structs. Not public
+/// API: the macro `#[derive(Knob)]` writes beside a struct calls it.
+#[doc(hidden)]
+#[proc_macro]
+pub fn tape_with(input: TokenStream) -> TokenStream {
+    expand::tape_with(input.into()).into()
 }
 
 /// Marks a knob. Has meaning only inside a `#[tape]` function, which removes

@@ -156,6 +156,13 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
             Type::Array(_) => shape(&r.elem),
             Type::Slice(slice) => run_time_sized(&slice.elem),
             Type::Path(p) if vec_element(p).is_some() => shape(&r.elem),
+            // a `#[derive(Knob)]` struct: its gradient is one of its type
+            Type::Path(_) if crate::knob_derive::struct_of(ty, &[]).is_some() => Ok(Shape {
+                grad: r.elem.to_token_stream(),
+                slot: r.elem.to_token_stream(),
+                rank: 0,
+                sized_at_run_time: false,
+            }),
             _ => Err(syn::Error::new_spanned(
                 ty,
                 "a shared reference is tracked when it is to an array, a slice or a `Vec` of floats",

@@ -6,14 +6,90 @@
 /// or an array of floats.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a knob",
-    label = "a knob is `f32`, `f64`, an array of them, or a shared reference to one",
+    label = "a knob is `f32`, `f64`, an array or `Vec` of them, or a struct with `#[derive(mica::Knob)]`",
+    note = "a struct of knobs is one with `#[derive(mica::Knob)]` on its definition; a field that is no knob is marked `#[knob(skip)]`",
     note = "`#[tracked]` marks a value whose slopes are recorded; integers, `&mut` references and other types have none"
 )]
 pub trait Knob {
-    /// The type of this knob's gradient.
+    /// The type of this knob's gradient: the knob's own type for a float, an
+    /// array, a `Vec` or a `#[derive(Knob)]` struct.
     type Grad;
     /// A gradient of the right shape, all zeros (what an unread knob answers).
     fn zeros_like(&self) -> Self::Grad;
+    /// `self += factor · g`, element by element (field by field for a
+    /// struct): a descent step is `model.add_scaled(&grad, -rate)`.
+    ///
+    /// ```
+    /// use mica_runtime::Knob;
+    /// let mut w = [1.0_f64, 2.0];
+    /// w.add_scaled(&[0.5, -1.0], -2.0);
+    /// assert_eq!(w, [0.0, 4.0]);
+    /// ```
+    #[inline]
+    fn add_scaled(&mut self, g: &Self::Grad, factor: f64)
+    where
+        Self: AddScaled<Self::Grad>,
+    {
+        AddScaled::add_scaled_by(self, g, factor);
+    }
+}
+
+/// `self += factor · g` for a knob whose gradient has the type `G`: what
+/// [`Knob::add_scaled`] does. `#[derive(Knob)]` writes it for a struct.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a knob: it has no `add_scaled`",
+    label = "a knob is `f32`, `f64`, an array or `Vec` of them, or a struct with `#[derive(mica::Knob)]`",
+    note = "a struct of knobs is one with `#[derive(mica::Knob)]` on its definition; a field that is no knob is marked `#[knob(skip)]`"
+)]
+pub trait AddScaled<G: ?Sized> {
+    /// `self += factor · g`, element by element.
+    fn add_scaled_by(&mut self, g: &G, factor: f64);
+}
+
+impl AddScaled<f32> for f32 {
+    #[inline(always)]
+    fn add_scaled_by(&mut self, g: &f32, factor: f64) {
+        *self += factor as f32 * *g;
+    }
+}
+
+impl AddScaled<f64> for f64 {
+    #[inline(always)]
+    fn add_scaled_by(&mut self, g: &f64, factor: f64) {
+        *self += factor * *g;
+    }
+}
+
+impl<G, A: AddScaled<G>, const N: usize> AddScaled<[G; N]> for [A; N] {
+    #[inline]
+    fn add_scaled_by(&mut self, g: &[G; N], factor: f64) {
+        for (a, b) in self.iter_mut().zip(g) {
+            a.add_scaled_by(b, factor);
+        }
+    }
+}
+
+/// A `Vec` or a slice takes a gradient of its own length (another length
+/// panics, saying so).
+impl<G, A: AddScaled<G>> AddScaled<Vec<G>> for [A] {
+    #[inline]
+    fn add_scaled_by(&mut self, g: &Vec<G>, factor: f64) {
+        assert_eq!(
+            self.len(),
+            g.len(),
+            "add_scaled: the gradient's length is not the knob's"
+        );
+        for (a, b) in self.iter_mut().zip(g) {
+            a.add_scaled_by(b, factor);
+        }
+    }
+}
+
+impl<G, A: AddScaled<G>> AddScaled<Vec<G>> for Vec<A> {
+    #[inline]
+    fn add_scaled_by(&mut self, g: &Vec<G>, factor: f64) {
+        self.as_mut_slice().add_scaled_by(g, factor);
+    }
 }
 
 impl Knob for f32 {
@@ -268,6 +344,23 @@ pub fn val<T, V: AsValue<T>>(v: V) -> T {
 /// Checks at compile time that a `#[tracked] let` holds a knob.
 #[inline(always)]
 pub fn assert_knob<K: Knob + ?Sized>(_: &K) {}
+
+/// A knob field's zero gradient, for `#[derive(Knob)]`.
+#[inline(always)]
+pub fn zeros_field<K: Knob<Grad = K>>(k: &K) -> K {
+    k.zeros_like()
+}
+
+/// A knob field's step, for `#[derive(Knob)]`.
+#[inline(always)]
+pub fn step_field<K: AddScaled<K>>(k: &mut K, g: &K, factor: f64) {
+    k.add_scaled_by(g, factor);
+}
+
+/// Compiles only where `K` is a knob: Mica's words for a tracked struct
+/// without `#[derive(mica::Knob)]`.
+#[inline(always)]
+pub fn assert_knob_type<K: Knob + ?Sized>() {}
 
 /// The scalar `1` of a recorded value's type: the seed of a window's walk.
 #[inline(always)]

@@ -1,6 +1,8 @@
 //! [`Real`]: the one bound a function generic over its float writes.
 
-use crate::{Accumulate, AsValue, Clear, Element, GradientView, Knob, Placeholder, Shaped};
+use crate::{
+    Accumulate, AddScaled, AsValue, Clear, Element, GradientView, Knob, Placeholder, Shaped,
+};
 use core::fmt::Debug;
 use core::iter::{Product, Sum};
 use core::ops::{AddAssign, DivAssign, MulAssign, SubAssign};
@@ -56,6 +58,7 @@ pub trait Real:
     + Sync
     + 'static
     + Knob<Grad = Self>
+    + AddScaled<Self>
     + Accumulate
     + Clear
     + Shaped<Shape = (), Grad = Self>
