@@ -320,6 +320,24 @@ pub fn all() -> Vec<Calls> {
     out
 }
 
+/// The MLP with its parameters tracked as one `#[derive(Knob)]` struct
+/// (the `mica` side) against one tracked parameter per field (the `hand`
+/// side): what struct knobs cost.
+pub fn structs() -> Vec<Calls> {
+    let (p, data) = (mlp::Params::init(7), mlp::batch());
+    let (q, data2) = (mlp::Params::init(7), mlp::batch());
+    let (mut gf, mut gs) = (mlp::Params::zeros(), mlp::Params::zeros());
+    vec![calls(
+        "MLP 16-32-32-10, batch 128: struct / one parameter per field",
+        move || {
+            mlp::batch_mica(bb(&p), &data, &mut gf);
+        },
+        move || {
+            mlp::batch_mica_struct(bb(&q), &data2, &mut gs);
+        },
+    )]
+}
+
 /// The runtime-tape peers against Mica's `_backward` on Extended
 /// Rosenbrock, n = 1,000: `hand` holds the peer's call, `mica` Mica's.
 pub fn peers() -> Vec<Calls> {

@@ -82,6 +82,9 @@ fn mlp_batch() {
         &mlp::batch_mica_grad(&p, &data).1.flat(),
         &hand.flat(),
     );
+    let mut s = mlp::Params::zeros();
+    mlp::batch_mica_struct(&p, &data, &mut s);
+    assert_close("mlp, the struct tracked whole", &s.flat(), &hand.flat());
 }
 
 #[test]

@@ -22,9 +22,12 @@ pub fn function(
 ) -> TokenStream {
     check_signature(&item, errors);
     // a tracked struct: the function of its fields
-    if let Some(split) = crate::structs::split(args, &item, errors) {
+    if let Some(split) = crate::structs::split(args, &item, primal.as_ref(), errors) {
         let fields = function(&split.fields_args, split.fields, None, errors);
-        let outer = function_form::expand(&split.outer_args, item, primal, errors);
+        let outer = match split.method {
+            Some(method) => method,
+            None => function_form::expand(&split.outer_args, item, primal, errors),
+        };
         let backward = split.backward;
         return quote::quote!(#fields #outer #backward);
     }

@@ -38,9 +38,9 @@ use syn::{ItemFn, ReturnType};
 /// What a `#[tape]` function returns: as written, the value whose slope is
 /// taken, and, for `Option<T>` / `Result<T, E>`, the wrapper.
 pub struct Ret {
-    full: TokenStream,
-    value: TokenStream,
-    wrapped: Option<crate::wrapped::Wrapped>,
+    pub(crate) full: TokenStream,
+    pub(crate) value: TokenStream,
+    pub(crate) wrapped: Option<crate::wrapped::Wrapped>,
 }
 
 pub fn expand(
@@ -290,7 +290,7 @@ fn backward_fn(
         quote!(let _ = #seed;)
     };
     let keeps_primal_alive = primal_use(item);
-    let signature = backward_signature(item, params, ret, true);
+    let signature = backward_signature(item, params, ret, true, None);
     let attrs = companion_attrs(item);
     let result = match &ret.wrapped {
         Some(w) => w.wrap(value.to_token_stream()),
@@ -331,11 +331,13 @@ fn operand(total: &TokenStream) -> TokenStream {
 
 /// `vis fn NAME_backward(params…, seed: T, d_x: &mut X, …) -> T`; with
 /// `user_patterns`, parameters keep the patterns the body reads them by.
+/// `first`: the slot of a tracked receiver (`d_self: &mut Self`).
 pub(crate) fn backward_signature(
     item: &ItemFn,
     params: &[Param],
     ret: &Ret,
     user_patterns: bool,
+    first: Option<TokenStream>,
 ) -> TokenStream {
     let (value, full) = (&ret.value, &ret.full);
     let vis = &item.vis;
@@ -351,10 +353,10 @@ pub(crate) fn backward_signature(
             quote!(#name: #ty)
         }
     });
-    let slots = tracked(params).map(|(p, shape)| {
+    let slots = first.into_iter().chain(tracked(params).map(|(p, shape)| {
         let (slot, target) = (slot_name(p), &shape.slot);
         quote!(#slot: &mut #target)
-    });
+    }));
     let seed = internal("seed");
     let receiver = receiver(item, !user_patterns);
     let doc = format!(
@@ -371,7 +373,7 @@ pub(crate) fn backward_signature(
 /// When the body breaks a wall: a companion with the right signature, so
 /// callers keep compiling while the user fixes the body.
 fn stub_backward(item: &ItemFn, params: &[Param], ret: &Ret) -> TokenStream {
-    let signature = backward_signature(item, params, ret, false);
+    let signature = backward_signature(item, params, ret, false, None);
     quote! {
         #[allow(dead_code, unused_variables, clippy::too_many_arguments)]
         #signature { ::core::unreachable!() }

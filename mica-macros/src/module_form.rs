@@ -163,7 +163,9 @@ fn impl_block(args: &Args, block: ItemImpl, errors: &mut Errors) -> TokenStream 
             _ => None,
         })
         .collect();
-    let expanded = functions(args, &fns, Some(&block.generics), errors);
+    let expanded = crate::structs::with_self_ty(&block.self_ty, || {
+        functions(args, &fns, Some(&block.generics), errors)
+    });
     let mut kept = Vec::new();
     let mut beside = Vec::new();
     let mut expanded = expanded.into_iter();

@@ -92,7 +92,7 @@ pub fn params(sig: &mut Signature, errors: &mut Errors) -> Vec<Param> {
         match input {
             FnArg::Receiver(receiver) => {
                 if let Some(attr) = take_tracked(&mut receiver.attrs) {
-                    errors.at(attr, "`self` cannot be tracked; track a float parameter");
+                    errors.at(attr, "`self` is tracked in a `#[tape] impl` block of a struct with `#[derive(mica::Knob)]`; put `#[tape]` on the `impl`, or track a float parameter");
                 }
             }
             FnArg::Typed(typed) => {

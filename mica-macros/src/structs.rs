@@ -169,11 +169,54 @@ pub struct Split {
     pub fields_args: Args,
     pub outer_args: Args,
     pub backward: TokenStream,
+    /// a method whose `self` is tracked: the method as written (marks
+    /// removed) and its `_grad`, which the function form does not write
+    pub method: Option<TokenStream>,
+}
+
+thread_local! {
+    /// The type of the `#[tape] impl` block being expanded, whose methods
+    /// may track `self`.
+    static SELF_TY: std::cell::RefCell<Option<Type>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `ty` the type of the `impl` block expanded.
+pub fn with_self_ty<R>(ty: &Type, f: impl FnOnce() -> R) -> R {
+    SELF_TY.with(|t| *t.borrow_mut() = Some(ty.clone()));
+    let out = f();
+    SELF_TY.with(|t| *t.borrow_mut() = None);
+    out
+}
+
+/// The tracked struct a root names, found in its table.
+fn tracked_struct(
+    root: Ident,
+    plain: Ident,
+    ty: &Type,
+    generic: &[String],
+    errors: &mut Errors,
+) -> Option<Tracked> {
+    let p = struct_of(ty, generic)?;
+    let name = p.path.segments.last().map(|s| s.ident.to_string())?;
+    table(&name)?;
+    let mut into = Tracked {
+        root,
+        plain,
+        leaves: Vec::new(),
+        paths: HashMap::new(),
+    };
+    flatten(p, generic, &[], &mut into, errors);
+    Some(into)
 }
 
 /// The [`Split`] of `item`, or `None` when no tracked parameter is a struct
 /// with a table.
-pub fn split(args: &Args, item: &ItemFn, errors: &mut Errors) -> Option<Split> {
+pub fn split(
+    args: &Args,
+    item: &ItemFn,
+    primal: Option<&syn::Block>,
+    errors: &mut Errors,
+) -> Option<Split> {
     let mut generic: Vec<String> = item
         .sig
         .generics
@@ -181,31 +224,43 @@ pub fn split(args: &Args, item: &ItemFn, errors: &mut Errors) -> Option<Split> {
         .map(|p| p.ident.to_string())
         .collect();
     generic.extend(args.outer.iter().map(|(t, _)| t.to_string()));
+    // `self` tracked in a `#[tape] impl` of a struct of knobs
+    let receiver = item
+        .sig
+        .receiver()
+        .filter(|r| r.attrs.iter().any(is_tracked));
+    let me = match (receiver, SELF_TY.with(|t| t.borrow().clone())) {
+        (Some(r), Some(ty)) => {
+            if r.mutability.is_some() {
+                errors.at(r, "a tracked `self` is read, not changed: take `&self`");
+            }
+            let this = Ident::new("self", Span::call_site());
+            tracked_struct(
+                this,
+                Ident::new("__mica_self", Span::mixed_site()),
+                &ty,
+                &generic,
+                errors,
+            )
+        }
+        _ => None,
+    };
+    // one entry per typed parameter
     let mut tracked: Vec<Option<Tracked>> = Vec::new();
     for input in &item.sig.inputs {
-        let mut found = None;
-        if let FnArg::Typed(t) = input {
-            if t.attrs.iter().any(is_tracked) {
-                if let (Some(p), Pat::Ident(pi)) = (struct_of(&t.ty, &generic), &*t.pat) {
-                    let name = p.path.segments.last().map(|s| s.ident.to_string());
-                    if name.is_some_and(|n| table(&n).is_some()) {
-                        let mut into = Tracked {
-                            root: pi.ident.clone(),
-                            leaves: Vec::new(),
-                            paths: HashMap::new(),
-                        };
-                        flatten(p, &generic, &[], &mut into, errors);
-                        found = Some(into);
-                    }
-                }
+        let FnArg::Typed(t) = input else { continue };
+        let found = match &*t.pat {
+            Pat::Ident(pi) if t.attrs.iter().any(is_tracked) => {
+                tracked_struct(pi.ident.clone(), pi.ident.clone(), &t.ty, &generic, errors)
             }
-        }
+            _ => None,
+        };
         tracked.push(found);
     }
-    if tracked.iter().all(Option::is_none) {
+    if me.is_none() && tracked.iter().all(Option::is_none) {
         return None;
     }
-    let inner = fields_fn(item, &tracked, errors);
+    let inner = fields_fn(item, me.as_ref(), &tracked, errors);
     let inner_args = Args {
         custom: false,
         plain: args.plain,
@@ -218,12 +273,14 @@ pub fn split(args: &Args, item: &ItemFn, errors: &mut Errors) -> Option<Split> {
         in_impl: args.in_impl,
         outer: args.outer.clone(),
     };
-    let backward = backward(args, item, &tracked, errors);
+    let backward = backward(args, item, me.as_ref(), &tracked, errors);
+    let method = me.is_some().then(|| method(args, item, primal, errors));
     Some(Split {
         fields: inner,
         fields_args: inner_args,
         outer_args,
         backward,
+        method,
     })
 }
 
@@ -233,29 +290,52 @@ fn fields_name(item: &ItemFn) -> Ident {
 
 /// The hidden function of the fields: each tracked struct parameter is its
 /// leaves (tracked) and itself (untracked, for its skipped fields).
-fn fields_fn(item: &ItemFn, tracked: &[Option<Tracked>], errors: &mut Errors) -> ItemFn {
+fn fields_fn(
+    item: &ItemFn,
+    me: Option<&Tracked>,
+    tracked: &[Option<Tracked>],
+    errors: &mut Errors,
+) -> ItemFn {
     let mut inner = item.clone();
     inner.sig.ident = fields_name(item);
     inner.vis = syn::Visibility::Inherited;
-    inner.attrs.retain(|a| a.path().is_ident("cfg"));
+    // `cfg`s, and the lint levels of inlined helpers
+    inner
+        .attrs
+        .retain(|a| a.path().is_ident("cfg") || a.path().is_ident("allow"));
     inner.attrs.push(syn::parse_quote!(#[doc(hidden)]));
     inner.attrs.push(syn::parse_quote!(
         #[allow(dead_code, unused_variables, non_snake_case, clippy::too_many_arguments)]
     ));
     let mut inputs = syn::punctuated::Punctuated::new();
-    for (input, t) in item.sig.inputs.iter().zip(tracked) {
+    let leaves = |t: &Tracked, inputs: &mut syn::punctuated::Punctuated<FnArg, syn::Token![,]>| {
+        for leaf in &t.leaves {
+            let name = leaf.name(&t.root);
+            let ty = &leaf.ty;
+            let ty = if leaf.by_ref() {
+                quote!(&#ty)
+            } else {
+                quote!(#ty)
+            };
+            inputs.push(syn::parse_quote!(#[tracked] #name: #ty));
+        }
+    };
+    // a tracked `self`: its leaves, then itself as `__mica_self: &Self`
+    if let Some(me) = me {
+        leaves(me, &mut inputs);
+        let plain = &me.plain;
+        inputs.push(syn::parse_quote!(#plain: &Self));
+    }
+    let mut typed = tracked.iter();
+    for input in &item.sig.inputs {
+        let t = match input {
+            FnArg::Typed(_) => typed.next().and_then(Option::as_ref),
+            FnArg::Receiver(_) if me.is_some() => continue,
+            FnArg::Receiver(_) => None,
+        };
         match (input, t) {
             (FnArg::Typed(typed), Some(t)) => {
-                for leaf in &t.leaves {
-                    let name = leaf.name(&t.root);
-                    let ty = &leaf.ty;
-                    let ty = if leaf.by_ref() {
-                        quote!(&#ty)
-                    } else {
-                        quote!(#ty)
-                    };
-                    inputs.push(syn::parse_quote!(#[tracked] #name: #ty));
-                }
+                leaves(t, &mut inputs);
                 let mut plain = typed.clone();
                 plain.attrs.retain(|a| !is_tracked(a));
                 if !matches!(&*plain.ty, Type::Reference(_)) {
@@ -268,7 +348,7 @@ fn fields_fn(item: &ItemFn, tracked: &[Option<Tracked>], errors: &mut Errors) ->
         }
     }
     inner.sig.inputs = inputs;
-    let roots: Vec<&Tracked> = tracked.iter().flatten().collect();
+    let roots: Vec<&Tracked> = me.into_iter().chain(tracked.iter().flatten()).collect();
     let rebound = rewrite::check_not_rebound(&item.block, &roots[..], errors);
     // a name bound again has its error; its reads are left as written
     let roots: Vec<&Tracked> = roots
@@ -288,10 +368,21 @@ fn fields_fn(item: &ItemFn, tracked: &[Option<Tracked>], errors: &mut Errors) ->
 fn backward(
     args: &Args,
     item: &ItemFn,
+    me: Option<&Tracked>,
     tracked: &[Option<Tracked>],
     errors: &mut Errors,
 ) -> TokenStream {
     let mut sig_item = item.clone();
+    if let Some(FnArg::Receiver(r)) = sig_item.sig.inputs.first_mut() {
+        if r.attrs.iter().any(is_tracked) && me.is_some() {
+            // (`&mut self` has its error; the companions read `&self`)
+            r.mutability = None;
+            if let Type::Reference(t) = &mut *r.ty {
+                t.mutability = None;
+            }
+        }
+        r.attrs.retain(|a| !is_tracked(a));
+    }
     let params = crate::parse::params(&mut sig_item.sig, &mut Errors::default());
     let ret = crate::function_form::ret_of(&sig_item, errors);
     let mut floats = crate::generics::float_params(&item.sig.generics);
@@ -302,8 +393,31 @@ fn backward(
             .map(|(t, _)| t.clone()),
     );
     sig_item.sig.generics = crate::generics::with_real(&item.sig.generics, &floats);
-    let signature = crate::function_form::backward_signature(&sig_item, &params, &ret, false);
+    let d_self = format_ident!("d_self", span = Span::mixed_site());
+    let first = me.map(|_| quote!(#d_self: &mut Self));
+    let signature =
+        crate::function_form::backward_signature(&sig_item, &params, &ret, false, first);
     let (mut call, mut slots) = (Vec::new(), Vec::new());
+    if let Some(me) = me {
+        // `self` as the user wrote it: a `self` of the macro's is another
+        let this = item
+            .sig
+            .receiver()
+            .map(|r| r.self_token)
+            .unwrap_or_default();
+        for leaf in &me.leaves {
+            let path = &leaf.path;
+            call.push(match leaf.by_ref() {
+                true => quote!(&#this #(.#path)*),
+                false => quote!(#this #(.#path)*),
+            });
+            slots.push(match leaf.is_vec() {
+                true => quote!(&mut #d_self #(.#path)* [..]),
+                false => quote!(&mut #d_self #(.#path)*),
+            });
+        }
+        call.push(quote!(#this));
+    }
     for (p, t) in params.iter().zip(tracked) {
         let name = &p.name;
         let slot = format_ident!("d_{}", p.name, span = Span::mixed_site());
@@ -333,13 +447,98 @@ fn backward(
             }
         }
     }
-    let fields =
-        crate::function_form::sibling(item, &format_ident!("{}_backward", fields_name(item)));
+    let fields = format_ident!("{}_backward", fields_name(item));
+    let fields = match item.sig.receiver().is_some() || args.in_impl {
+        true => quote!(Self::#fields),
+        false => quote!(#fields),
+    };
     let seed = crate::names::internal("seed");
     quote! {
         #[allow(clippy::too_many_arguments)]
         #signature {
             #fields(#(#call,)* #seed, #(#slots),*)
+        }
+    }
+}
+
+/// A method whose `self` is tracked: the method as written (marks
+/// removed) and `NAME_grad(&self, …) -> (value, (Self, …))`.
+fn method(
+    args: &Args,
+    item: &ItemFn,
+    primal: Option<&syn::Block>,
+    errors: &mut Errors,
+) -> TokenStream {
+    let mut written = item.clone();
+    if let Some(block) = primal {
+        *written.block = block.clone();
+        written
+            .attrs
+            .retain(|a| !crate::helpers::is_inlined_lints(a));
+    }
+    let params = crate::parse::params(&mut written.sig, &mut Errors::default());
+    if let Some(FnArg::Receiver(r)) = written.sig.inputs.first_mut() {
+        r.attrs.retain(|a| !is_tracked(a));
+    }
+    let ret = crate::function_form::ret_of(&written, errors);
+    if ret.wrapped.is_some() {
+        errors.at(
+            &item.sig.output,
+            "a method with a tracked `self` returns a float here; `Option` and `Result` returns are not supported with it yet",
+        );
+    }
+    let mut floats = crate::generics::float_params(&item.sig.generics);
+    floats.extend(
+        args.outer
+            .iter()
+            .filter(|(_, f)| *f)
+            .map(|(t, _)| t.clone()),
+    );
+    let generics = crate::generics::with_real(&item.sig.generics, &floats);
+    let where_clause = &generics.where_clause;
+    let (vis, name) = (&item.vis, &item.sig.ident);
+    let grad_name = format_ident!("{}_grad", name);
+    let backward = format_ident!("{}_backward", name);
+    let inputs = params.iter().map(|p| {
+        let (name, ty) = (&p.name, &p.ty);
+        quote!(#name: #ty)
+    });
+    let names: Vec<&Ident> = params.iter().map(|p| &p.name).collect();
+    let d_self = format_ident!("d_self", span = Span::mixed_site());
+    let mut slots = vec![d_self.clone()];
+    let mut grads = vec![quote!(Self)];
+    let mut zeros = vec![quote!(let mut #d_self = ::mica::__private::zeros_like(self);)];
+    for p in &params {
+        if let Some((_, shape)) = &p.tracked {
+            let (slot, pname) = (
+                format_ident!("d_{}", p.name, span = Span::mixed_site()),
+                &p.name,
+            );
+            zeros.push(quote!(let mut #slot = ::mica::__private::zeros_like(&#pname);));
+            grads.push(shape.grad.clone());
+            slots.push(slot);
+        }
+    }
+    let value_ty = &ret.value;
+    let (grad_ty, grad_val) = match grads.len() {
+        1 => (quote!(Self), quote!(#d_self)),
+        _ => (quote!((#(#grads),*)), quote!((#(#slots),*))),
+    };
+    let value = crate::names::internal("value");
+    let doc = format!("The value of [`Self::{name}`] and the gradient of `self` and its tracked parameters, in order.");
+    let receiver = match item.sig.receiver() {
+        Some(r) if r.reference.is_some() => quote!(&self),
+        _ => quote!(self),
+    };
+    quote! {
+        #written
+        #[doc = #doc]
+        #[inline]
+        #[allow(dead_code, clippy::too_many_arguments)]
+        #vis fn #grad_name #generics (#receiver, #(#inputs),*) -> (#value_ty, #grad_ty) #where_clause {
+            #(#zeros)*
+            let #value = Self::#backward(self, #(#names,)* <#value_ty as ::mica::__private::One>::one(), #(&mut #slots),*);
+            (#value, #grad_val)
         }
     }
 }

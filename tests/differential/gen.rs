@@ -320,6 +320,10 @@ pub struct Program {
     /// written generic over its float (`fn p_f<T: mica::Real>`, literals
     /// `T::from(0.5).unwrap()`), used at `f64` or (with `f32`) at `f32`
     pub generic: bool,
+    /// the knobs are the fields of one `#[derive(mica::Knob)]` struct
+    /// `P{id}K`, tracked whole (`#[tracked] kn: &P{id}K`) by Mica's
+    /// function; the plain adjoint keeps one parameter per knob
+    pub structs: bool,
     pub helper: Vec<S>,
     pub helper_out: E,
     /// the method `m`'s body and value, and its receiver's field `s`
@@ -2546,11 +2550,15 @@ pub fn generate(seed: u64) -> Program {
     let cp = round(rng.uniform(-1.0, 1.0));
     let k = rng.below(4);
     let obj = rng.lit(-1.0, 1.0);
+    // (`MICA_DIFF_NO_STRUCTS` writes the same program with one parameter
+    // per knob, to tell a struct's part in a finding)
+    let structs = !window && rng.chance(0.2) && std::env::var("MICA_DIFF_NO_STRUCTS").is_err();
     Program {
         knobs,
         window,
         f32,
         generic,
+        structs,
         helper: helper_body,
         helper_out,
         method: method_body,
@@ -3779,12 +3787,28 @@ pub fn render(p: &Program, id: usize) -> String {
         )
         .unwrap();
     }
+    if p.structs {
+        let (tp, t) = if p.generic { ("<T>", "T") } else { ("", ft) };
+        writeln!(o, "#[derive(Clone, mica::Knob)]\npub struct P{id}K{tp} {{").unwrap();
+        for (n, sh) in &p.knobs {
+            let ty = match sh {
+                Shape::Scalar => t.to_string(),
+                Shape::Arr(l) => format!("[{t}; {l}]"),
+                Shape::Slice(_) => format!("Vec<{t}>"),
+                Shape::Mat(r, c) => format!("[[{t}; {c}]; {r}]"),
+            };
+            writeln!(o, "    pub {n}: {ty},").unwrap();
+        }
+        writeln!(o, "}}\n").unwrap();
+    }
     // Mica's function, its plain adjoint (function form: every shortcut
     // off), and the dual numbers' function
     for (dual, plain) in [(false, false), (false, true), (true, false)] {
         if plain && p.window {
             continue;
         }
+        // Mica's function of a struct program tracks the struct
+        let whole = p.structs && !dual && !plain;
         let r = R {
             dual,
             f32: p.f32,
@@ -3799,7 +3823,11 @@ pub fn render(p: &Program, id: usize) -> String {
             _ => "",
         };
         let mut params = Vec::new();
-        for (n, sh) in &p.knobs {
+        if whole {
+            let targ = if p.generic { "<T>" } else { "" };
+            params.push(format!("#[tracked] kn: &P{id}K{targ}"));
+        }
+        for (n, sh) in p.knobs.iter().filter(|_| !whole) {
             let tr = if dual || p.window { "" } else { "#[tracked] " };
             let nm = if p.window && !dual {
                 format!("{n}_in")
@@ -3863,6 +3891,12 @@ pub fn render(p: &Program, id: usize) -> String {
             }
             writeln!(o, "    (out, g)\n}}\n").unwrap();
         } else {
+            // a struct's knobs, named as the body reads them: a scalar
+            // copied, an array or a `Vec` by reference
+            for (n, sh) in p.knobs.iter().filter(|(n, _)| whole && used.contains(n)) {
+                let amp = if *sh == Shape::Scalar { "" } else { "&" };
+                writeln!(o, "    let {n} = {amp}kn.{n};").unwrap();
+            }
             r.block(&p.body, 1, &mut o);
             writeln!(o, "    {}\n}}\n", r.e(&out_e).0).unwrap();
         }
@@ -3938,12 +3972,31 @@ pub fn render(p: &Program, id: usize) -> String {
         args.push(a);
         off += n;
     }
-    args.push("cp".into());
-    args.push("k".into());
-    if calls_m {
-        args.push("&o".into());
+    // a struct program's Mica function takes the knobs as one struct
+    let fields: Vec<String> = p
+        .knobs
+        .iter()
+        .zip(&args)
+        .map(|((n, sh), a)| match sh {
+            Shape::Scalar => format!("{n}: {a}"),
+            Shape::Slice(_) => format!("{n}: {}.to_vec()", a.trim_start_matches('&')),
+            _ => format!("{n}: {}", a.trim_start_matches('&')),
+        })
+        .collect();
+    let mut args_s = vec![format!("&P{id}K {{ {} }}", fields.join(", "))];
+    for a in [&mut args, &mut args_s] {
+        a.push("cp".into());
+        a.push("k".into());
+        if calls_m {
+            a.push("&o".into());
+        }
     }
     let args = args.join(", ");
+    let args_s = if p.structs {
+        args_s.join(", ")
+    } else {
+        args.clone()
+    };
     let to = if p.f32 {
         "let p = &harness::to32(p);\n        "
     } else {
@@ -3979,16 +4032,18 @@ pub fn render(p: &Program, id: usize) -> String {
     } else {
         writeln!(
             o,
-            "    let primal = |p: &[f64]| {{\n        {to}f64::from(p{id}_f({args}))\n    }};"
+            "    let primal = |p: &[f64]| {{\n        {to}f64::from(p{id}_f({args_s}))\n    }};"
         )
         .unwrap();
-        write!(o, "    let grad = |p: &[f64]| {{\n        {to}").unwrap();
         let gs: Vec<String> = (0..p.knobs.len()).map(|i| format!("g{i}")).collect();
         let pat = if gs.len() == 1 {
             gs[0].clone()
         } else {
             format!("({},)", gs.join(", "))
         };
+        // the plain adjoint's gradient: one parameter per knob
+        let grad_start = o.len();
+        write!(o, "    let grad = |p: &[f64]| {{\n        {to}").unwrap();
         writeln!(o, "let (y, {pat}) = p{id}_f_grad({args});").unwrap();
         writeln!(o, "        let mut g: Vec<{ft}> = Vec::new();").unwrap();
         for (i, (_, sh)) in p.knobs.iter().enumerate() {
@@ -4003,10 +4058,29 @@ pub fn render(p: &Program, id: usize) -> String {
             "        (f64::from(y), g.into_iter().map(f64::from).collect())\n    }};"
         )
         .unwrap();
-        // the plain adjoint's gradient, collected the same way
-        let plain = o[o.rfind("    let grad = |p: &[f64]| {").unwrap_or(0)..]
-            .replacen("let grad =", "let plain =", 1)
-            .replacen(&format!("p{id}_f_grad("), &format!("p{id}_f_q_grad("), 1);
+        // the plain adjoint's gradient, collected the same way; a struct
+        // program's own gradient is the struct's fields
+        let grad = o.split_off(grad_start);
+        let plain = grad.replacen("let grad =", "let plain =", 1).replacen(
+            &format!("p{id}_f_grad("),
+            &format!("p{id}_f_q_grad("),
+            1,
+        );
+        if p.structs {
+            let take: Vec<String> = p.knobs.iter().map(|(n, _)| format!("gs.{n}")).collect();
+            let own = grad.replacen(
+                &format!("let (y, {pat}) = p{id}_f_grad({args});"),
+                &format!(
+                    "let (y, gs) = p{id}_f_grad({args_s});\n        let ({},) = ({},);",
+                    gs.join(", "),
+                    take.join(", ")
+                ),
+                1,
+            );
+            o.push_str(&own);
+        } else {
+            o.push_str(&grad);
+        }
         o.push_str(&plain);
         // _backward: slots carved out of one flat buffer (of the program's
         // float type)
@@ -4025,7 +4099,8 @@ pub fn render(p: &Program, id: usize) -> String {
         for (i, ((_, sh), &n)) in p.knobs.iter().zip(&dims).enumerate() {
             match sh {
                 Shape::Scalar => {
-                    writeln!(o, "        let mut s{i} = t[{off}];").unwrap();
+                    let m = if p.structs { "" } else { "mut " };
+                    writeln!(o, "        let {m}s{i} = t[{off}];").unwrap();
                     slots.push(format!("&mut s{i}"));
                 }
                 Shape::Mat(r, c) => {
@@ -4044,18 +4119,41 @@ pub fn render(p: &Program, id: usize) -> String {
                     slots.push(format!("&mut s{i}"));
                 }
                 Shape::Slice(_) => {
-                    writeln!(o, "        let mut s{i} = t[{off}..{}].to_vec();", off + n).unwrap();
+                    let m = if p.structs { "" } else { "mut " };
+                    writeln!(o, "        let {m}s{i} = t[{off}..{}].to_vec();", off + n).unwrap();
                     slots.push(format!("&mut s{i}[..]"));
                 }
             }
             off += n;
         }
-        writeln!(
-            o,
-            "        let y = p{id}_f_backward({args}, 0.5, {});",
-            slots.join(", ")
-        )
-        .unwrap();
+        if p.structs {
+            // the slots as one struct, and back
+            let fields: Vec<String> = p
+                .knobs
+                .iter()
+                .enumerate()
+                .map(|(i, (n, _))| format!("{n}: s{i}"))
+                .collect();
+            let back: Vec<String> = p.knobs.iter().map(|(n, _)| format!("sk.{n}")).collect();
+            let names: Vec<String> = (0..p.knobs.len()).map(|i| format!("s{i}")).collect();
+            writeln!(
+                o,
+                "        let mut sk = P{id}K {{ {} }};\n        \
+                 let y = p{id}_f_backward({args_s}, 0.5, &mut sk);\n        \
+                 let ({},) = ({},);",
+                fields.join(", "),
+                names.join(", "),
+                back.join(", ")
+            )
+            .unwrap();
+        } else {
+            writeln!(
+                o,
+                "        let y = p{id}_f_backward({args}, 0.5, {});",
+                slots.join(", ")
+            )
+            .unwrap();
+        }
         let mut off = 0;
         for (i, ((_, sh), &n)) in p.knobs.iter().zip(&dims).enumerate() {
             match sh {
@@ -4103,7 +4201,10 @@ pub fn listing(p: &Program) -> String {
     let mut keep = String::new();
     let mut on = false;
     for line in full.lines() {
-        if line.starts_with("#[tape]") || line.starts_with("pub struct P0") {
+        if line.starts_with("#[tape]")
+            || line.starts_with("pub struct P0")
+            || line.starts_with("#[derive(Clone, mica::Knob)]")
+        {
             on = true;
         }
         // the dual forms (`p0_f_d`, `p0_h_d`, …) and the runner

@@ -9,7 +9,10 @@
 //! instead, in turns the same way, on Extended Rosenbrock n = 1,000: their
 //! median ratio peer/Mica.
 //!
-//! `interleaved [ROUNDS] [peers | WORD]` (150 rounds by default; with
+//! With `structs`, the MLP tracked as one `#[derive(Knob)]` struct against
+//! the same MLP with one tracked parameter per field.
+//!
+//! `interleaved [ROUNDS] [peers | structs | WORD]` (150 rounds by default; with
 //! `WORD`, only the programs whose name contains it). With
 //! `MICA_TURNS_TSV=FILE`, the programs' ratios also go to `FILE`, one line
 //! per program (`title`, median, lower and upper quartile, tab-separated),
@@ -67,6 +70,21 @@ fn main() {
         .unwrap_or(150);
     if std::env::args().nth(2).as_deref() == Some("peers") {
         peers(rounds);
+        return;
+    }
+    if std::env::args().nth(2).as_deref() == Some("structs") {
+        println!("| program | fields | struct | struct/fields, median | quartiles |");
+        println!("| --- | ---: | ---: | ---: | ---: |");
+        for mut c in calls::structs() {
+            let t = turns(&mut c, rounds);
+            let [lower, median, upper] = t.ratio;
+            println!(
+                "| {} | {} | {} | **{median:.3}** | {lower:.3}–{upper:.3} |",
+                c.name,
+                time(t.hand),
+                time(t.mica),
+            );
+        }
         return;
     }
     println!("| program | hand | Mica | Mica/hand, median | quartiles |");

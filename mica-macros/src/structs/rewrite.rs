@@ -43,6 +43,9 @@ pub enum Reach {
 /// fields by path (for the rewrite).
 pub struct Tracked {
     pub root: Ident,
+    /// the name it is read by untracked (its skipped fields): the root, or
+    /// the hidden parameter a tracked `self` becomes
+    pub plain: Ident,
     pub leaves: Vec<Leaf>,
     /// every path into the struct, with what it reaches
     pub paths: HashMap<Vec<String>, Reach>,
@@ -141,7 +144,7 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                             || matches!(tokens.get(j), Some(TokenTree::Punct(p)) if p.as_char() == '.');
                         let borrowed = matches!(out.last(), Some(TokenTree::Punct(p)) if p.as_char() == '&' && p.spacing() == proc_macro2::Spacing::Alone)
                             && !matches!(out.len().checked_sub(2).and_then(|k| out.get(k)), Some(TokenTree::Punct(p)) if p.as_char() == '&');
-                        if leaf.by_ref() && borrowed {
+                        if leaf.by_ref() && borrowed && !indexed {
                             out.pop();
                             out.push(TokenTree::Ident(name));
                         } else if leaf.by_ref() && !indexed {
@@ -152,7 +155,7 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                         i = j;
                     }
                     Reach::Skipped => {
-                        out.push(token.clone());
+                        out.push(TokenTree::Ident(t.plain.clone()));
                         i += 1;
                     }
                     Reach::Struct | Reach::Unknown => {

@@ -49,11 +49,22 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
     struct Find {
         generic: Vec<String>,
         found: Vec<syn::TypePath>,
+        /// the type of the `impl` block the functions stand in
+        self_ty: Option<syn::Type>,
     }
     impl Find {
         fn sig(&mut self, sig: &syn::Signature) {
             let mut generic = self.generic.clone();
             generic.extend(sig.generics.type_params().map(|p| p.ident.to_string()));
+            // `#[tracked] &self` of an `impl` block's type
+            let tracked_self = sig
+                .receiver()
+                .is_some_and(|r| r.attrs.iter().any(is_tracked));
+            if let (true, Some(ty)) = (tracked_self, &self.self_ty) {
+                if let Some(p) = crate::knob_derive::struct_of(ty, &generic) {
+                    self.found.push(p.clone());
+                }
+            }
             for input in &sig.inputs {
                 if let FnArg::Typed(t) = input {
                     if t.attrs.iter().any(is_tracked) {
@@ -76,7 +87,9 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
             let before = self.generic.len();
             self.generic
                 .extend(i.generics.type_params().map(|p| p.ident.to_string()));
+            let outer = self.self_ty.replace((*i.self_ty).clone());
             syn::visit::visit_item_impl(self, i);
+            self.self_ty = outer;
             self.generic.truncate(before);
         }
     }
