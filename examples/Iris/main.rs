@@ -1,13 +1,15 @@
 //! A small neural network trained with Mica: 4 inputs, one hidden layer of
 //! 8 `tanh` units, 3 outputs with softmax cross-entropy, on Fisher's iris
 //! data set (150 flowers, 3 species; the data ships inside the
-//! `linfa-datasets` crate). The loss of one flower is a `#[tape]` function;
-//! the batch gradient is its `_backward` called once per flower, every
-//! weight collecting one honest total gradient.
+//! `linfa-datasets` crate). The network is a struct of two layers with
+//! `#[derive(mica::Knob)]`, tracked whole; the loss of one flower is a
+//! `#[tape]` function, and the batch gradient is its `_backward` called
+//! once per flower into one gradient network, every weight collecting one
+//! honest total gradient. A descent step is `net.add_scaled(&g, -RATE)`.
 //!
 //! Run it with `make -C examples/Iris run`.
 
-use mica::tape;
+use mica::{tape, Knob};
 
 const INPUTS: usize = 4;
 const HIDDEN: usize = 8;
@@ -15,39 +17,37 @@ const CLASSES: usize = 3;
 const EPOCHS: usize = 300;
 const RATE: f64 = 0.5;
 
-/// The network's knobs.
-#[derive(Clone)]
+/// A dense layer from `I` inputs to `O` units: `w[o][i]`, `b[o]`.
+#[derive(Clone, Knob)]
+struct Layer<const I: usize, const O: usize> {
+    w: [[f64; I]; O],
+    b: [f64; O],
+}
+
+/// The network's knobs: its gradient is a `Net` too.
+#[derive(Clone, Knob)]
 struct Net {
-    w1: [[f64; INPUTS]; HIDDEN],
-    b1: [f64; HIDDEN],
-    w2: [[f64; HIDDEN]; CLASSES],
-    b2: [f64; CLASSES],
+    hidden: Layer<INPUTS, HIDDEN>,
+    out: Layer<HIDDEN, CLASSES>,
 }
 
 /// Softmax cross-entropy of one flower: `log Σ exp(z) − z[label]`, with the
 /// largest logit subtracted first so `exp` cannot overflow.
 #[tape]
-fn flower_loss(
-    #[tracked] w1: &[[f64; INPUTS]; HIDDEN],
-    #[tracked] b1: &[f64; HIDDEN],
-    #[tracked] w2: &[[f64; HIDDEN]; CLASSES],
-    #[tracked] b2: &[f64; CLASSES],
-    x: &[f64; INPUTS],
-    label: usize,
-) -> f64 {
+fn flower_loss(#[tracked] net: &Net, x: &[f64; INPUTS], label: usize) -> f64 {
     let mut h = [0.0; HIDDEN];
     for i in 0..HIDDEN {
-        let mut s = b1[i];
+        let mut s = net.hidden.b[i];
         for j in 0..INPUTS {
-            s += w1[i][j] * x[j];
+            s += net.hidden.w[i][j] * x[j];
         }
         h[i] = s.tanh();
     }
     let mut z = [0.0; CLASSES];
     for k in 0..CLASSES {
-        let mut s = b2[k];
+        let mut s = net.out.b[k];
         for i in 0..HIDDEN {
-            s += w2[k][i] * h[i];
+            s += net.out.w[k][i] * h[i];
         }
         z[k] = s;
     }
@@ -66,11 +66,12 @@ fn flower_loss(
 
 /// The hidden layer and the logits, in plain Rust (no tape).
 fn forward(net: &Net, x: &[f64; INPUTS]) -> (Vec<f64>, Vec<f64>) {
+    let (hidden, out) = (&net.hidden, &net.out);
     let h: Vec<f64> = (0..HIDDEN)
-        .map(|i| (net.b1[i] + (0..INPUTS).map(|j| net.w1[i][j] * x[j]).sum::<f64>()).tanh())
+        .map(|i| (hidden.b[i] + (0..INPUTS).map(|j| hidden.w[i][j] * x[j]).sum::<f64>()).tanh())
         .collect();
     let z: Vec<f64> = (0..CLASSES)
-        .map(|k| net.b2[k] + (0..HIDDEN).map(|i| net.w2[k][i] * h[i]).sum::<f64>())
+        .map(|k| out.b[k] + (0..HIDDEN).map(|i| out.w[k][i] * h[i]).sum::<f64>())
         .collect();
     (h, z)
 }
@@ -111,10 +112,14 @@ fn start() -> Net {
         ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.5
     };
     Net {
-        w1: core::array::from_fn(|_| core::array::from_fn(|_| small())),
-        b1: [0.0; HIDDEN],
-        w2: core::array::from_fn(|_| core::array::from_fn(|_| small())),
-        b2: [0.0; CLASSES],
+        hidden: Layer {
+            w: core::array::from_fn(|_| core::array::from_fn(|_| small())),
+            b: [0.0; HIDDEN],
+        },
+        out: Layer {
+            w: core::array::from_fn(|_| core::array::from_fn(|_| small())),
+            b: [0.0; CLASSES],
+        },
     }
 }
 
@@ -125,33 +130,13 @@ fn train(xs: &[[f64; INPUTS]], labels: &[usize], epochs: usize) -> (Net, Vec<f64
     let mut curve = Vec::with_capacity(epochs);
     let seed = 1.0 / xs.len() as f64;
     for _ in 0..epochs {
-        let mut g = Net {
-            w1: [[0.0; INPUTS]; HIDDEN],
-            b1: [0.0; HIDDEN],
-            w2: [[0.0; HIDDEN]; CLASSES],
-            b2: [0.0; CLASSES],
-        };
+        let mut g = net.zeros_like();
         let mut loss = 0.0;
         for (x, &label) in xs.iter().zip(labels) {
-            loss += seed
-                * flower_loss_backward(
-                    &net.w1, &net.b1, &net.w2, &net.b2, x, label, seed, &mut g.w1, &mut g.b1,
-                    &mut g.w2, &mut g.b2,
-                );
+            loss += seed * flower_loss_backward(&net, x, label, seed, &mut g);
         }
         curve.push(loss);
-        for (w, d) in net.w1.iter_mut().flatten().zip(g.w1.iter().flatten()) {
-            *w -= RATE * d;
-        }
-        for (w, d) in net.b1.iter_mut().zip(&g.b1) {
-            *w -= RATE * d;
-        }
-        for (w, d) in net.w2.iter_mut().flatten().zip(g.w2.iter().flatten()) {
-            *w -= RATE * d;
-        }
-        for (w, d) in net.b2.iter_mut().zip(&g.b2) {
-            *w -= RATE * d;
-        }
+        net.add_scaled(&g, -RATE);
     }
     (net, curve)
 }
@@ -188,23 +173,18 @@ mod tests {
         let dz: Vec<f64> = (0..CLASSES)
             .map(|k| (z[k] - largest).exp() / total - if k == label { 1.0 } else { 0.0 })
             .collect();
-        let mut g = Net {
-            w1: [[0.0; INPUTS]; HIDDEN],
-            b1: [0.0; HIDDEN],
-            w2: [[0.0; HIDDEN]; CLASSES],
-            b2: [0.0; CLASSES],
-        };
+        let mut g = net.zeros_like();
         for (k, &d) in dz.iter().enumerate() {
-            g.b2[k] = d;
-            for (w, &hi) in g.w2[k].iter_mut().zip(&h) {
+            g.out.b[k] = d;
+            for (w, &hi) in g.out.w[k].iter_mut().zip(&h) {
                 *w = d * hi;
             }
         }
         for (i, &hi) in h.iter().enumerate() {
-            let dh: f64 = (0..CLASSES).map(|k| dz[k] * net.w2[k][i]).sum();
+            let dh: f64 = (0..CLASSES).map(|k| dz[k] * net.out.w[k][i]).sum();
             let ds = dh * (1.0 - hi * hi);
-            g.b1[i] = ds;
-            for (w, &xj) in g.w1[i].iter_mut().zip(x) {
+            g.hidden.b[i] = ds;
+            for (w, &xj) in g.hidden.w[i].iter_mut().zip(x) {
                 *w = ds * xj;
             }
         }
@@ -216,20 +196,18 @@ mod tests {
         let (xs, labels) = flowers();
         let net = start();
         for (x, &label) in xs.iter().zip(&labels).step_by(17) {
-            let (value, (w1, b1, w2, b2)) =
-                flower_loss_grad(&net.w1, &net.b1, &net.w2, &net.b2, x, label);
-            assert_eq!(
-                value,
-                flower_loss(&net.w1, &net.b1, &net.w2, &net.b2, x, label)
-            );
+            let (value, g) = flower_loss_grad(&net, x, label);
+            assert_eq!(value, flower_loss(&net, x, label));
             let h = by_hand(&net, x, label);
-            let pairs = w1
+            let pairs = g
+                .hidden
+                .w
                 .iter()
                 .flatten()
-                .zip(h.w1.iter().flatten())
-                .chain(b1.iter().zip(&h.b1))
-                .chain(w2.iter().flatten().zip(h.w2.iter().flatten()))
-                .chain(b2.iter().zip(&h.b2));
+                .zip(h.hidden.w.iter().flatten())
+                .chain(g.hidden.b.iter().zip(&h.hidden.b))
+                .chain(g.out.w.iter().flatten().zip(h.out.w.iter().flatten()))
+                .chain(g.out.b.iter().zip(&h.out.b));
             for (mica, hand) in pairs {
                 assert!(
                     (mica - hand).abs() <= 1e-12 * (1.0 + hand.abs()),

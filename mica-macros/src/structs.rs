@@ -43,7 +43,9 @@ pub use tables::{ask, contents, split_input, wanted, with_tables};
 use tables::{is_skipped, table};
 
 /// Replaces a struct's type parameters by the arguments its use gives.
-struct Subst(HashMap<String, Type>);
+/// Replaces a struct's type and const parameters by the arguments its use
+/// gives (`Layer<f64, 4>`).
+struct Subst(HashMap<String, Type>, HashMap<String, syn::Expr>);
 
 impl VisitMut for Subst {
     fn visit_type_mut(&mut self, ty: &mut Type) {
@@ -54,6 +56,15 @@ impl VisitMut for Subst {
             }
         }
         syn::visit_mut::visit_type_mut(self, ty);
+    }
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let syn::Expr::Path(p) = e {
+            if let Some(v) = p.path.get_ident().and_then(|i| self.1.get(&i.to_string())) {
+                *e = v.clone();
+                return;
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
     }
 }
 
@@ -82,16 +93,34 @@ fn flatten(
         Reach::Struct,
     );
     // the struct's type parameters, as this use fills them
-    let mut subst = Subst(HashMap::new());
+    let mut subst = Subst(HashMap::new(), HashMap::new());
     if let Some(syn::PathArguments::AngleBracketed(a)) =
         at.path.segments.last().map(|s| &s.arguments)
     {
-        let given = a.args.iter().filter_map(|g| match g {
-            syn::GenericArgument::Type(t) => Some(t.clone()),
-            _ => None,
-        });
-        for (param, ty) in table.generics.type_params().zip(given) {
-            subst.0.insert(param.ident.to_string(), ty);
+        // lifetimes aside, arguments in the parameters' order
+        let params = table
+            .generics
+            .params
+            .iter()
+            .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
+        let given = a
+            .args
+            .iter()
+            .filter(|g| !matches!(g, syn::GenericArgument::Lifetime(_)));
+        for (param, arg) in params.zip(given) {
+            match (param, arg) {
+                (syn::GenericParam::Type(p), syn::GenericArgument::Type(t)) => {
+                    subst.0.insert(p.ident.to_string(), t.clone());
+                }
+                // `Layer<4, N>`: a constant, or a name read as a type
+                (syn::GenericParam::Const(p), syn::GenericArgument::Const(e)) => {
+                    subst.1.insert(p.ident.to_string(), e.clone());
+                }
+                (syn::GenericParam::Const(p), syn::GenericArgument::Type(t)) => {
+                    subst.1.insert(p.ident.to_string(), syn::parse_quote!(#t));
+                }
+                _ => {}
+            }
         }
     }
     for field in &table.fields {
