@@ -34,6 +34,7 @@ struct Net {
 /// Softmax cross-entropy of one flower: `log Σ exp(z) − z[label]`, with the
 /// largest logit subtracted first so `exp` cannot overflow.
 #[tape]
+#[allow(clippy::needless_range_loop)] // the layers' loops, written as the math reads
 fn flower_loss(#[tracked] net: &Net, x: &[f64; INPUTS], label: usize) -> f64 {
     let mut h = [0.0; HIDDEN];
     for i in 0..HIDDEN {
