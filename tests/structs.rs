@@ -280,3 +280,28 @@ fn a_method_tracks_its_own_struct() {
     );
     let _ = line.predict(1.0);
 }
+
+/// A rule written by hand for a struct knob: `#[tape(custom)]` writes
+/// `_grad` around the hand-written `_backward`, whose slot is the struct.
+#[mica::tape(custom)]
+pub fn spring_energy(#[tracked] s: &Line, x: f64) -> f64 {
+    0.5 * s.slope * x * x + s.offset[0]
+}
+
+pub fn spring_energy_backward(s: &Line, x: f64, seed: f64, d_s: &mut Line) -> f64 {
+    d_s.slope += seed * 0.5 * x * x;
+    d_s.offset[0] += seed;
+    spring_energy(s, x)
+}
+
+#[test]
+fn a_custom_rule_takes_the_struct_slot() {
+    let s = Line {
+        slope: 2.0,
+        offset: [0.5],
+        weight: 1.0,
+    };
+    let (v, g) = spring_energy_grad(&s, 3.0);
+    assert_eq!(v, 9.5);
+    assert_eq!((g.slope, g.offset[0], g.weight), (4.5, 1.0, 1.0));
+}

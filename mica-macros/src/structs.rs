@@ -246,6 +246,11 @@ pub fn split(
     primal: Option<&syn::Block>,
     errors: &mut Errors,
 ) -> Option<Split> {
+    // `#[tape(custom)]`: the user's `_backward` takes the struct's slot as
+    // written; the function form writes `_grad` around it
+    if args.custom {
+        return None;
+    }
     let mut generic: Vec<String> = item
         .sig
         .generics
