@@ -24,7 +24,7 @@ fn tape_at(args: TokenStream, input: TokenStream, inside: bool) -> TokenStream {
         return crate::structs::ask(want, &args, &input, inside);
     }
     if inside {
-        return crate::structs::contents(tape(args, input));
+        return crate::structs::contents(tape(args, input.clone()), &input);
     }
     let mut errors = Errors::default();
     let args = errors.ok(parse::parse_args(args)).unwrap_or_default();

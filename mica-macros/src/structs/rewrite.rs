@@ -139,7 +139,9 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                 match reach {
                     Reach::Leaf(k) => {
                         let leaf = &t.leaves[k];
-                        let name = leaf.name(&t.root);
+                        // named where the body reads it, for errors about the read
+                        let mut name = leaf.name(&t.root);
+                        name.set_span(id.span());
                         let indexed = matches!(tokens.get(j), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket)
                             || matches!(tokens.get(j), Some(TokenTree::Punct(p)) if p.as_char() == '.');
                         let borrowed = matches!(out.last(), Some(TokenTree::Punct(p)) if p.as_char() == '&' && p.spacing() == proc_macro2::Spacing::Alone)

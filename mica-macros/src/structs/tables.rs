@@ -188,19 +188,34 @@ pub fn ask(
     }
 }
 
-/// The items of an expanded module, without its `use`s (its first pass
-/// wrote them).
-pub fn contents(expanded: TokenStream) -> TokenStream {
+/// The items of an expanded module, without the `use`s of `written` (the
+/// module as written, whose first pass put them beside the expansion).
+pub fn contents(expanded: TokenStream, written: &TokenStream) -> TokenStream {
     let Ok(file) = syn::parse2::<syn::File>(expanded.clone()) else {
         return expanded;
+    };
+    let theirs: Vec<String> = match syn::parse2::<syn::ItemMod>(written.clone()) {
+        Ok(syn::ItemMod {
+            content: Some((_, items)),
+            ..
+        }) => items
+            .iter()
+            .filter(|i| matches!(i, syn::Item::Use(_)))
+            .map(|i| i.to_token_stream().to_string())
+            .collect(),
+        _ => Vec::new(),
     };
     let mut out = TokenStream::new();
     for item in file.items {
         match item {
             syn::Item::Mod(m) if m.content.is_some() => {
                 if let Some((_, items)) = m.content {
-                    for i in items.iter().filter(|i| !matches!(i, syn::Item::Use(_))) {
-                        out.extend(i.to_token_stream());
+                    for i in items {
+                        let written_use = matches!(i, syn::Item::Use(_))
+                            && theirs.contains(&i.to_token_stream().to_string());
+                        if !written_use {
+                            out.extend(i.to_token_stream());
+                        }
                     }
                 }
             }
