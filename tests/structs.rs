@@ -305,3 +305,33 @@ fn a_custom_rule_takes_the_struct_slot() {
     assert_eq!(v, 9.5);
     assert_eq!((g.slope, g.offset[0], g.weight), (4.5, 1.0, 1.0));
 }
+
+/// The window form: `#[tracked] let` of a struct, `gradient!` of it.
+#[mica::tape]
+pub fn line_window(start: &Line, xs: &[f64], ys: &[f64]) -> (f64, Line) {
+    #[tracked]
+    let line: Line = start.clone();
+    tape! {
+        let mut total = 0.0;
+        for i in 0..xs.len() {
+            let e = line.slope * xs[i] + line.offset[0] - ys[i];
+            total += line.weight * e * e;
+        }
+    }
+    backward!(total);
+    (total, gradient!(line))
+}
+
+#[test]
+fn a_window_tracks_a_struct() {
+    let line = Line {
+        slope: 0.7,
+        offset: [-0.2],
+        weight: 1.5,
+    };
+    let (xs, ys) = ([0.0, 1.0, 2.0], [0.1, 0.9, 2.2]);
+    let (v, g) = line_window(&line, &xs, &ys);
+    let (w, (h, _)) = line.loss_grad(&xs, &ys, 0.0);
+    assert_eq!(v, w);
+    assert_eq!((g.slope, g.offset, g.weight), (h.slope, h.offset, 1.5));
+}

@@ -32,6 +32,11 @@ pub fn function(
         return quote::quote!(#fields #outer #backward);
     }
     let mut item = item;
+    // a window's `#[tracked] let` of a struct: knobs of its fields
+    if !has_tracked(&item) {
+        let outer: Vec<String> = args.outer.iter().map(|(t, _)| t.to_string()).collect();
+        crate::structs::window_knobs(&mut item, &outer, errors);
+    }
     let written = (*item.block).clone();
     let closures = crate::closures::rewrite(&mut item.block, errors);
     let knobs = crate::iterators::knobs(&item);

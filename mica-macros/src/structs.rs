@@ -30,164 +30,17 @@ use crate::errors::Errors;
 use crate::parse::{is_tracked, Args};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
-use std::collections::HashMap;
-use syn::visit_mut::VisitMut;
 use syn::{FnArg, ItemFn, Pat, Type};
 
+mod leaves;
 mod rewrite;
 mod tables;
+mod window;
 
-use crate::knob_derive::struct_of;
-use rewrite::{Leaf, Reach, Tracked};
+use leaves::tracked_struct;
+use rewrite::Tracked;
 pub use tables::{ask, contents, split_input, wanted, with_tables};
-use tables::{is_skipped, table};
-
-/// Replaces a struct's type parameters by the arguments its use gives.
-/// Replaces a struct's type and const parameters by the arguments its use
-/// gives (`Layer<f64, 4>`).
-struct Subst(HashMap<String, Type>, HashMap<String, syn::Expr>);
-
-impl VisitMut for Subst {
-    fn visit_type_mut(&mut self, ty: &mut Type) {
-        if let Type::Path(p) = ty {
-            if let Some(t) = p.path.get_ident().and_then(|i| self.0.get(&i.to_string())) {
-                *ty = t.clone();
-                return;
-            }
-        }
-        syn::visit_mut::visit_type_mut(self, ty);
-    }
-    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        if let syn::Expr::Path(p) = e {
-            if let Some(v) = p.path.get_ident().and_then(|i| self.1.get(&i.to_string())) {
-                *e = v.clone();
-                return;
-            }
-        }
-        syn::visit_mut::visit_expr_mut(self, e);
-    }
-}
-
-fn flatten(
-    at: &syn::TypePath,
-    floats: &[String],
-    prefix: &[Ident],
-    into: &mut Tracked,
-    errors: &mut Errors,
-) {
-    let name = at
-        .path
-        .segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default();
-    let Some(table) = table(&name) else {
-        errors.at(
-            at,
-            format!("`{name}` is not a struct of knobs: add `#[derive(mica::Knob)]` to its definition, or mark the field `#[knob(skip)]`"),
-        );
-        return;
-    };
-    into.paths.insert(
-        prefix.iter().map(|p| p.to_string()).collect(),
-        Reach::Struct,
-    );
-    // the struct's type parameters, as this use fills them
-    let mut subst = Subst(HashMap::new(), HashMap::new());
-    if let Some(syn::PathArguments::AngleBracketed(a)) =
-        at.path.segments.last().map(|s| &s.arguments)
-    {
-        // lifetimes aside, arguments in the parameters' order
-        let params = table
-            .generics
-            .params
-            .iter()
-            .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
-        let given = a
-            .args
-            .iter()
-            .filter(|g| !matches!(g, syn::GenericArgument::Lifetime(_)));
-        for (param, arg) in params.zip(given) {
-            match (param, arg) {
-                (syn::GenericParam::Type(p), syn::GenericArgument::Type(t)) => {
-                    subst.0.insert(p.ident.to_string(), t.clone());
-                }
-                // `Layer<4, N>`: a constant, or a name read as a type
-                (syn::GenericParam::Const(p), syn::GenericArgument::Const(e)) => {
-                    subst.1.insert(p.ident.to_string(), e.clone());
-                }
-                (syn::GenericParam::Const(p), syn::GenericArgument::Type(t)) => {
-                    subst.1.insert(p.ident.to_string(), syn::parse_quote!(#t));
-                }
-                _ => {}
-            }
-        }
-    }
-    for field in &table.fields {
-        let Some(ident) = &field.ident else { continue };
-        let mut path = prefix.to_vec();
-        path.push(ident.clone());
-        let key: Vec<String> = path.iter().map(|p| p.to_string()).collect();
-        if is_skipped(field) {
-            into.paths.insert(key, Reach::Skipped);
-            continue;
-        }
-        let mut ty = field.ty.clone();
-        subst.visit_type_mut(&mut ty);
-        match floats_inside(&ty, floats) {
-            Inside::Floats => {
-                into.paths.insert(key, Reach::Leaf(into.leaves.len()));
-                into.leaves.push(Leaf { path, ty });
-            }
-            Inside::Struct(p) => flatten(&p, floats, &path, into, errors),
-            Inside::Structs => {
-                into.paths.insert(key, Reach::Unknown);
-                errors.at(
-                    &field.ty,
-                    "a tracked struct's field that holds structs (an array or `Vec` of them) is not supported yet; hold their floats in arrays or `Vec`s of floats, one field each, or track the inner struct in its own parameter",
-                );
-            }
-        }
-    }
-}
-
-enum Inside {
-    Floats,
-    Struct(syn::TypePath),
-    Structs,
-}
-
-/// What a knob field's type holds: floats (a float, arrays and `Vec`s of
-/// them), one struct, or arrays / `Vec`s of structs.
-fn floats_inside(ty: &Type, floats: &[String]) -> Inside {
-    match ty {
-        Type::Array(a) => match floats_inside(&a.elem, floats) {
-            Inside::Floats => Inside::Floats,
-            _ => Inside::Structs,
-        },
-        Type::Paren(p) => floats_inside(&p.elem, floats),
-        Type::Group(g) => floats_inside(&g.elem, floats),
-        Type::Path(p) => {
-            let last = p.path.segments.last();
-            if let Some(s) = last.filter(|s| s.ident == "Vec") {
-                if let syn::PathArguments::AngleBracketed(a) = &s.arguments {
-                    if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
-                        return match floats_inside(t, floats) {
-                            Inside::Floats => Inside::Floats,
-                            _ => Inside::Structs,
-                        };
-                    }
-                }
-                return Inside::Structs;
-            }
-            match struct_of(ty, floats) {
-                Some(p) => Inside::Struct(p.clone()),
-                None => Inside::Floats,
-            }
-        }
-        _ => Inside::Floats,
-    }
-}
+pub use window::knobs as window_knobs;
 
 /// A `#[tape]` function whose tracked parameters include a struct, as
 /// `dispatch.rs` expands it: the hidden function of its fields (expanded
@@ -215,27 +68,6 @@ pub fn with_self_ty<R>(ty: &Type, f: impl FnOnce() -> R) -> R {
     let out = f();
     SELF_TY.with(|t| *t.borrow_mut() = None);
     out
-}
-
-/// The tracked struct a root names, found in its table.
-fn tracked_struct(
-    root: Ident,
-    plain: Ident,
-    ty: &Type,
-    generic: &[String],
-    errors: &mut Errors,
-) -> Option<Tracked> {
-    let p = struct_of(ty, generic)?;
-    let name = p.path.segments.last().map(|s| s.ident.to_string())?;
-    table(&name)?;
-    let mut into = Tracked {
-        root,
-        plain,
-        leaves: Vec::new(),
-        paths: HashMap::new(),
-    };
-    flatten(p, generic, &[], &mut into, errors);
-    Some(into)
 }
 
 /// The [`Split`] of `item`, or `None` when no tracked parameter is a struct
@@ -268,7 +100,7 @@ pub fn split(
             if r.mutability.is_some() {
                 errors.at(r, "a tracked `self` is read, not changed: take `&self`");
             }
-            let this = Ident::new("self", Span::call_site());
+            let this = Ident::new("self", r.self_token.span);
             tracked_struct(
                 this,
                 Ident::new("__mica_self", Span::mixed_site()),

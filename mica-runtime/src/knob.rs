@@ -253,6 +253,11 @@ pub fn zeros_like<K: Knob + ?Sized>(k: &K) -> K::Grad {
 
 /// How `gradient!(k)` hands out a gradient: a scalar or an array by value,
 /// a `Vec` knob's gradient as a slice.
+#[diagnostic::on_unimplemented(
+    message = "`gradient!` of a `{Self}` knob is not known",
+    label = "`gradient!` answers a float, an array or a `Vec` knob, or a struct knob declared with its type",
+    note = "a struct of knobs is declared with its type written, `#[tracked] let m: {Self} = …;`, and `#[derive(mica::Knob)]` on its definition"
+)]
 pub trait GradientView {
     /// what `gradient!` gives
     type View<'a>

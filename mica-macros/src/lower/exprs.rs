@@ -107,7 +107,7 @@ impl Sweep<'_> {
                     syn::Member::Named(name) => {
                         return Err(syn::Error::new_spanned(
                             name,
-                            format!("field `{name}` of a recorded value is outside the recorded vocabulary"),
+                            format!("field `{name}` of a recorded value is outside the recorded vocabulary; a struct of knobs is tracked with its type written (`#[tracked] m: &Model`, `#[tracked] let m: Model = …;`) and `#[derive(mica::Knob)]` on its definition"),
                         ))
                     }
                 };

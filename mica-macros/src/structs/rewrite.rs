@@ -47,6 +47,9 @@ pub struct Tracked {
     /// the hidden parameter a tracked `self` becomes
     pub plain: Ident,
     pub leaves: Vec<Leaf>,
+    /// its leaves are values (a window's `#[tracked] let`s), not
+    /// references to the struct's fields (a parameter's)
+    pub by_value: bool,
     /// every path into the struct, with what it reaches
     pub paths: HashMap<Vec<String>, Reach>,
 }
@@ -146,10 +149,11 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                             || matches!(tokens.get(j), Some(TokenTree::Punct(p)) if p.as_char() == '.');
                         let borrowed = matches!(out.last(), Some(TokenTree::Punct(p)) if p.as_char() == '&' && p.spacing() == proc_macro2::Spacing::Alone)
                             && !matches!(out.len().checked_sub(2).and_then(|k| out.get(k)), Some(TokenTree::Punct(p)) if p.as_char() == '&');
-                        if leaf.by_ref() && borrowed && !indexed {
+                        let by_ref = leaf.by_ref() && !t.by_value;
+                        if by_ref && borrowed && !indexed {
                             out.pop();
                             out.push(TokenTree::Ident(name));
-                        } else if leaf.by_ref() && !indexed {
+                        } else if by_ref && !indexed {
                             out.extend(quote!((*#name)));
                         } else {
                             out.push(TokenTree::Ident(name));

@@ -76,12 +76,34 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
             }
         }
     }
+    impl Find {
+        /// `#[tracked] let m: Mlp = …;` at a window function's top level
+        fn lets(&mut self, sig: &syn::Signature, block: &syn::Block) {
+            let mut generic = self.generic.clone();
+            generic.extend(sig.generics.type_params().map(|p| p.ident.to_string()));
+            for stmt in &block.stmts {
+                let syn::Stmt::Local(local) = stmt else {
+                    continue;
+                };
+                let syn::Pat::Type(typed) = &local.pat else {
+                    continue;
+                };
+                if local.attrs.iter().any(is_tracked) {
+                    if let Some(p) = crate::knob_derive::struct_of(&typed.ty, &generic) {
+                        self.found.push(p.clone());
+                    }
+                }
+            }
+        }
+    }
     impl<'ast> Visit<'ast> for Find {
         fn visit_item_fn(&mut self, f: &'ast ItemFn) {
             self.sig(&f.sig);
+            self.lets(&f.sig, &f.block);
         }
         fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
             self.sig(&f.sig);
+            self.lets(&f.sig, &f.block);
         }
         fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
             let before = self.generic.len();
