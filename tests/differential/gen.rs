@@ -321,8 +321,9 @@ pub struct Program {
     /// `T::from(0.5).unwrap()`), used at `f64` or (with `f32`) at `f32`
     pub generic: bool,
     /// the knobs are the fields of one `#[derive(mica::Knob)]` struct
-    /// `P{id}K`, tracked whole (`#[tracked] kn: &P{id}K`) by Mica's
-    /// function; the plain adjoint keeps one parameter per knob
+    /// `P{id}K`, tracked whole by Mica's function (`#[tracked] kn:
+    /// &P{id}K`, or a window's `#[tracked] let kn: P{id}K`); the plain
+    /// adjoint keeps one parameter per knob
     pub structs: bool,
     pub helper: Vec<S>,
     pub helper_out: E,
@@ -2552,7 +2553,7 @@ pub fn generate(seed: u64) -> Program {
     let obj = rng.lit(-1.0, 1.0);
     // (`MICA_DIFF_NO_STRUCTS` writes the same program with one parameter
     // per knob, to tell a struct's part in a finding)
-    let structs = !window && rng.chance(0.2) && std::env::var("MICA_DIFF_NO_STRUCTS").is_err();
+    let structs = rng.chance(0.2) && std::env::var("MICA_DIFF_NO_STRUCTS").is_err();
     Program {
         knobs,
         window,
@@ -3823,11 +3824,11 @@ pub fn render(p: &Program, id: usize) -> String {
             _ => "",
         };
         let mut params = Vec::new();
-        if whole {
-            let targ = if p.generic { "<T>" } else { "" };
+        let targ = if p.generic { "<T>" } else { "" };
+        if whole && !p.window {
             params.push(format!("#[tracked] kn: &P{id}K{targ}"));
         }
-        for (n, sh) in p.knobs.iter().filter(|_| !whole) {
+        for (n, sh) in p.knobs.iter().filter(|_| !whole || p.window) {
             let tr = if dual || p.window { "" } else { "#[tracked] " };
             let nm = if p.window && !dual {
                 format!("{n}_in")
@@ -3863,7 +3864,49 @@ pub fn render(p: &Program, id: usize) -> String {
             params.join(", ")
         )
         .unwrap();
-        if p.window && !dual {
+        if p.window && whole {
+            // a window's struct knob, its fields named by the window
+            let fields: Vec<String> = p
+                .knobs
+                .iter()
+                .map(|(n, sh)| match sh {
+                    Shape::Scalar => format!("{n}: {n}_in"),
+                    Shape::Slice(_) => format!("{n}: {n}_in.to_vec()"),
+                    _ => format!("{n}: *{n}_in"),
+                })
+                .collect();
+            writeln!(
+                o,
+                "    #[tracked]\n    let kn: P{id}K{targ} = P{id}K {{ {} }};\n    tape! {{",
+                fields.join(", ")
+            )
+            .unwrap();
+            for (n, sh) in p.knobs.iter().filter(|(n, _)| used.contains(n)) {
+                let copy = if matches!(sh, Shape::Slice(_)) {
+                    ".clone()"
+                } else {
+                    ""
+                };
+                writeln!(o, "        let {n} = kn.{n}{copy};").unwrap();
+            }
+            r.block(&p.body, 2, &mut o);
+            writeln!(o, "        let out = {};\n    }}", r.e(&out_e).0).unwrap();
+            writeln!(
+                o,
+                "    backward!(out);\n    let mut g = Vec::new();\n    let gk = gradient!(kn);"
+            )
+            .unwrap();
+            for (n, sh) in &p.knobs {
+                match sh {
+                    Shape::Scalar => writeln!(o, "    g.push(gk.{n});").unwrap(),
+                    Shape::Mat(..) => {
+                        writeln!(o, "    g.extend(gk.{n}.iter().flatten());").unwrap()
+                    }
+                    _ => writeln!(o, "    g.extend(gk.{n});").unwrap(),
+                }
+            }
+            writeln!(o, "    (out, g)\n}}\n").unwrap();
+        } else if p.window && !dual {
             for (n, sh) in &p.knobs {
                 let (ty, init) = match sh {
                     Shape::Scalar => (gt.to_string(), format!("{n}_in")),

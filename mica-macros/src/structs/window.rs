@@ -154,7 +154,7 @@ fn gradients(tokens: TokenStream, roots: &[&Tracked]) -> TokenStream {
             let g = format_ident!("__mica_gradient_of_{}", t.root);
             let fields = t.leaves.iter().map(|leaf| {
                 let (name, path) = (leaf.name(&t.root), &leaf.path);
-                quote!(#g #(.#path)* = ::std::borrow::ToOwned::to_owned(&gradient!(#name));)
+                quote!(#g #(.#path)* = (gradient!(#name)).to_owned();)
             });
             let block = quote!({
                 let mut #g = ::mica::__private::zeros_like(&#whole);
