@@ -171,7 +171,7 @@ fn fields_fn(
         .retain(|a| a.path().is_ident("cfg") || a.path().is_ident("allow"));
     inner.attrs.push(syn::parse_quote!(#[doc(hidden)]));
     inner.attrs.push(syn::parse_quote!(
-        #[allow(dead_code, unused_variables, non_snake_case, clippy::all)]
+        #[allow(dead_code, unused_variables, unused_assignments, unused_mut, non_snake_case, clippy::all)]
     ));
     let mut inputs = syn::punctuated::Punctuated::new();
     let leaves = |t: &Tracked, inputs: &mut syn::punctuated::Punctuated<FnArg, syn::Token![,]>| {
