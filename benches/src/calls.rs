@@ -115,6 +115,19 @@ pub fn all() -> Vec<Calls> {
         },
     ));
 
+    let (p, data) = (mlp::Params::init(7), mlp::batch());
+    let (q, data2) = (mlp::Params::init(7), mlp::batch());
+    let (mut gh, mut gm) = (mlp::Params::zeros(), mlp::Params::zeros());
+    out.push(calls(
+        "MLP 16-32-32-10, its parameters one tracked struct",
+        move || {
+            mlp::batch_hand(bb(&p), &data, &mut gh);
+        },
+        move || {
+            mlp::batch_mica_struct(bb(&q), &data2, &mut gm);
+        },
+    ));
+
     type Scheme = fn(&[f64], usize, f64, f64, &mut [f64]) -> f64;
     let schemes: [(&str, Scheme, Scheme); 2] = [
         (

@@ -93,7 +93,10 @@ fn main() {
     let mut tsv = String::new();
     let only = std::env::args().nth(2);
     for mut c in calls::all() {
-        if only.as_ref().is_some_and(|word| !c.name.contains(word.as_str())) {
+        if only
+            .as_ref()
+            .is_some_and(|word| !c.name.contains(word.as_str()))
+        {
             continue;
         }
         let t = turns(&mut c, rounds);
