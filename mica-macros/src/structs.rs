@@ -37,7 +37,7 @@ mod rewrite;
 mod tables;
 mod window;
 
-use leaves::tracked_struct;
+use leaves::{generic_names, tracked_struct};
 use rewrite::Tracked;
 pub use tables::{ask, contents, split_input, wanted, with_tables};
 pub use window::knobs as window_knobs;
@@ -83,13 +83,8 @@ pub fn split(
     if args.custom {
         return None;
     }
-    let mut generic: Vec<String> = item
-        .sig
-        .generics
-        .type_params()
-        .map(|p| p.ident.to_string())
-        .collect();
-    generic.extend(args.outer.iter().map(|(t, _)| t.to_string()));
+    let outer: Vec<String> = args.outer.iter().map(|(t, _)| t.to_string()).collect();
+    let generic = generic_names(&item.sig, &outer);
     // `self` tracked in a `#[tape] impl` of a struct of knobs
     let receiver = item
         .sig
@@ -229,6 +224,28 @@ fn fields_fn(
     inner
 }
 
+/// A tracked struct's leaves as the fields function's arguments, read
+/// from `value`, and their slots in `slot`, the struct's gradient.
+fn leaf_args(
+    t: &Tracked,
+    value: &impl ToTokens,
+    slot: &Ident,
+    call: &mut Vec<TokenStream>,
+    slots: &mut Vec<TokenStream>,
+) {
+    for leaf in &t.leaves {
+        let path = &leaf.path;
+        call.push(match leaf.by_ref() {
+            true => quote!(&#value #(.#path)*),
+            false => quote!(#value #(.#path)*),
+        });
+        slots.push(match leaf.is_vec() {
+            true => quote!(&mut #slot #(.#path)* [..]),
+            false => quote!(&mut #slot #(.#path)*),
+        });
+    }
+}
+
 /// `NAME_backward`: the fields' `_backward` with each struct's leaves and
 /// their slots in the struct's gradient.
 fn backward(
@@ -271,17 +288,7 @@ fn backward(
             .receiver()
             .map(|r| r.self_token)
             .unwrap_or_default();
-        for leaf in &me.leaves {
-            let path = &leaf.path;
-            call.push(match leaf.by_ref() {
-                true => quote!(&#this #(.#path)*),
-                false => quote!(#this #(.#path)*),
-            });
-            slots.push(match leaf.is_vec() {
-                true => quote!(&mut #d_self #(.#path)* [..]),
-                false => quote!(&mut #d_self #(.#path)*),
-            });
-        }
+        leaf_args(me, &this, &d_self, &mut call, &mut slots);
         call.push(quote!(#this));
     }
     for (p, t) in params.iter().zip(tracked) {
@@ -289,17 +296,7 @@ fn backward(
         let slot = format_ident!("d_{}", p.name, span = Span::mixed_site());
         match t {
             Some(t) => {
-                for leaf in &t.leaves {
-                    let path = &leaf.path;
-                    call.push(match leaf.by_ref() {
-                        true => quote!(&#name #(.#path)*),
-                        false => quote!(#name #(.#path)*),
-                    });
-                    slots.push(match leaf.is_vec() {
-                        true => quote!(&mut #slot #(.#path)* [..]),
-                        false => quote!(&mut #slot #(.#path)*),
-                    });
-                }
+                leaf_args(t, name, &slot, &mut call, &mut slots);
                 call.push(match &p.ty {
                     Type::Reference(_) => quote!(#name),
                     _ => quote!(&#name),

@@ -177,3 +177,15 @@ fn floats_inside(ty: &Type, floats: &[String]) -> Inside {
         _ => Inside::Floats,
     }
 }
+
+/// The names of the type parameters in scope: the function's and the
+/// enclosing `impl`'s (`outer`).
+pub fn generic_names(sig: &syn::Signature, outer: &[String]) -> Vec<String> {
+    let mut generic: Vec<String> = sig
+        .generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
+    generic.extend(outer.iter().cloned());
+    generic
+}

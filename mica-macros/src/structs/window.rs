@@ -19,7 +19,7 @@
 //! let g = { let mut g = zeros_like(&m·whole); g.w = gradient!(m·w).to_owned(); …; g };
 //! ```
 
-use super::leaves::tracked_struct;
+use super::leaves::{generic_names, tracked_struct};
 use super::rewrite::{self, Tracked};
 use crate::errors::Errors;
 use crate::parse::is_tracked;
@@ -31,13 +31,7 @@ use syn::{ItemFn, Pat, Stmt};
 /// Rewrites the function's `#[tracked] let`s of structs (with a table) and
 /// their reads; whether there was one.
 pub fn knobs(item: &mut ItemFn, outer: &[String], errors: &mut Errors) -> bool {
-    let mut generic: Vec<String> = item
-        .sig
-        .generics
-        .type_params()
-        .map(|p| p.ident.to_string())
-        .collect();
-    generic.extend(outer.iter().cloned());
+    let generic = generic_names(&item.sig, outer);
     let mut roots: Vec<Tracked> = Vec::new();
     let mut stmts = Vec::new();
     for stmt in std::mem::take(&mut item.block.stmts) {
