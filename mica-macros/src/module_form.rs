@@ -84,6 +84,17 @@ fn first(input: &TokenStream) -> TokenStream {
 
 /// Whether a function of a block is an entry point: tracked parameters, a
 /// window, or a `#[tape(…)]` of its own.
+/// Whether a function has a tracked parameter whose type names a struct.
+fn tracks_struct(f: &ItemFn) -> bool {
+    f.sig.inputs.iter().any(|i| match i {
+        syn::FnArg::Typed(t) => {
+            t.attrs.iter().any(parse::is_tracked)
+                && crate::knob_derive::struct_of(&t.ty, &[]).is_some()
+        }
+        syn::FnArg::Receiver(_) => false,
+    })
+}
+
 fn is_entry(f: &ItemFn) -> bool {
     has_tracked(f) || own_tape(f).is_some() || window_in(&f.block).is_some()
 }
@@ -103,7 +114,9 @@ fn functions(
 ) -> Vec<(Option<syn::Ident>, TokenStream)> {
     let in_impl = outer.is_some();
     let outer = outer.map_or_else(Vec::new, crate::generics::params);
-    let mut helpers = Helpers::new(fns, is_entry);
+    // an entry point that tracks a struct is also a helper to the others:
+    // a call passing the struct whole is written where it stands
+    let mut helpers = Helpers::new(fns, |f| is_entry(f) && !tracks_struct(f));
     let mut out = Vec::new();
     for f in fns {
         if !is_entry(f) {

@@ -171,9 +171,9 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                             .join(".");
                         let method = matches!(tokens.get(j + 2), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
                         let message = if method {
-                            format!("a method of the tracked struct `{shown}` is not followed by Mica yet; read its fields here (`{shown}.field[i]`), or pass them to a helper")
+                            format!("a method of the tracked struct `{shown}` is not followed by Mica yet; read its fields here (`{shown}.field[i]`), or pass `{shown}` to a function of the same `#[tape]` block")
                         } else {
-                            format!("the tracked struct `{shown}` is read whole here; Mica follows a tracked struct through its fields (`{shown}.field[i]`): read them, or pass them to a helper")
+                            format!("the tracked struct `{shown}` is read whole here; Mica follows a tracked struct through its fields (`{shown}.field[i]`): read them here, or pass `{shown}` to a function of the same `#[tape]` block, which Mica follows")
                         };
                         let end = tokens.get(j + 1).or(tokens.get(j)).unwrap_or(token);
                         errors.push(syn::Error::new(
