@@ -3517,6 +3517,36 @@ fn sum(es: &[E]) -> E {
     it.fold(first, |acc, e| E::Bin('+', b(acc), b(e)))
 }
 
+/// Where a struct program's knob `n` lives in its struct `kn`: a field of
+/// `P{id}K`, or, for the second half of an even number (at least two) of
+/// knobs, of the nested struct `P{id}J` in its field `inner`.
+fn field_path(p: &Program, n: &str) -> String {
+    let k = p.knobs.len();
+    let at = p.knobs.iter().position(|(m, _)| m == n).unwrap_or(0);
+    if k >= 2 && k.is_multiple_of(2) && at >= k / 2 {
+        format!("inner.{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+/// The struct literal of a struct program from each knob's value.
+fn struct_literal(p: &Program, id: usize, values: &[String]) -> String {
+    let (mut outer, mut inner) = (Vec::new(), Vec::new());
+    for ((n, _), v) in p.knobs.iter().zip(values) {
+        let field = format!("{n}: {v}");
+        if field_path(p, n).starts_with("inner.") {
+            inner.push(field);
+        } else {
+            outer.push(field);
+        }
+    }
+    if !inner.is_empty() {
+        outer.push(format!("inner: P{id}J {{ {} }}", inner.join(", ")));
+    }
+    format!("P{id}K {{ {} }}", outer.join(", "))
+}
+
 fn knob_ty(sh: Shape, t: &str) -> String {
     match sh {
         Shape::Scalar => t.to_string(),
@@ -3790,6 +3820,7 @@ pub fn render(p: &Program, id: usize) -> String {
     }
     if p.structs {
         let (tp, t) = if p.generic { ("<T>", "T") } else { ("", ft) };
+        let mut inner = String::new();
         writeln!(o, "#[derive(Clone, mica::Knob)]\npub struct P{id}K{tp} {{").unwrap();
         for (n, sh) in &p.knobs {
             let ty = match sh {
@@ -3798,9 +3829,22 @@ pub fn render(p: &Program, id: usize) -> String {
                 Shape::Slice(_) => format!("Vec<{t}>"),
                 Shape::Mat(r, c) => format!("[[{t}; {c}]; {r}]"),
             };
-            writeln!(o, "    pub {n}: {ty},").unwrap();
+            match field_path(p, n).starts_with("inner.") {
+                true => writeln!(inner, "    pub {n}: {ty},").unwrap(),
+                false => writeln!(o, "    pub {n}: {ty},").unwrap(),
+            }
+        }
+        if !inner.is_empty() {
+            writeln!(o, "    pub inner: P{id}J{tp},").unwrap();
         }
         writeln!(o, "}}\n").unwrap();
+        if !inner.is_empty() {
+            writeln!(
+                o,
+                "#[derive(Clone, mica::Knob)]\npub struct P{id}J{tp} {{\n{inner}}}\n"
+            )
+            .unwrap();
+        }
     }
     // Mica's function, its plain adjoint (function form: every shortcut
     // off), and the dual numbers' function
@@ -3866,19 +3910,19 @@ pub fn render(p: &Program, id: usize) -> String {
         .unwrap();
         if p.window && whole {
             // a window's struct knob, its fields named by the window
-            let fields: Vec<String> = p
+            let values: Vec<String> = p
                 .knobs
                 .iter()
                 .map(|(n, sh)| match sh {
-                    Shape::Scalar => format!("{n}: {n}_in"),
-                    Shape::Slice(_) => format!("{n}: {n}_in.to_vec()"),
-                    _ => format!("{n}: *{n}_in"),
+                    Shape::Scalar => format!("{n}_in"),
+                    Shape::Slice(_) => format!("{n}_in.to_vec()"),
+                    _ => format!("*{n}_in"),
                 })
                 .collect();
             writeln!(
                 o,
-                "    #[tracked]\n    let kn: P{id}K{targ} = P{id}K {{ {} }};\n    tape! {{",
-                fields.join(", ")
+                "    #[tracked]\n    let kn: P{id}K{targ} = {};\n    tape! {{",
+                struct_literal(p, id, &values)
             )
             .unwrap();
             for (n, sh) in p.knobs.iter().filter(|(n, _)| used.contains(n)) {
@@ -3887,7 +3931,7 @@ pub fn render(p: &Program, id: usize) -> String {
                 } else {
                     ""
                 };
-                writeln!(o, "        let {n} = kn.{n}{copy};").unwrap();
+                writeln!(o, "        let {n} = kn.{}{copy};", field_path(p, n)).unwrap();
             }
             r.block(&p.body, 2, &mut o);
             writeln!(o, "        let out = {};\n    }}", r.e(&out_e).0).unwrap();
@@ -3897,12 +3941,13 @@ pub fn render(p: &Program, id: usize) -> String {
             )
             .unwrap();
             for (n, sh) in &p.knobs {
+                let f = field_path(p, n);
                 match sh {
-                    Shape::Scalar => writeln!(o, "    g.push(gk.{n});").unwrap(),
+                    Shape::Scalar => writeln!(o, "    g.push(gk.{f});").unwrap(),
                     Shape::Mat(..) => {
-                        writeln!(o, "    g.extend(gk.{n}.iter().flatten());").unwrap()
+                        writeln!(o, "    g.extend(gk.{f}.iter().flatten());").unwrap()
                     }
-                    _ => writeln!(o, "    g.extend(gk.{n});").unwrap(),
+                    _ => writeln!(o, "    g.extend(gk.{f});").unwrap(),
                 }
             }
             writeln!(o, "    (out, g)\n}}\n").unwrap();
@@ -3938,7 +3983,7 @@ pub fn render(p: &Program, id: usize) -> String {
             // copied, an array or a `Vec` by reference
             for (n, sh) in p.knobs.iter().filter(|(n, _)| whole && used.contains(n)) {
                 let amp = if *sh == Shape::Scalar { "" } else { "&" };
-                writeln!(o, "    let {n} = {amp}kn.{n};").unwrap();
+                writeln!(o, "    let {n} = {amp}kn.{};", field_path(p, n)).unwrap();
             }
             r.block(&p.body, 1, &mut o);
             writeln!(o, "    {}\n}}\n", r.e(&out_e).0).unwrap();
@@ -4016,17 +4061,17 @@ pub fn render(p: &Program, id: usize) -> String {
         off += n;
     }
     // a struct program's Mica function takes the knobs as one struct
-    let fields: Vec<String> = p
+    let values: Vec<String> = p
         .knobs
         .iter()
         .zip(&args)
-        .map(|((n, sh), a)| match sh {
-            Shape::Scalar => format!("{n}: {a}"),
-            Shape::Slice(_) => format!("{n}: {}.to_vec()", a.trim_start_matches('&')),
-            _ => format!("{n}: {}", a.trim_start_matches('&')),
+        .map(|((_, sh), a)| match sh {
+            Shape::Scalar => a.clone(),
+            Shape::Slice(_) => format!("{}.to_vec()", a.trim_start_matches('&')),
+            _ => a.trim_start_matches('&').to_string(),
         })
         .collect();
-    let mut args_s = vec![format!("&P{id}K {{ {} }}", fields.join(", "))];
+    let mut args_s = vec![format!("&{}", struct_literal(p, id, &values))];
     for a in [&mut args, &mut args_s] {
         a.push("cp".into());
         a.push("k".into());
@@ -4110,7 +4155,11 @@ pub fn render(p: &Program, id: usize) -> String {
             1,
         );
         if p.structs {
-            let take: Vec<String> = p.knobs.iter().map(|(n, _)| format!("gs.{n}")).collect();
+            let take: Vec<String> = p
+                .knobs
+                .iter()
+                .map(|(n, _)| format!("gs.{}", field_path(p, n)))
+                .collect();
             let own = grad.replacen(
                 &format!("let (y, {pat}) = p{id}_f_grad({args});"),
                 &format!(
@@ -4171,20 +4220,18 @@ pub fn render(p: &Program, id: usize) -> String {
         }
         if p.structs {
             // the slots as one struct, and back
-            let fields: Vec<String> = p
+            let names: Vec<String> = (0..p.knobs.len()).map(|i| format!("s{i}")).collect();
+            let back: Vec<String> = p
                 .knobs
                 .iter()
-                .enumerate()
-                .map(|(i, (n, _))| format!("{n}: s{i}"))
+                .map(|(n, _)| format!("sk.{}", field_path(p, n)))
                 .collect();
-            let back: Vec<String> = p.knobs.iter().map(|(n, _)| format!("sk.{n}")).collect();
-            let names: Vec<String> = (0..p.knobs.len()).map(|i| format!("s{i}")).collect();
             writeln!(
                 o,
-                "        let mut sk = P{id}K {{ {} }};\n        \
+                "        let mut sk = {};\n        \
                  let y = p{id}_f_backward({args_s}, 0.5, &mut sk);\n        \
                  let ({},) = ({},);",
-                fields.join(", "),
+                struct_literal(p, id, &names),
                 names.join(", "),
                 back.join(", ")
             )
