@@ -53,6 +53,15 @@
 //! `min_by` through `partial_cmp`; no method and no custom rule, which are
 //! of one float), and used at `f64` or `f32` by the harness.
 //!
+//! About one program in five tracks its knobs as the fields of one
+//! `#[derive(mica::Knob)]` struct (`Vec` fields for slices; generic in a
+//! generic program; with an even number of knobs, the second half in a
+//! nested struct): `#[tracked] kn: &P{id}K` in the function form, named
+//! once by `let` in the body, or a window's `#[tracked] let kn: P{id}K`
+//! and `gradient!(kn)`. The plain adjoint keeps one parameter per knob, so
+//! the struct form is checked against the field-by-field one.
+//! `MICA_DIFF_NO_STRUCTS` writes the same programs without the struct.
+//!
 //! Every program is written twice: as Mica code, and as a plain function over
 //! the forward-mode dual numbers of `differential/dual.rs` (`Dual`, or
 //! `Dual32` for `f32`; they share nothing with Mica). N programs go into ONE
