@@ -25,6 +25,13 @@
 //! one tracked parameter per field. Fields of other `Knob` structs are
 //! flattened the same way; skipped fields (and those that are no knob) are
 //! read from `m` as constants.
+//!
+//! A method's tracked `self` (in a `#[tape] impl`, whose type
+//! [`with_self_ty`] makes known) is one such struct, read untracked as a
+//! hidden `&Self`; its `_grad` is written here, the function form's being
+//! for parameters. A window's `#[tracked] let m: Mlp` is `structs/window.rs`.
+//! `#[tape(custom)]` needs none of this: the user's `_backward` takes the
+//! struct's slot as it is.
 
 use crate::errors::Errors;
 use crate::parse::{is_tracked, Args};
