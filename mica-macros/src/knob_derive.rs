@@ -21,42 +21,31 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Fields, ItemStruct, Type};
 
-/// Field types that are never knobs: copied, like a `#[knob(skip)]` field.
-const NOT_KNOBS: &[&str] = &[
-    "i8",
-    "i16",
-    "i32",
-    "i64",
-    "i128",
-    "isize",
-    "u8",
-    "u16",
-    "u32",
-    "u64",
-    "u128",
-    "usize",
-    "bool",
+/// Scalars without a slope: never tracked, and copied as a struct's
+/// fields.
+pub const INTEGERS: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
     "char",
-    "String",
-    "str",
-    "Option",
-    "PhantomData",
-    "Box",
-    "Rc",
-    "Arc",
-    "HashMap",
-    "BTreeMap",
 ];
 
-/// Whether a field's type is one of [`NOT_KNOBS`], or a reference.
+/// Other field types that hold no float: copied, like a `#[knob(skip)]`
+/// field. A type that may hold floats (`Option`, `Box`, a tuple, a
+/// `HashMap`) is not copied silently: it is a knob or marked `#[knob(skip)]`.
+const NO_FLOATS: &[&str] = &["String", "str", "PhantomData"];
+
+/// Containers a tracked parameter's type may name that are no struct of
+/// knobs (their errors are the function form's, not a missing table's).
+const CONTAINERS: &[&str] = &["Option", "Box", "Rc", "Arc", "HashMap", "BTreeMap"];
+
+/// Whether a field's type holds no float to differentiate: one of
+/// [`INTEGERS`] or [`NO_FLOATS`], a reference or a function pointer.
 pub fn never_a_knob(ty: &Type) -> bool {
     match ty {
-        Type::Reference(_) | Type::Ptr(_) | Type::Tuple(_) | Type::BareFn(_) => true,
-        Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| NOT_KNOBS.contains(&s.ident.to_string().as_str())),
+        Type::Reference(_) | Type::Ptr(_) | Type::BareFn(_) => true,
+        Type::Path(p) => p.path.segments.last().is_some_and(|s| {
+            let name = s.ident.to_string();
+            INTEGERS.contains(&name.as_str()) || NO_FLOATS.contains(&name.as_str())
+        }),
         Type::Paren(p) => never_a_knob(&p.elem),
         Type::Group(g) => never_a_knob(&g.elem),
         _ => false,
@@ -87,6 +76,7 @@ pub fn struct_of<'t>(ty: &'t Type, generic: &[String]) -> Option<&'t syn::TypePa
         || single_letter
         || FLOAT_ALIASES.contains(&name.as_str())
         || generic.contains(&name)
+        || CONTAINERS.contains(&name.as_str())
         || never_a_knob(ty)
     {
         return None;

@@ -140,11 +140,6 @@ pub fn params(sig: &mut Signature, errors: &mut Errors) -> Vec<Param> {
     params
 }
 
-const INTEGERS: &[&str] = &[
-    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool",
-    "char",
-];
-
 /// The gradient and slot types of a tracked parameter (SPEC 3.2's table).
 pub fn shape(ty: &Type) -> syn::Result<Shape> {
     match ty {
@@ -173,7 +168,7 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
                 return run_time_sized(element);
             }
             let last = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-            if INTEGERS.contains(&last.as_str()) {
+            if crate::knob_derive::INTEGERS.contains(&last.as_str()) {
                 return Err(syn::Error::new_spanned(
                     ty,
                     format!("`{last}` cannot be tracked: it has no slope; a knob is `f32`, `f64`, or an array of them"),
