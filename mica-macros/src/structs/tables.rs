@@ -53,57 +53,40 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
         self_ty: Option<syn::Type>,
     }
     impl Find {
-        fn sig(&mut self, sig: &syn::Signature) {
+        /// The structs a function tracks: its tracked parameters', a
+        /// tracked `self`'s (an `impl` block's type), and its top-level
+        /// `#[tracked] let m: Mlp = …;` (a window's)
+        fn function(&mut self, sig: &syn::Signature, block: &syn::Block) {
             let mut generic = self.generic.clone();
             generic.extend(sig.generics.type_params().map(|p| p.ident.to_string()));
-            // `#[tracked] &self` of an `impl` block's type
             let tracked_self = sig
                 .receiver()
                 .is_some_and(|r| r.attrs.iter().any(is_tracked));
-            if let (true, Some(ty)) = (tracked_self, &self.self_ty) {
+            let me = self.self_ty.as_ref().filter(|_| tracked_self);
+            let params = sig.inputs.iter().filter_map(|input| match input {
+                FnArg::Typed(t) if t.attrs.iter().any(is_tracked) => Some(&*t.ty),
+                _ => None,
+            });
+            let lets = block.stmts.iter().filter_map(|stmt| match stmt {
+                syn::Stmt::Local(local) if local.attrs.iter().any(is_tracked) => match &local.pat {
+                    syn::Pat::Type(typed) => Some(&*typed.ty),
+                    _ => None,
+                },
+                _ => None,
+            });
+            for ty in me.into_iter().chain(params).chain(lets) {
                 if let Some(p) = crate::knob_derive::struct_of(ty, &generic) {
                     self.found.push(p.clone());
-                }
-            }
-            for input in &sig.inputs {
-                if let FnArg::Typed(t) = input {
-                    if t.attrs.iter().any(is_tracked) {
-                        if let Some(p) = crate::knob_derive::struct_of(&t.ty, &generic) {
-                            self.found.push(p.clone());
-                        }
-                    }
-                }
-            }
-        }
-    }
-    impl Find {
-        /// `#[tracked] let m: Mlp = …;` at a window function's top level
-        fn lets(&mut self, sig: &syn::Signature, block: &syn::Block) {
-            let mut generic = self.generic.clone();
-            generic.extend(sig.generics.type_params().map(|p| p.ident.to_string()));
-            for stmt in &block.stmts {
-                let syn::Stmt::Local(local) = stmt else {
-                    continue;
-                };
-                let syn::Pat::Type(typed) = &local.pat else {
-                    continue;
-                };
-                if local.attrs.iter().any(is_tracked) {
-                    if let Some(p) = crate::knob_derive::struct_of(&typed.ty, &generic) {
-                        self.found.push(p.clone());
-                    }
                 }
             }
         }
     }
     impl<'ast> Visit<'ast> for Find {
         fn visit_item_fn(&mut self, f: &'ast ItemFn) {
-            self.sig(&f.sig);
-            self.lets(&f.sig, &f.block);
+            self.function(&f.sig, &f.block);
         }
         fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-            self.sig(&f.sig);
-            self.lets(&f.sig, &f.block);
+            self.function(&f.sig, &f.block);
         }
         fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
             let before = self.generic.len();
