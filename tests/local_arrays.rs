@@ -321,3 +321,54 @@ fn the_window_form_has_them_too() {
         );
     }
 }
+
+/// A copy of an untracked parameter (`x.to_vec()`) that a loop replaces
+/// with recorded values, layer after layer.
+#[mica::tape]
+pub fn relayed(#[tracked] w: &[f64], x: &[f64]) -> f64 {
+    let mut h = x.to_vec();
+    for _layer in 0..3 {
+        let mut next = vec![0.0; 2];
+        for o in 0..2 {
+            let mut z = 0.0;
+            for i in 0..2 {
+                z += w[o * 2 + i] * h[i];
+            }
+            next[o] = z.tanh();
+        }
+        h = next;
+    }
+    h[0] + 2.0 * h[1]
+}
+
+/// A `Vec` of `Vec`s, tracked: ragged rows.
+#[mica::tape]
+pub fn ragged(#[tracked] rows: &[Vec<f64>], x: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for r in 0..rows.len() {
+        let mut s = 0.0;
+        for k in 0..rows[r].len() {
+            s += rows[r][k] * x[k];
+        }
+        total += s.sin() * rows[r][0];
+    }
+    total
+}
+
+#[test]
+fn a_copied_parameter_becomes_recorded_and_vecs_of_vecs_are_knobs() {
+    let w = [0.3, -0.5, 0.8, 0.2];
+    for x in [[0.5, -1.0], [1.5, 0.25], [-0.7, 0.9]] {
+        let (v, g) = relayed_grad(&w, &x);
+        assert_eq!(v, relayed(&w, &x));
+        fd::agrees("relayed", &|p| relayed(p, &x), &w, &g, 1e-6);
+    }
+    let rows = vec![vec![0.3, 0.5, 0.7], vec![1.1], vec![-0.4, 0.2]];
+    let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+    let shape = |p: &[f64]| vec![p[0..3].to_vec(), p[3..4].to_vec(), p[4..6].to_vec()];
+    for x in [[0.9, 1.3, -0.6], [-0.2, 0.4, 1.7]] {
+        let (_, g) = ragged_grad(&rows, &x);
+        let claimed: Vec<f64> = g.iter().flatten().copied().collect();
+        fd::agrees("ragged", &|p| ragged(&shape(p), &x), &flat, &claimed, 1e-6);
+    }
+}

@@ -168,7 +168,12 @@ fn backward_fn(
                 }
                 inputs.push(None);
             }
-            (Some(name), None) => sweep.add_const(name, Origin::Param),
+            (Some(name), None) => match crate::parse::shape(&param.ty) {
+                Ok(shape) if shape.rank > 0 => {
+                    sweep.add_const_array(name, Origin::Param, shape.rank)
+                }
+                _ => sweep.add_const(name, Origin::Param),
+            },
             (None, _) => {}
         }
     }

@@ -319,6 +319,13 @@ impl<'a> Sweep<'a> {
         self.bind(name, Val::Const, origin);
     }
 
+    /// An untracked parameter that is an array, a slice or a `Vec` of
+    /// floats: a copy of it (`let mut h = x.to_vec();`) may become recorded.
+    pub fn add_const_array(&mut self, name: &Ident, origin: Origin, rank: usize) {
+        self.bind(name, Val::Const, origin);
+        self.const_arrays.insert(name.to_string(), rank);
+    }
+
     fn bind(&mut self, name: &Ident, val: Val, origin: Origin) {
         self.const_arrays.remove(&name.to_string());
         if let Some(scope) = self.scopes.last_mut() {

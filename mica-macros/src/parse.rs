@@ -195,12 +195,6 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
 /// `&[E]`, `&Vec<E>`, `Vec<E>`: a `Vec<E>` gradient, a `[E]` slot.
 fn run_time_sized(element: &Type) -> syn::Result<Shape> {
     let inner = shape(element)?;
-    if inner.sized_at_run_time {
-        return Err(syn::Error::new_spanned(
-            element,
-            "a `Vec` of `Vec`s cannot be tracked; use a `Vec` of arrays",
-        ));
-    }
     Ok(Shape {
         grad: quote::quote!(::std::vec::Vec<#element>),
         slot: quote::quote!([#element]),

@@ -317,7 +317,14 @@ impl Sweep<'_> {
             }
         }
         let source = match strip_parens(&init.expr) {
-            Expr::MethodCall(m) if m.method == "clone" && m.args.is_empty() => &*m.receiver,
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "clone" | "to_vec" | "to_owned"
+                ) && m.args.is_empty() =>
+            {
+                &*m.receiver
+            }
             other => other,
         };
         let Expr::Path(p) = strip_parens(source) else {
