@@ -21,6 +21,11 @@ pub fn function(
     errors: &mut Errors,
 ) -> TokenStream {
     check_signature(&item, errors);
+    let mut item = item;
+    // `for layer in &m.layers`: by index (in a block, done before its
+    // helpers were inlined)
+    let outer: Vec<String> = args.outer.iter().map(|(t, _)| t.to_string()).collect();
+    crate::structs::each_loops(&mut item, &outer);
     // a tracked struct: the function of its fields
     if let Some(split) = crate::structs::split(args, &item, primal.as_ref(), errors) {
         let fields = function(&split.fields_args, split.fields, None, errors);
@@ -31,10 +36,8 @@ pub fn function(
         let backward = split.backward;
         return quote::quote!(#fields #outer #backward);
     }
-    let mut item = item;
     // a window's `#[tracked] let` of a struct: knobs of its fields
     if !has_tracked(&item) {
-        let outer: Vec<String> = args.outer.iter().map(|(t, _)| t.to_string()).collect();
         crate::structs::window_knobs(&mut item, &outer, errors);
     }
     let written = (*item.block).clone();

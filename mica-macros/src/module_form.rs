@@ -147,6 +147,10 @@ fn functions(
             continue;
         }
         let primal = has_tracked(&f).then(|| (*f.block).clone());
+        // loops over a tracked struct's structs by index, so a helper
+        // given `layer` is given `&m.layers[k]`
+        let outer_names: Vec<String> = outer.iter().map(|(t, _)| t.to_string()).collect();
+        crate::structs::each_loops(&mut f, &outer_names);
         // closures and chains first, so `.map(helper)` becomes a call to inline
         crate::closures::rewrite(&mut f.block, errors);
         let knobs = crate::iterators::knobs(&f);

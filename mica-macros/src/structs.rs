@@ -152,6 +152,53 @@ pub fn split(
     })
 }
 
+/// Rewrites `item`'s loops over the structs a tracked struct holds
+/// (`for layer in &m.layers`) as loops by index, whose reads the rest of
+/// the expansion follows; run before helpers are inlined.
+pub fn each_loops(item: &mut ItemFn, outer: &[String]) {
+    let generic = generic_names(&item.sig, outer);
+    // errors are the expansion's to report, later
+    let mut quiet = Errors::default();
+    let mut roots = Vec::new();
+    let tracked_self = item
+        .sig
+        .receiver()
+        .is_some_and(|r| r.attrs.iter().any(is_tracked));
+    if let (true, Some(ty)) = (tracked_self, SELF_TY.with(|t| t.borrow().clone())) {
+        let this = Ident::new("self", Span::call_site());
+        roots.extend(tracked_struct(
+            this.clone(),
+            this,
+            &ty,
+            &generic,
+            &mut quiet,
+        ));
+    }
+    for input in &item.sig.inputs {
+        if let FnArg::Typed(t) = input {
+            if let (Pat::Ident(pi), true) = (&*t.pat, t.attrs.iter().any(is_tracked)) {
+                let name = pi.ident.clone();
+                roots.extend(tracked_struct(
+                    name.clone(),
+                    name,
+                    &t.ty,
+                    &generic,
+                    &mut quiet,
+                ));
+            }
+        }
+    }
+    roots.extend(window::struct_lets(item, &generic));
+    if roots.is_empty() {
+        return;
+    }
+    let refs: Vec<&Tracked> = roots.iter().collect();
+    let body = rewrite::each_loops(item.block.to_token_stream(), &refs);
+    if let Ok(block) = syn::parse2(body) {
+        item.block = Box::new(block);
+    }
+}
+
 fn fields_name(item: &ItemFn) -> Ident {
     format_ident!("__mica_{}_fields", item.sig.ident)
 }
@@ -239,9 +286,29 @@ fn leaf_args(
     slot: &Ident,
     call: &mut Vec<TokenStream>,
     slots: &mut Vec<TokenStream>,
+    around: &mut (Vec<TokenStream>, Vec<TokenStream>),
 ) {
     for leaf in &t.leaves {
         let path = &leaf.path;
+        if leaf.gathered() {
+            // gathered before the call, its slopes added back after
+            let k = around.0.len();
+            let (g, d) = (
+                format_ident!("__mica_gathered{}", k, span = Span::mixed_site()),
+                format_ident!("__mica_d_gathered{}", k, span = Span::mixed_site()),
+            );
+            let read = leaf.gather(&quote!(#value));
+            around.0.push(quote! {
+                let #g = #read;
+                let mut #d = ::mica::__private::zeros_like(&#g);
+            });
+            around
+                .1
+                .push(leaf.scatter(&quote!(#slot), &quote!(#d), &t.root));
+            call.push(quote!(&#g));
+            slots.push(quote!(&mut #d[..]));
+            continue;
+        }
         call.push(match leaf.by_ref() {
             true => quote!(&#value #(.#path)*),
             false => quote!(#value #(.#path)*),
@@ -288,6 +355,7 @@ fn backward(
     let signature =
         crate::function_form::backward_signature(&sig_item, &params, &ret, false, first);
     let (mut call, mut slots) = (Vec::new(), Vec::new());
+    let mut around = (Vec::new(), Vec::new());
     if let Some(me) = me {
         // `self` as the user wrote it: a `self` of the macro's is another
         let this = item
@@ -295,7 +363,7 @@ fn backward(
             .receiver()
             .map(|r| r.self_token)
             .unwrap_or_default();
-        leaf_args(me, &this, &d_self, &mut call, &mut slots);
+        leaf_args(me, &this, &d_self, &mut call, &mut slots, &mut around);
         call.push(quote!(#this));
     }
     for (p, t) in params.iter().zip(tracked) {
@@ -303,7 +371,7 @@ fn backward(
         let slot = format_ident!("d_{}", p.name, span = Span::mixed_site());
         match t {
             Some(t) => {
-                leaf_args(t, name, &slot, &mut call, &mut slots);
+                leaf_args(t, name, &slot, &mut call, &mut slots, &mut around);
                 call.push(match &p.ty {
                     Type::Reference(_) => quote!(#name),
                     _ => quote!(&#name),
@@ -323,10 +391,15 @@ fn backward(
         false => quote!(#fields),
     };
     let seed = crate::names::internal("seed");
+    let (before, after) = around;
+    let value = format_ident!("__mica_value", span = Span::mixed_site());
     quote! {
         #[allow(clippy::too_many_arguments)]
         #signature {
-            #fields(#(#call,)* #seed, #(#slots),*)
+            #(#before)*
+            let #value = #fields(#(#call,)* #seed, #(#slots),*);
+            #(#after)*
+            #value
         }
     }
 }

@@ -28,7 +28,7 @@ pub fn tracked_struct(
         by_value: false,
         paths: HashMap::new(),
     };
-    flatten(p, generic, &[], &mut into, errors);
+    flatten(p, generic, &[], &[], &mut into, errors);
     Some(into)
 }
 
@@ -61,6 +61,7 @@ fn flatten(
     at: &syn::TypePath,
     floats: &[String],
     prefix: &[Ident],
+    each: &[usize],
     into: &mut Tracked,
     errors: &mut Errors,
 ) {
@@ -77,10 +78,9 @@ fn flatten(
         );
         return;
     };
-    into.paths.insert(
-        prefix.iter().map(|p| p.to_string()).collect(),
-        Reach::Struct,
-    );
+    into.paths
+        .entry(prefix.iter().map(|p| p.to_string()).collect())
+        .or_insert(Reach::Struct);
     // the struct's type parameters, as this use fills them
     let mut subst = Subst(HashMap::new(), HashMap::new());
     if let Some(syn::PathArguments::AngleBracketed(a)) =
@@ -125,15 +125,29 @@ fn flatten(
         subst.visit_type_mut(&mut ty);
         match floats_inside(&ty, floats) {
             Inside::Floats => {
+                // gathered: a `Vec` of the field, one per element
+                for _ in each {
+                    ty = syn::parse_quote!(::std::vec::Vec<#ty>);
+                }
                 into.paths.insert(key, Reach::Leaf(into.leaves.len()));
-                into.leaves.push(Leaf { path, ty });
+                into.leaves.push(Leaf {
+                    path,
+                    each: each.to_vec(),
+                    ty,
+                });
             }
-            Inside::Struct(p) => flatten(&p, floats, &path, into, errors),
+            Inside::Struct(p) => flatten(&p, floats, &path, each, into, errors),
+            Inside::Each(p) => {
+                into.paths.insert(key, Reach::Each);
+                let mut each = each.to_vec();
+                each.push(path.len());
+                flatten(&p, floats, &path, &each, into, errors);
+            }
             Inside::Structs => {
                 into.paths.insert(key, Reach::Unknown);
                 errors.at(
                     &field.ty,
-                    "a tracked struct's field that holds structs (an array or `Vec` of them) is not supported yet; hold their floats in arrays or `Vec`s of floats, one field each, or track the inner struct in its own parameter",
+                    "a tracked struct's field holds structs in nested arrays or `Vec`s, which is not supported yet; hold them in one `Vec` or array (`Vec<Layer>`), or their floats in arrays of floats",
                 );
             }
         }
@@ -143,17 +157,26 @@ fn flatten(
 enum Inside {
     Floats,
     Struct(syn::TypePath),
+    /// a `Vec` or an array of one struct
+    Each(syn::TypePath),
+    /// structs in nested containers
     Structs,
 }
 
+/// One container of structs, or structs deeper.
+fn each(inner: Inside) -> Inside {
+    match inner {
+        Inside::Floats => Inside::Floats,
+        Inside::Struct(p) => Inside::Each(p),
+        _ => Inside::Structs,
+    }
+}
+
 /// What a knob field's type holds: floats (a float, arrays and `Vec`s of
-/// them), one struct, or arrays / `Vec`s of structs.
+/// them), one struct, a `Vec` or an array of structs, or structs deeper.
 fn floats_inside(ty: &Type, floats: &[String]) -> Inside {
     match ty {
-        Type::Array(a) => match floats_inside(&a.elem, floats) {
-            Inside::Floats => Inside::Floats,
-            _ => Inside::Structs,
-        },
+        Type::Array(a) => each(floats_inside(&a.elem, floats)),
         Type::Paren(p) => floats_inside(&p.elem, floats),
         Type::Group(g) => floats_inside(&g.elem, floats),
         Type::Path(p) => {
@@ -161,10 +184,7 @@ fn floats_inside(ty: &Type, floats: &[String]) -> Inside {
             if let Some(s) = last.filter(|s| s.ident == "Vec") {
                 if let syn::PathArguments::AngleBracketed(a) = &s.arguments {
                     if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
-                        return match floats_inside(t, floats) {
-                            Inside::Floats => Inside::Floats,
-                            _ => Inside::Structs,
-                        };
+                        return each(floats_inside(t, floats));
                     }
                 }
                 return Inside::Structs;

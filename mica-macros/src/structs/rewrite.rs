@@ -9,12 +9,109 @@ use syn::{Ident, Type};
 
 /// One field of a tracked struct that holds floats: its path from the
 /// parameter and its type.
+///
+/// A field of the structs in a `Vec` or an array field (`m.layers[l].w`)
+/// is gathered: its leaf is a `Vec` of that field, one per element
+/// (`each` holds how many names of `path` come before each container),
+/// read as `leaf[l]`, its slopes added back element by element.
 pub struct Leaf {
     pub path: Vec<Ident>,
+    pub each: Vec<usize>,
     pub ty: Type,
 }
 
 impl Leaf {
+    pub fn gathered(&self) -> bool {
+        !self.each.is_empty()
+    }
+
+    /// The leaf's value read from `value`: the field itself, or (gathered)
+    /// a `Vec` of it built element by element.
+    pub fn gather(&self, value: &TokenStream) -> TokenStream {
+        // a loop, not an iterator chain: the chains of a body are Mica's
+        self.walk(
+            value,
+            0,
+            &mut |at, _| quote!(::core::clone::Clone::clone(&#at)),
+            &|at, k, inner| {
+                let span = proc_macro2::Span::mixed_site();
+                let (e, v) = (
+                    quote::format_ident!("__mica_gather_e{}", k, span = span),
+                    quote::format_ident!("__mica_gather_v{}", k, span = span),
+                );
+                let inner = inner(&quote!(#e));
+                quote!({
+                    let mut #v = ::std::vec::Vec::with_capacity(#at.len());
+                    for #e in #at.iter() {
+                        #v.push(#inner);
+                    }
+                    #v
+                })
+            },
+        )
+    }
+
+    /// Adds the gathered leaf's slopes `d` to the fields of `slot`.
+    pub fn scatter(&self, slot: &TokenStream, d: &TokenStream, root: &Ident) -> TokenStream {
+        // the container named in a length mismatch: `m.layers`
+        let label = |k: usize| {
+            std::iter::once(root.to_string())
+                .chain(self.path[..self.each[k]].iter().map(|p| p.to_string()))
+                .collect::<Vec<_>>()
+                .join(".")
+        };
+        let d_at = |k: usize| {
+            quote::format_ident!("__mica_d{}", k, span = proc_macro2::Span::mixed_site())
+        };
+        let body = self.walk(
+            slot,
+            0,
+            &mut |at, k| {
+                let d = d_at(k);
+                quote!(::mica::__private::step_field(&mut #at, #d, 1.0);)
+            },
+            &|at, k, inner| {
+                let (e, d, outer) = (
+                    quote::format_ident!("__mica_e{}", k, span = proc_macro2::Span::mixed_site()),
+                    d_at(k + 1),
+                    d_at(k),
+                );
+                let inner = inner(&quote!((*#e)));
+                let label = label(k);
+                quote! {
+                    ::mica::__private::slot_len(#at.len(), #outer.len(), #label);
+                    for (#e, #d) in #at.iter_mut().zip(#outer.iter()) { #inner }
+                }
+            },
+        );
+        let d0 = d_at(0);
+        quote!({ let #d0 = &#d; #body })
+    }
+
+    /// `value.path…` through the containers: `leaf` at the field itself,
+    /// `each` around what is under a container.
+    fn walk(
+        &self,
+        value: &TokenStream,
+        from: usize,
+        leaf: &mut dyn FnMut(&TokenStream, usize) -> TokenStream,
+        each: &dyn Fn(
+            &TokenStream,
+            usize,
+            &mut dyn FnMut(&TokenStream) -> TokenStream,
+        ) -> TokenStream,
+    ) -> TokenStream {
+        let k = self.each.iter().filter(|&&e| e <= from).count();
+        let (start, end) = (from, self.each.get(k).copied().unwrap_or(self.path.len()));
+        let names = &self.path[start.min(end)..end];
+        let at = quote!(#value #(.#names)*);
+        if k == self.each.len() {
+            return leaf(&at, k);
+        }
+        let mut inner = |e: &TokenStream| self.walk(e, end, leaf, each);
+        each(&at, k, &mut inner)
+    }
+
     pub fn by_ref(&self) -> bool {
         !matches!(&self.ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident != "Vec"))
     }
@@ -35,6 +132,8 @@ impl Leaf {
 pub enum Reach {
     Leaf(usize),
     Struct,
+    /// a `Vec` or an array of structs, read by an index
+    Each,
     Skipped,
     Unknown,
 }
@@ -85,12 +184,16 @@ pub fn check_not_rebound(
 /// written as its leaf parameter: `m.w[i]` is `leaf[i]`, `&m.w` is `leaf`,
 /// a whole `m.w` is `*leaf`; skipped fields stay reads of `m`.
 pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> TokenStream {
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let tokens = unparen_places(tokens.into_iter().collect(), roots);
     let mut out: Vec<TokenTree> = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
         let token = &tokens[i];
+        // (`0..m.n` is a range, not a field `m`)
+        let range = i > 1
+            && matches!(&tokens[i - 2], TokenTree::Punct(p) if p.as_char() == '.' && p.spacing() == proc_macro2::Spacing::Joint);
         let follows_dot_or_path = i > 0
+            && !range
             && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '.' || p.as_char() == ':' || p.as_char() == '\'');
         match token {
             TokenTree::Group(g) => {
@@ -108,9 +211,34 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                 let mut path: Vec<String> = Vec::new();
                 let mut j = i + 1;
                 let mut reach = Reach::Struct;
-                while j + 1 < tokens.len() {
-                    let (TokenTree::Punct(dot), TokenTree::Ident(field)) =
-                        (&tokens[j], &tokens[j + 1])
+                // the indices of the containers of structs passed
+                let mut indices: Vec<TokenTree> = Vec::new();
+                let mut shown = id.to_string();
+                // a container of structs passed, whose index comes next
+                let mut pending = false;
+                while j < tokens.len() {
+                    if pending {
+                        pending = false;
+                        match &tokens[j] {
+                            TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket => {
+                                let mut index = Group::new(
+                                    Delimiter::Bracket,
+                                    rewrite(g.stream(), roots, errors),
+                                );
+                                index.set_span(g.span());
+                                shown.push_str(&format!("[{}]", g.stream()));
+                                indices.push(TokenTree::Group(index));
+                                j += 1;
+                                continue;
+                            }
+                            _ => {
+                                reach = Reach::Each;
+                                break;
+                            }
+                        }
+                    }
+                    let (Some(TokenTree::Punct(dot)), Some(TokenTree::Ident(field))) =
+                        (tokens.get(j), tokens.get(j + 1))
                     else {
                         break;
                     };
@@ -120,8 +248,10 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                     let mut next = path.clone();
                     next.push(field.to_string());
                     match t.paths.get(&next) {
-                        Some(Reach::Struct) => {
+                        Some(r @ (Reach::Struct | Reach::Each)) => {
+                            pending = matches!(r, Reach::Each);
                             path = next;
+                            shown.push_str(&format!(".{field}"));
                             j += 2;
                         }
                         Some(Reach::Leaf(k)) => {
@@ -139,13 +269,17 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                         }
                     }
                 }
+                if pending {
+                    reach = Reach::Each;
+                }
                 match reach {
                     Reach::Leaf(k) => {
                         let leaf = &t.leaves[k];
                         // named where the body reads it, for errors about the read
                         let mut name = leaf.name(&t.root);
                         name.set_span(id.span());
-                        let indexed = matches!(tokens.get(j), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket)
+                        let indexed = !indices.is_empty()
+                            || matches!(tokens.get(j), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket)
                             || matches!(tokens.get(j), Some(TokenTree::Punct(p)) if p.as_char() == '.');
                         let borrowed = matches!(out.last(), Some(TokenTree::Punct(p)) if p.as_char() == '&' && p.spacing() == proc_macro2::Spacing::Alone)
                             && !matches!(out.len().checked_sub(2).and_then(|k| out.get(k)), Some(TokenTree::Punct(p)) if p.as_char() == '&');
@@ -158,19 +292,27 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                         } else {
                             out.push(TokenTree::Ident(name));
                         }
+                        out.extend(indices);
                         i = j;
                     }
                     Reach::Skipped => {
                         out.push(TokenTree::Ident(t.plain.clone()));
                         i += 1;
                     }
-                    Reach::Struct | Reach::Unknown => {
-                        let shown: String = std::iter::once(id.to_string())
-                            .chain(path.iter().cloned())
-                            .collect::<Vec<_>>()
-                            .join(".");
+                    // `m.layers.len()`: the length, read untracked
+                    Reach::Each
+                        if matches!((tokens.get(j), tokens.get(j + 1), tokens.get(j + 2)),
+                                (Some(TokenTree::Punct(dot)), Some(TokenTree::Ident(len)), Some(TokenTree::Group(g)))
+                                if dot.as_char() == '.' && len == "len" && g.delimiter() == Delimiter::Parenthesis && g.stream().is_empty()) =>
+                    {
+                        out.push(TokenTree::Ident(t.plain.clone()));
+                        i += 1;
+                    }
+                    Reach::Struct | Reach::Unknown | Reach::Each => {
                         let method = matches!(tokens.get(j + 2), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
-                        let message = if method {
+                        let message = if matches!(reach, Reach::Each) {
+                            format!("`{shown}` holds tracked structs, which Mica follows by index: read `{shown}[k].field` with `k` in `0..{shown}.len()`, or loop `for item in &{shown} {{ … item.field … }}`")
+                        } else if method {
                             format!("a method of the tracked struct `{shown}` is not followed by Mica yet; read its fields here (`{shown}.field[i]`), or pass `{shown}` to a function of the same `#[tape]` block")
                         } else {
                             format!("the tracked struct `{shown}` is read whole here; Mica follows a tracked struct through its fields (`{shown}.field[i]`): read them here, or pass `{shown}` to a function of the same `#[tape]` block, which Mica follows")
@@ -192,4 +334,180 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
         }
     }
     out.into_iter().collect()
+}
+
+/// `(m.layers[l]).b`, as a helper's inlined parameter reads in a macro's
+/// tokens, without the parentheses: `m.layers[l].b`.
+fn unparen_places(tokens: Vec<TokenTree>, roots: &[&Tracked]) -> Vec<TokenTree> {
+    let mut out = Vec::with_capacity(tokens.len());
+    for (k, t) in tokens.iter().enumerate() {
+        if let TokenTree::Group(g) = t {
+            let field_after = matches!(tokens.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == '.' && p.spacing() == proc_macro2::Spacing::Alone);
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            let place = matches!(inner.first(), Some(TokenTree::Ident(r)) if roots.iter().any(|t| t.root == *r))
+                && inner[1..].iter().all(|t| match t {
+                    TokenTree::Ident(_) => true,
+                    TokenTree::Punct(p) => {
+                        p.as_char() == '.' && p.spacing() == proc_macro2::Spacing::Alone
+                    }
+                    TokenTree::Group(g) => g.delimiter() == Delimiter::Bracket,
+                    TokenTree::Literal(_) => false,
+                });
+            if g.delimiter() == Delimiter::Parenthesis && field_after && place {
+                out.extend(inner);
+                continue;
+            }
+        }
+        out.push(t.clone());
+    }
+    out
+}
+
+/// The body with its loops over a tracked struct's structs written by
+/// index ([`each_loop`]), before helpers are inlined: `layer` passed to a
+/// helper is then `&m.layers[k]`, which the helper's reads follow.
+pub fn each_loops(tokens: TokenStream, roots: &[&Tracked]) -> TokenStream {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = TokenStream::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if let Some((by_index, next)) = each_loop(&tokens, i, roots) {
+            out.extend(each_loops(by_index, roots));
+            i = next;
+            continue;
+        }
+        match &tokens[i] {
+            TokenTree::Group(g) => {
+                let mut inner = Group::new(g.delimiter(), each_loops(g.stream(), roots));
+                inner.set_span(g.span());
+                out.extend([TokenTree::Group(inner)]);
+            }
+            other => out.extend([other.clone()]),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `for layer in &m.layers { … }` (or `m.layers.iter()`) over a tracked
+/// struct's `Vec` or array of structs, written as the loop by index it is:
+/// `for k in 0..m.layers.len() { … }` with each `layer` read as
+/// `m.layers[k]`, so its fields are followed. The loop as written, and the
+/// index past it, or `None` when `tokens[i]` starts no such loop (or its
+/// body binds the name again: the reads stay as written, and are refused).
+fn each_loop(tokens: &[TokenTree], i: usize, roots: &[&Tracked]) -> Option<(TokenStream, usize)> {
+    let is =
+        |k: usize, c: char| matches!(tokens.get(k), Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let (TokenTree::Ident(for_), Some(TokenTree::Ident(name)), Some(TokenTree::Ident(in_))) =
+        (&tokens[i], tokens.get(i + 1), tokens.get(i + 2))
+    else {
+        return None;
+    };
+    if for_ != "for" || in_ != "in" || name == "mut" {
+        return None;
+    }
+    // the iterated place: `&root.a.b` or `root.a.b.iter()`, up to the body
+    let mut k = i + 3;
+    let borrowed = is(k, '&');
+    if borrowed {
+        k += 1;
+    }
+    let Some(TokenTree::Ident(root)) = tokens.get(k) else {
+        return None;
+    };
+    let t = roots.iter().find(|t| t.root == *root)?;
+    let mut path: Vec<String> = Vec::new();
+    let mut place: Vec<TokenTree> = vec![tokens[k].clone()];
+    k += 1;
+    while is(k, '.') {
+        let Some(TokenTree::Ident(field)) = tokens.get(k + 1) else {
+            return None;
+        };
+        if field == "iter" && !borrowed && matches!(t.paths.get(&path), Some(Reach::Each)) {
+            let empty_call = matches!(tokens.get(k + 2), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis && g.stream().is_empty());
+            if !empty_call {
+                return None;
+            }
+            k += 3;
+            break;
+        }
+        path.push(field.to_string());
+        place.extend(tokens[k..k + 2].iter().cloned());
+        k += 2;
+    }
+    if !matches!(t.paths.get(&path), Some(Reach::Each)) {
+        return None;
+    }
+    let Some(TokenTree::Group(body)) = tokens.get(k) else {
+        return None;
+    };
+    if body.delimiter() != Delimiter::Brace || binds(body.stream(), name) {
+        return None;
+    }
+    let index = Ident::new("__mica_each", proc_macro2::Span::mixed_site());
+    let place: TokenStream = place.into_iter().collect();
+    let element = quote!(#place[#index]);
+    let mut inner = Group::new(Delimiter::Brace, substitute(body.stream(), name, &element));
+    inner.set_span(body.span());
+    let for_ = &tokens[i];
+    Some((quote!(#for_ #index in 0..#place.len() #inner), k + 1))
+}
+
+/// Whether `tokens` bind `name` again (`let name`, `|name|`, a pattern).
+fn binds(tokens: TokenStream, name: &Ident) -> bool {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    tokens.iter().enumerate().any(|(k, t)| match t {
+        TokenTree::Group(g) => binds(g.stream(), name),
+        TokenTree::Ident(id) if id == name => {
+            let before = k.checked_sub(1).and_then(|b| tokens.get(b));
+            let after = tokens.get(k + 1);
+            matches!(before, Some(TokenTree::Ident(b)) if b == "let" || b == "mut" || b == "for" || b == "ref")
+                || matches!(before, Some(TokenTree::Punct(p)) if p.as_char() == '|' || p.as_char() == ',')
+                    && matches!(after, Some(TokenTree::Punct(p)) if p.as_char() == '|' || p.as_char() == ':' || p.as_char() == ',')
+                || matches!(after, Some(TokenTree::Punct(p)) if p.as_char() == '@')
+        }
+        _ => false,
+    })
+}
+
+/// `tokens` with each `name` read (not a field or a path segment) written
+/// `element`.
+fn substitute(tokens: TokenStream, name: &Ident, element: &TokenStream) -> TokenStream {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = TokenStream::new();
+    for (k, t) in tokens.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => {
+                let mut inner = Group::new(g.delimiter(), substitute(g.stream(), name, element));
+                inner.set_span(g.span());
+                out.extend([TokenTree::Group(inner)]);
+            }
+            TokenTree::Ident(id) if id == name => {
+                let after_dot = k > 0
+                    && matches!(&tokens[k - 1], TokenTree::Punct(p) if (p.as_char() == '.' && !(k > 1 && matches!(&tokens[k - 2], TokenTree::Punct(q) if q.as_char() == '.' && q.spacing() == proc_macro2::Spacing::Joint))) || p.as_char() == ':');
+                let before_path =
+                    matches!(tokens.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                // a field or an index of the element reads it in place; the
+                // element itself is a reference, as the loop gave it
+                let projected = matches!(tokens.get(k + 1), Some(TokenTree::Punct(p)) if p.as_char() == '.')
+                    || matches!(tokens.get(k + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket);
+                if after_dot || before_path {
+                    out.extend([t.clone()]);
+                } else if !projected {
+                    let mut amp = proc_macro2::Punct::new('&', proc_macro2::Spacing::Alone);
+                    amp.set_span(id.span());
+                    out.extend([TokenTree::Punct(amp)]);
+                    out.extend(element.clone());
+                } else {
+                    // spanned at the user's name, for errors about the read
+                    out.extend(element.clone().into_iter().map(|mut tt| {
+                        tt.set_span(id.span());
+                        tt
+                    }));
+                }
+            }
+            other => out.extend([other.clone()]),
+        }
+    }
+    out
 }

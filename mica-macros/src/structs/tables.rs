@@ -113,7 +113,7 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
             .collect();
         for field in &s.fields {
             if !is_skipped(field) {
-                if let Some(p) = crate::knob_derive::struct_of(&field.ty, &generic) {
+                if let Some(p) = crate::knob_derive::struct_of(elements(&field.ty), &generic) {
                     let mut p = p.clone();
                     respan(&mut p);
                     find.found.push(p);
@@ -135,6 +135,27 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
             new
         })
         .collect()
+}
+
+/// The elements' type of a field's arrays and `Vec`s (`Layer` of
+/// `Vec<Layer>`), or the field's type.
+fn elements(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Array(a) => elements(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last();
+            match last.map(|s| (&s.ident, &s.arguments)) {
+                Some((v, syn::PathArguments::AngleBracketed(a))) if v == "Vec" => {
+                    match a.args.first() {
+                        Some(syn::GenericArgument::Type(t)) => elements(t),
+                        _ => ty,
+                    }
+                }
+                _ => ty,
+            }
+        }
+        _ => ty,
+    }
 }
 
 /// A path from a struct's definition, named where `#[tape]` stands.

@@ -49,7 +49,7 @@ pub fn knobs(item: &mut ItemFn, outer: &[String], errors: &mut Errors) -> bool {
         for leaf in &t.leaves {
             let (leaf_name, leaf_ty, path) = (leaf.name(&t.root), &leaf.ty, &leaf.path);
             let value = match leaf.is_vec() {
-                true => quote!(::core::clone::Clone::clone(&#whole #(.#path)*)),
+                true => leaf.gather(&quote!(#whole)),
                 false => quote!(#whole #(.#path)*),
             };
             stmts.push(syn::parse_quote!(#[tracked] let #leaf_name: #leaf_ty = #value;));
@@ -86,6 +86,17 @@ pub fn knobs(item: &mut ItemFn, outer: &[String], errors: &mut Errors) -> bool {
         Err(e) => errors.push(e),
     }
     true
+}
+
+/// The structs the function's top-level `#[tracked] let`s track.
+pub fn struct_lets(item: &ItemFn, generic: &[String]) -> Vec<Tracked> {
+    let mut quiet = Errors::default();
+    item.block
+        .stmts
+        .iter()
+        .filter_map(struct_let)
+        .filter_map(|(name, ty, _)| tracked_struct(name.clone(), name, &ty, generic, &mut quiet))
+        .collect()
 }
 
 /// `#[tracked] let NAME: TYPE = INIT;` whose type names a struct.
@@ -148,7 +159,10 @@ fn gradients(tokens: TokenStream, roots: &[&Tracked]) -> TokenStream {
             let g = format_ident!("__mica_gradient_of_{}", t.root);
             let fields = t.leaves.iter().map(|leaf| {
                 let (name, path) = (leaf.name(&t.root), &leaf.path);
-                quote!(#g #(.#path)* = (gradient!(#name)).to_owned();)
+                match leaf.gathered() {
+                    true => leaf.scatter(&quote!(#g), &quote!(gradient!(#name)), &t.root),
+                    false => quote!(#g #(.#path)* = (gradient!(#name)).to_owned();),
+                }
             });
             let block = quote!({
                 let mut #g = ::mica::__private::zeros_like(&#whole);

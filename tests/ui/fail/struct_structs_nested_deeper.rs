@@ -1,4 +1,5 @@
-// A tracked struct's field of structs (`Vec<Layer>`) is not followed yet.
+// Structs in a `Vec` (or an array) are followed; structs in a `Vec` of
+// arrays are not yet.
 #[derive(Clone, mica::Knob)]
 pub struct Layer {
     pub w: Vec<f64>,
@@ -6,7 +7,7 @@ pub struct Layer {
 
 #[derive(Clone, mica::Knob)]
 pub struct Net {
-    pub layers: Vec<Layer>,
+    pub blocks: Vec<[Layer; 2]>,
     pub out: f64,
 }
 
