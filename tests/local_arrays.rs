@@ -343,6 +343,7 @@ pub fn relayed(#[tracked] w: &[f64], x: &[f64]) -> f64 {
 
 /// A `Vec` of `Vec`s, tracked: ragged rows.
 #[mica::tape]
+#[allow(clippy::needless_range_loop)] // rows and columns, as the math reads
 pub fn ragged(#[tracked] rows: &[Vec<f64>], x: &[f64]) -> f64 {
     let mut total = 0.0;
     for r in 0..rows.len() {

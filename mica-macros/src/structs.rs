@@ -195,7 +195,7 @@ pub fn each_loops(item: &mut ItemFn, outer: &[String]) {
     let refs: Vec<&Tracked> = roots.iter().collect();
     let body = rewrite::each_loops(item.block.to_token_stream(), &refs);
     if let Ok(block) = syn::parse2(body) {
-        item.block = Box::new(block);
+        *item.block = block;
     }
 }
 

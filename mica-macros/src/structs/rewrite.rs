@@ -7,6 +7,11 @@ use std::collections::HashMap;
 use syn::visit::Visit;
 use syn::{Ident, Type};
 
+/// What a container of structs becomes, given the place it is at, its
+/// depth, and what each of its elements becomes.
+type Around<'a> =
+    dyn Fn(&TokenStream, usize, &mut dyn FnMut(&TokenStream) -> TokenStream) -> TokenStream + 'a;
+
 /// One field of a tracked struct that holds floats: its path from the
 /// parameter and its type.
 ///
@@ -95,11 +100,7 @@ impl Leaf {
         value: &TokenStream,
         from: usize,
         leaf: &mut dyn FnMut(&TokenStream, usize) -> TokenStream,
-        each: &dyn Fn(
-            &TokenStream,
-            usize,
-            &mut dyn FnMut(&TokenStream) -> TokenStream,
-        ) -> TokenStream,
+        each: &Around<'_>,
     ) -> TokenStream {
         let k = self.each.iter().filter(|&&e| e <= from).count();
         let (start, end) = (from, self.each.get(k).copied().unwrap_or(self.path.len()));
