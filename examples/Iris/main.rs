@@ -1,15 +1,19 @@
 //! A small neural network trained with Mica: 4 inputs, one hidden layer of
 //! 8 `tanh` units, 3 outputs with softmax cross-entropy, on Fisher's iris
 //! data set (150 flowers, 3 species; the data ships inside the
-//! `linfa-datasets` crate). The network is a struct of two layers with
-//! `#[derive(mica::Knob)]`, tracked whole; the loss of one flower is a
-//! `#[tape]` function, and the batch gradient is its `_backward` called
-//! once per flower into one gradient network, every weight collecting one
-//! honest total gradient. A descent step is `net.add_scaled(&g, -RATE)`.
+//! `linfa-datasets` crate). The network is a `Vec` of layers in a struct
+//! with `#[derive(mica::Knob)]`, tracked whole; the loss of one flower is a
+//! function of a `#[tape]` module whose helper computes one layer, and the
+//! batch gradient is its `_backward` called once per flower into one
+//! gradient network, every weight collecting one honest total gradient. A
+//! descent step is `net.add_scaled(&g, -RATE)`.
 //!
 //! Run it with `make -C examples/Iris run`.
 
 use mica::{tape, Knob};
+use model::flower_loss_backward;
+#[cfg(test)]
+use model::{flower_loss, flower_loss_grad};
 
 const INPUTS: usize = 4;
 const HIDDEN: usize = 8;
@@ -17,63 +21,69 @@ const CLASSES: usize = 3;
 const EPOCHS: usize = 300;
 const RATE: f64 = 0.5;
 
-/// A dense layer from `I` inputs to `O` units: `w[o][i]`, `b[o]`.
+/// A dense layer: `w[o][i]` from input `i` to unit `o`, and `b[o]`.
 #[derive(Clone, Knob)]
-struct Layer<const I: usize, const O: usize> {
-    w: [[f64; I]; O],
-    b: [f64; O],
+pub struct Layer {
+    w: Vec<Vec<f64>>,
+    b: Vec<f64>,
 }
 
-/// The network's knobs: its gradient is a `Net` too.
+/// The network's knobs, its layers in order: its gradient is a `Net` too.
 #[derive(Clone, Knob)]
-struct Net {
-    hidden: Layer<INPUTS, HIDDEN>,
-    out: Layer<HIDDEN, CLASSES>,
+pub struct Net {
+    layers: Vec<Layer>,
 }
 
-/// Softmax cross-entropy of one flower: `log Σ exp(z) − z[label]`, with the
-/// largest logit subtracted first so `exp` cannot overflow.
 #[tape]
 #[allow(clippy::needless_range_loop)] // the layers' loops, written as the math reads
-fn flower_loss(#[tracked] net: &Net, x: &[f64; INPUTS], label: usize) -> f64 {
-    let mut h = [0.0; HIDDEN];
-    for i in 0..HIDDEN {
-        let mut s = net.hidden.b[i];
-        for j in 0..INPUTS {
-            s += net.hidden.w[i][j] * x[j];
+mod model {
+    use super::{Layer, Net, INPUTS};
+
+    /// `W x + b` of one layer.
+    fn affine(layer: &Layer, x: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; layer.b.len()];
+        for o in 0..layer.b.len() {
+            let mut s = layer.b[o];
+            for i in 0..x.len() {
+                s += layer.w[o][i] * x[i];
+            }
+            out[o] = s;
         }
-        h[i] = s.tanh();
+        out
     }
-    let mut z = [0.0; CLASSES];
-    for k in 0..CLASSES {
-        let mut s = net.out.b[k];
-        for i in 0..HIDDEN {
-            s += net.out.w[k][i] * h[i];
+
+    /// Softmax cross-entropy of one flower: `log Σ exp(z) − z[label]`,
+    /// with the largest logit subtracted first so `exp` cannot overflow.
+    pub fn flower_loss(#[tracked] net: &Net, x: &[f64; INPUTS], label: usize) -> f64 {
+        let s = affine(&net.layers[0], x);
+        let mut h = vec![0.0; s.len()];
+        for i in 0..s.len() {
+            h[i] = s[i].tanh();
         }
-        z[k] = s;
-    }
-    let mut largest = z[0];
-    for v in z.iter() {
-        if *v > largest {
-            largest = *v;
+        let z = affine(&net.layers[1], &h);
+        let mut largest = z[0];
+        for v in z.iter() {
+            if *v > largest {
+                largest = *v;
+            }
         }
+        let mut total = 0.0;
+        for v in z.iter() {
+            total += (v - largest).exp();
+        }
+        total.ln() + largest - z[label]
     }
-    let mut total = 0.0;
-    for v in z.iter() {
-        total += (v - largest).exp();
-    }
-    total.ln() + largest - z[label]
 }
 
 /// The hidden layer and the logits, in plain Rust (no tape).
 fn forward(net: &Net, x: &[f64; INPUTS]) -> (Vec<f64>, Vec<f64>) {
-    let (hidden, out) = (&net.hidden, &net.out);
-    let h: Vec<f64> = (0..HIDDEN)
-        .map(|i| (hidden.b[i] + (0..INPUTS).map(|j| hidden.w[i][j] * x[j]).sum::<f64>()).tanh())
-        .collect();
-    let z: Vec<f64> = (0..CLASSES)
-        .map(|k| out.b[k] + (0..HIDDEN).map(|i| out.w[k][i] * h[i]).sum::<f64>())
-        .collect();
+    let affine = |layer: &Layer, x: &[f64]| -> Vec<f64> {
+        let rows = layer.w.iter().zip(&layer.b);
+        rows.map(|(w, b)| b + w.iter().zip(x).map(|(w, x)| w * x).sum::<f64>())
+            .collect()
+    };
+    let h: Vec<f64> = affine(&net.layers[0], x).iter().map(|s| s.tanh()).collect();
+    let z = affine(&net.layers[1], &h);
     (h, z)
 }
 
@@ -112,15 +122,14 @@ fn start() -> Net {
             .wrapping_add(1_442_695_040_888_963_407);
         ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.5
     };
+    let mut layer = |inputs: usize, units: usize| Layer {
+        w: (0..units)
+            .map(|_| (0..inputs).map(|_| small()).collect())
+            .collect(),
+        b: vec![0.0; units],
+    };
     Net {
-        hidden: Layer {
-            w: core::array::from_fn(|_| core::array::from_fn(|_| small())),
-            b: [0.0; HIDDEN],
-        },
-        out: Layer {
-            w: core::array::from_fn(|_| core::array::from_fn(|_| small())),
-            b: [0.0; CLASSES],
-        },
+        layers: vec![layer(INPUTS, HIDDEN), layer(HIDDEN, CLASSES)],
     }
 }
 
@@ -175,21 +184,33 @@ mod tests {
             .map(|k| (z[k] - largest).exp() / total - if k == label { 1.0 } else { 0.0 })
             .collect();
         let mut g = net.zeros_like();
-        for (k, &d) in dz.iter().enumerate() {
-            g.out.b[k] = d;
-            for (w, &hi) in g.out.w[k].iter_mut().zip(&h) {
-                *w = d * hi;
-            }
-        }
+        let (hidden, out) = (&mut g.layers[0], &net.layers[1]);
         for (i, &hi) in h.iter().enumerate() {
-            let dh: f64 = (0..CLASSES).map(|k| dz[k] * net.out.w[k][i]).sum();
+            let dh: f64 = (0..CLASSES).map(|k| dz[k] * out.w[k][i]).sum();
             let ds = dh * (1.0 - hi * hi);
-            g.hidden.b[i] = ds;
-            for (w, &xj) in g.hidden.w[i].iter_mut().zip(x) {
+            hidden.b[i] = ds;
+            for (w, &xj) in hidden.w[i].iter_mut().zip(x) {
                 *w = ds * xj;
             }
         }
+        let out = &mut g.layers[1];
+        for (k, &d) in dz.iter().enumerate() {
+            out.b[k] = d;
+            for (w, &hi) in out.w[k].iter_mut().zip(&h) {
+                *w = d * hi;
+            }
+        }
         g
+    }
+
+    /// Every weight and bias of a network, layer by layer.
+    fn flat(net: &Net) -> Vec<f64> {
+        let mut v = Vec::new();
+        for layer in &net.layers {
+            v.extend(layer.w.iter().flatten());
+            v.extend(&layer.b);
+        }
+        v
     }
 
     #[test]
@@ -199,16 +220,9 @@ mod tests {
         for (x, &label) in xs.iter().zip(&labels).step_by(17) {
             let (value, g) = flower_loss_grad(&net, x, label);
             assert_eq!(value, flower_loss(&net, x, label));
-            let h = by_hand(&net, x, label);
-            let pairs = g
-                .hidden
-                .w
-                .iter()
-                .flatten()
-                .zip(h.hidden.w.iter().flatten())
-                .chain(g.hidden.b.iter().zip(&h.hidden.b))
-                .chain(g.out.w.iter().flatten().zip(h.out.w.iter().flatten()))
-                .chain(g.out.b.iter().zip(&h.out.b));
+            let (g, h) = (flat(&g), flat(&by_hand(&net, x, label)));
+            assert_eq!(g.len(), 4 * HIDDEN + HIDDEN + HIDDEN * CLASSES + CLASSES);
+            let pairs = g.iter().zip(&h);
             for (mica, hand) in pairs {
                 assert!(
                     (mica - hand).abs() <= 1e-12 * (1.0 + hand.abs()),
