@@ -373,3 +373,74 @@ fn a_copied_parameter_becomes_recorded_and_vecs_of_vecs_are_knobs() {
         fd::agrees("ragged", &|p| ragged(&shape(p), &x), &flat, &claimed, 1e-6);
     }
 }
+
+/// Layers of different widths, each output replacing the last: the array
+/// `h` holds 2, then 3, then 1 elements.
+#[mica::tape]
+pub fn widths(#[tracked] w: &[f64], x: &[f64]) -> f64 {
+    let sizes = [2, 3, 1];
+    let mut h = x.to_vec();
+    let mut at = 0;
+    for l in 1..3 {
+        let mut next = vec![0.0; sizes[l]];
+        for o in 0..sizes[l] {
+            let mut z = 0.0;
+            for i in 0..h.len() {
+                z += w[at + o * h.len() + i] * h[i];
+            }
+            next[o] = z.tanh();
+        }
+        at += sizes[l] * h.len();
+        h = next;
+    }
+    let mut total = 0.0;
+    for v in h.iter() {
+        total += v * v;
+    }
+    total
+}
+
+/// [`widths`] in `f32`, its layers growing then shrinking the other way.
+#[mica::tape]
+pub fn widths32(#[tracked] w: &[f32], x: &[f32]) -> f32 {
+    let sizes = [1, 3, 2];
+    let mut h = x.to_vec();
+    let mut at = 0;
+    for l in 1..3 {
+        let mut next = vec![0.0; sizes[l]];
+        for o in 0..sizes[l] {
+            let mut z = 0.0;
+            for i in 0..h.len() {
+                z += w[at + o * h.len() + i] * h[i];
+            }
+            next[o] = z.sin();
+        }
+        at += sizes[l] * h.len();
+        h = next;
+    }
+    let mut total = h[0] * h[1];
+    // a constant of another length, then recorded values again
+    h = vec![0.5; 4];
+    for i in 0..4 {
+        h[i] = h[i] * w[i];
+    }
+    for v in h.iter() {
+        total += v * v;
+    }
+    total
+}
+
+#[test]
+fn an_array_replaced_by_one_of_another_length() {
+    let w: Vec<f64> = (0..9).map(|k| 0.3 - 0.11 * k as f64).collect();
+    for x in [[0.5, -1.0], [1.5, 0.25], [-0.7, 0.9]] {
+        let (v, g) = widths_grad(&w, &x);
+        assert_eq!(v, widths(&w, &x));
+        fd::agrees("widths", &|p| widths(p, &x), &w, &g, 1e-6);
+    }
+    let w: Vec<f32> = (0..9).map(|k| 0.4 - 0.07 * k as f32).collect();
+    for x in [[0.5], [-1.25]] {
+        let (_, g) = widths32_grad(&w, &x);
+        fd::agrees("widths f32", &|p| widths32(p, &x), &w, &g, 2e-2);
+    }
+}

@@ -3,10 +3,11 @@
 //! data set (150 flowers, 3 species; the data ships inside the
 //! `linfa-datasets` crate). The network is a `Vec` of layers in a struct
 //! with `#[derive(mica::Knob)]`, tracked whole; the loss of one flower is a
-//! function of a `#[tape]` module whose helper computes one layer, and the
-//! batch gradient is its `_backward` called once per flower into one
-//! gradient network, every weight collecting one honest total gradient. A
-//! descent step is `net.add_scaled(&g, -RATE)`.
+//! function of a `#[tape]` module that runs the layers in a loop (a helper
+//! computes one, each layer's output replaces the last), and the batch
+//! gradient is its `_backward` called once per flower into one gradient
+//! network, every weight collecting one honest total gradient. A descent
+//! step is `net.add_scaled(&g, -RATE)`.
 //!
 //! Run it with `make -C examples/Iris run`.
 
@@ -55,12 +56,14 @@ mod model {
     /// Softmax cross-entropy of one flower: `log Σ exp(z) − z[label]`,
     /// with the largest logit subtracted first so `exp` cannot overflow.
     pub fn flower_loss(#[tracked] net: &Net, x: &[f64; INPUTS], label: usize) -> f64 {
-        let s = affine(&net.layers[0], x);
-        let mut h = vec![0.0; s.len()];
-        for i in 0..s.len() {
-            h[i] = s[i].tanh();
+        // every layer but the last is followed by `tanh`
+        let mut h = x.to_vec();
+        let last = net.layers.len() - 1;
+        for l in 0..last {
+            let s = affine(&net.layers[l], &h);
+            h = s.iter().map(|v| v.tanh()).collect();
         }
-        let z = affine(&net.layers[1], &h);
+        let z = affine(&net.layers[last], &h);
         let mut largest = z[0];
         for v in z.iter() {
             if *v > largest {

@@ -431,7 +431,7 @@ impl Untracked for NoSlot {}
 pub trait Shaped {
     /// what is kept: nothing for a fixed-size array of floats, the length
     /// of a `Vec`
-    type Shape: Copy + Default;
+    type Shape: Copy + Default + Grow;
     /// the adjoint buffer's type
     type Grad;
     /// this value's shape
@@ -486,6 +486,36 @@ where
     fn zeros((len, shape): Self::Shape) -> Self::Grad {
         vec![K::zeros(shape); len]
     }
+}
+
+/// A shape that takes in another: the larger length at each level, so a
+/// buffer of it holds either.
+#[doc(hidden)]
+pub trait Grow {
+    fn grow(&mut self, other: Self);
+}
+
+impl Grow for () {
+    #[inline(always)]
+    fn grow(&mut self, (): ()) {}
+}
+
+impl<S: Grow> Grow for (usize, S) {
+    #[inline(always)]
+    fn grow(&mut self, (len, inner): (usize, S)) {
+        self.0 = self.0.max(len);
+        self.1.grow(inner);
+    }
+}
+
+/// A local array given a whole new value (`h = next;`, a `Vec` of another
+/// length maybe): its captured shape grows to hold the new one too, so the
+/// adjoint buffer the reverse makes from it has room for every length the
+/// array had.
+#[doc(hidden)]
+#[inline(always)]
+pub fn grow_shape<A: Shaped>(shape: &mut ShapeOf<A>, new: ShapeOf<A>) {
+    shape.1.grow(new.1);
 }
 
 /// A captured shape, typed after its array.

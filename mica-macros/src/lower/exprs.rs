@@ -276,6 +276,23 @@ impl Sweep<'_> {
         }
     }
 
+    /// A value's store that later lines may change (`grow_shape`): as
+    /// [`Self::stored`], declared `mut`.
+    pub(super) fn stored_mut(&mut self, value: TokenStream, out: &mut TokenStream) -> ValueId {
+        let temp = self.names.fresh("c");
+        let depth = self.depth;
+        match self.hoists.last_mut() {
+            Some(hoist) if hoist.base != depth || hoist.arms > 0 => {
+                hoist.names.push((temp.clone(), hoist.arms > 0));
+                hoist.mutable.push(temp.clone());
+                self.hoisted.insert(temp.to_string());
+                out.extend([quote!(#temp = #value;)]);
+            }
+            _ => out.extend([quote!(#[allow(unused_mut)] let mut #temp = #value;)]),
+        }
+        self.new_value(temp, None)
+    }
+
     /// As [`Self::emit_temp`] for `Some(value)`: hoisted, it starts from
     /// `None` (not a placeholder, which a reference has not).
     pub(super) fn emit_optional_temp(

@@ -16,6 +16,9 @@ pub(super) struct Hoist {
     /// optional references for the reverse sweep, which start from `None`:
     /// a reference has no placeholder
     pub(super) options: Vec<Ident>,
+    /// names among `names` changed after they are set (a local array's
+    /// captured shape, which a whole new value grows)
+    pub(super) mutable: Vec<Ident>,
     /// block depth of the scope's own statements
     pub(super) base: usize,
     /// branch arms entered within this scope
@@ -33,6 +36,8 @@ pub(super) fn hoisted_decls(hoist: &Hoist) -> TokenStream {
         .map(|(name, in_arm)| {
             if *in_arm {
                 quote!(#[allow(unused_assignments)] let mut #name = ::mica::__private::placeholder();)
+            } else if hoist.mutable.contains(name) {
+                quote!(#[allow(unused_mut)] let mut #name;)
             } else {
                 quote!(let #name;)
             }

@@ -123,7 +123,8 @@ impl Sweep<'_> {
         fill: Option<Fill>,
         out: &mut TokenStream,
     ) -> ArrayId {
-        let shape = self.stored(quote!(::mica::__private::shape_of(&#name)), out);
+        // mutable: a whole new value of another length grows it (below)
+        let shape = self.stored_mut(quote!(::mica::__private::shape_of(&#name)), out);
         let acc = self.names.fresh("h");
         self.arrays.push(Array {
             acc: acc.to_token_stream(),
@@ -271,6 +272,12 @@ impl Sweep<'_> {
                     return Ok(());
                 }
                 out.extend([quote!(#target = #fwd;)]);
+                // `h = next;` of another length: the buffer the reverse
+                // makes for `h` must hold every length it has
+                if let Some((_, shape)) = self.arrays[to].local {
+                    let store = &self.values[shape].store;
+                    out.extend([quote!(::mica::__private::grow_shape(&mut #store, ::mica::__private::shape_of(&#target));)]);
+                }
                 self.push_step(Step::Copy {
                     to,
                     from: array,
@@ -280,6 +287,10 @@ impl Sweep<'_> {
             }
             Val::Const => {
                 out.extend([quote!(#target = #fwd;)]);
+                if let Some((_, shape)) = self.arrays[to].local {
+                    let store = &self.values[shape].store;
+                    out.extend([quote!(::mica::__private::grow_shape(&mut #store, ::mica::__private::shape_of(&#target));)]);
+                }
                 self.push_step(Step::Fill {
                     array: to,
                     value: Operand::Const(quote!(0)),
