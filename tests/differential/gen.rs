@@ -273,6 +273,10 @@ pub enum S {
     Whole(String, Whole),
     /// `std::mem::swap(&mut a, &mut b)` of two scalars
     SwapScalars(String, String),
+    /// `{ let mut g = vec![0.0; 3 + i % 3]; g[0] = h[1] * 0.5 + e;
+    /// g[1] = h[2]; g[2] = h[0]; h = g; }`: the `Vec` `h` replaced by one
+    /// of another length in each iteration of the loop over `i`
+    Regrow(String, String, E),
     /// `let h = if c { [..] } else { [..] };` (an array, with the flag) or
     /// `let (p, q) = if c { (..) } else { (..) };`
     LetIf(Vec<String>, bool, Cond, Vec<E>, Vec<E>),
@@ -1825,6 +1829,11 @@ impl Gen {
         };
         let op = if self.rng.chance(0.8) { "+=" } else { "-=" };
         body.push(S::Assign(sum.clone(), op, term));
+        if is_vec && self.rng.chance(0.25) {
+            // the array replaced whole, by one of 3 to 5 elements
+            let (e, _) = fit(self.expr(&inner, 1), 1.0);
+            body.push(S::Regrow(h.clone(), i.clone(), e));
+        }
         out.push(S::For(For::Span(i, lo, hi), body));
         // the sum shadowed after the loop (only where nothing follows that
         // could assign it)
@@ -2684,6 +2693,12 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::LetArr(_, _, init) => init.iter().flatten().for_each(|e| refs_e(e, r)),
         S::LetVec(_, el) => el.iter().for_each(|e| refs_e(e, r)),
         S::LetFill(_, e, _, _) => e.iter().for_each(|e| refs_e(e, r)),
+        S::Regrow(h, i, e) => {
+            assigned.insert(h.clone());
+            r.insert(h.clone());
+            r.insert(i.clone());
+            refs_e(e, r);
+        }
         S::SetArr(n, ix, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
@@ -3268,6 +3283,15 @@ impl R<'_> {
             S::SetArr(n, ix, op, e) => {
                 writeln!(o, "{pad}{} {op} {};", self.ix(n, ix, Some(3)), self.e(e).0).unwrap()
             }
+            S::Regrow(h, i, e) => {
+                let (h, i, zero, half) = (self.n(h), self.n(i), self.lit(0.0).0, self.lit(0.5).0);
+                let g = format!("{h}_g");
+                writeln!(o, "{pad}{{").unwrap();
+                writeln!(o, "{pad}    let mut {g} = vec![{zero}; 3 + {i} % 3];").unwrap();
+                writeln!(o, "{pad}    {g}[0] = {h}[1] * {half} + {};", self.e(e).0).unwrap();
+                writeln!(o, "{pad}    {g}[1] = {h}[2];\n{pad}    {g}[2] = {h}[0];").unwrap();
+                writeln!(o, "{pad}    {h} = {g};\n{pad}}}").unwrap();
+            }
             S::LetTuple(p, q, x, y) => writeln!(
                 o,
                 "{pad}let ({}, {}) = ({}, {});",
@@ -3520,29 +3544,61 @@ fn sum(es: &[E]) -> E {
 /// Where a struct program's knob `n` lives in its struct `kn`: a field of
 /// `P{id}K`, or, for the second half of an even number (at least two) of
 /// knobs, of the nested struct `P{id}J` in its field `inner`.
+///
+/// For an odd number (at least three) of knobs, the last lives in the
+/// second of two structs `P{id}E` held in the field `items` (a `Vec` for
+/// an even `id`, an array for an odd one); the first is a decoy whose
+/// slopes are zero.
 fn field_path(p: &Program, n: &str) -> String {
     let k = p.knobs.len();
     let at = p.knobs.iter().position(|(m, _)| m == n).unwrap_or(0);
     if k >= 2 && k.is_multiple_of(2) && at >= k / 2 {
         format!("inner.{n}")
+    } else if k >= 3 && !k.is_multiple_of(2) && at == k - 1 {
+        format!("items[1].{n}")
     } else {
         n.to_string()
     }
 }
 
+/// A field read out of a struct: a clone when it is under an index (not
+/// moved out of a `Vec` or an array).
+fn owned(path: &str) -> String {
+    match path.contains('[') {
+        true => format!("{path}.clone()"),
+        false => path.to_string(),
+    }
+}
+
 /// The struct literal of a struct program from each knob's value.
 fn struct_literal(p: &Program, id: usize, values: &[String]) -> String {
-    let (mut outer, mut inner) = (Vec::new(), Vec::new());
+    let (mut outer, mut inner, mut items) = (Vec::new(), Vec::new(), Vec::new());
     for ((n, _), v) in p.knobs.iter().zip(values) {
         let field = format!("{n}: {v}");
-        if field_path(p, n).starts_with("inner.") {
+        let path = field_path(p, n);
+        if path.starts_with("inner.") {
             inner.push(field);
+        } else if path.starts_with("items[") {
+            items.push((format!("{n}: ({v}).clone()"), field));
         } else {
             outer.push(field);
         }
     }
     if !inner.is_empty() {
         outer.push(format!("inner: P{id}J {{ {} }}", inner.join(", ")));
+    }
+    if !items.is_empty() {
+        let (decoy, real): (Vec<String>, Vec<String>) = items.into_iter().unzip();
+        let (open, close) = if id.is_multiple_of(2) {
+            ("vec![", "]")
+        } else {
+            ("[", "]")
+        };
+        outer.push(format!(
+            "items: {open}P{id}E {{ {} }}, P{id}E {{ {} }}{close}",
+            decoy.join(", "),
+            real.join(", ")
+        ));
     }
     format!("P{id}K {{ {} }}", outer.join(", "))
 }
@@ -3820,7 +3876,7 @@ pub fn render(p: &Program, id: usize) -> String {
     }
     if p.structs {
         let (tp, t) = if p.generic { ("<T>", "T") } else { ("", ft) };
-        let mut inner = String::new();
+        let (mut inner, mut items) = (String::new(), String::new());
         writeln!(o, "#[derive(Clone, mica::Knob)]\npub struct P{id}K{tp} {{").unwrap();
         for (n, sh) in &p.knobs {
             let ty = match sh {
@@ -3829,15 +3885,32 @@ pub fn render(p: &Program, id: usize) -> String {
                 Shape::Slice(_) => format!("Vec<{t}>"),
                 Shape::Mat(r, c) => format!("[[{t}; {c}]; {r}]"),
             };
-            match field_path(p, n).starts_with("inner.") {
-                true => writeln!(inner, "    pub {n}: {ty},").unwrap(),
-                false => writeln!(o, "    pub {n}: {ty},").unwrap(),
+            let path = field_path(p, n);
+            if path.starts_with("inner.") {
+                writeln!(inner, "    pub {n}: {ty},").unwrap();
+            } else if path.starts_with("items[") {
+                writeln!(items, "    pub {n}: {ty},").unwrap();
+            } else {
+                writeln!(o, "    pub {n}: {ty},").unwrap();
             }
         }
         if !inner.is_empty() {
             writeln!(o, "    pub inner: P{id}J{tp},").unwrap();
         }
+        if !items.is_empty() {
+            match id.is_multiple_of(2) {
+                true => writeln!(o, "    pub items: Vec<P{id}E{tp}>,").unwrap(),
+                false => writeln!(o, "    pub items: [P{id}E{tp}; 2],").unwrap(),
+            }
+        }
         writeln!(o, "}}\n").unwrap();
+        if !items.is_empty() {
+            writeln!(
+                o,
+                "#[derive(Clone, mica::Knob)]\npub struct P{id}E{tp} {{\n{items}}}\n"
+            )
+            .unwrap();
+        }
         if !inner.is_empty() {
             writeln!(
                 o,
@@ -3947,7 +4020,7 @@ pub fn render(p: &Program, id: usize) -> String {
                     Shape::Mat(..) => {
                         writeln!(o, "    g.extend(gk.{f}.iter().flatten());").unwrap()
                     }
-                    _ => writeln!(o, "    g.extend(gk.{f});").unwrap(),
+                    _ => writeln!(o, "    g.extend(gk.{f}.iter().copied());").unwrap(),
                 }
             }
             writeln!(o, "    (out, g)\n}}\n").unwrap();
@@ -4158,7 +4231,7 @@ pub fn render(p: &Program, id: usize) -> String {
             let take: Vec<String> = p
                 .knobs
                 .iter()
-                .map(|(n, _)| format!("gs.{}", field_path(p, n)))
+                .map(|(n, _)| owned(&format!("gs.{}", field_path(p, n))))
                 .collect();
             let own = grad.replacen(
                 &format!("let (y, {pat}) = p{id}_f_grad({args});"),
@@ -4224,7 +4297,7 @@ pub fn render(p: &Program, id: usize) -> String {
             let back: Vec<String> = p
                 .knobs
                 .iter()
-                .map(|(n, _)| format!("sk.{}", field_path(p, n)))
+                .map(|(n, _)| owned(&format!("sk.{}", field_path(p, n))))
                 .collect();
             writeln!(
                 o,
@@ -4452,6 +4525,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::LetClosure(_, _, e)
         | S::Assign(_, _, e)
         | S::SetArr(_, _, _, e)
+        | S::Regrow(_, _, e)
         | S::Shadow(_, e, _)
         | S::ShadowLet(_, e) => ucalls_e(e, f),
         S::LetArr(_, _, es) => es.iter_mut().flatten().for_each(|e| ucalls_e(e, f)),
