@@ -415,3 +415,126 @@ fn arrays_and_vecs_of_structs_nested() {
         );
     }
 }
+
+/// Free `#[tape]` functions passing the network whole to one another.
+#[mica::tape]
+pub fn unit_out<T: Real>(#[tracked] m: &Mlp<T>, l: usize, o: usize, #[tracked] h: &[T]) -> T {
+    let mut z = m.layers[l].b[o];
+    for i in 0..m.layers[l].inputs {
+        z += m.layers[l].w[o * m.layers[l].inputs + i] * h[i];
+    }
+    z.tanh()
+}
+
+#[mica::tape]
+pub fn mlp_by_calls<T: Real>(#[tracked] m: &Mlp<T>, x: &[T]) -> T {
+    let mut h = x.to_vec();
+    for l in 0..m.layers.len() {
+        let mut next = vec![T::zero(); m.layers[l].b.len()];
+        for o in 0..next.len() {
+            next[o] = unit_out(m, l, o, &h);
+        }
+        h = next;
+    }
+    let mut total = T::zero();
+    for v in h.iter() {
+        total += *v;
+    }
+    total * m.scale
+}
+
+/// By value, passing `&m` on, twice per call.
+#[mica::tape]
+pub fn twice(#[tracked] m: Mlp<f64>, #[tracked] k: f64, x: &[f64]) -> f64 {
+    let a = mlp_by_calls(&m, x);
+    let b = unit_out(&m, 0, 1, x);
+    a * k + b * b
+}
+
+#[test]
+fn free_functions_pass_a_struct_whole() {
+    let m: Mlp<f64> = network();
+    for x in [[0.5, -1.5], [1.25, 0.5]] {
+        let (v, g) = mlp_by_calls_grad(&m, &x);
+        let (w, h) = mlp_grad(&m, &x);
+        fd::close("value", v, w, 1e-12);
+        fd::same("by calls", &flat(&g), &flat(&h), 1e-12);
+        let (_, (g, gk)) = twice_grad(m.clone(), 0.7, &x);
+        let mut at = flat(&m);
+        at.push(0.7);
+        let mut claimed = flat(&g);
+        claimed.push(gk);
+        fd::agrees(
+            "twice",
+            &|p| twice(unflat(&m, p), p[p.len() - 1], &x),
+            &at,
+            &claimed,
+            1e-6,
+        );
+    }
+    let m: Mlp<f32> = network();
+    let x = [0.5f32, -1.5];
+    let (_, g) = mlp_by_calls_grad(&m, &x);
+    fd::agrees(
+        "by calls f32",
+        &|p| mlp_by_calls(&unflat(&m, p), &x),
+        &flat(&m),
+        &flat(&g),
+        2e-2,
+    );
+}
+
+mod elsewhere {
+    use super::models::{Dense, Mlp};
+
+    /// In another module, reached by its path.
+    #[mica::tape]
+    pub fn first_bias(#[tracked] m: &Mlp<f64>, #[tracked] c: f64) -> f64 {
+        (m.layers[0].b[0] * c).sin() + m.scale
+    }
+}
+
+/// A window passing its struct knob whole, and a block's function passing
+/// it to a free function in another module.
+#[mica::tape]
+pub fn window_calls(start: &Mlp<f64>, x: &[f64; 2]) -> (f64, Mlp<f64>) {
+    #[tracked]
+    let m: Mlp<f64> = start.clone();
+    tape! {
+        let loss = mlp_by_calls(&m, x) + elsewhere::first_bias(&m, x[0]);
+    }
+    backward!(loss);
+    (loss, gradient!(m))
+}
+
+#[mica::tape]
+pub mod calls_out {
+    use super::models::{Dense, Mlp};
+
+    pub fn both(#[tracked] m: &Mlp<f64>, x: f64) -> f64 {
+        super::elsewhere::first_bias(m, x) * x
+    }
+}
+
+#[test]
+fn a_window_and_a_block_pass_a_struct_to_free_functions() {
+    let m: Mlp<f64> = network();
+    for x in [[0.5, -1.5], [1.25, 0.5]] {
+        let (_, g) = window_calls(&m, &x);
+        fd::agrees(
+            "window",
+            &|p| window_calls(&unflat(&m, p), &x).0,
+            &flat(&m),
+            &flat(&g),
+            1e-6,
+        );
+        let (_, g) = calls_out::both_grad(&m, x[1]);
+        fd::agrees(
+            "block",
+            &|p| calls_out::both(&unflat(&m, p), x[1]),
+            &flat(&m),
+            &flat(&g),
+            1e-6,
+        );
+    }
+}

@@ -67,7 +67,7 @@ pub fn expand(
     // that returns an `Option` or a `Result` has none yet
     let adapter = match ret.wrapped {
         None if !args.in_impl || item.sig.receiver().is_some() => {
-            adapter_mod(item_ref, &params, &ret.full)
+            adapter_mod(item_ref, &params, &ret.full, args.host.as_ref())
         }
         _ => TokenStream::new(),
     };
@@ -506,8 +506,21 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &Ret) -> TokenStream {
 /// braced struct lives in the type namespace only, so it can share the
 /// function's name: `use path::loss;` brings both, and `loss::adjoint` is
 /// reachable wherever `loss` is — in a module or inside a function body.
-fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStream {
-    let vis = &item.vis;
+///
+/// With `host` (the fields function of a function `loss` tracking a
+/// struct), the adapter is `loss::with_tracked_struct_adjoint`, beside a
+/// forwarder `loss::with_tracked_struct` to this function: a caller passing the
+/// struct whole calls `loss::with_tracked_struct(its fields…, m, x)`.
+fn adapter_mod(
+    item: &ItemFn,
+    params: &[Param],
+    ret: &TokenStream,
+    host: Option<&(Ident, syn::Visibility)>,
+) -> TokenStream {
+    let vis = match host {
+        Some((_, vis)) => vis,
+        None => &item.vis,
+    };
     let name = &item.sig.ident;
     let backward = format_ident!("{}_backward", name);
     let lifetime = syn::Lifetime::new("'__mica_slots", proc_macro2::Span::mixed_site());
@@ -573,6 +586,36 @@ fn adapter_mod(item: &ItemFn, params: &[Param], ret: &TokenStream) -> TokenStrea
                 #keeps_primal_alive
                 #(#prepare)*
                 Self::#backward(self, #(#args,)* #seed, #(#passed),*);
+            }
+        };
+    }
+    if let Some((host, _)) = host {
+        let inputs = params.iter().map(|p| {
+            let (pname, ty) = (&p.name, &p.ty);
+            quote!(#pname: #ty)
+        });
+        let args: Vec<&Ident> = params.iter().map(|p| &p.name).collect();
+        return quote! {
+            #attrs
+            #[allow(dead_code)]
+            impl #host {
+                #[doc(hidden)]
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments)]
+                #vis fn with_tracked_struct #generics (#(#inputs),*) -> #ret #where_clause {
+                    #name(#(#args),*)
+                }
+
+                #[doc(hidden)]
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments)]
+                #vis fn with_tracked_struct_adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
+                    #(#values,)* #seed: #ret, #(#slots),*
+                ) #where_clause {
+                    #keeps_primal_alive
+                    #(#prepare)*
+                    #backward(#(#args,)* #seed, #(#passed),*);
+                }
             }
         };
     }

@@ -129,6 +129,7 @@ fn functions(
             plain: args.plain,
             in_impl,
             outer: outer.clone(),
+            host: None,
         };
         if let Some(at) = own_tape(&f) {
             let attr = f.attrs.remove(at);

@@ -20,6 +20,12 @@ pub struct Args {
     /// type parameters with a float bound (`impl<T: Float> Model<T>`), and
     /// those without one
     pub outer: Vec<(proc_macro2::Ident, bool)>,
+    /// set for the fields function of a free function tracking a struct
+    /// (`structs.rs`): the function's name and visibility, whose hidden
+    /// type then holds this one's call adapter and a forwarder to it
+    /// (`loss::with_tracked_struct`), so a caller passing the struct whole reaches
+    /// them wherever it reaches `loss`
+    pub host: Option<(proc_macro2::Ident, syn::Visibility)>,
 }
 
 pub fn parse_args(args: TokenStream) -> syn::Result<Args> {

@@ -129,17 +129,26 @@ pub fn split(
         return None;
     }
     let inner = fields_fn(item, me.as_ref(), &tracked, errors);
+    // a free function (whose adapter is a hidden type of its name) is
+    // called with the struct whole through `NAME::with_tracked_struct`
+    let wrapped = match &item.sig.output {
+        syn::ReturnType::Type(_, ty) => crate::wrapped::of(ty).is_some(),
+        syn::ReturnType::Default => false,
+    };
+    let free = me.is_none() && item.sig.receiver().is_none() && !args.in_impl && !wrapped;
     let inner_args = Args {
         custom: false,
         plain: args.plain,
         in_impl: args.in_impl,
         outer: args.outer.clone(),
+        host: free.then(|| (item.sig.ident.clone(), item.vis.clone())),
     };
     let outer_args = Args {
         custom: true,
         plain: None,
         in_impl: args.in_impl,
         outer: args.outer.clone(),
+        host: None,
     };
     let backward = backward(args, item, me.as_ref(), &tracked, errors);
     let method = me.is_some().then(|| method(args, item, primal, errors));

@@ -301,7 +301,21 @@ impl Sweep<'_> {
             last.arguments = syn::PathArguments::None;
         }
         let span = c.func.span();
-        let adapter = quote_spanned!(span=> #path::adjoint);
+        // `loss::with_tracked_struct(…)`, a struct passed whole (`structs.rs`):
+        // the adapter beside it
+        let adapter = match path.segments.last() {
+            Some(last) if last.ident == "with_tracked_struct" && path.segments.len() > 1 => {
+                let mut host = path.clone();
+                if let Some(last) = host.segments.last_mut() {
+                    last.ident = quote::format_ident!(
+                        "with_tracked_struct_adjoint",
+                        span = last.ident.span()
+                    );
+                }
+                quote_spanned!(span=> #host)
+            }
+            _ => quote_spanned!(span=> #path::adjoint),
+        };
         let f = &c.func;
         let fwd = quote!(#f(#(#args),*));
         if inputs

@@ -198,6 +198,20 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
             && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '.' || p.as_char() == ':' || p.as_char() == '\'');
         match token {
             TokenTree::Group(g) => {
+                // `predict(m, x)`: the struct passed whole to a `#[tape]`
+                // function, as its fields (`predict::with_tracked_struct`)
+                if let Some(args) = struct_call(&tokens, i, roots, errors) {
+                    let callee = match &tokens[i - 1] {
+                        TokenTree::Ident(callee) => callee.span(),
+                        _ => g.span(),
+                    };
+                    out.extend(quote::quote_spanned!(callee=> ::with_tracked_struct));
+                    let mut inner = Group::new(Delimiter::Parenthesis, args);
+                    inner.set_span(g.span());
+                    out.push(TokenTree::Group(inner));
+                    i += 1;
+                    continue;
+                }
                 let mut inner = Group::new(g.delimiter(), rewrite(g.stream(), roots, errors));
                 inner.set_span(g.span());
                 out.push(TokenTree::Group(inner));
@@ -314,9 +328,9 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                         let message = if matches!(reach, Reach::Each) {
                             format!("`{shown}` holds tracked structs, which Mica follows by index: read `{shown}[k].field` with `k` in `0..{shown}.len()`, or loop `for item in &{shown} {{ … item.field … }}`")
                         } else if method {
-                            format!("a method of the tracked struct `{shown}` is not followed by Mica yet; read its fields here (`{shown}.field[i]`), or pass `{shown}` to a function of the same `#[tape]` block")
+                            format!("a method of the tracked struct `{shown}` is not followed by Mica yet; read its fields here (`{shown}.field[i]`), or pass `{shown}` to a `#[tape]` function that tracks it, or to a function of the same `#[tape]` block")
                         } else {
-                            format!("the tracked struct `{shown}` is read whole here; Mica follows a tracked struct through its fields (`{shown}.field[i]`): read them here, or pass `{shown}` to a function of the same `#[tape]` block, which Mica follows")
+                            format!("the tracked struct `{shown}` is read whole here; Mica follows a tracked struct through its fields (`{shown}.field[i]`): read them here, or pass `{shown}` to a `#[tape]` function that tracks it, or to a function of the same `#[tape]` block")
                         };
                         let end = tokens.get(j + 1).or(tokens.get(j)).unwrap_or(token);
                         errors.push(syn::Error::new(
@@ -335,6 +349,84 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
         }
     }
     out.into_iter().collect()
+}
+
+/// The arguments of a call `path(…)` at `tokens[i]` that passes a tracked
+/// struct whole (`m` or `&m`), each such argument written as the struct's
+/// leaves and the struct itself (the callee's fields function takes them
+/// so), the others rewritten as any reads; `None` for any other group.
+fn struct_call(
+    tokens: &[TokenTree],
+    i: usize,
+    roots: &[&Tracked],
+    errors: &mut Errors,
+) -> Option<TokenStream> {
+    const KEYWORDS: &[&str] = &[
+        "if", "while", "match", "return", "in", "for", "loop", "else", "let", "move", "break",
+        "fn", "mut", "ref", "as", "unsafe", "await", "yield", "become",
+    ];
+    let TokenTree::Group(g) = &tokens[i] else {
+        return None;
+    };
+    let TokenTree::Ident(callee) = tokens.get(i.checked_sub(1)?)? else {
+        return None;
+    };
+    let before = i.checked_sub(2).and_then(|k| tokens.get(k));
+    let method_or_item = matches!(before, Some(TokenTree::Punct(p)) if p.as_char() == '.')
+        || matches!(before, Some(TokenTree::Ident(f)) if f == "fn");
+    if g.delimiter() != Delimiter::Parenthesis
+        || method_or_item
+        || KEYWORDS.contains(&callee.to_string().as_str())
+        || roots.iter().any(|t| t.root == *callee)
+    {
+        return None;
+    }
+    // the arguments, split at the commas between them
+    let mut args: Vec<Vec<TokenTree>> = vec![Vec::new()];
+    for t in g.stream() {
+        match &t {
+            TokenTree::Punct(p) if p.as_char() == ',' => args.push(Vec::new()),
+            _ => args.last_mut()?.push(t),
+        }
+    }
+    let whole = |arg: &[TokenTree]| -> Option<&Tracked> {
+        let name = match arg {
+            [TokenTree::Ident(name)] => name,
+            [TokenTree::Punct(amp), TokenTree::Ident(name)] if amp.as_char() == '&' => name,
+            _ => return None,
+        };
+        roots.iter().copied().find(|t| t.root == *name)
+    };
+    if !args.iter().any(|a| whole(a).is_some()) {
+        return None;
+    }
+    let mut out = TokenStream::new();
+    for (k, arg) in args.iter().enumerate() {
+        if k > 0 {
+            out.extend(quote!(,));
+        }
+        let Some(t) = whole(arg) else {
+            out.extend(rewrite(arg.iter().cloned().collect(), roots, errors));
+            continue;
+        };
+        let at = arg
+            .last()
+            .map_or_else(proc_macro2::Span::call_site, TokenTree::span);
+        for leaf in &t.leaves {
+            let mut name = leaf.name(&t.root);
+            name.set_span(at);
+            match leaf.by_ref() && t.by_value {
+                true => out.extend(quote!(&#name,)),
+                false => out.extend(quote!(#name,)),
+            }
+        }
+        let plain = &t.plain;
+        match t.by_value {
+            true => out.extend(quote!(&#plain)),
+            false => out.extend(quote!(#plain)),
+        }
+    }
+    Some(out)
 }
 
 /// `(m.layers[l]).b`, as a helper's inlined parameter reads in a macro's
