@@ -631,3 +631,51 @@ fn found_by_random_programs() {
         mica::check::check_gradient(|p: &[f64]| k(p), &w, &g).unwrap();
     }
 }
+
+/// A `#[tape]` function of an array, called with it in a branch arm.
+#[tape]
+pub fn arm_callee(#[tracked] w: &[f64; 3], c: f64) -> f64 {
+    (w[0] * c).sin() + w[2] * w[1]
+}
+
+/// A `#[tape]` function of an array and a constant table.
+#[tape]
+pub fn arm_table(#[tracked] w: &[f64; 3], table: &[f64; 2]) -> f64 {
+    w[1] * table[0] + (w[2] * table[1]).cos()
+}
+
+/// Calls in an arm and after an early return, with a tracked parameter, a
+/// local array and a by-value parameter borrowed (found by the generator
+/// once it passed struct fields to another function).
+#[tape]
+pub fn calls_in_arms(#[tracked] w: &[f64; 3], #[tracked] v: [f64; 3], c: f64) -> f64 {
+    let h = [w[0] * v[1], w[1].tanh(), c];
+    let table = [c, 2.0 * c];
+    let mut total = 0.0;
+    if c > 0.0 {
+        total += arm_callee(w, c) + arm_callee(&h, 0.5) + arm_table(&v, &table);
+    } else {
+        total += arm_callee(&v, c);
+    }
+    if w[0] > 1.0 {
+        return total;
+    }
+    total + arm_callee(w, 2.0 * c) * arm_callee(&v, 0.3)
+}
+
+#[test]
+fn found_by_passing_struct_fields() {
+    for (w, v, c) in [
+        ([0.3, -0.7, 0.2], [0.5, 0.1, -0.4], 0.4),
+        ([0.3, -0.7, 0.2], [0.5, 0.1, -0.4], -0.6),
+        ([1.3, 0.2, 0.9], [-0.5, 0.8, 0.4], 0.7),
+    ] {
+        let (value, (gw, gv)) = calls_in_arms_grad(&w, v, c);
+        assert_eq!(value, calls_in_arms(&w, v, c));
+        let mut all = gw.to_vec();
+        all.extend(gv);
+        let f = |p: &[f64]| calls_in_arms(&[p[0], p[1], p[2]], [p[3], p[4], p[5]], c);
+        let at = [w[0], w[1], w[2], v[0], v[1], v[2]];
+        mica::check::check_gradient(f, &at, &all).unwrap();
+    }
+}

@@ -256,6 +256,7 @@ impl<'a> Sweep<'a> {
             syntax: None,
             region: self.region,
             scope: self.scope,
+            optional: false,
         });
         self.values.len() - 1
     }

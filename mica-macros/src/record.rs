@@ -334,6 +334,10 @@ pub struct Value {
     pub region: usize,
     /// the innermost loop it was made in (0: none)
     pub scope: usize,
+    /// a call's argument borrowed in a branch arm, whose temporaries start
+    /// from a placeholder (which no reference has): the store holds
+    /// `Some(argument)`, read unwrapped
+    pub optional: bool,
 }
 
 /// The record as the stages after the lowering see it: borrowed, so no

@@ -374,7 +374,13 @@ impl Gen<'_> {
                 quote!(&#store)
             }
             Operand::Active(id) | Operand::Stored(id) | Operand::Array { arg: id, .. } => {
-                self.read_store(*id).into_token_stream()
+                let store = self.read_store(*id);
+                match self.record.values[*id].optional {
+                    // `Some` wherever the call ran, and its reverse runs
+                    // only where it ran
+                    true => quote!(::mica::__private::ran(#store)),
+                    false => store.into_token_stream(),
+                }
             }
             Operand::Const(tokens) => tokens.clone(),
         }

@@ -652,6 +652,17 @@ impl<A: Shaped> Placeholder for ShapeOf<A> {
     }
 }
 
+/// A reference a call in a branch arm kept (`Some` where the call ran): the
+/// call's reverse runs only where the call ran, so it is there.
+#[doc(hidden)]
+#[inline(always)]
+pub fn ran<T>(kept: Option<T>) -> T {
+    match kept {
+        Some(value) => value,
+        None => unreachable!("the reverse of a call runs only where the call ran"),
+    }
+}
+
 /// The starting value of a temporary computed in a branch arm.
 #[inline(always)]
 pub fn placeholder<T: Placeholder>() -> T {

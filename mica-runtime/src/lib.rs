@@ -23,7 +23,7 @@ pub use tape::{room_each, room_times, trip, StackTape, Writer};
 
 pub use knob::{
     add_into, assert_knob, assert_knob_type, clear, element, grow_shape, index, index_add,
-    index_mul, index_sub, move_adjoints, one_like, placeholder, run, shape_of, slot_len,
+    index_mul, index_sub, move_adjoints, one_like, placeholder, ran, run, shape_of, slot_len,
     step_field, take_sum, val, zeros_field, zeros_like, zeros_of, Accumulate, AddScaled, AsValue,
     Clear, Element, GradientView, Grow, InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf,
     Shaped, Untracked,

@@ -165,7 +165,15 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<(Operand, TokenStream)> {
         if !self.is_recorded_array(arg) {
-            // a constant argument may be an array: kept as written
+            // a constant argument may be an array (or a struct): kept as
+            // written; in a branch arm, a borrowed one as `Some(&a)`
+            let borrowed = matches!(strip_parens(arg), Expr::Reference(_) | Expr::Path(_));
+            let in_arm = self.hoists.last().is_some_and(|h| h.arms > 0);
+            if borrowed && in_arm && !self.mentions_active(arg) {
+                let lowered = self.lower_expr(arg, out)?;
+                let id = self.optional_arg(lowered.fwd.clone(), out);
+                return Ok((Operand::Stored(id), lowered.fwd));
+            }
             return self.lower_operand_as(arg, false, out);
         }
         let lowered = self.lower_expr(arg, out)?;
@@ -185,6 +193,9 @@ impl Sweep<'_> {
             }
             _ => false,
         };
+        // in a branch arm, a borrow is kept as `Some(&a)`: the arm's
+        // temporaries start from a placeholder, and a reference has none
+        let optional = !owned && self.hoists.last().is_some_and(|h| h.arms > 0);
         let (id, fwd) = if owned {
             let inner = match strip_parens(arg) {
                 Expr::Reference(r) => &*r.expr,
@@ -193,6 +204,8 @@ impl Sweep<'_> {
             let id = self.stored(quote!(::std::borrow::ToOwned::to_owned(&#inner)), out);
             let store = &self.values[id].store;
             (id, quote!(&#store))
+        } else if optional {
+            (self.optional_arg(lowered.fwd.clone(), out), lowered.fwd)
         } else {
             let id = self.stored(lowered.fwd, out);
             (id, self.values[id].store.to_token_stream())
@@ -206,6 +219,16 @@ impl Sweep<'_> {
             },
             fwd,
         ))
+    }
+
+    /// A call's argument kept as `Some(argument)` for the reverse: in a
+    /// branch arm, whose temporaries start from a placeholder.
+    fn optional_arg(&mut self, fwd: TokenStream, out: &mut TokenStream) -> ValueId {
+        let temp = self.names.fresh("c");
+        self.emit_optional_temp(&temp, fwd, out);
+        let id = self.new_value(temp, None);
+        self.values[id].optional = true;
+        id
     }
 
     /// `object.method(args…)` where `method` is a `#[tape]` method: the
