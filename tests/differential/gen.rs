@@ -3561,6 +3561,79 @@ fn field_path(p: &Program, n: &str) -> String {
     }
 }
 
+/// The knobs a struct program's second function reads: its first and its
+/// last (one, if there is one knob).
+fn struct_callee_knobs(p: &Program) -> Vec<(String, Shape)> {
+    let mut knobs = vec![p.knobs[0].clone()];
+    if p.knobs.len() > 1 {
+        knobs.push(p.knobs[p.knobs.len() - 1].clone());
+    }
+    knobs
+}
+
+/// A struct program's second function, which its function calls with the
+/// struct whole (`p{id}_s(kn, cp)`): `(a * c).sin() * 0.5 + b` of the
+/// first element of its first and last knobs; and the same with one
+/// parameter per knob, for the plain adjoint (`_s_q`) and the dual
+/// numbers (`_s_d`).
+fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
+    let knobs = struct_callee_knobs(p);
+    let first = |sh: &Shape| match sh {
+        Shape::Scalar => "",
+        Shape::Arr(_) | Shape::Slice(_) => "[0]",
+        Shape::Mat(..) => "[0][0]",
+    };
+    let (ft, sfx) = if p.f32 { ("f32", "32") } else { ("f64", "") };
+    let (gt, tp, targ) = if p.generic {
+        ("T", "<T: mica::Real>", "<T>")
+    } else {
+        (ft, "", "")
+    };
+    let half = if p.generic {
+        "T::from(0.5).unwrap()".to_string()
+    } else {
+        format!("0.5_{ft}")
+    };
+    let term =
+        |a: &str, b: &str, c: &str, half: &str| format!("(({a}) * {c}).sin() * {half} + ({b})");
+    let (a, b) = (&knobs[0], &knobs[knobs.len() - 1]);
+    // Mica's, tracking the struct
+    let read = |(n, sh): &(String, Shape)| format!("kn.{}{}", field_path(p, n), first(sh));
+    writeln!(
+        o,
+        "#[tape]\npub fn p{id}_s{tp}(#[tracked] kn: &P{id}K{targ}, c: {gt}) -> {gt} {{\n    {}\n}}\n",
+        term(&read(a), &read(b), "c", &half)
+    )
+    .unwrap();
+    // one parameter per knob: the plain adjoint's and the dual numbers'
+    for (suffix, t, ct) in [
+        ("q", gt, gt),
+        ("d", if p.f32 { "Dual32" } else { "Dual" }, ft),
+    ] {
+        let dual = suffix == "d";
+        let params: Vec<String> = knobs
+            .iter()
+            .map(|(n, sh)| {
+                let tr = if dual { "" } else { "#[tracked] " };
+                format!("{tr}{n}: {}", knob_ty(*sh, t))
+            })
+            .collect();
+        let (attr, tp, c, half) = if dual {
+            ("", "", format!("cst{sfx}(c)"), format!("cst{sfx}(0.5)"))
+        } else {
+            ("#[tape(plain)]\n", tp, "c".to_string(), half.clone())
+        };
+        let read = |(n, sh): &(String, Shape)| format!("{n}{}", first(sh));
+        writeln!(
+            o,
+            "{attr}pub fn p{id}_s_{suffix}{tp}({}, c: {ct}) -> {t} {{\n    {}\n}}\n",
+            params.join(", "),
+            term(&read(a), &read(b), &c, &half)
+        )
+        .unwrap();
+    }
+}
+
 /// A field read out of a struct: a clone when it is under an index (not
 /// moved out of a `Vec` or an array).
 fn owned(path: &str) -> String {
@@ -3919,6 +3992,9 @@ pub fn render(p: &Program, id: usize) -> String {
             .unwrap();
         }
     }
+    if p.structs {
+        render_struct_callee(&mut o, p, id);
+    }
     // Mica's function, its plain adjoint (function form: every shortcut
     // off), and the dual numbers' function
     for (dual, plain) in [(false, false), (false, true), (true, false)] {
@@ -4007,7 +4083,13 @@ pub fn render(p: &Program, id: usize) -> String {
                 writeln!(o, "        let {n} = kn.{}{copy};", field_path(p, n)).unwrap();
             }
             r.block(&p.body, 2, &mut o);
-            writeln!(o, "        let out = {};\n    }}", r.e(&out_e).0).unwrap();
+            writeln!(
+                o,
+                "        let out = {} + p{id}_s(&kn, {});\n    }}",
+                r.e(&out_e).0,
+                r.n("cp")
+            )
+            .unwrap();
             writeln!(
                 o,
                 "    backward!(out);\n    let mut g = Vec::new();\n    let gk = gradient!(kn);"
@@ -4059,7 +4141,19 @@ pub fn render(p: &Program, id: usize) -> String {
                 writeln!(o, "    let {n} = {amp}kn.{};", field_path(p, n)).unwrap();
             }
             r.block(&p.body, 1, &mut o);
-            writeln!(o, "    {}\n}}\n", r.e(&out_e).0).unwrap();
+            let callee = match (p.structs, whole, dual) {
+                (false, ..) => String::new(),
+                // the struct passed whole to another `#[tape]` function
+                (true, true, _) => format!(" + p{id}_s(kn, {})", r.n("cp")),
+                (true, false, d) => {
+                    let mut args: Vec<String> =
+                        struct_callee_knobs(p).iter().map(|(n, _)| r.n(n)).collect();
+                    args.push(r.n("cp"));
+                    let f = if d { "d" } else { "q" };
+                    format!(" + p{id}_s_{f}({})", args.join(", "))
+                }
+            };
+            writeln!(o, "    {}{callee}\n}}\n", r.e(&out_e).0).unwrap();
         }
         if !blocks {
             continue;
