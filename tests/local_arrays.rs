@@ -377,6 +377,7 @@ fn a_copied_parameter_becomes_recorded_and_vecs_of_vecs_are_knobs() {
 /// Layers of different widths, each output replacing the last: the array
 /// `h` holds 2, then 3, then 1 elements.
 #[mica::tape]
+#[allow(clippy::needless_range_loop)] // layers by number, as the math reads
 pub fn widths(#[tracked] w: &[f64], x: &[f64]) -> f64 {
     let sizes = [2, 3, 1];
     let mut h = x.to_vec();
@@ -402,6 +403,7 @@ pub fn widths(#[tracked] w: &[f64], x: &[f64]) -> f64 {
 
 /// [`widths`] in `f32`, its layers growing then shrinking the other way.
 #[mica::tape]
+#[allow(clippy::needless_range_loop)]
 pub fn widths32(#[tracked] w: &[f32], x: &[f32]) -> f32 {
     let sizes = [1, 3, 2];
     let mut h = x.to_vec();
@@ -422,7 +424,7 @@ pub fn widths32(#[tracked] w: &[f32], x: &[f32]) -> f32 {
     // a constant of another length, then recorded values again
     h = vec![0.5; 4];
     for i in 0..4 {
-        h[i] = h[i] * w[i];
+        h[i] *= w[i];
     }
     for v in h.iter() {
         total += v * v;
