@@ -38,6 +38,7 @@
 //!
 //! Arrays' adjoints are buffers: reading `w[i]` adds into `d_w[i]`.
 
+mod decls;
 mod forward;
 mod fuse;
 mod ops;
@@ -484,7 +485,7 @@ impl Gen<'_> {
         new.sort_by_key(|(v, _)| *v);
         for (v, acc) in new {
             let store = self.read_store(v);
-            decls.extend([accumulator_decl(&acc, &store)]);
+            decls.extend([decls::accumulator_decl(&acc, &store)]);
         }
         // adjoint buffers of the arrays made in this region
         let locals: Vec<(TokenStream, ValueId, Option<TokenStream>)> = self
@@ -501,34 +502,13 @@ impl Gen<'_> {
             .collect();
         for (acc, shape, inline) in locals {
             let shape = self.read_store(shape);
-            decls.extend([buffer_decl(&acc, &shape, inline.as_ref())]);
+            decls.extend([decls::buffer_decl(&acc, &shape, inline.as_ref())]);
         }
         decls.extend([code]);
         decls
     }
 }
 
-/// `let mut acc = 0;` for an accumulator of the value stored in `store`.
-fn accumulator_decl(acc: &Ident, store: &Ident) -> TokenStream {
-    quote!(let mut #acc = ::mica::__private::zeros_like(&#store);)
-}
-
-/// The zeroed adjoint buffer `acc` of an array of shape `shape`: on the
-/// stack, up to `inline` elements, for a `vec!` of a constant length.
-fn buffer_decl(acc: &TokenStream, shape: &Ident, inline: Option<&TokenStream>) -> TokenStream {
-    match inline {
-        // the stack buffer, then the slice of it the reverse indexes
-        Some(capacity) => quote! {
-            let mut #acc = ::mica::__private::InlineZeros::<_, #capacity>::new(#shape);
-            #[allow(unused_mut)]
-            let mut #acc = #acc.slice();
-        },
-        None => quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape);),
-    }
-}
-
-/// Whether `name` is an adjoint bound once by a `let` (`__mica_a7`,
-/// `__mica_e7`), not an accumulator or a loop's carry.
 /// A contribution to an adjoint: an expression, or a name the reverse sweep
 /// bound. A name is known as one without walking its tokens, which inside
 /// rustc crosses the proc-macro bridge.

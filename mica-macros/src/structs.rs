@@ -39,6 +39,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::{FnArg, ItemFn, Pat, Type};
 
+mod each;
 mod leaves;
 mod rewrite;
 mod tables;
@@ -202,7 +203,7 @@ pub fn each_loops(item: &mut ItemFn, outer: &[String]) {
         return;
     }
     let refs: Vec<&Tracked> = roots.iter().collect();
-    let body = rewrite::each_loops(item.block.to_token_stream(), &refs);
+    let body = each::each_loops(item.block.to_token_stream(), &refs);
     if let Ok(block) = syn::parse2(body) {
         *item.block = block;
     }

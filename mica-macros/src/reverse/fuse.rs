@@ -194,7 +194,7 @@ impl Gen<'_> {
                 self.before_loops
                     .entry(key)
                     .or_default()
-                    .extend([super::accumulator_decl(&acc, &store)]);
+                    .extend([super::decls::accumulator_decl(&acc, &store)]);
             }
         }
         for (array, key) in std::mem::take(&mut self.early_arrays) {
@@ -205,7 +205,7 @@ impl Gen<'_> {
                 self.before_loops
                     .entry(key)
                     .or_default()
-                    .extend([super::buffer_decl(&acc, &shape, inline.as_ref())]);
+                    .extend([super::decls::buffer_decl(&acc, &shape, inline.as_ref())]);
             }
         }
         for (key, code) in std::mem::take(&mut self.before_loops) {

@@ -1,0 +1,148 @@
+//! The call adapter of a `#[tape]` function: how other tape functions
+//! call it (`function_form.rs`).
+
+use super::{companion_attrs, primal_use, receiver};
+use crate::names::internal;
+use crate::parse::Param;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use syn::ItemFn;
+
+/// The hidden type through which other tape functions call this one. A
+/// braced struct lives in the type namespace only, so it can share the
+/// function's name: `use path::loss;` brings both, and `loss::adjoint` is
+/// reachable wherever `loss` is — in a module or inside a function body.
+///
+/// With `host` (the fields function of a function `loss` tracking a
+/// struct), the adapter is `loss::with_tracked_struct_adjoint`, beside a
+/// forwarder `loss::with_tracked_struct` to this function: a caller passing the
+/// struct whole calls `loss::with_tracked_struct(its fields…, m, x)`.
+pub(super) fn adapter_mod(
+    item: &ItemFn,
+    params: &[Param],
+    ret: &TokenStream,
+    host: Option<&(Ident, syn::Visibility)>,
+) -> TokenStream {
+    let vis = match host {
+        Some((_, vis)) => vis,
+        None => &item.vis,
+    };
+    let name = &item.sig.ident;
+    let backward = format_ident!("{}_backward", name);
+    let lifetime = syn::Lifetime::new("'__mica_slots", proc_macro2::Span::mixed_site());
+    let mut bounds = Vec::new();
+    let mut inputs = Vec::new();
+    let mut prepare = Vec::new();
+    let mut passed = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        let (pname, ty) = (&p.name, &p.ty);
+        inputs.push(quote!(#pname: #ty));
+        let slot = format_ident!("slot{}", i, span = proc_macro2::Span::mixed_site());
+        let slot_ty = format_ident!("__MicaSlot{}", i);
+        match &p.tracked {
+            Some((_, shape)) => {
+                let target = &shape.slot;
+                bounds.push(quote!(#slot_ty: ::mica::__private::IntoSlot<#lifetime, #target>));
+                let scratch = format_ident!("scratch{}", i, span = proc_macro2::Span::mixed_site());
+                let d = format_ident!("d{}", i, span = proc_macro2::Span::mixed_site());
+                prepare.push(quote! {
+                    let mut #scratch;
+                    let #d: &mut #target = match ::mica::__private::IntoSlot::into_slot(#slot) {
+                        ::core::option::Option::Some(slot) => slot,
+                        ::core::option::Option::None => {
+                            #scratch = ::mica::__private::zeros_like(&#pname);
+                            &mut #scratch
+                        }
+                    };
+                });
+                passed.push(d);
+            }
+            None => {
+                bounds.push(quote!(#slot_ty: ::mica::__private::Untracked));
+                prepare.push(quote!(let _ = #slot;));
+            }
+        }
+        inputs.push(quote!(#slot: #slot_ty));
+    }
+    // interleaved above as (param, slot) pairs: split them back apart
+    let (values, slots): (Vec<_>, Vec<_>) = inputs
+        .chunks(2)
+        .map(|pair| (pair[0].clone(), pair[1].clone()))
+        .unzip();
+    let args = params.iter().map(|p| &p.name);
+    let seed = internal("seed");
+    let generics = &item.sig.generics;
+    let params_generics = generics.params.iter();
+    let where_clause = &generics.where_clause;
+    let attrs = companion_attrs(item);
+    let keeps_primal_alive = primal_use(item);
+    if item.sig.receiver().is_some() {
+        // a method: the adapter is an associated function next to it,
+        // reached as `receiver.__mica_adjoint_NAME(…)`
+        let adapter = format_ident!("__mica_adjoint_{}", name);
+        let receiver = receiver(item, true);
+        return quote! {
+            #attrs
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(dead_code, non_snake_case, clippy::too_many_arguments)]
+            #vis fn #adapter<#lifetime, #(#params_generics,)* #(#bounds),*>(
+                #receiver #(#values,)* #seed: #ret, #(#slots),*
+            ) #where_clause {
+                #keeps_primal_alive
+                #(#prepare)*
+                Self::#backward(self, #(#args,)* #seed, #(#passed),*);
+            }
+        };
+    }
+    if let Some((host, _)) = host {
+        let inputs = params.iter().map(|p| {
+            let (pname, ty) = (&p.name, &p.ty);
+            quote!(#pname: #ty)
+        });
+        let args: Vec<&Ident> = params.iter().map(|p| &p.name).collect();
+        return quote! {
+            #attrs
+            #[allow(dead_code)]
+            impl #host {
+                #[doc(hidden)]
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments)]
+                #vis fn with_tracked_struct #generics (#(#inputs),*) -> #ret #where_clause {
+                    #name(#(#args),*)
+                }
+
+                #[doc(hidden)]
+                #[inline(always)]
+                #[allow(clippy::too_many_arguments)]
+                #vis fn with_tracked_struct_adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
+                    #(#values,)* #seed: #ret, #(#slots),*
+                ) #where_clause {
+                    #keeps_primal_alive
+                    #(#prepare)*
+                    #backward(#(#args,)* #seed, #(#passed),*);
+                }
+            }
+        };
+    }
+    quote! {
+        #attrs
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #name {}
+
+        #attrs
+        #[allow(dead_code)]
+        impl #name {
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
+                #(#values,)* #seed: #ret, #(#slots),*
+            ) #where_clause {
+                #keeps_primal_alive
+                #(#prepare)*
+                #backward(#(#args,)* #seed, #(#passed),*);
+            }
+        }
+    }
+}
