@@ -233,3 +233,33 @@ fn generic_functions_agree_with_finite_differences_hand_slopes_and_plain_adjoint
     check_all!(f64, 1e-6, 1e-12);
     check_all!(f32, 2e-2, 1e-5);
 }
+
+/// `#[tape]` on a method of an `impl` that is not `#[tape]`, generic over
+/// `T: num_traits::Float` alone: the companions add `T: mica::Real`.
+pub struct Quad<T> {
+    pub a: T,
+}
+
+impl<T: num_traits::Float> Quad<T> {
+    #[mica::tape]
+    pub fn energy(&self, #[tracked] x: &[T; 2]) -> T {
+        self.a * x[0] * x[0] + x[1].sin() * x[0]
+    }
+}
+
+#[test]
+fn a_tape_method_of_a_generic_impl_without_the_attribute() {
+    for x in [[0.5, 0.25], [-1.5, 2.0]] {
+        let q = Quad { a: 2.0f64 };
+        let (v, g) = q.energy_grad(&x);
+        assert_eq!(v, q.energy(&x));
+        // 2a·x₀ + sin x₁, x₀·cos x₁
+        let want = [2.0 * 2.0 * x[0] + x[1].sin(), x[0] * x[1].cos()];
+        assert!((g[0] - want[0]).abs() < 1e-12 && (g[1] - want[1]).abs() < 1e-12);
+        let q = Quad { a: 2.0f32 };
+        let x = x.map(|v| v as f32);
+        let (_, g) = q.energy_grad(&x);
+        let want = [4.0 * x[0] + x[1].sin(), x[0] * x[1].cos()];
+        assert!((g[0] - want[0]).abs() < 1e-5 && (g[1] - want[1]).abs() < 1e-5);
+    }
+}

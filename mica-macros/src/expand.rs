@@ -45,6 +45,12 @@ fn tape_at(args: TokenStream, input: TokenStream, inside: bool) -> TokenStream {
             return out;
         }
     };
+    // a method of an `impl` without `#[tape]`: the type parameters its
+    // knobs name are the `impl`'s, floats by the look of their names
+    let mut args = args;
+    if item.sig.receiver().is_some() && args.outer.is_empty() {
+        args.outer = crate::generics::impl_floats(&item);
+    }
     let body = crate::dispatch::function(&args, item, None, &mut errors);
     let mut out = errors.to_compile_errors();
     out.extend([body]);

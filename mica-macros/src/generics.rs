@@ -115,6 +115,49 @@ pub fn zero(t: &impl ToTokens) -> syn::Expr {
     syn::parse_quote!(<#t as ::mica::__private::Zero>::zero())
 }
 
+/// For `#[tape]` on a method of an `impl` the macro does not see
+/// (`impl<T: Float> Quad<T> { #[tape] fn energy(&self, #[tracked] x: &[T;
+/// 2]) -> T }`): the names in its tracked parameters' and its return's
+/// types that are not its own type parameters and read as a float type
+/// parameter (`T`, `F`, `Real`, `Scalar`, …), taken as the `impl`'s float
+/// parameters, so its companions bound them by `mica::Real`.
+pub fn impl_floats(item: &syn::ItemFn) -> Vec<(Ident, bool)> {
+    let own: HashSet<String> = item
+        .sig
+        .generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
+    let mut types: Vec<&syn::Type> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(t) if t.attrs.iter().any(crate::parse::is_tracked) => Some(&*t.ty),
+            _ => None,
+        })
+        .collect();
+    if let syn::ReturnType::Type(_, ty) = &item.sig.output {
+        types.push(ty);
+    }
+    let mut found: Vec<(Ident, bool)> = Vec::new();
+    for ty in types {
+        let mut names = HashSet::new();
+        crate::names::idents_in(ty.to_token_stream(), &mut names);
+        let mut names: Vec<String> = names.into_iter().collect();
+        names.sort();
+        for name in names {
+            let upper = name.chars().next().is_some_and(char::is_uppercase);
+            let float_like = upper
+                && (name.len() == 1 || crate::knob_derive::FLOAT_ALIASES.contains(&name.as_str()));
+            if float_like && !own.contains(&name) && !found.iter().any(|(f, _)| *f == name) {
+                found.push((Ident::new(&name, proc_macro2::Span::call_site()), true));
+            }
+        }
+    }
+    found
+}
+
 /// Checks that every type parameter a tracked parameter's type mentions has
 /// a float bound; `outer` are the type parameters of an enclosing `impl`
 /// and whether each has one (bounds there count too). Returns those

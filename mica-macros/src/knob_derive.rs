@@ -54,7 +54,8 @@ pub fn never_a_knob(ty: &Type) -> bool {
 
 /// Names that are floats even when written as a path: type aliases users
 /// give a float.
-const FLOAT_ALIASES: &[&str] = &["f32", "f64", "Real", "Float", "Scalar", "Num", "Fp", "Flt"];
+pub(crate) const FLOAT_ALIASES: &[&str] =
+    &["f32", "f64", "Real", "Float", "Scalar", "Num", "Fp", "Flt"];
 
 /// The struct a tracked parameter's type names (`&Mlp`, `Mlp`,
 /// `&models::Mlp<f64>`), or `None` for a float, an array, a slice, a `Vec`
