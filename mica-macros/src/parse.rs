@@ -157,7 +157,14 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
             Type::Array(_) => shape(&r.elem),
             Type::Slice(slice) => run_time_sized(&slice.elem),
             Type::Path(p) if vec_element(p).is_some() => shape(&r.elem),
-            // a `#[derive(Knob)]` struct: its gradient is one of its type
+            // a `#[derive(Knob)]` struct or a tuple of knobs: its gradient
+            // is one of its type
+            Type::Tuple(t) if t.elems.len() >= 2 => Ok(Shape {
+                grad: r.elem.to_token_stream(),
+                slot: r.elem.to_token_stream(),
+                rank: 0,
+                sized_at_run_time: false,
+            }),
             Type::Path(_) if crate::knob_derive::struct_of(ty, &[]).is_some() => Ok(Shape {
                 grad: r.elem.to_token_stream(),
                 slot: r.elem.to_token_stream(),
@@ -191,6 +198,12 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
         }
         Type::Paren(p) => shape(&p.elem),
         Type::Group(g) => shape(&g.elem),
+        Type::Tuple(t) if t.elems.len() >= 2 => Ok(Shape {
+            grad: ty.to_token_stream(),
+            slot: ty.to_token_stream(),
+            rank: 0,
+            sized_at_run_time: false,
+        }),
         _ => Err(syn::Error::new_spanned(
             ty,
             "this type cannot be tracked; a knob is `f32`, `f64`, or an array or `Vec` of them",

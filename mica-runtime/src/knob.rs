@@ -130,6 +130,36 @@ impl<K: Knob> Knob for Vec<K> {
     }
 }
 
+/// A tuple of knobs (a tracked parameter `p: (f64, [f64; 3])`): its
+/// gradient is the tuple of its elements' gradients.
+macro_rules! knob_tuple {
+    ($(($($k:ident $i:tt),+))*) => {$(
+        impl<$($k: Knob),+> Knob for ($($k,)+) {
+            type Grad = ($($k::Grad,)+);
+            #[inline]
+            fn zeros_like(&self) -> Self::Grad {
+                ($(self.$i.zeros_like(),)+)
+            }
+        }
+
+        impl<$($k),+> AddScaled<($($k,)+)> for ($($k,)+)
+        where
+            $($k: AddScaled<$k>),+
+        {
+            #[inline]
+            fn add_scaled_by(&mut self, g: &($($k,)+), factor: f64) {
+                $(self.$i.add_scaled_by(&g.$i, factor);)+
+            }
+        }
+    )*};
+}
+
+knob_tuple! {
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+}
+
 impl<K: Knob + ?Sized> Knob for &K {
     type Grad = K::Grad;
     #[inline(always)]

@@ -1,7 +1,7 @@
 //! A tracked struct's leaves: the fields that hold floats, found through
 //! its table and those of the structs it holds (`structs.rs`).
 
-use super::rewrite::{Leaf, Reach, Tracked};
+use super::rewrite::{tuple_of, Leaf, Reach, Tracked};
 use super::tables::{is_skipped, table};
 use crate::errors::Errors;
 use crate::knob_derive::struct_of;
@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use syn::visit_mut::VisitMut;
 use syn::Type;
 
-/// The tracked struct a root names, found in its table.
+/// The tracked struct a root names, found in its table, or a tuple of
+/// knobs (`(f64, [f64; 3])`, `&(Mlp, f64)`).
 pub fn tracked_struct(
     root: Ident,
     plain: Ident,
@@ -18,6 +19,30 @@ pub fn tracked_struct(
     generic: &[String],
     errors: &mut Errors,
 ) -> Option<Tracked> {
+    if let Some(tuple) = tuple_of(ty) {
+        let mut into = Tracked {
+            root,
+            plain,
+            leaves: Vec::new(),
+            by_value: false,
+            paths: HashMap::new(),
+        };
+        into.paths.insert(Vec::new(), Reach::Struct);
+        for (k, elem) in tuple.elems.iter().enumerate() {
+            let member = syn::Member::Unnamed(syn::Index::from(k));
+            element(
+                member,
+                elem.clone(),
+                generic,
+                &[],
+                &[],
+                &mut into,
+                errors,
+                &elem,
+            );
+        }
+        return Some(into);
+    }
     let p = struct_of(ty, generic)?;
     let name = p.path.segments.last().map(|s| s.ident.to_string())?;
     table(&name)?;
@@ -57,10 +82,56 @@ impl VisitMut for Subst {
     }
 }
 
+/// One field (or tuple element) `member` of type `ty` under `prefix`: a
+/// leaf, a struct flattened, or the structs of a container.
+#[allow(clippy::too_many_arguments)]
+fn element(
+    member: syn::Member,
+    mut ty: Type,
+    floats: &[String],
+    prefix: &[syn::Member],
+    each: &[usize],
+    into: &mut Tracked,
+    errors: &mut Errors,
+    written: &Type,
+) {
+    let mut path = prefix.to_vec();
+    path.push(member);
+    let key: Vec<String> = path.iter().map(super::rewrite::member_name).collect();
+    match floats_inside(&ty, floats) {
+        Inside::Floats => {
+            // gathered: a `Vec` of the field, one per element
+            for _ in each {
+                ty = syn::parse_quote!(::std::vec::Vec<#ty>);
+            }
+            into.paths.insert(key, Reach::Leaf(into.leaves.len()));
+            into.leaves.push(Leaf {
+                path,
+                each: each.to_vec(),
+                ty,
+            });
+        }
+        Inside::Struct(p) => flatten(&p, floats, &path, each, into, errors),
+        Inside::Each(p) => {
+            into.paths.insert(key, Reach::Each);
+            let mut each = each.to_vec();
+            each.push(path.len());
+            flatten(&p, floats, &path, &each, into, errors);
+        }
+        Inside::Structs => {
+            into.paths.insert(key, Reach::Unknown);
+            errors.at(
+                written,
+                "a tracked struct's field holds structs in nested arrays or `Vec`s, which is not supported yet; hold them in one `Vec` or array (`Vec<Layer>`), or their floats in arrays of floats",
+            );
+        }
+    }
+}
+
 fn flatten(
     at: &syn::TypePath,
     floats: &[String],
-    prefix: &[Ident],
+    prefix: &[syn::Member],
     each: &[usize],
     into: &mut Tracked,
     errors: &mut Errors,
@@ -79,7 +150,7 @@ fn flatten(
         return;
     };
     into.paths
-        .entry(prefix.iter().map(|p| p.to_string()).collect())
+        .entry(prefix.iter().map(super::rewrite::member_name).collect())
         .or_insert(Reach::Struct);
     // the struct's type parameters, as this use fills them
     let mut subst = Subst(HashMap::new(), HashMap::new());
@@ -114,43 +185,16 @@ fn flatten(
     }
     for field in &table.fields {
         let Some(ident) = &field.ident else { continue };
-        let mut path = prefix.to_vec();
-        path.push(ident.clone());
-        let key: Vec<String> = path.iter().map(|p| p.to_string()).collect();
+        let member = syn::Member::Named(ident.clone());
         if is_skipped(field) {
+            let mut key: Vec<String> = prefix.iter().map(super::rewrite::member_name).collect();
+            key.push(ident.to_string());
             into.paths.insert(key, Reach::Skipped);
             continue;
         }
         let mut ty = field.ty.clone();
         subst.visit_type_mut(&mut ty);
-        match floats_inside(&ty, floats) {
-            Inside::Floats => {
-                // gathered: a `Vec` of the field, one per element
-                for _ in each {
-                    ty = syn::parse_quote!(::std::vec::Vec<#ty>);
-                }
-                into.paths.insert(key, Reach::Leaf(into.leaves.len()));
-                into.leaves.push(Leaf {
-                    path,
-                    each: each.to_vec(),
-                    ty,
-                });
-            }
-            Inside::Struct(p) => flatten(&p, floats, &path, each, into, errors),
-            Inside::Each(p) => {
-                into.paths.insert(key, Reach::Each);
-                let mut each = each.to_vec();
-                each.push(path.len());
-                flatten(&p, floats, &path, &each, into, errors);
-            }
-            Inside::Structs => {
-                into.paths.insert(key, Reach::Unknown);
-                errors.at(
-                    &field.ty,
-                    "a tracked struct's field holds structs in nested arrays or `Vec`s, which is not supported yet; hold them in one `Vec` or array (`Vec<Layer>`), or their floats in arrays of floats",
-                );
-            }
-        }
+        element(member, ty, floats, prefix, each, into, errors, &field.ty);
     }
 }
 

@@ -20,7 +20,8 @@ type Around<'a> =
 /// (`each` holds how many names of `path` come before each container),
 /// read as `leaf[l]`, its slopes added back element by element.
 pub struct Leaf {
-    pub path: Vec<Ident>,
+    /// fields by name, a tuple's elements by number
+    pub path: Vec<syn::Member>,
     pub each: Vec<usize>,
     pub ty: Type,
 }
@@ -61,7 +62,7 @@ impl Leaf {
         // the container named in a length mismatch: `m.layers`
         let label = |k: usize| {
             std::iter::once(root.to_string())
-                .chain(self.path[..self.each[k]].iter().map(|p| p.to_string()))
+                .chain(self.path[..self.each[k]].iter().map(member_name))
                 .collect::<Vec<_>>()
                 .join(".")
         };
@@ -123,9 +124,27 @@ impl Leaf {
         let mut name = format!("__mica_{root}");
         for p in &self.path {
             name.push('_');
-            name.push_str(&p.to_string());
+            name.push_str(&member_name(p));
         }
         Ident::new(&name, root.span())
+    }
+}
+
+/// A tuple of two or more knobs, or a reference to one.
+pub fn tuple_of(ty: &Type) -> Option<&syn::TypeTuple> {
+    match ty {
+        Type::Reference(r) if r.mutability.is_none() => tuple_of(&r.elem),
+        Type::Paren(p) => tuple_of(&p.elem),
+        Type::Tuple(t) if t.elems.len() >= 2 => Some(t),
+        _ => None,
+    }
+}
+
+/// A field's name, or a tuple element's number.
+pub fn member_name(member: &syn::Member) -> String {
+    match member {
+        syn::Member::Named(ident) => ident.to_string(),
+        syn::Member::Unnamed(index) => index.index.to_string(),
     }
 }
 
@@ -252,16 +271,25 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                             }
                         }
                     }
-                    let (Some(TokenTree::Punct(dot)), Some(TokenTree::Ident(field))) =
-                        (tokens.get(j), tokens.get(j + 1))
-                    else {
-                        break;
+                    // `.field`, or a tuple's `.0`
+                    let field = match (tokens.get(j), tokens.get(j + 1)) {
+                        (Some(TokenTree::Punct(dot)), Some(TokenTree::Ident(field)))
+                            if dot.as_char() == '.'
+                                && dot.spacing() == proc_macro2::Spacing::Alone =>
+                        {
+                            field.to_string()
+                        }
+                        (Some(TokenTree::Punct(dot)), Some(TokenTree::Literal(number)))
+                            if dot.as_char() == '.'
+                                && dot.spacing() == proc_macro2::Spacing::Alone
+                                && number.to_string().chars().all(|c| c.is_ascii_digit()) =>
+                        {
+                            number.to_string()
+                        }
+                        _ => break,
                     };
-                    if dot.as_char() != '.' || dot.spacing() == proc_macro2::Spacing::Joint {
-                        break;
-                    }
                     let mut next = path.clone();
-                    next.push(field.to_string());
+                    next.push(field.clone());
                     match t.paths.get(&next) {
                         Some(r @ (Reach::Struct | Reach::Each)) => {
                             pending = matches!(r, Reach::Each);

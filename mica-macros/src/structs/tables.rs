@@ -75,8 +75,15 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
                 _ => None,
             });
             for ty in me.into_iter().chain(params).chain(lets) {
-                if let Some(p) = crate::knob_derive::struct_of(ty, &generic) {
-                    self.found.push(p.clone());
+                // a tuple's elements, and the structs of containers in it
+                let elems: Vec<&syn::Type> = match super::rewrite::tuple_of(ty) {
+                    Some(t) => t.elems.iter().map(elements).collect(),
+                    None => vec![ty],
+                };
+                for ty in elems {
+                    if let Some(p) = crate::knob_derive::struct_of(ty, &generic) {
+                        self.found.push(p.clone());
+                    }
                 }
             }
         }

@@ -113,7 +113,9 @@ fn struct_let(stmt: &Stmt) -> Option<(Ident, syn::Type, syn::Expr)> {
     let Pat::Ident(name) = &*typed.pat else {
         return None;
     };
-    crate::knob_derive::struct_of(&typed.ty, &[])?;
+    if super::rewrite::tuple_of(&typed.ty).is_none() {
+        crate::knob_derive::struct_of(&typed.ty, &[])?;
+    }
     let init = local.init.as_ref()?;
     Some((
         name.ident.clone(),

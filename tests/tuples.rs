@@ -1,0 +1,115 @@
+//! Tuples of knobs as tracked parameters and window knobs (SPEC 3.4):
+//! `#[tracked] p: &(f64, [f64; 3])`, read `p.0`, `p.1[i]`; the gradient is
+//! a tuple of the same type. Against finite differences, f64 and f32.
+
+mod fd;
+
+use mica::Real;
+#[derive(Clone, Debug, mica::Knob)]
+pub struct Line {
+    pub w: [f64; 2],
+    pub b: f64,
+}
+
+#[mica::tape]
+pub fn fit(#[tracked] p: &(f64, [f64; 3]), x: f64) -> f64 {
+    (p.0 * x).sin() + p.1[0] * p.1[2] + p.1[1] * x
+}
+
+#[mica::tape]
+pub fn mixed(#[tracked] p: (Line, f64, Vec<f64>), x: f64) -> f64 {
+    let mut s = p.0.w[0] * x + p.0.b;
+    for k in 0..p.2.len() {
+        s += p.2[k] * p.1;
+    }
+    s * s
+}
+
+/// Generic, for `f32` too.
+#[mica::tape]
+pub fn generic<T: Real>(#[tracked] p: &(T, [T; 2]), x: T) -> T {
+    (p.0 * x).tanh() * p.1[1] + p.1[0]
+}
+
+#[mica::tape]
+pub fn calls(#[tracked] p: &(f64, [f64; 3]), x: f64) -> f64 {
+    fit(p, x) * x
+}
+
+#[mica::tape]
+pub fn window(start: (f64, [f64; 3]), x: f64) -> (f64, (f64, [f64; 3])) {
+    #[tracked]
+    let p: (f64, [f64; 3]) = start;
+    tape! {
+        let y = (p.0 * x).sin() + p.1[0] * p.1[2] + p.1[1] * x;
+    }
+    backward!(y);
+    (y, gradient!(p))
+}
+
+#[test]
+fn tuples_of_knobs_in_every_form() {
+    let p = (0.3, [0.5, -0.2, 0.8]);
+    let flat = |p: &(f64, [f64; 3])| vec![p.0, p.1[0], p.1[1], p.1[2]];
+    let un = |v: &[f64]| (v[0], [v[1], v[2], v[3]]);
+    for x in [0.7, -1.2] {
+        let (_, g) = fit_grad(&p, x);
+        fd::agrees("fit", &|v| fit(&un(v), x), &flat(&p), &flat(&g), 1e-6);
+        let (_, g2) = calls_grad(&p, x);
+        fd::agrees("calls", &|v| calls(&un(v), x), &flat(&p), &flat(&g2), 1e-6);
+        let (_, g3) = window(p, x);
+        fd::same("window", &flat(&g3), &flat(&g), 1e-12);
+        let q = (
+            Line {
+                w: [0.4, 0.1],
+                b: -0.3,
+            },
+            0.6,
+            vec![0.2, -0.5],
+        );
+        let (_, gq) = mixed_grad(q.clone(), x);
+        let fq = |q: &(Line, f64, Vec<f64>)| vec![q.0.w[0], q.0.w[1], q.0.b, q.1, q.2[0], q.2[1]];
+        let uq = |v: &[f64]| {
+            (
+                Line {
+                    w: [v[0], v[1]],
+                    b: v[2],
+                },
+                v[3],
+                vec![v[4], v[5]],
+            )
+        };
+        fd::agrees("mixed", &|v| mixed(uq(v), x), &fq(&q), &fq(&gq), 1e-6);
+    }
+    let mut d = (0.0, [0.0; 3]);
+    fit_backward(&p, 0.7, 2.0, &mut d);
+    let (_, g) = fit_grad(&p, 0.7);
+    fd::same(
+        "backward",
+        &flat(&d),
+        &flat(&g).iter().map(|v| 2.0 * v).collect::<Vec<_>>(),
+        1e-12,
+    );
+    let mut stepped = p;
+    mica::Knob::add_scaled(&mut stepped, &g, -0.5);
+    assert_eq!(stepped.0, p.0 - 0.5 * g.0);
+    let p32 = (0.3f32, [0.5f32, -0.2]);
+    for x in [0.7f32, -1.2] {
+        let (_, g) = generic_grad(&p32, x);
+        fd::agrees(
+            "generic f32",
+            &|v| generic(&(v[0], [v[1], v[2]]), x),
+            &[p32.0, p32.1[0], p32.1[1]],
+            &[g.0, g.1[0], g.1[1]],
+            2e-2,
+        );
+        let (_, g) = generic_grad(&(0.3f64, [0.5, -0.2]), x as f64);
+        fd::agrees(
+            "generic f64",
+            &|v| generic(&(v[0], [v[1], v[2]]), x as f64),
+            &[0.3, 0.5, -0.2],
+            &[g.0, g.1[0], g.1[1]],
+            1e-6,
+        );
+    }
+}
