@@ -38,7 +38,7 @@ pub fn tracked_struct(
                 &[],
                 &mut into,
                 errors,
-                &elem,
+                elem,
             );
         }
         return Some(into);
