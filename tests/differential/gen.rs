@@ -3549,10 +3549,15 @@ fn sum(es: &[E]) -> E {
 /// second of two structs `P{id}E` held in the field `items` (a `Vec` for
 /// an even `id`, an array for an odd one); the first is a decoy whose
 /// slopes are zero.
+///
+/// A program of two knobs whose second is a scalar tracks a tuple of them
+/// instead: its knobs are `kn.0` and `kn.1`.
 fn field_path(p: &Program, n: &str) -> String {
     let k = p.knobs.len();
     let at = p.knobs.iter().position(|(m, _)| m == n).unwrap_or(0);
-    if k >= 2 && k.is_multiple_of(2) && at >= k / 2 {
+    if is_tuple(p) {
+        at.to_string()
+    } else if k >= 2 && k.is_multiple_of(2) && at >= k / 2 {
         format!("inner.{n}")
     } else if k >= 3 && !k.is_multiple_of(2) && at == k - 1 {
         format!("items[1].{n}")
@@ -3584,10 +3589,10 @@ fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
         Shape::Mat(..) => "[0][0]",
     };
     let (ft, sfx) = if p.f32 { ("f32", "32") } else { ("f64", "") };
-    let (gt, tp, targ) = if p.generic {
-        ("T", "<T: mica::Real>", "<T>")
+    let (gt, tp) = if p.generic {
+        ("T", "<T: mica::Real>")
     } else {
-        (ft, "", "")
+        (ft, "")
     };
     let half = if p.generic {
         "T::from(0.5).unwrap()".to_string()
@@ -3601,7 +3606,8 @@ fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
     let read = |(n, sh): &(String, Shape)| format!("kn.{}{}", field_path(p, n), first(sh));
     writeln!(
         o,
-        "#[tape]\npub fn p{id}_s{tp}(#[tracked] kn: &P{id}K{targ}, c: {gt}) -> {gt} {{\n    {}\n}}\n",
+        "#[tape]\npub fn p{id}_s{tp}(#[tracked] kn: &{}, c: {gt}) -> {gt} {{\n    {}\n}}\n",
+        struct_ty(p, id, gt),
         term(&read(a), &read(b), "c", &half)
     )
     .unwrap();
@@ -3634,6 +3640,33 @@ fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
     }
 }
 
+/// Whether a struct program tracks a tuple of its knobs (see
+/// [`field_path`]).
+fn is_tuple(p: &Program) -> bool {
+    p.structs && p.knobs.len() == 2 && p.knobs[1].1 == Shape::Scalar
+}
+
+/// The type a struct program tracks: `P{id}K` (with `<T>` when generic),
+/// or the tuple of its knobs' types in `t`.
+fn struct_ty(p: &Program, id: usize, t: &str) -> String {
+    if !is_tuple(p) {
+        let targ = if p.generic { "<T>" } else { "" };
+        return format!("P{id}K{targ}");
+    }
+    let elems: Vec<String> = p.knobs.iter().map(|(_, sh)| field_ty(*sh, t)).collect();
+    format!("({})", elems.join(", "))
+}
+
+/// A knob's type as a struct's field (or a tuple's element).
+fn field_ty(sh: Shape, t: &str) -> String {
+    match sh {
+        Shape::Scalar => t.to_string(),
+        Shape::Arr(l) => format!("[{t}; {l}]"),
+        Shape::Slice(_) => format!("Vec<{t}>"),
+        Shape::Mat(r, c) => format!("[[{t}; {c}]; {r}]"),
+    }
+}
+
 /// A field read out of a struct: a clone when it is under an index (not
 /// moved out of a `Vec` or an array).
 fn owned(path: &str) -> String {
@@ -3645,6 +3678,9 @@ fn owned(path: &str) -> String {
 
 /// The struct literal of a struct program from each knob's value.
 fn struct_literal(p: &Program, id: usize, values: &[String]) -> String {
+    if is_tuple(p) {
+        return format!("({})", values.join(", "));
+    }
     let (mut outer, mut inner, mut items) = (Vec::new(), Vec::new(), Vec::new());
     for ((n, _), v) in p.knobs.iter().zip(values) {
         let field = format!("{n}: {v}");
@@ -3947,17 +3983,12 @@ pub fn render(p: &Program, id: usize) -> String {
         )
         .unwrap();
     }
-    if p.structs {
+    if p.structs && !is_tuple(p) {
         let (tp, t) = if p.generic { ("<T>", "T") } else { ("", ft) };
         let (mut inner, mut items) = (String::new(), String::new());
         writeln!(o, "#[derive(Clone, mica::Knob)]\npub struct P{id}K{tp} {{").unwrap();
         for (n, sh) in &p.knobs {
-            let ty = match sh {
-                Shape::Scalar => t.to_string(),
-                Shape::Arr(l) => format!("[{t}; {l}]"),
-                Shape::Slice(_) => format!("Vec<{t}>"),
-                Shape::Mat(r, c) => format!("[[{t}; {c}]; {r}]"),
-            };
+            let ty = field_ty(*sh, t);
             let path = field_path(p, n);
             if path.starts_with("inner.") {
                 writeln!(inner, "    pub {n}: {ty},").unwrap();
@@ -4017,9 +4048,8 @@ pub fn render(p: &Program, id: usize) -> String {
             _ => "",
         };
         let mut params = Vec::new();
-        let targ = if p.generic { "<T>" } else { "" };
         if whole && !p.window {
-            params.push(format!("#[tracked] kn: &P{id}K{targ}"));
+            params.push(format!("#[tracked] kn: &{}", struct_ty(p, id, gt)));
         }
         for (n, sh) in p.knobs.iter().filter(|_| !whole || p.window) {
             let tr = if dual || p.window { "" } else { "#[tracked] " };
@@ -4070,7 +4100,8 @@ pub fn render(p: &Program, id: usize) -> String {
                 .collect();
             writeln!(
                 o,
-                "    #[tracked]\n    let kn: P{id}K{targ} = {};\n    tape! {{",
+                "    #[tracked]\n    let kn: {} = {};\n    tape! {{",
+                struct_ty(p, id, gt),
                 struct_literal(p, id, &values)
             )
             .unwrap();
