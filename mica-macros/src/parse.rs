@@ -206,7 +206,7 @@ pub fn shape(ty: &Type) -> syn::Result<Shape> {
         }),
         _ => Err(syn::Error::new_spanned(
             ty,
-            "this type cannot be tracked; a knob is `f32`, `f64`, or an array or `Vec` of them",
+            "this type cannot be tracked; a knob is `f32`, `f64`, an array, a `Vec` or a tuple of knobs, or a struct with `#[derive(mica::Knob)]`",
         )),
     }
 }

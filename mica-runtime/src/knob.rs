@@ -6,7 +6,7 @@
 /// or an array of floats.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a knob",
-    label = "a knob is `f32`, `f64`, an array or `Vec` of them, or a struct with `#[derive(mica::Knob)]`",
+    label = "a knob is `f32`, `f64`, an array, a `Vec` or a tuple of knobs, or a struct with `#[derive(mica::Knob)]`",
     note = "a struct of knobs is one with `#[derive(mica::Knob)]` on its definition; a field that is no knob is marked `#[knob(skip)]`",
     note = "`#[tracked]` marks a value whose slopes are recorded; integers, `&mut` references and other types have none"
 )]
@@ -38,7 +38,7 @@ pub trait Knob {
 /// [`Knob::add_scaled`] does. `#[derive(Knob)]` writes it for a struct.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a knob: it has no `add_scaled`",
-    label = "a knob is `f32`, `f64`, an array or `Vec` of them, or a struct with `#[derive(mica::Knob)]`",
+    label = "a knob is `f32`, `f64`, an array, a `Vec` or a tuple of knobs, or a struct with `#[derive(mica::Knob)]`",
     note = "a struct of knobs is one with `#[derive(mica::Knob)]` on its definition; a field that is no knob is marked `#[knob(skip)]`"
 )]
 pub trait AddScaled<G: ?Sized> {
