@@ -19,14 +19,14 @@ pub fn tracked_struct(
     generic: &[String],
     errors: &mut Errors,
 ) -> Option<Tracked> {
+    let mut into = Tracked {
+        root,
+        plain,
+        leaves: Vec::new(),
+        by_value: false,
+        paths: HashMap::new(),
+    };
     if let Some(tuple) = tuple_of(ty) {
-        let mut into = Tracked {
-            root,
-            plain,
-            leaves: Vec::new(),
-            by_value: false,
-            paths: HashMap::new(),
-        };
         into.paths.insert(Vec::new(), Reach::Struct);
         for (k, elem) in tuple.elems.iter().enumerate() {
             let member = syn::Member::Unnamed(syn::Index::from(k));
@@ -46,13 +46,6 @@ pub fn tracked_struct(
     let p = struct_of(ty, generic)?;
     let name = p.path.segments.last().map(|s| s.ident.to_string())?;
     table(&name)?;
-    let mut into = Tracked {
-        root,
-        plain,
-        leaves: Vec::new(),
-        by_value: false,
-        paths: HashMap::new(),
-    };
     flatten(p, generic, &[], &[], &mut into, errors);
     Some(into)
 }
