@@ -25,8 +25,10 @@ pub fn tracked_struct(
         leaves: Vec::new(),
         by_value: false,
         paths: HashMap::new(),
+        tuple: false,
     };
     if let Some(tuple) = tuple_of(ty) {
+        into.tuple = true;
         into.paths.insert(Vec::new(), Reach::Struct);
         for (k, elem) in tuple.elems.iter().enumerate() {
             let member = syn::Member::Unnamed(syn::Index::from(k));

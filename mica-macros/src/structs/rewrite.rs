@@ -171,6 +171,8 @@ pub struct Tracked {
     pub by_value: bool,
     /// every path into the struct, with what it reaches
     pub paths: HashMap<Vec<String>, Reach>,
+    /// a tuple of knobs, read by element (`p.0`), not a struct
+    pub tuple: bool,
 }
 
 /// A tracked struct's name bound again in the body would make its reads
@@ -355,6 +357,8 @@ pub fn rewrite(tokens: TokenStream, roots: &[&Tracked], errors: &mut Errors) -> 
                         let method = matches!(tokens.get(j + 2), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
                         let message = if matches!(reach, Reach::Each) {
                             format!("`{shown}` holds tracked structs, which Mica follows by index: read `{shown}[k].field` with `k` in `0..{shown}.len()`, or loop `for item in &{shown} {{ … item.field … }}`")
+                        } else if t.tuple && path.is_empty() {
+                            format!("the tracked tuple `{shown}` is read whole here; Mica follows a tracked tuple through its elements (`{shown}.0`, `{shown}.1[i]`): read them here, or pass `{shown}` to a `#[tape]` function that tracks it")
                         } else if method {
                             format!("a method of the tracked struct `{shown}` is not followed by Mica yet; read its fields here (`{shown}.field[i]`), or pass `{shown}` to a `#[tape]` function that tracks it, or to a function of the same `#[tape]` block")
                         } else {
