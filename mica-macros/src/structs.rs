@@ -307,14 +307,18 @@ fn leaf_args(
                 format_ident!("__mica_gathered{}", k, span = Span::mixed_site()),
                 format_ident!("__mica_d_gathered{}", k, span = Span::mixed_site()),
             );
+            // the slot moved out of the gradient's fields and back: the
+            // callee adds into it, as into any slot
             let read = leaf.gather(&quote!(#value));
+            let taken = leaf.take(&quote!(#slot));
+            let outer = &leaf.path[..leaf.each[0]];
+            let label = leaf.container(&t.root, 0);
             around.0.push(quote! {
                 let #g = #read;
-                let mut #d = ::mica::__private::zeros_like(&#g);
+                ::mica::__private::slot_len(#slot #(.#outer)*.len(), #g.len(), #label);
+                let mut #d = #taken;
             });
-            around
-                .1
-                .push(leaf.scatter(&quote!(#slot), &quote!(#d), &t.root));
+            around.1.push(leaf.put_back(&quote!(#slot), &quote!(#d)));
             call.push(quote!(&#g));
             slots.push(quote!(&mut #d[..]));
             continue;

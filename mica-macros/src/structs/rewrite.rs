@@ -57,6 +57,94 @@ impl Leaf {
         )
     }
 
+    /// Whether the field itself (under its containers) is a `Vec`.
+    fn field_is_vec(&self) -> bool {
+        let mut ty = &self.ty;
+        for _ in &self.each {
+            let Type::Path(p) = ty else { return false };
+            let Some(syn::PathArguments::AngleBracketed(a)) =
+                p.path.segments.last().map(|s| &s.arguments)
+            else {
+                return false;
+            };
+            let Some(syn::GenericArgument::Type(inner)) = a.args.first() else {
+                return false;
+            };
+            ty = inner;
+        }
+        matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Vec"))
+    }
+
+    /// The gathered leaf's slot, moved out of the fields of `slot` (the
+    /// struct's gradient): a `Vec` field taken, an array or a float
+    /// copied. The callee adds into it; [`Self::put_back`] returns it.
+    pub fn take(&self, slot: &TokenStream) -> TokenStream {
+        let vec = self.field_is_vec();
+        self.walk(
+            slot,
+            0,
+            &mut |at, _| match vec {
+                true => quote!(::core::mem::take(&mut #at)),
+                false => quote!(#at),
+            },
+            &|at, k, inner| {
+                let span = proc_macro2::Span::mixed_site();
+                let (e, v) = (
+                    quote::format_ident!("__mica_take_e{}", k, span = span),
+                    quote::format_ident!("__mica_take_v{}", k, span = span),
+                );
+                let inner = inner(&quote!((*#e)));
+                quote!({
+                    let mut #v = ::std::vec::Vec::with_capacity(#at.len());
+                    for #e in #at.iter_mut() {
+                        #v.push(#inner);
+                    }
+                    #v
+                })
+            },
+        )
+    }
+
+    /// Moves the slot [`Self::take`] made, `d`, back into the fields of
+    /// `slot`.
+    pub fn put_back(&self, slot: &TokenStream, d: &TokenStream) -> TokenStream {
+        let d_at = |k: usize| {
+            quote::format_ident!("__mica_back{}", k, span = proc_macro2::Span::mixed_site())
+        };
+        let body = self.walk(
+            slot,
+            0,
+            &mut |at, k| {
+                let d = d_at(k);
+                quote!(#at = #d;)
+            },
+            &|at, k, inner| {
+                let (e, d, outer) = (
+                    quote::format_ident!(
+                        "__mica_back_e{}",
+                        k,
+                        span = proc_macro2::Span::mixed_site()
+                    ),
+                    d_at(k + 1),
+                    d_at(k),
+                );
+                let inner = inner(&quote!((*#e)));
+                quote!(for (#e, #d) in #at.iter_mut().zip(#outer) { #inner })
+            },
+        );
+        let d0 = d_at(0);
+        quote!({ let #d0 = #d; #body })
+    }
+
+    /// The name of the container above the leaf at depth `k`
+    /// (`m.layers`), for a length mismatch.
+    pub fn container(&self, root: &Ident, k: usize) -> String {
+        std::iter::once(root.to_string())
+            .chain(self.path[..self.each[k]].iter().map(member_name))
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
     /// Adds the gathered leaf's slopes `d` to the fields of `slot`.
     pub fn scatter(&self, slot: &TokenStream, d: &TokenStream, root: &Ident) -> TokenStream {
         // the container named in a length mismatch: `m.layers`
