@@ -274,8 +274,9 @@ pub enum S {
     /// `std::mem::swap(&mut a, &mut b)` of two scalars
     SwapScalars(String, String),
     /// `{ let mut g = vec![0.0; 3 + i % 3]; g[0] = h[1] * 0.5 + e;
-    /// g[1] = h[2]; g[2] = h[0]; h = g; }`: the `Vec` `h` replaced by one
-    /// of another length in each iteration of the loop over `i`
+    /// g[1] = h[2]; g[2] = h[0]; h = g; … h = g3; }`: the `Vec` `h`
+    /// replaced by one of another length in each iteration of the loop
+    /// over `i`, its last element read, and replaced by one of three again
     Regrow(String, String, E),
     /// `let h = if c { [..] } else { [..] };` (an array, with the flag) or
     /// `let (p, q) = if c { (..) } else { (..) };`
@@ -3290,7 +3291,17 @@ impl R<'_> {
                 writeln!(o, "{pad}    let mut {g} = vec![{zero}; 3 + {i} % 3];").unwrap();
                 writeln!(o, "{pad}    {g}[0] = {h}[1] * {half} + {};", self.e(e).0).unwrap();
                 writeln!(o, "{pad}    {g}[1] = {h}[2];\n{pad}    {g}[2] = {h}[0];").unwrap();
-                writeln!(o, "{pad}    {h} = {g};\n{pad}}}").unwrap();
+                writeln!(o, "{pad}    {h} = {g};").unwrap();
+                // back to three elements, the last read first: the code
+                // after reads (and zips) `h` as three long
+                writeln!(o, "{pad}    let mut {g}3 = vec![{zero}; 3];").unwrap();
+                writeln!(o, "{pad}    {g}3[0] = {h}[0];\n{pad}    {g}3[1] = {h}[1];").unwrap();
+                writeln!(
+                    o,
+                    "{pad}    {g}3[2] = {h}[2] + {h}[{h}.len() - 1] * {half};"
+                )
+                .unwrap();
+                writeln!(o, "{pad}    {h} = {g}3;\n{pad}}}").unwrap();
             }
             S::LetTuple(p, q, x, y) => writeln!(
                 o,
