@@ -92,40 +92,13 @@ pub fn split(
         return None;
     }
     let outer: Vec<String> = args.outer.iter().map(|(t, _)| t.to_string()).collect();
-    let generic = generic_names(&item.sig, &outer);
-    // `self` tracked in a `#[tape] impl` of a struct of knobs
-    let receiver = item
-        .sig
-        .receiver()
-        .filter(|r| r.attrs.iter().any(is_tracked));
-    let me = match (receiver, SELF_TY.with(|t| t.borrow().clone())) {
-        (Some(r), Some(ty)) => {
-            if r.mutability.is_some() {
-                errors.at(r, "a tracked `self` is read, not changed: take `&self`");
-            }
-            let this = Ident::new("self", r.self_token.span);
-            tracked_struct(
-                this,
-                Ident::new("__mica_self", Span::mixed_site()),
-                &ty,
-                &generic,
-                errors,
-            )
+    if let Some(r) = item.sig.receiver() {
+        let tracked_self = r.attrs.iter().any(is_tracked) && SELF_TY.with(|t| t.borrow().is_some());
+        if tracked_self && r.mutability.is_some() {
+            errors.at(r, "a tracked `self` is read, not changed: take `&self`");
         }
-        _ => None,
-    };
-    // one entry per typed parameter
-    let mut tracked: Vec<Option<Tracked>> = Vec::new();
-    for input in &item.sig.inputs {
-        let FnArg::Typed(t) = input else { continue };
-        let found = match &*t.pat {
-            Pat::Ident(pi) if t.attrs.iter().any(is_tracked) => {
-                tracked_struct(pi.ident.clone(), pi.ident.clone(), &t.ty, &generic, errors)
-            }
-            _ => None,
-        };
-        tracked.push(found);
     }
+    let (me, tracked) = roots(item, &outer, errors);
     if me.is_none() && tracked.iter().all(Option::is_none) {
         return None;
     }
@@ -162,42 +135,59 @@ pub fn split(
     })
 }
 
+/// The tracked structs (and tuples) of `item`: its tracked `self` (in a
+/// `#[tape] impl` of a struct of knobs, read untracked as `__mica_self`),
+/// and one entry per typed parameter.
+fn roots(
+    item: &ItemFn,
+    outer: &[String],
+    errors: &mut Errors,
+) -> (Option<Tracked>, Vec<Option<Tracked>>) {
+    let generic = generic_names(&item.sig, outer);
+    let receiver = item
+        .sig
+        .receiver()
+        .filter(|r| r.attrs.iter().any(is_tracked));
+    let me = match (receiver, SELF_TY.with(|t| t.borrow().clone())) {
+        (Some(r), Some(ty)) => tracked_struct(
+            Ident::new("self", r.self_token.span),
+            Ident::new("__mica_self", Span::mixed_site()),
+            &ty,
+            &generic,
+            errors,
+        ),
+        _ => None,
+    };
+    let tracked = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            FnArg::Typed(t) => Some(t),
+            FnArg::Receiver(_) => None,
+        })
+        .map(|t| match &*t.pat {
+            Pat::Ident(pi) if t.attrs.iter().any(is_tracked) => {
+                tracked_struct(pi.ident.clone(), pi.ident.clone(), &t.ty, &generic, errors)
+            }
+            _ => None,
+        })
+        .collect();
+    (me, tracked)
+}
+
 /// Rewrites `item`'s loops over the structs a tracked struct holds
 /// (`for layer in &m.layers`) as loops by index, whose reads the rest of
 /// the expansion follows; run before helpers are inlined.
 pub fn each_loops(item: &mut ItemFn, outer: &[String]) {
-    let generic = generic_names(&item.sig, outer);
     // errors are the expansion's to report, later
     let mut quiet = Errors::default();
-    let mut roots = Vec::new();
-    let tracked_self = item
-        .sig
-        .receiver()
-        .is_some_and(|r| r.attrs.iter().any(is_tracked));
-    if let (true, Some(ty)) = (tracked_self, SELF_TY.with(|t| t.borrow().clone())) {
-        let this = Ident::new("self", Span::call_site());
-        roots.extend(tracked_struct(
-            this.clone(),
-            this,
-            &ty,
-            &generic,
-            &mut quiet,
-        ));
-    }
-    for input in &item.sig.inputs {
-        if let FnArg::Typed(t) = input {
-            if let (Pat::Ident(pi), true) = (&*t.pat, t.attrs.iter().any(is_tracked)) {
-                let name = pi.ident.clone();
-                roots.extend(tracked_struct(
-                    name.clone(),
-                    name,
-                    &t.ty,
-                    &generic,
-                    &mut quiet,
-                ));
-            }
-        }
-    }
+    let (me, tracked) = roots(item, outer, &mut quiet);
+    let mut roots: Vec<Tracked> = me
+        .into_iter()
+        .chain(tracked.into_iter().flatten())
+        .collect();
+    let generic = generic_names(&item.sig, outer);
     roots.extend(window::struct_lets(item, &generic));
     if roots.is_empty() {
         return;

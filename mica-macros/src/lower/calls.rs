@@ -168,8 +168,7 @@ impl Sweep<'_> {
             // a constant argument may be an array (or a struct): kept as
             // written; in a branch arm, a borrowed one as `Some(&a)`
             let borrowed = matches!(strip_parens(arg), Expr::Reference(_) | Expr::Path(_));
-            let in_arm = self.hoists.last().is_some_and(|h| h.arms > 0);
-            if borrowed && in_arm && !self.mentions_active(arg) {
+            if borrowed && self.in_arm() && !self.mentions_active(arg) {
                 let lowered = self.lower_expr(arg, out)?;
                 let id = self.optional_arg(lowered.fwd.clone(), out);
                 return Ok((Operand::Stored(id), lowered.fwd));
@@ -195,7 +194,7 @@ impl Sweep<'_> {
         };
         // in a branch arm, a borrow is kept as `Some(&a)`: the arm's
         // temporaries start from a placeholder, and a reference has none
-        let optional = !owned && self.hoists.last().is_some_and(|h| h.arms > 0);
+        let optional = !owned && self.in_arm();
         let (id, fwd) = if owned {
             let inner = match strip_parens(arg) {
                 Expr::Reference(r) => &*r.expr,
@@ -219,6 +218,12 @@ impl Sweep<'_> {
             },
             fwd,
         ))
+    }
+
+    /// Whether lines lowered now stand in a branch arm, whose temporaries
+    /// start from a placeholder.
+    fn in_arm(&self) -> bool {
+        self.hoists.last().is_some_and(|h| h.arms > 0)
     }
 
     /// A call's argument kept as `Some(argument)` for the reverse: in a

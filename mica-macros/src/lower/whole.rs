@@ -254,6 +254,16 @@ impl Sweep<'_> {
         Ok(())
     }
 
+    /// After `u = value;`: the shape `u`'s adjoint buffer is made from
+    /// grows to hold the new value too (`h = next;` of another length:
+    /// the buffer must hold every length `h` has).
+    fn grow_shape(&mut self, to: ArrayId, target: &Expr, out: &mut TokenStream) {
+        if let Some((_, shape)) = self.arrays[to].local {
+            let store = &self.values[shape].store;
+            out.extend([quote!(::mica::__private::grow_shape(&mut #store, ::mica::__private::shape_of(&#target));)]);
+        }
+    }
+
     /// `u = value;` of a whole array `u` made in the sweep.
     pub(super) fn assign_array(
         &mut self,
@@ -272,12 +282,7 @@ impl Sweep<'_> {
                     return Ok(());
                 }
                 out.extend([quote!(#target = #fwd;)]);
-                // `h = next;` of another length: the buffer the reverse
-                // makes for `h` must hold every length it has
-                if let Some((_, shape)) = self.arrays[to].local {
-                    let store = &self.values[shape].store;
-                    out.extend([quote!(::mica::__private::grow_shape(&mut #store, ::mica::__private::shape_of(&#target));)]);
-                }
+                self.grow_shape(to, target, out);
                 self.push_step(Step::Copy {
                     to,
                     from: array,
@@ -287,10 +292,7 @@ impl Sweep<'_> {
             }
             Val::Const => {
                 out.extend([quote!(#target = #fwd;)]);
-                if let Some((_, shape)) = self.arrays[to].local {
-                    let store = &self.values[shape].store;
-                    out.extend([quote!(::mica::__private::grow_shape(&mut #store, ::mica::__private::shape_of(&#target));)]);
-                }
+                self.grow_shape(to, target, out);
                 self.push_step(Step::Fill {
                     array: to,
                     value: Operand::Const(quote!(0)),

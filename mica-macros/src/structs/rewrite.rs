@@ -34,26 +34,11 @@ impl Leaf {
     /// The leaf's value read from `value`: the field itself, or (gathered)
     /// a `Vec` of it built element by element.
     pub fn gather(&self, value: &TokenStream) -> TokenStream {
-        // a loop, not an iterator chain: the chains of a body are Mica's
         self.walk(
             value,
             0,
             &mut |at, _| quote!(::core::clone::Clone::clone(&#at)),
-            &|at, k, inner| {
-                let span = proc_macro2::Span::mixed_site();
-                let (e, v) = (
-                    quote::format_ident!("__mica_gather_e{}", k, span = span),
-                    quote::format_ident!("__mica_gather_v{}", k, span = span),
-                );
-                let inner = inner(&quote!(#e));
-                quote!({
-                    let mut #v = ::std::vec::Vec::with_capacity(#at.len());
-                    for #e in #at.iter() {
-                        #v.push(#inner);
-                    }
-                    #v
-                })
-            },
+            &|at, k, inner| collected(at, k, quote!(iter), &mut |e| inner(&quote!(#e))),
         )
     }
 
@@ -87,21 +72,7 @@ impl Leaf {
                 true => quote!(::core::mem::take(&mut #at)),
                 false => quote!(#at),
             },
-            &|at, k, inner| {
-                let span = proc_macro2::Span::mixed_site();
-                let (e, v) = (
-                    quote::format_ident!("__mica_take_e{}", k, span = span),
-                    quote::format_ident!("__mica_take_v{}", k, span = span),
-                );
-                let inner = inner(&quote!((*#e)));
-                quote!({
-                    let mut #v = ::std::vec::Vec::with_capacity(#at.len());
-                    for #e in #at.iter_mut() {
-                        #v.push(#inner);
-                    }
-                    #v
-                })
-            },
+            &|at, k, inner| collected(at, k, quote!(iter_mut), &mut |e| inner(&quote!((*#e)))),
         )
     }
 
@@ -147,13 +118,6 @@ impl Leaf {
 
     /// Adds the gathered leaf's slopes `d` to the fields of `slot`.
     pub fn scatter(&self, slot: &TokenStream, d: &TokenStream, root: &Ident) -> TokenStream {
-        // the container named in a length mismatch: `m.layers`
-        let label = |k: usize| {
-            std::iter::once(root.to_string())
-                .chain(self.path[..self.each[k]].iter().map(member_name))
-                .collect::<Vec<_>>()
-                .join(".")
-        };
         let d_at = |k: usize| {
             quote::format_ident!("__mica_d{}", k, span = proc_macro2::Span::mixed_site())
         };
@@ -171,7 +135,8 @@ impl Leaf {
                     d_at(k),
                 );
                 let inner = inner(&quote!((*#e)));
-                let label = label(k);
+                // the container named in a length mismatch: `m.layers`
+                let label = self.container(root, k);
                 quote! {
                     ::mica::__private::slot_len(#at.len(), #outer.len(), #label);
                     for (#e, #d) in #at.iter_mut().zip(#outer.iter()) { #inner }
@@ -216,6 +181,31 @@ impl Leaf {
         }
         Ident::new(&name, root.span())
     }
+}
+
+/// `{ let mut v = Vec::with_capacity(at.len()); for e in at.ITER() {
+/// v.push(INNER(e)); } v }`: a `Vec` of what each element of the
+/// container `at` (at depth `k`) gives. A loop, not an iterator chain:
+/// the chains of a body are Mica's to rewrite.
+fn collected(
+    at: &TokenStream,
+    k: usize,
+    iter: TokenStream,
+    inner: &mut dyn FnMut(&Ident) -> TokenStream,
+) -> TokenStream {
+    let span = proc_macro2::Span::mixed_site();
+    let (e, v) = (
+        quote::format_ident!("__mica_each_e{}", k, span = span),
+        quote::format_ident!("__mica_each_v{}", k, span = span),
+    );
+    let inner = inner(&e);
+    quote!({
+        let mut #v = ::std::vec::Vec::with_capacity(#at.len());
+        for #e in #at.#iter() {
+            #v.push(#inner);
+        }
+        #v
+    })
 }
 
 /// A tuple of two or more knobs, or a reference to one.
