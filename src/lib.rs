@@ -60,5 +60,6 @@ pub mod __private {
         IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped, StackTape, Untracked, Writer,
     };
     pub use mica_runtime::{assert_knob_type, step_field, zeros_field, AddScaled};
-    pub use num_traits::{One, Zero};
+    pub use mica_runtime::{flat_column, flat_into, flat_len, flat_unit, Flat};
+    pub use num_traits::{NumCast, One, Zero};
 }

@@ -20,6 +20,45 @@ pub fn function(
     primal: Option<syn::Block>,
     errors: &mut Errors,
 ) -> TokenStream {
+    // `#[tape(tangent, jacobian, hvp)]`: forward mode, and the reverse of
+    // the directional derivative (a `#[tape]` function of its own)
+    let (higher, dir) = crate::tangent::companions(args, &item, errors);
+    let dir = dir.map(|d| {
+        let dir_args = parse::Args {
+            outer: args.outer.clone(),
+            ..Default::default()
+        };
+        function(&dir_args, d, None, errors)
+    });
+    // an array, tuple or `Vec` out: `_backward` is the reverse of the
+    // output's dot product with the seed (`outputs.rs`)
+    if crate::outputs::is_vector(&item) && has_tracked(&item) && !args.custom {
+        if let Some((twin, backward)) = crate::outputs::seeded(&item, errors) {
+            let twin_args = parse::Args {
+                outer: args.outer.clone(),
+                in_impl: args.in_impl,
+                plain: args.plain,
+                ..Default::default()
+            };
+            let twin = function(&twin_args, twin, None, errors);
+            let mut item = item;
+            let _ = parse::params(&mut item.sig, &mut Errors::default());
+            if let Some(block) = primal {
+                *item.block = block;
+            }
+            return quote::quote!(#item #backward #twin #higher #dir);
+        }
+    }
+    let out = function_of(args, item, primal, errors);
+    quote::quote!(#out #higher #dir)
+}
+
+fn function_of(
+    args: &parse::Args,
+    item: ItemFn,
+    primal: Option<syn::Block>,
+    errors: &mut Errors,
+) -> TokenStream {
     check_signature(&item, errors);
     let mut item = item;
     // `for layer in &m.layers`: by index (in a block, done before its

@@ -44,6 +44,7 @@ mod module_form;
 mod names;
 #[cfg(test)]
 mod no_panic;
+mod outputs;
 mod outside;
 mod parse;
 mod plan;
@@ -53,6 +54,7 @@ mod reverse;
 mod rules;
 mod spellings;
 mod structs;
+mod tangent;
 mod window_form;
 mod windows;
 mod wrapped;

@@ -130,6 +130,7 @@ fn functions(
             in_impl,
             outer: outer.clone(),
             host: None,
+            higher: Default::default(),
         };
         if let Some(at) = own_tape(&f) {
             let attr = f.attrs.remove(at);
@@ -140,6 +141,7 @@ fn functions(
             if let Some(own) = errors.ok(parse::parse_args(tokens)) {
                 fn_args.custom = own.custom;
                 fn_args.plain = own.plain.or(fn_args.plain);
+                fn_args.higher = own.higher;
             }
         }
         let name = Some(f.sig.ident.clone());

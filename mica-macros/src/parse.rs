@@ -26,6 +26,22 @@ pub struct Args {
     /// (`loss::with_tracked_struct`), so a caller passing the struct whole reaches
     /// them wherever it reaches `loss`
     pub host: Option<(proc_macro2::Ident, syn::Visibility)>,
+    /// `#[tape(tangent, jacobian, hvp)]`: the higher-order companions
+    pub higher: Flags,
+}
+
+/// Which higher-order companions a `#[tape]` function asks for.
+#[derive(Default, Clone)]
+pub struct Flags {
+    pub tangent: Option<proc_macro2::Span>,
+    pub jacobian: Option<proc_macro2::Span>,
+    pub hvp: Option<proc_macro2::Span>,
+}
+
+impl Flags {
+    pub fn any(&self) -> Option<proc_macro2::Span> {
+        self.tangent.or(self.jacobian).or(self.hvp)
+    }
 }
 
 pub fn parse_args(args: TokenStream) -> syn::Result<Args> {
@@ -40,9 +56,18 @@ pub fn parse_args(args: TokenStream) -> syn::Result<Args> {
         } else if meta.path.is_ident("plain") {
             parsed.plain = Some(syn::spanned::Spanned::span(&meta.path));
             Ok(())
+        } else if meta.path.is_ident("tangent") {
+            parsed.higher.tangent = Some(syn::spanned::Spanned::span(&meta.path));
+            Ok(())
+        } else if meta.path.is_ident("jacobian") {
+            parsed.higher.jacobian = Some(syn::spanned::Spanned::span(&meta.path));
+            Ok(())
+        } else if meta.path.is_ident("hvp") {
+            parsed.higher.hvp = Some(syn::spanned::Spanned::span(&meta.path));
+            Ok(())
         } else {
             Err(meta.error(
-                "unknown `#[tape]` argument; write `#[tape]`, `#[tape(custom)]` for a hand-written `_backward`, or `#[tape(plain)]` for the adjoint with every shortcut off",
+                "unknown `#[tape]` argument; write `#[tape]`, `#[tape(custom)]` for a hand-written `_backward`, `#[tape(plain)]` for the adjoint with every shortcut off, or `tangent`, `jacobian`, `hvp` for the higher-order companions",
             ))
         }
     });

@@ -116,6 +116,7 @@ pub fn split(
         in_impl: args.in_impl,
         outer: args.outer.clone(),
         host: free.then(|| (item.sig.ident.clone(), item.vis.clone())),
+        higher: Default::default(),
     };
     let outer_args = Args {
         custom: true,
@@ -123,6 +124,7 @@ pub fn split(
         in_impl: args.in_impl,
         outer: args.outer.clone(),
         host: None,
+        higher: Default::default(),
     };
     let backward = backward(args, item, me.as_ref(), &tracked, errors);
     let method = me.is_some().then(|| method(args, item, primal, errors));

@@ -10,12 +10,15 @@
 #![warn(missing_docs)]
 
 pub mod check;
+mod flat;
 mod functions;
 mod knob;
 mod real;
 pub mod rules;
 mod tape;
 
+#[doc(hidden)]
+pub use flat::{flat_column, flat_into, flat_len, flat_unit, Flat};
 pub use functions::*;
 pub use real::Real;
 #[doc(hidden)]

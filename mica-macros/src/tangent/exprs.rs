@@ -1,0 +1,525 @@
+//! Expressions in forward mode: each one written as its value and its
+//! tangent, sub-expressions read twice bound once.
+
+use super::activity::{breaks_read, mentions, reads};
+use super::stmts::Tail;
+use super::syntax::vec_items;
+use super::{Tan, Val};
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::Expr;
+
+fn is_cheap(e: &Expr) -> bool {
+    match e {
+        Expr::Path(_) | Expr::Lit(_) => true,
+        Expr::Field(f) => is_cheap(&f.base),
+        Expr::Index(i) => is_cheap(&i.expr) && is_cheap(&i.index),
+        Expr::Paren(p) => is_cheap(&p.expr),
+        Expr::Reference(r) => is_cheap(&r.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => is_cheap(&u.expr),
+        _ => false,
+    }
+}
+
+fn plain(e: &Expr) -> Val {
+    let cheap = is_cheap(e);
+    let p = if cheap {
+        e.to_token_stream()
+    } else {
+        quote!((#e))
+    };
+    Val { p, t: None, cheap }
+}
+
+impl Tan<'_> {
+    /// `e` as value and tangent; what must come first goes to `pre`.
+    pub(crate) fn expr(&mut self, e: &Expr, pre: &mut TokenStream) -> Val {
+        if !mentions(e, &self.active) {
+            return plain(e);
+        }
+        match e {
+            Expr::If(_)
+            | Expr::Match(_)
+            | Expr::Block(_)
+            | Expr::Unsafe(_)
+            | Expr::Loop(_)
+            | Expr::ForLoop(_)
+            | Expr::While(_)
+            | Expr::Return(_)
+            | Expr::Break(_) => {
+                let tail = if reads(e, &self.active) {
+                    Tail::Value
+                } else {
+                    Tail::Plain
+                };
+                return self.control(e, pre, tail);
+            }
+            _ if !reads(e, &self.active) => return plain(e),
+            _ => {}
+        }
+        match e {
+            Expr::Path(p) => {
+                let ident = p.path.get_ident().expect("an active name");
+                let dot = self.dot(ident);
+                Val {
+                    p: quote!(#p),
+                    t: Some(quote!(#dot)),
+                    cheap: true,
+                }
+            }
+            Expr::Paren(p) => self.expr(&p.expr, pre),
+            Expr::Group(g) => self.expr(&g.expr, pre),
+            Expr::Reference(r) if r.mutability.is_none() => {
+                let v = self.expr(&r.expr, pre);
+                let (p, t) = (v.p, v.t);
+                Val {
+                    p: quote!((&#p)),
+                    t: t.map(|t| quote!((&#t))),
+                    cheap: v.cheap,
+                }
+            }
+            Expr::Unary(u) => {
+                let v = self.expr(&u.expr, pre);
+                let (op, p) = (&u.op, v.p);
+                Val {
+                    p: quote!((#op #p)),
+                    t: v.t.map(|t| quote!((#op #t))),
+                    cheap: v.cheap && matches!(u.op, syn::UnOp::Deref(_)),
+                }
+            }
+            Expr::Field(f) => {
+                let v = self.expr(&f.base, pre);
+                let (p, m) = (v.p, &f.member);
+                Val {
+                    p: quote!(#p.#m),
+                    t: v.t.map(|t| quote!(#t.#m)),
+                    cheap: v.cheap,
+                }
+            }
+            Expr::Index(i) => {
+                let v = self.expr(&i.expr, pre);
+                let idx = if is_cheap(&i.index) {
+                    i.index.to_token_stream()
+                } else {
+                    let index = &i.index;
+                    self.share(quote!(#index), false, pre)
+                };
+                let p = v.p;
+                Val {
+                    p: quote!(#p[#idx]),
+                    t: v.t.map(|t| quote!(#t[#idx])),
+                    cheap: v.cheap,
+                }
+            }
+            Expr::Binary(b) => self.binary(b, pre),
+            Expr::Cast(c) => {
+                let v = self.expr(&c.expr, pre);
+                let (p, ty) = (v.p, &c.ty);
+                Val {
+                    p: quote!((#p as #ty)),
+                    t: v.t.map(|t| quote!((#t as #ty))),
+                    cheap: false,
+                }
+            }
+            Expr::Tuple(t) => {
+                let (ps, ts) = self.elements(t.elems.iter(), pre);
+                Val {
+                    p: quote!((#(#ps,)*)),
+                    t: Some(quote!((#(#ts,)*))),
+                    cheap: false,
+                }
+            }
+            Expr::Array(a) => {
+                let (ps, ts) = self.elements(a.elems.iter(), pre);
+                Val {
+                    p: quote!([#(#ps),*]),
+                    t: Some(quote!([#(#ts),*])),
+                    cheap: false,
+                }
+            }
+            Expr::Repeat(r) => {
+                let v = self.expr(&r.expr, pre);
+                let (p, len) = (v.p, &r.len);
+                Val {
+                    p: quote!([#p; #len]),
+                    t: v.t.map(|t| quote!([#t; #len])),
+                    cheap: false,
+                }
+            }
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => match vec_items(&m.mac) {
+                Some((items, Some(len))) => {
+                    let v = self.expr(&items[0], pre);
+                    let p = v.p;
+                    Val {
+                        p: quote!(::std::vec![#p; #len]),
+                        t: v.t.map(|t| quote!(::std::vec![#t; #len])),
+                        cheap: false,
+                    }
+                }
+                Some((items, None)) => {
+                    let (ps, ts) = self.elements(items.iter(), pre);
+                    Val {
+                        p: quote!(::std::vec![#(#ps),*]),
+                        t: Some(quote!(::std::vec![#(#ts),*])),
+                        cheap: false,
+                    }
+                }
+                None => self.refuse(e, "forward mode reads `vec![a, b]` and `vec![x; n]`"),
+            },
+            Expr::MethodCall(m) => self.method(m, pre),
+            Expr::Call(c) => self.call(c, pre),
+            _ => self.refuse(
+                e,
+                "forward mode does not follow this expression of a value with a slope yet",
+            ),
+        }
+    }
+
+    pub(crate) fn refuse<T: ToTokens>(&mut self, at: T, message: &str) -> Val {
+        self.errors.at(&at, message);
+        Val {
+            p: at.to_token_stream(),
+            t: None,
+            cheap: false,
+        }
+    }
+
+    /// Elements of a tuple or array: values, and tangents with zeros for
+    /// the constant ones.
+    fn elements<'a>(
+        &mut self,
+        elems: impl Iterator<Item = &'a Expr>,
+        pre: &mut TokenStream,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let (mut ps, mut ts) = (Vec::new(), Vec::new());
+        for e in elems {
+            let v = self.expr(e, pre);
+            let t = v.t.unwrap_or_else(|| self.zero_of(e));
+            ps.push(v.p);
+            ts.push(t);
+        }
+        (ps, ts)
+    }
+
+    fn binary(&mut self, b: &syn::ExprBinary, pre: &mut TokenStream) -> Val {
+        use syn::BinOp::*;
+        let a = self.expr(&b.left, pre);
+        let c = self.expr(&b.right, pre);
+        match b.op {
+            Add(_) | Sub(_) => {
+                let op = &b.op;
+                let (pa, pc) = (a.p, c.p);
+                let t = match (a.t, c.t) {
+                    (Some(x), Some(y)) => Some(quote!((#x #op #y))),
+                    (Some(x), None) => Some(x),
+                    (None, Some(y)) if matches!(b.op, Sub(_)) => Some(quote!((-#y))),
+                    (None, y) => y,
+                };
+                return Val {
+                    p: quote!((#pa #op #pc)),
+                    t,
+                    cheap: false,
+                };
+            }
+            Mul(_) => {
+                let pa = match c.t.is_some() {
+                    true => self.share(a.p, a.cheap, pre),
+                    false => a.p,
+                };
+                let pc = match a.t.is_some() {
+                    true => self.share(c.p, c.cheap, pre),
+                    false => c.p,
+                };
+                let t = match (a.t, c.t) {
+                    (Some(x), Some(y)) => quote!((#x * #pc + #pa * #y)),
+                    (Some(x), None) => quote!((#x * #pc)),
+                    (None, Some(y)) => quote!((#pa * #y)),
+                    (None, None) => self.k(0.0),
+                };
+                return Val {
+                    p: quote!((#pa * #pc)),
+                    t: Some(t),
+                    cheap: false,
+                };
+            }
+            Div(_) => {
+                let pc = self.share(c.p, c.cheap, pre);
+                match c.t {
+                    None => {
+                        let pa = a.p;
+                        let t = a.t.map(|x| quote!((#x / #pc)));
+                        return Val {
+                            p: quote!((#pa / #pc)),
+                            t,
+                            cheap: false,
+                        };
+                    }
+                    Some(y) => {
+                        let pa = a.p;
+                        let q = self.share(quote!((#pa / #pc)), false, pre);
+                        let t = match a.t {
+                            Some(x) => quote!(((#x - #q * #y) / #pc)),
+                            None => quote!((-(#q * #y) / #pc)),
+                        };
+                        return Val {
+                            p: q,
+                            t: Some(t),
+                            cheap: true,
+                        };
+                    }
+                }
+            }
+            _ => {}
+        };
+        self.refuse(
+            b,
+            "forward mode follows `+ - * /` of values with a slope; this operator has none",
+        )
+    }
+
+    /// Control flow as an expression: `(value, tangent)` out of each arm,
+    /// bound before the line that reads it.
+    pub(crate) fn control(&mut self, e: &Expr, pre: &mut TokenStream, tail: Tail) -> Val {
+        let code = match e {
+            Expr::If(i) => self.if_expr(i, tail),
+            Expr::Match(m) => {
+                let scrutinee = &m.expr;
+                let arms = m.arms.iter().map(|arm| {
+                    let (attrs, pat) = (&arm.attrs, &arm.pat);
+                    let guard = arm.guard.as_ref().map(|(i, g)| quote!(#i #g));
+                    let body = self.arm_body(&arm.body, tail);
+                    quote!(#(#attrs)* #pat #guard => #body,)
+                });
+                let arms: Vec<TokenStream> = arms.collect();
+                quote!(match #scrutinee { #(#arms)* })
+            }
+            Expr::Block(b) => {
+                let label = &b.label;
+                let inner = self.block(&b.block, tail);
+                quote!(#label #inner)
+            }
+            Expr::Unsafe(u) => {
+                let inner = self.block(&u.block, tail);
+                quote!(unsafe #inner)
+            }
+            Expr::ForLoop(f) => {
+                let mut inner = TokenStream::new();
+                let code = self.for_loop(f, &mut inner);
+                quote!({ #inner #code })
+            }
+            Expr::While(w) => {
+                let (label, cond) = (&w.label, &w.cond);
+                self.loops
+                    .push((label.as_ref().map(|l| l.name.ident.to_string()), None));
+                let body = self.block(&w.body, Tail::Unit);
+                self.loops.pop();
+                quote!(#label while #cond #body)
+            }
+            Expr::Loop(l) => {
+                let label = &l.label;
+                // `break value` assigns the value and its tangent to names
+                // declared before the loop, then breaks
+                let carries =
+                    breaks_read(&l.body, &self.active).then(|| (self.fresh("p"), self.fresh("t")));
+                self.loops.push((
+                    label.as_ref().map(|l| l.name.ident.to_string()),
+                    carries.clone(),
+                ));
+                let body = self.block(&l.body, Tail::Unit);
+                self.loops.pop();
+                let code = quote!(#label loop #body);
+                if let Some((p, t)) = carries {
+                    let zero =
+                        first_break(&l.body).map_or_else(|| self.k(0.0), |e| self.zero_of(e));
+                    pre.extend(quote!(let mut #p = #zero; let mut #t = #zero; #code;));
+                    return Val {
+                        p: quote!(#p),
+                        t: Some(quote!(#t)),
+                        cheap: true,
+                    };
+                }
+                code
+            }
+            Expr::Return(r) => match &r.expr {
+                None => quote!(return),
+                Some(value) => {
+                    let mut inner = TokenStream::new();
+                    let v = self.expr(value, &mut inner);
+                    let out = self.finish(v, value, Tail::Return);
+                    quote!({ #inner return #out })
+                }
+            },
+            Expr::Break(b) => {
+                let target = match &b.label {
+                    Some(l) => {
+                        let name = l.ident.to_string();
+                        self.loops
+                            .iter()
+                            .rev()
+                            .find(|(n, _)| n.as_deref() == Some(&name))
+                    }
+                    None => self.loops.last(),
+                };
+                let carries = target.and_then(|(_, c)| c.clone());
+                match (&b.expr, carries) {
+                    (Some(value), Some((pn, tn))) => {
+                        let label = &b.label;
+                        let mut inner = TokenStream::new();
+                        let v = self.expr(value, &mut inner);
+                        let t = v.t.unwrap_or_else(|| self.zero_of(value));
+                        let p = v.p;
+                        quote!({ #inner #pn = #p; #tn = #t; break #label; })
+                    }
+                    _ => quote!(#b),
+                }
+            }
+            _ => return self.refuse(e, "forward mode does not follow this expression yet"),
+        };
+        match tail {
+            Tail::Value => self.bind_pair(code, pre),
+            _ => Val {
+                p: code,
+                t: None,
+                cheap: false,
+            },
+        }
+    }
+
+    fn bind_pair(&mut self, code: TokenStream, pre: &mut TokenStream) -> Val {
+        let (p, t) = (self.fresh("p"), self.fresh("t"));
+        pre.extend(quote!(let (#p, #t) = #code;));
+        Val {
+            p: quote!(#p),
+            t: Some(quote!(#t)),
+            cheap: true,
+        }
+    }
+
+    fn if_expr(&mut self, i: &syn::ExprIf, tail: Tail) -> TokenStream {
+        let cond = &i.cond;
+        let then = self.block(&i.then_branch, tail);
+        let els = match &i.else_branch {
+            None => TokenStream::new(),
+            Some((_, e)) => match &**e {
+                Expr::If(inner) => {
+                    let inner = self.if_expr(inner, tail);
+                    quote!(else #inner)
+                }
+                Expr::Block(b) => {
+                    let b = self.block(&b.block, tail);
+                    quote!(else #b)
+                }
+                other => {
+                    let b = self.arm_body(other, tail);
+                    quote!(else { #b })
+                }
+            },
+        };
+        quote!(if #cond #then #els)
+    }
+
+    fn arm_body(&mut self, body: &Expr, tail: Tail) -> TokenStream {
+        if let Expr::Block(b) = body {
+            if b.label.is_none() {
+                return self.block(&b.block, tail);
+            }
+        }
+        let mut inner = TokenStream::new();
+        let out = match tail {
+            Tail::Unit if mentions(body, &self.active) => {
+                let v = self.effect(body);
+                quote!(#v;)
+            }
+            Tail::Unit => quote!(#body;),
+            _ => {
+                let v = self.expr(body, &mut inner);
+                self.finish(v, body, tail)
+            }
+        };
+        quote!({ #inner #out })
+    }
+
+    /// The zero tangent of a constant expression, typed as it is.
+    pub(crate) fn zero_of(&self, e: &Expr) -> TokenStream {
+        match e {
+            Expr::Lit(_) | Expr::Binary(_) | Expr::Cast(_) | Expr::MethodCall(_) => self.k(0.0),
+            Expr::Paren(p) => self.zero_of(&p.expr),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => self.zero_of(&u.expr),
+            Expr::Array(a) => {
+                let z = a.elems.iter().map(|e| self.zero_of(e));
+                quote!([#(#z),*])
+            }
+            Expr::Tuple(t) => {
+                let z = t.elems.iter().map(|e| self.zero_of(e));
+                quote!((#(#z,)*))
+            }
+            Expr::Repeat(r) => {
+                let (z, len) = (self.zero_of(&r.expr), &r.len);
+                quote!([#z; #len])
+            }
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => match vec_items(&m.mac) {
+                Some((items, Some(len))) => {
+                    let z = self.zero_of(&items[0]);
+                    quote!(::std::vec![#z; #len])
+                }
+                Some((items, None)) => {
+                    let z = items.iter().map(|e| self.zero_of(e));
+                    quote!(::std::vec![#(#z),*])
+                }
+                None => quote!(::mica::__private::zeros_like(&(#e))),
+            },
+            _ => quote!(::mica::__private::zeros_like(&(#e))),
+        }
+    }
+
+    /// The tangent of a place written to: `x[i]` → `dot_x[i]`.
+    pub(crate) fn place_dot(&self, e: &Expr) -> TokenStream {
+        match e {
+            Expr::Path(p) => match p.path.get_ident() {
+                Some(i) => {
+                    let d = self.dot(i);
+                    quote!(#d)
+                }
+                None => quote!(#p),
+            },
+            Expr::Index(i) => {
+                let (b, idx) = (self.place_dot(&i.expr), &i.index);
+                quote!(#b[#idx])
+            }
+            Expr::Field(f) => {
+                let (b, m) = (self.place_dot(&f.base), &f.member);
+                quote!(#b.#m)
+            }
+            Expr::Unary(u) => {
+                let (op, b) = (&u.op, self.place_dot(&u.expr));
+                quote!(#op #b)
+            }
+            Expr::Paren(p) => self.place_dot(&p.expr),
+            Expr::Reference(r) => {
+                let (m, b) = (&r.mutability, self.place_dot(&r.expr));
+                quote!(&#m #b)
+            }
+            other => quote!(#other),
+        }
+    }
+}
+
+/// The value of the first `break value` of a loop (not of a loop inside
+/// it): what the loop's value looks like.
+fn first_break(b: &syn::Block) -> Option<&Expr> {
+    struct First<'a>(Option<&'a Expr>);
+    impl<'a> syn::visit::Visit<'a> for First<'a> {
+        fn visit_expr_break(&mut self, b: &'a syn::ExprBreak) {
+            if self.0.is_none() && b.label.is_none() {
+                self.0 = b.expr.as_deref();
+            }
+        }
+        fn visit_expr_loop(&mut self, _: &'a syn::ExprLoop) {}
+        fn visit_expr_while(&mut self, _: &'a syn::ExprWhile) {}
+        fn visit_expr_for_loop(&mut self, _: &'a syn::ExprForLoop) {}
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    }
+    let mut first = First(None);
+    syn::visit::Visit::visit_block(&mut first, b);
+    first.0
+}

@@ -1,0 +1,427 @@
+//! Statements, blocks and control flow in forward mode: each line that
+//! writes an active binding is followed (or, where it reads the old value,
+//! preceded) by the line writing its tangent; loops and branches keep
+//! their shape.
+
+use super::activity::{mentions, reads, root};
+use super::syntax::{is_swap, pattern_names, Walk};
+use super::{Tan, Val};
+use crate::parse::Param;
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::{Block, Expr, Pat, Stmt};
+
+/// What the last expression of a block is.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Tail {
+    /// a statement: its value is `()`
+    Unit,
+    /// the block's value: a pair (value, tangent)
+    Value,
+    /// the function's result
+    Return,
+    /// the block's value, which has no slope
+    Plain,
+}
+
+impl Tan<'_> {
+    /// The function's body: tangents of its parameters bound, its lines.
+    pub(crate) fn body(&mut self, block: &Block, params: &[Param]) -> TokenStream {
+        let mut out = TokenStream::new();
+        for p in params {
+            let Some(name) = &p.binding else { continue };
+            if !self.active.contains(&name.to_string()) {
+                continue;
+            }
+            let dot = self.dot(name);
+            let m = is_mut(&p.pat).then(|| quote!(mut));
+            if p.tracked.is_some() {
+                if !self.dir {
+                    let d =
+                        quote::format_ident!("d_{}", name, span = proc_macro2::Span::mixed_site());
+                    out.extend(quote!(let #m #dot = #d;));
+                } else if m.is_some() {
+                    out.extend(quote!(let mut #dot = #dot;));
+                }
+            } else {
+                // an untracked parameter that receives active values later
+                out.extend(quote!(let mut #dot = ::mica::__private::zeros_like(&#name);));
+            }
+        }
+        out.extend(self.stmts(&block.stmts, Tail::Return));
+        out
+    }
+
+    /// A block's statements; `tail` says what its last expression is.
+    pub(crate) fn stmts(&mut self, stmts: &[Stmt], tail: Tail) -> TokenStream {
+        let mut out = TokenStream::new();
+        let n = stmts.len();
+        for (k, stmt) in stmts.iter().enumerate() {
+            match stmt {
+                Stmt::Expr(e, None) if k + 1 == n && tail != Tail::Unit => {
+                    let mut pre = TokenStream::new();
+                    let v = self.expr(e, &mut pre);
+                    out.extend(pre);
+                    out.extend(self.finish(v, e, tail));
+                }
+                _ => out.extend(self.stmt(stmt)),
+            }
+        }
+        if (n == 0 || !matches!(stmts.last(), Some(Stmt::Expr(_, None)))) && tail == Tail::Value {
+            {
+                let e: Expr = syn::parse_quote!(());
+                out.extend(self.finish(
+                    Val {
+                        p: quote!(()),
+                        t: None,
+                        cheap: true,
+                    },
+                    &e,
+                    tail,
+                ));
+            }
+        }
+        out
+    }
+
+    /// The value of a block or a function: `(value, tangent)`, or the
+    /// tangent alone for the directional derivative.
+    pub(crate) fn finish(&mut self, v: Val, e: &Expr, tail: Tail) -> TokenStream {
+        let t = v.t.unwrap_or_else(|| self.zero_of(e));
+        let p = v.p;
+        match (tail, self.dir) {
+            (Tail::Return, true) => quote!(#t),
+            (Tail::Unit, _) => quote!(#p;),
+            (Tail::Plain, _) => quote!(#p),
+            _ => quote!((#p, #t)),
+        }
+    }
+
+    /// `{ … }` written in forward mode.
+    pub(crate) fn block(&mut self, b: &Block, tail: Tail) -> TokenStream {
+        let inner = self.stmts(&b.stmts, tail);
+        quote!({ #inner })
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> TokenStream {
+        match stmt {
+            Stmt::Local(l) => self.local(l),
+            Stmt::Item(_) | Stmt::Macro(_) => stmt.to_token_stream(),
+            Stmt::Expr(e, semi) => {
+                if !mentions(e, &self.active) {
+                    return stmt.to_token_stream();
+                }
+                let body = self.effect(e);
+                match semi {
+                    Some(_) => quote!(#body;),
+                    None => body,
+                }
+            }
+        }
+    }
+
+    fn local(&mut self, l: &syn::Local) -> TokenStream {
+        let names = pattern_names(&l.pat);
+        let active = names.iter().any(|n| self.active.contains(n));
+        let Some(init) = &l.init else {
+            if active {
+                let dot = self.dot_pat(&l.pat);
+                return quote!(#l let #dot;);
+            }
+            return l.to_token_stream();
+        };
+        if !active {
+            if mentions(&init.expr, &self.active) && !reads(&init.expr, &self.active) {
+                // a value with no slope computed by a block that writes
+                // active bindings: follow the block
+                if let Some((_, els)) = &init.diverge {
+                    self.errors.at(
+                        els,
+                        "forward mode does not follow `let … else` here; write a `match`",
+                    );
+                }
+                let mut pre = TokenStream::new();
+                let v = self.expr(&init.expr, &mut pre);
+                let (pat, p) = (&l.pat, v.p);
+                return quote!(#pre let #pat = #p;);
+            }
+            return l.to_token_stream();
+        }
+        if let Some((_, els)) = &init.diverge {
+            self.errors.at(els, "forward mode does not follow `let … else` of a value with a slope; write a `match`");
+            return l.to_token_stream();
+        }
+        let mut pre = TokenStream::new();
+        let v = self.expr(&init.expr, &mut pre);
+        let pat = &l.pat;
+        let dot = self.dot_pat(pat);
+        let t = v.t.unwrap_or_else(|| self.zero_of(&init.expr));
+        let p = v.p;
+        // `let x = x * 2.0;`: the tangent reads the old `x`
+        if names.iter().any(|n| mentions_name(&init.expr, n)) {
+            let (pv, tv) = (self.fresh("p"), self.fresh("t"));
+            return quote!(#pre let #pv = #p; let #tv = #t; let #pat = #pv; let #dot = #tv;);
+        }
+        quote!(#pre let #pat = #p; let #dot = #t;)
+    }
+
+    /// A pattern with every name replaced by its tangent's name.
+    pub(crate) fn dot_pat(&self, pat: &Pat) -> TokenStream {
+        match pat {
+            Pat::Ident(p) => {
+                let m = &p.mutability;
+                let dot = self.dot(&p.ident);
+                quote!(#m #dot)
+            }
+            Pat::Type(t) => {
+                let (inner, ty) = (self.dot_pat(&t.pat), &t.ty);
+                quote!(#inner: #ty)
+            }
+            Pat::Tuple(t) => {
+                let elems = t.elems.iter().map(|e| self.dot_pat(e));
+                quote!((#(#elems),*))
+            }
+            Pat::Reference(r) => {
+                let inner = self.dot_pat(&r.pat);
+                quote!(&#inner)
+            }
+            Pat::Paren(p) => self.dot_pat(&p.pat),
+            _ => quote!(_),
+        }
+    }
+
+    /// An expression statement that may write active bindings.
+    pub(crate) fn effect(&mut self, e: &Expr) -> TokenStream {
+        match e {
+            Expr::Assign(a) => self.assign(&a.left, &a.right),
+            Expr::Binary(b) if is_compound(&b.op) => self.compound(b),
+            Expr::MethodCall(m) if root(&m.receiver).is_some_and(|r| self.active.contains(&r)) => {
+                self.mutation(m)
+            }
+            Expr::Call(c) if is_swap(c) => {
+                let (a, b) = (self.place_dot(&c.args[0]), self.place_dot(&c.args[1]));
+                quote!(#e; ::core::mem::swap(#a, #b))
+            }
+            Expr::If(_)
+            | Expr::Match(_)
+            | Expr::Block(_)
+            | Expr::Unsafe(_)
+            | Expr::ForLoop(_)
+            | Expr::While(_)
+            | Expr::Loop(_)
+            | Expr::Return(_)
+            | Expr::Break(_) => {
+                let mut pre = TokenStream::new();
+                let v = self.control(e, &mut pre, Tail::Unit);
+                let p = v.p;
+                quote!(#pre #p)
+            }
+            Expr::Macro(_) | Expr::Continue(_) => e.to_token_stream(),
+            _ => {
+                let mut pre = TokenStream::new();
+                let v = self.expr(e, &mut pre);
+                let p = v.p;
+                quote!(#pre #p)
+            }
+        }
+    }
+
+    fn assign(&mut self, left: &Expr, right: &Expr) -> TokenStream {
+        let active = root(left).is_some_and(|r| self.active.contains(&r));
+        let mut pre = TokenStream::new();
+        let v = self.expr(right, &mut pre);
+        if !active {
+            let p = v.p;
+            return quote!(#pre #left = #p);
+        }
+        let dl = self.place_dot(left);
+        let t = v.t.unwrap_or_else(|| self.zero_of(right));
+        let (pv, tv) = (self.fresh("p"), self.fresh("t"));
+        let p = v.p;
+        quote!(#pre let #pv = #p; let #tv = #t; #left = #pv; #dl = #tv)
+    }
+
+    fn compound(&mut self, b: &syn::ExprBinary) -> TokenStream {
+        use syn::BinOp::*;
+        let left = &b.left;
+        let active = root(left).is_some_and(|r| self.active.contains(&r));
+        let mut pre = TokenStream::new();
+        let v = self.expr(&b.right, &mut pre);
+        let op = &b.op;
+        if !active {
+            let p = v.p;
+            return quote!(#pre #left #op #p);
+        }
+        let dl = self.place_dot(left);
+        match (b.op, v.t) {
+            (AddAssign(_) | SubAssign(_), None) => {
+                let p = v.p;
+                quote!(#pre #left #op #p)
+            }
+            (AddAssign(_) | SubAssign(_), Some(t)) => {
+                let tv = self.fresh("t");
+                let p = v.p;
+                quote!(#pre let #tv = #t; #left #op #p; #dl #op #tv)
+            }
+            (MulAssign(_), t) => {
+                let r = self.share(v.p, v.cheap, &mut pre);
+                let tv = self.fresh("t");
+                let new_t = match t {
+                    Some(t) => quote!(#dl * #r + #left * #t),
+                    None => quote!(#dl * #r),
+                };
+                quote!(#pre let #tv = #new_t; #left *= #r; #dl = #tv)
+            }
+            (_, t) => {
+                let r = self.share(v.p, v.cheap, &mut pre);
+                let tv = self.fresh("t");
+                let new_t = match t {
+                    Some(t) => quote!((#dl - (#left / #r) * #t) / #r),
+                    None => quote!(#dl / #r),
+                };
+                quote!(#pre let #tv = #new_t; #left /= #r; #dl = #tv)
+            }
+        }
+    }
+
+    /// `v.push(e)` and the other writing methods of an active `Vec` or
+    /// array: the same call on its tangent.
+    fn mutation(&mut self, m: &syn::ExprMethodCall) -> TokenStream {
+        let name = m.method.to_string();
+        let dr = self.place_dot(&m.receiver);
+        let method = &m.method;
+        let mut pre = TokenStream::new();
+        let (mut ps, mut ts) = (Vec::new(), Vec::new());
+        let writes_values = super::activity::WRITING_METHODS.contains(&name.as_str());
+        for (k, a) in m.args.iter().enumerate() {
+            let v = self.expr(a, &mut pre);
+            // `insert(i, e)` and `resize(n, e)`: the first is an index
+            let index = k == 0 && (name == "insert" || name == "resize");
+            if index || !writes_values {
+                let p = self.share(v.p, v.cheap, &mut pre);
+                ps.push(p.clone());
+                ts.push(p);
+                continue;
+            }
+            let t = v.t.unwrap_or_else(|| self.zero_of(a));
+            ps.push(v.p);
+            ts.push(t);
+        }
+        let r = &m.receiver;
+        const SAME: &[&str] = &[
+            "clear",
+            "truncate",
+            "swap",
+            "reverse",
+            "pop",
+            "remove",
+            "rotate_left",
+            "rotate_right",
+        ];
+        if !writes_values && !SAME.contains(&name.as_str()) {
+            self.errors.at(
+                &m.method,
+                format!("forward mode does not follow `.{name}()` on a value with a slope; write the loop it stands for"),
+            );
+        }
+        quote!(#pre #r.#method(#(#ps),*); #dr.#method(#(#ts),*))
+    }
+}
+
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_)
+    )
+}
+
+fn is_mut(pat: &Pat) -> bool {
+    matches!(pat, Pat::Ident(p) if p.mutability.is_some())
+}
+
+fn mentions_name(e: &Expr, name: &str) -> bool {
+    let mut one = std::collections::HashSet::new();
+    one.insert(name.to_string());
+    mentions(e, &one)
+}
+
+impl Tan<'_> {
+    /// `for` in forward mode.
+    pub(crate) fn for_loop(&mut self, f: &syn::ExprForLoop, pre: &mut TokenStream) -> TokenStream {
+        let label = &f.label;
+        let walk = Walk::of(&f.pat, &f.expr)
+            .filter(|w| w.parts.iter().any(|(_, b, _)| reads(b, &self.active)));
+        self.loops
+            .push((label.as_ref().map(|l| l.name.ident.to_string()), None));
+        let out = match walk {
+            None => {
+                if mentions(&f.expr, &self.active) && reads(&f.expr, &self.active) {
+                    self.errors.at(&f.expr, "forward mode walks arrays by `for v in &x`, `x.iter()`, `.enumerate()` and `.zip(…)`; write the loop by index");
+                }
+                let (pat, iter) = (&f.pat, &f.expr);
+                let body = self.block(&f.body, Tail::Unit);
+                quote!(#label for #pat in #iter #body)
+            }
+            Some(walk) => {
+                let k = self.fresh("k");
+                let mut lens = Vec::new();
+                let mut binds = TokenStream::new();
+                let mut derefs = Vec::new();
+                for (pat, base, by_ref) in &walk.parts {
+                    let v = self.expr(base, pre);
+                    let b = self.share(v.p, v.cheap, pre);
+                    lens.push(quote!(#b.len()));
+                    // the directional derivative is reversed again, which
+                    // reads elements by value: `*v` in the body becomes `v`
+                    let by_ref = *by_ref && !self.dir;
+                    if self.dir {
+                        derefs.extend(pattern_names(pat));
+                    }
+                    let amp = by_ref.then(|| quote!(&));
+                    binds.extend(quote!(let #pat = #amp #b[#k];));
+                    if let (Some(t), false) = (v.t, matches!(pat, Pat::Wild(_))) {
+                        let tb = self.share(t, v.cheap, pre);
+                        let dot = self.dot_pat(pat);
+                        binds.extend(quote!(let #dot = #amp #tb[#k];));
+                    }
+                }
+                if let Some(i) = walk.index {
+                    binds.extend(quote!(let #i = #k;));
+                }
+                let len = lens
+                    .into_iter()
+                    .reduce(|a, b| quote!(#a.min(#b)))
+                    .unwrap_or_default();
+                let mut body = f.body.clone();
+                if !derefs.is_empty() {
+                    syn::visit_mut::VisitMut::visit_block_mut(&mut Derefs(derefs), &mut body);
+                }
+                let inner = self.stmts(&body.stmts, Tail::Unit);
+                quote!(#label for #k in 0..#len { #binds #inner })
+            }
+        };
+        self.loops.pop();
+        out
+    }
+}
+
+/// `*v` → `v` for the names of a walk bound by value.
+struct Derefs(Vec<String>);
+
+impl syn::visit_mut::VisitMut for Derefs {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Unary(u) = e {
+            if let (syn::UnOp::Deref(_), Expr::Path(p)) = (&u.op, &*u.expr) {
+                if p.path
+                    .get_ident()
+                    .is_some_and(|i| self.0.contains(&i.to_string()))
+                {
+                    *e = (*u.expr).clone();
+                    return;
+                }
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+}

@@ -1,0 +1,438 @@
+//! `#[tape(tangent, jacobian, hvp)]`: forward mode, Jacobians and
+//! Hessian-vector products, each against central finite differences (of
+//! the primal for tangents and Jacobians, of `_grad` for Hessians) at
+//! several points, in `f64` and `f32`; a tangent along a basis vector
+//! against the matching column of the Jacobian and the matching slope of
+//! the gradient; Hessians symmetric (`u·Hv = v·Hu`).
+#![deny(warnings)]
+
+macro_rules! programs {
+    ($m:ident, $t:ty) => {
+        pub mod $m {
+            use mica::tape;
+
+            /// Loops, a branch on a value with a slope, methods, a local
+            /// array written in a loop and read in another.
+            #[tape(tangent, jacobian, hvp)]
+            pub fn mixed(#[tracked] x: &[$t; 3], k: $t) -> $t {
+                let mut h = [0.0; 3];
+                for i in 0..3 {
+                    h[i] = (x[i] * k).sin() + x[(i + 1) % 3].powi(2);
+                }
+                let mut s = 0.0;
+                for v in h.iter() {
+                    if *v > 0.5 {
+                        s += v.exp() / (1.0 + x[0] * x[0]);
+                    } else {
+                        s -= v * x[2].max(0.25);
+                    }
+                }
+                s * s.sqrt().min(3.0) + x[1].tanh()
+            }
+
+            /// Rosenbrock's chained form over a slice.
+            #[tape(tangent, jacobian, hvp)]
+            pub fn rosenbrock(#[tracked] x: &[$t]) -> $t {
+                let mut f = 0.0;
+                for i in 0..x.len() - 1 {
+                    let a = 1.0 - x[i];
+                    let b = x[i + 1] - x[i] * x[i];
+                    f += a * a + 100.0 * b * b;
+                }
+                f
+            }
+
+            /// Two tracked parameters, a scalar and an array; an early
+            /// return and a `while` with `break`.
+            #[tape(tangent, jacobian, hvp)]
+            pub fn two(#[tracked] a: $t, #[tracked] w: &[$t; 2], y: $t) -> $t {
+                if a > 10.0 {
+                    return a * w[0];
+                }
+                let mut z = a;
+                let mut n = 0;
+                while n < 20 {
+                    z = z * w[0] + w[1] * y;
+                    if z.abs() > 4.0 {
+                        break;
+                    }
+                    n += 1;
+                }
+                (z * a).atan2(w[1]) + (a / w[0]).ln_1p()
+            }
+
+            /// An array out: one step of a damped oscillator.
+            #[tape(tangent, jacobian)]
+            pub fn step(#[tracked] s: &[$t; 2], #[tracked] c: $t, dt: $t) -> [$t; 2] {
+                let (x, v) = (s[0], s[1]);
+                let a = -x - c * v * v.abs();
+                [x + dt * v, v + dt * a]
+            }
+
+            /// A `Vec` out, built by pushes.
+            #[tape(tangent, jacobian)]
+            pub fn squares(#[tracked] x: &[$t]) -> Vec<$t> {
+                let mut out = vec![0.0; x.len()];
+                for (i, v) in x.iter().enumerate() {
+                    out[i] = v * v * (i as $t + 1.0) + x[0].cos();
+                }
+                out
+            }
+
+            /// A tuple out.
+            #[tape(tangent, jacobian)]
+            pub fn polar(#[tracked] p: &[$t; 2]) -> ($t, [$t; 1]) {
+                let r = p[0].hypot(p[1]);
+                (r, [p[1].atan2(p[0])])
+            }
+
+            /// An iterator chain and a `loop` that breaks with a value.
+            #[tape(tangent, hvp)]
+            pub fn chained(#[tracked] x: &[$t; 4]) -> $t {
+                let norm: $t = x.iter().map(|v| v * v).sum();
+                let mut t = norm;
+                let last = loop {
+                    t = t * 0.5 + 1.0 / (1.0 + t);
+                    if t < 2.0 {
+                        break t * x[3];
+                    }
+                };
+                last + x.iter().zip(x.iter()).map(|(a, b)| a * b.sin()).sum::<$t>()
+            }
+
+            /// Helpers of a `#[tape]` module are followed.
+            #[tape]
+            pub mod model {
+                fn sigmoid(z: $t) -> $t {
+                    1.0 / (1.0 + (-z).exp())
+                }
+
+                #[tape(tangent, hvp)]
+                pub fn loss(#[tracked] w: &[$t; 2], x: &[$t; 2], y: $t) -> $t {
+                    let p = sigmoid(w[0] * x[0] + w[1] * x[1]);
+                    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+                }
+            }
+        }
+    };
+}
+
+programs!(f64s, f64);
+programs!(f32s, f32);
+
+/// A few points of dimension `n`, spread over [-1.2, 1.4].
+fn points(n: usize, count: usize) -> Vec<Vec<f64>> {
+    (0..count)
+        .map(|c| {
+            (0..n)
+                .map(|i| ((i * 7 + c * 13 + 3) % 11) as f64 / 10.0 * 2.6 / 1.1 - 1.2)
+                .collect()
+        })
+        .collect()
+}
+
+fn close(what: &str, a: f64, b: f64, rel: f64) {
+    assert!(
+        (a - b).abs() <= rel * 1f64.max(a.abs()).max(b.abs()),
+        "{what}: {a} vs {b}"
+    );
+}
+
+macro_rules! checks {
+    ($c:ident, $m:ident, $t:ty, $h:expr, $rel:expr) => {
+        mod $c {
+            use super::{close, points};
+            use crate::$m as p;
+            type T = $t;
+            const H: f64 = $h;
+            const REL: f64 = $rel;
+
+            fn arr<const N: usize>(v: &[f64]) -> [T; N] {
+                std::array::from_fn(|i| v[i] as T)
+            }
+
+            /// The tangent of `mixed` along `v`, against finite differences
+            /// of the primal; along a basis vector, against the gradient.
+            #[test]
+            fn tangent_of_mixed() {
+                for (c, at) in points(3, 4).iter().enumerate() {
+                    let x: [T; 3] = arr(at);
+                    let v: [T; 3] = arr(&points(3, 9)[c + 4]);
+                    let k = 0.7 as T;
+                    let (value, dot) = p::mixed_tangent(&x, k, &v);
+                    close("value", value as f64, p::mixed(&x, k) as f64, 1e-6);
+                    let shifted = |s: f64| {
+                        let y: [T; 3] = std::array::from_fn(|i| x[i] + (s * v[i] as f64) as T);
+                        p::mixed(&y, k) as f64
+                    };
+                    let fd = (shifted(H) - shifted(-H)) / (2.0 * H);
+                    close("tangent", dot as f64, fd, REL);
+                    let (_, g) = p::mixed_grad(&x, k);
+                    for j in 0..3 {
+                        let mut e = [0.0 as T; 3];
+                        e[j] = 1.0;
+                        let (_, d) = p::mixed_tangent(&x, k, &e);
+                        close("basis tangent vs gradient", d as f64, g[j] as f64, 1e-4);
+                    }
+                }
+            }
+
+            /// `hvp` of `mixed`, `rosenbrock`, `two`, `chained` and the
+            /// module's `loss`: the gradient as `_grad`'s, `H·v` against
+            /// finite differences of `_grad` along `v`, and `u·Hv = v·Hu`.
+            #[test]
+            fn hessian_vector_products() {
+                for (c, at) in points(3, 3).iter().enumerate() {
+                    let x: [T; 3] = arr(at);
+                    let v: [T; 3] = arr(&points(3, 9)[c + 3]);
+                    let u: [T; 3] = arr(&points(3, 9)[c + 6]);
+                    let k = 0.7 as T;
+                    let (value, g, hv) = p::mixed_hvp(&x, k, &v);
+                    let (value2, g2) = p::mixed_grad(&x, k);
+                    close("value", value as f64, value2 as f64, 1e-6);
+                    for j in 0..3 {
+                        close("gradient", g[j] as f64, g2[j] as f64, 1e-5);
+                    }
+                    let grad_at = |s: f64| {
+                        let y: [T; 3] = std::array::from_fn(|i| x[i] + (s * v[i] as f64) as T);
+                        p::mixed_grad(&y, k).1
+                    };
+                    let (gp, gm) = (grad_at(H), grad_at(-H));
+                    for j in 0..3 {
+                        let fd = (gp[j] as f64 - gm[j] as f64) / (2.0 * H);
+                        close("H·v", hv[j] as f64, fd, REL);
+                    }
+                    let (_, _, hu) = p::mixed_hvp(&x, k, &u);
+                    let uhv: f64 = (0..3).map(|i| u[i] as f64 * hv[i] as f64).sum();
+                    let vhu: f64 = (0..3).map(|i| v[i] as f64 * hu[i] as f64).sum();
+                    close("symmetry", uhv, vhu, 1e-4);
+                }
+                for at in points(6, 3) {
+                    let x: Vec<T> = at.iter().map(|&a| a as T).collect();
+                    let v: Vec<T> = points(6, 5)[4].iter().map(|&a| a as T).collect();
+                    let (_, g, hv) = p::rosenbrock_hvp(&x, &v);
+                    let (_, g2) = p::rosenbrock_grad(&x);
+                    let gp = p::rosenbrock_grad(
+                        &x.iter()
+                            .zip(&v)
+                            .map(|(a, b)| a + (H as T) * b)
+                            .collect::<Vec<T>>(),
+                    )
+                    .1;
+                    let gm = p::rosenbrock_grad(
+                        &x.iter()
+                            .zip(&v)
+                            .map(|(a, b)| a - (H as T) * b)
+                            .collect::<Vec<T>>(),
+                    )
+                    .1;
+                    for j in 0..6 {
+                        close("gradient", g[j] as f64, g2[j] as f64, 1e-5);
+                        // Rosenbrock is a quartic: the differences are exact
+                        // up to rounding of the step
+                        close("H·v", hv[j] as f64, (gp[j] - gm[j]) as f64 / (2.0 * H), REL);
+                    }
+                    // by hand: H·v of the chained Rosenbrock
+                    let n = 6;
+                    for j in 0..n {
+                        let xf: Vec<f64> = x.iter().map(|&a| a as f64).collect();
+                        let vf: Vec<f64> = v.iter().map(|&a| a as f64).collect();
+                        let mut want = 0.0;
+                        if j + 1 < n {
+                            want += (2.0 + 1200.0 * xf[j] * xf[j] - 400.0 * xf[j + 1]) * vf[j]
+                                - 400.0 * xf[j] * vf[j + 1];
+                        }
+                        if j > 0 {
+                            want += 200.0 * vf[j] - 400.0 * xf[j - 1] * vf[j - 1];
+                        }
+                        close(
+                            "H·v by hand",
+                            hv[j] as f64,
+                            want,
+                            if REL > 1e-4 { 1e-3 } else { 1e-9 },
+                        );
+                    }
+                }
+                for at in points(3, 3) {
+                    let (a, w, y) = (at[0] as T, [at[1] as T + 2.0, at[2] as T], 0.3 as T);
+                    let (va, vw) = (0.4 as T, [-0.3 as T, 0.8]);
+                    let (value, (ga, gw), (ha, hw)) = p::two_hvp(a, &w, y, va, &vw);
+                    let (value2, (ga2, gw2)) = p::two_grad(a, &w, y);
+                    close("value", value as f64, value2 as f64, 1e-6);
+                    close("gradient", ga as f64, ga2 as f64, 1e-5);
+                    close("gradient", gw[1] as f64, gw2[1] as f64, 1e-5);
+                    let at_s = |s: f64| {
+                        let s = s as T;
+                        p::two_grad(a + s * va, &[w[0] + s * vw[0], w[1] + s * vw[1]], y).1
+                    };
+                    // the `break` on |z| > 4 is a kink that f32's steps can
+                    // straddle: in f32, the f64 product (checked against
+                    // finite differences at the same points) is the reference
+                    let (_, _, (ha64, hw64)) = crate::f64s::two_hvp(
+                        a as f64,
+                        &[w[0] as f64, w[1] as f64],
+                        y as f64,
+                        va as f64,
+                        &[vw[0] as f64, vw[1] as f64],
+                    );
+                    close("H·v (a) against f64", ha as f64, ha64, 1e-3);
+                    close("H·v (w) against f64", hw[0] as f64, hw64[0], 1e-3);
+                    close("H·v (w) against f64", hw[1] as f64, hw64[1], 1e-3);
+                    if REL < 1e-4 {
+                        let ((pa, pw), (ma, mw)) = (at_s(H), at_s(-H));
+                        close("H·v (a)", ha as f64, (pa - ma) as f64 / (2.0 * H), REL);
+                        for j in 0..2 {
+                            close(
+                                "H·v (w)",
+                                hw[j] as f64,
+                                (pw[j] - mw[j]) as f64 / (2.0 * H),
+                                REL,
+                            );
+                        }
+                    }
+                }
+                for at in points(4, 3) {
+                    let x: [T; 4] = arr(&at);
+                    let v: [T; 4] = arr(&points(4, 5)[4]);
+                    let (_, g, hv) = p::chained_hvp(&x, &v);
+                    let (_, g2) = p::chained_grad(&x);
+                    let gp = p::chained_grad(&std::array::from_fn(|i| x[i] + (H as T) * v[i])).1;
+                    let gm = p::chained_grad(&std::array::from_fn(|i| x[i] - (H as T) * v[i])).1;
+                    for j in 0..4 {
+                        close("gradient", g[j] as f64, g2[j] as f64, 1e-5);
+                        close("H·v", hv[j] as f64, (gp[j] - gm[j]) as f64 / (2.0 * H), REL);
+                    }
+                    let (value, dot) = p::chained_tangent(&x, &v);
+                    close("value", value as f64, p::chained(&x) as f64, 1e-6);
+                    let gv: f64 = (0..4).map(|i| g[i] as f64 * v[i] as f64).sum();
+                    close("tangent = g·v", dot as f64, gv, 1e-4);
+                }
+                let (w, xs, y) = ([0.3 as T, -0.8], [1.5 as T, 0.5], 1.0 as T);
+                let v = [0.2 as T, 0.9];
+                let (_, g, hv) = p::model::loss_hvp(&w, &xs, y, &v);
+                let (_, g2) = p::model::loss_grad(&w, &xs, y);
+                // the logistic loss' Hessian is s(1-s)·x·xᵀ
+                let z = (w[0] * xs[0] + w[1] * xs[1]) as f64;
+                let s = 1.0 / (1.0 + (-z).exp());
+                let xv = xs[0] as f64 * v[0] as f64 + xs[1] as f64 * v[1] as f64;
+                for j in 0..2 {
+                    close("gradient", g[j] as f64, g2[j] as f64, 1e-5);
+                    close(
+                        "H·v by hand",
+                        hv[j] as f64,
+                        s * (1.0 - s) * xs[j] as f64 * xv,
+                        1e-4,
+                    );
+                }
+                let (_, dot) = p::model::loss_tangent(&w, &xs, y, &v);
+                close("tangent", dot as f64, (s - y as f64) * xv, 1e-4);
+            }
+
+            /// Jacobians of array, `Vec`, tuple and scalar outputs against
+            /// finite differences of the primal; tangents along basis
+            /// vectors are their columns.
+            #[test]
+            fn jacobians() {
+                for at in points(3, 3) {
+                    let (s, c, dt) = ([at[0] as T, at[1] as T], at[2] as T, 0.1 as T);
+                    let (out, j) = p::step_jacobian(&s, c, dt);
+                    assert_eq!(out, p::step(&s, c, dt));
+                    assert_eq!((j.len(), j[0].len()), (2, 3));
+                    let f = |x: [f64; 3]| p::step(&[x[0] as T, x[1] as T], x[2] as T, dt);
+                    let base = [s[0] as f64, s[1] as f64, c as f64];
+                    for col in 0..3 {
+                        let (mut up, mut down) = (base, base);
+                        up[col] += H;
+                        down[col] -= H;
+                        let (fu, fd) = (f(up), f(down));
+                        for row in 0..2 {
+                            close(
+                                "J",
+                                j[row][col] as f64,
+                                (fu[row] - fd[row]) as f64 / (2.0 * H),
+                                REL,
+                            );
+                        }
+                    }
+                    let (_, ds) = p::step_tangent(&s, c, dt, &[0.0, 1.0], 0.0);
+                    assert_eq!([ds[0], ds[1]], [j[0][1], j[1][1]]);
+                    let (_, dc) = p::step_tangent(&s, c, dt, &[0.0, 0.0], 1.0);
+                    assert_eq!([dc[0], dc[1]], [j[0][2], j[1][2]]);
+                    // `_backward` with a seed adds seedᵀ·J; a basis seed
+                    // gives J's row
+                    let seed = [0.3 as T, -0.7];
+                    let (mut d_s, mut d_c) = ([0.0 as T; 2], 0.0 as T);
+                    let out = p::step_backward(&s, c, dt, &seed, &mut d_s, &mut d_c);
+                    assert_eq!(out, p::step(&s, c, dt));
+                    let got = [d_s[0], d_s[1], d_c];
+                    for col in 0..3 {
+                        let want =
+                            seed[0] as f64 * j[0][col] as f64 + seed[1] as f64 * j[1][col] as f64;
+                        close("seedᵀ·J", got[col] as f64, want, 1e-4);
+                    }
+                    for row in 0..2 {
+                        let mut e = [0.0 as T; 2];
+                        e[row] = 1.0;
+                        let (mut d_s, mut d_c) = ([0.0 as T; 2], 0.0 as T);
+                        p::step_backward(&s, c, dt, &e, &mut d_s, &mut d_c);
+                        for (col, g) in [d_s[0], d_s[1], d_c].into_iter().enumerate() {
+                            close("basis seed = row", g as f64, j[row][col] as f64, 1e-5);
+                        }
+                    }
+                }
+                for at in points(4, 3) {
+                    let x: Vec<T> = at.iter().map(|&a| a as T).collect();
+                    let (out, j) = p::squares_jacobian(&x);
+                    assert_eq!(out, p::squares(&x));
+                    for col in 0..4 {
+                        let mut up = x.clone();
+                        up[col] += H as T;
+                        let mut down = x.clone();
+                        down[col] -= H as T;
+                        let (fu, fd) = (p::squares(&up), p::squares(&down));
+                        for row in 0..4 {
+                            close(
+                                "J",
+                                j[row][col] as f64,
+                                (fu[row] - fd[row]) as f64 / (2.0 * H),
+                                REL,
+                            );
+                        }
+                    }
+                    let seed: Vec<T> = vec![1.0, -0.5, 0.25, 2.0];
+                    let mut d_x = vec![0.0 as T; 4];
+                    let out = p::squares_backward(&x, &seed, &mut d_x);
+                    assert_eq!(out, p::squares(&x));
+                    for col in 0..4 {
+                        let want: f64 = (0..4).map(|r| seed[r] as f64 * j[r][col] as f64).sum();
+                        close("seedᵀ·J", d_x[col] as f64, want, 1e-4);
+                    }
+                }
+                for at in points(2, 3) {
+                    let q = [at[0] as T + 0.1, at[1] as T];
+                    let (_, j) = p::polar_jacobian(&q);
+                    let r2 = (q[0] * q[0] + q[1] * q[1]) as f64;
+                    let r = r2.sqrt();
+                    close("dr/dx", j[0][0] as f64, q[0] as f64 / r, 1e-5);
+                    close("dr/dy", j[0][1] as f64, q[1] as f64 / r, 1e-5);
+                    close("dθ/dx", j[1][0] as f64, -(q[1] as f64) / r2, 1e-5);
+                    close("dθ/dy", j[1][1] as f64, q[0] as f64 / r2, 1e-5);
+                    let mut d_q = [0.0 as T; 2];
+                    p::polar_backward(&q, (2.0, [-1.0]), &mut d_q);
+                    for col in 0..2 {
+                        let want = 2.0 * j[0][col] as f64 - j[1][col] as f64;
+                        close("seedᵀ·J", d_q[col] as f64, want, 1e-5);
+                    }
+                }
+                // a scalar output's Jacobian is its gradient, as one row
+                let x: Vec<T> = vec![0.5, -0.25, 1.0];
+                let (_, j) = p::rosenbrock_jacobian(&x);
+                let (_, g) = p::rosenbrock_grad(&x);
+                assert_eq!(j, vec![g]);
+            }
+        }
+    };
+}
+
+checks!(check_f64s, f64s, f64, 1e-6, 1e-6);
+checks!(check_f32s, f32s, f32, 3e-3, 3e-2);
