@@ -100,6 +100,22 @@ macro_rules! programs {
                 last + x.iter().zip(x.iter()).map(|(a, b)| a * b.sin()).sum::<$t>()
             }
 
+            /// Called by `outer`'s forward mode through its `_tangent`.
+            #[tape(tangent)]
+            pub fn inner(#[tracked] x: &[$t; 2], #[tracked] k: $t) -> $t {
+                (x[0] * k).sin() + x[1] * x[1] * k
+            }
+
+            /// Calls to another `#[tape(tangent)]` function: with a
+            /// value that has a slope, and with a constant where the
+            /// callee's parameter is tracked.
+            #[tape(tangent)]
+            pub fn outer(#[tracked] x: &[$t; 2], #[tracked] s: $t) -> $t {
+                let a = inner(x, s) * s;
+                let w = [x[1], x[0] * s];
+                a + inner(&w, 2.0).exp()
+            }
+
             /// Helpers of a `#[tape]` module are followed.
             #[tape]
             pub mod model {
@@ -326,6 +342,35 @@ macro_rules! checks {
                 }
                 let (_, dot) = p::model::loss_tangent(&w, &xs, y, &v);
                 close("tangent", dot as f64, (s - y as f64) * xv, 1e-4);
+            }
+
+            /// Forward mode through calls: the tangent along each basis
+            /// vector is the matching slope of the gradient, and along a
+            /// direction matches finite differences.
+            #[test]
+            fn tangent_through_calls() {
+                for at in points(3, 4) {
+                    let (x, s) = ([at[0] as T, at[1] as T], at[2] as T);
+                    let (_, (gx, gs)) = p::outer_grad(&x, s);
+                    let basis = [
+                        ([1.0 as T, 0.0], 0.0 as T),
+                        ([0.0, 1.0], 0.0),
+                        ([0.0, 0.0], 1.0),
+                    ];
+                    let want = [gx[0], gx[1], gs];
+                    for ((dx, ds), g) in basis.iter().zip(want) {
+                        let (value, d) = p::outer_tangent(&x, s, dx, *ds);
+                        close("value", value as f64, p::outer(&x, s) as f64, 1e-6);
+                        close("basis tangent vs gradient", d as f64, g as f64, 1e-4);
+                    }
+                    let (dx, ds) = ([0.3 as T, -0.7], 0.5 as T);
+                    let f = |h: f64| {
+                        let h = h as T;
+                        p::outer(&[x[0] + h * dx[0], x[1] + h * dx[1]], s + h * ds) as f64
+                    };
+                    let (_, d) = p::outer_tangent(&x, s, &dx, ds);
+                    close("tangent", d as f64, (f(H) - f(-H)) / (2.0 * H), REL);
+                }
             }
 
             /// Jacobians of array, `Vec`, tuple and scalar outputs against

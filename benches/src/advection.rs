@@ -23,7 +23,7 @@ pub fn initial() -> Vec<f64> {
 }
 
 /// Lax–Wendroff (the primal).
-#[tape]
+#[tape(tangent, hvp)]
 pub fn lax_wendroff(#[tracked] q0: &[f64], nt: usize, c: f64) -> f64 {
     let nx = q0.len();
     let mut q = vec![0.0; nx];
@@ -49,7 +49,7 @@ pub fn lax_wendroff(#[tracked] q0: &[f64], nt: usize, c: f64) -> f64 {
 }
 
 /// Toon's scheme (the primal).
-#[tape]
+#[tape(tangent, hvp)]
 pub fn toon(#[tracked] q0: &[f64], nt: usize, c: f64) -> f64 {
     let nx = q0.len();
     let mut q = vec![0.0; nx];

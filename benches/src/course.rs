@@ -3,7 +3,7 @@
 use mica::tape;
 
 /// The primal.
-#[tape]
+#[tape(tangent, hvp)]
 pub fn course(#[tracked] a: f64) -> f64 {
     let m1 = a * 1.0 - 2.0;
     let m2 = a * 2.0 - 4.0;

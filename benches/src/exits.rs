@@ -15,7 +15,7 @@ pub const MAX_STEPS: usize = 30;
 
 /// `Σ E_i²`, each `E_i` solving Kepler's equation for `m_i` by Newton's
 /// iteration from `E = m_i`.
-#[tape]
+#[tape(tangent, hvp)]
 pub fn kepler(#[tracked] e: f64, #[tracked] m: &[f64]) -> f64 {
     let mut total = 0.0;
     for i in 0..m.len() {

@@ -11,7 +11,7 @@ use mica::tape;
 use std::f64::consts::SQRT_2;
 
 /// The primal.
-#[tape]
+#[tape(tangent, hvp)]
 pub fn helmholtz(#[tracked] x: &[f64], a: &[f64], b: &[f64]) -> f64 {
     let n = x.len();
     let mut bx = 0.0;

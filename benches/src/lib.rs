@@ -11,6 +11,7 @@ pub mod exits;
 pub mod factored;
 pub mod gmm;
 pub mod helmholtz;
+pub mod higher;
 pub mod logistic;
 pub mod mlp;
 pub mod ode;

@@ -5,7 +5,7 @@ use crate::data::Lcg;
 use mica::tape;
 
 /// The primal.
-#[tape]
+#[tape(tangent, hvp)]
 pub fn logistic(#[tracked] w: &[f64], #[tracked] b: f64, x: &[f64], y: &[f64]) -> f64 {
     let d = w.len();
     let n = y.len();

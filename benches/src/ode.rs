@@ -13,7 +13,7 @@ pub const DT: f64 = 0.01;
 pub const STEPS: usize = 1000;
 
 /// The primal.
-#[tape]
+#[tape(tangent, hvp)]
 pub fn oscillator(#[tracked] k: f64, #[tracked] c: f64, obs: &[f64]) -> f64 {
     let mut x = 1.0;
     let mut v = 0.0;

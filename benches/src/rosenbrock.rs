@@ -4,7 +4,7 @@
 use mica::tape;
 
 /// The primal.
-#[tape]
+#[tape(tangent, hvp)]
 pub fn rosenbrock(#[tracked] x: &[f64]) -> f64 {
     let mut f = 0.0;
     for i in 0..x.len() / 2 {

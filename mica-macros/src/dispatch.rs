@@ -28,7 +28,16 @@ pub fn function(
             outer: args.outer.clone(),
             ..Default::default()
         };
-        function(&dir_args, d, None, errors)
+        // its errors are this function's `hvp`'s: one, at the argument
+        let mut own = Errors::default();
+        let out = function(&dir_args, d, None, &mut own);
+        if let (Some(message), Some(at)) = (own.first_message(), args.higher.hvp) {
+            errors.push(syn::Error::new(
+                at,
+                format!("`hvp` cannot be written for this function yet: its directional derivative is refused by the reverse ({message})"),
+            ));
+        }
+        out
     });
     // an array, tuple or `Vec` out: `_backward` is the reverse of the
     // output's dot product with the seed (`outputs.rs`)

@@ -58,6 +58,11 @@ impl Errors {
         }
     }
 
+    /// The first error's message.
+    pub fn first_message(&self) -> Option<String> {
+        self.list.first().map(|e| e.to_string())
+    }
+
     pub fn to_compile_errors(&self) -> TokenStream {
         self.list.iter().map(syn::Error::to_compile_error).collect()
     }

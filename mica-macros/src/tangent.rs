@@ -28,6 +28,7 @@ use std::collections::HashSet;
 use syn::ItemFn;
 
 mod activity;
+mod control;
 mod exprs;
 mod higher;
 mod rules;
@@ -44,7 +45,16 @@ pub(crate) enum Float {
 
 /// A loop around the line being written: its label, and the names a
 /// `break value` assigns.
-pub(crate) type Frame = (Option<String>, Option<(Ident, Ident)>);
+pub(crate) type Frame = (Option<String>, Option<Carry>);
+
+/// The names a `break value` assigns: one value and its tangent, or a
+/// tuple's elements and theirs (a branch may not change a tuple binding in
+/// the reverse of the directional derivative).
+#[derive(Clone)]
+pub(crate) struct Carry {
+    pub(crate) p: Vec<Ident>,
+    pub(crate) t: Vec<Ident>,
+}
 
 /// The transformation of one function's body.
 pub(crate) struct Tan<'e> {
@@ -58,6 +68,14 @@ pub(crate) struct Tan<'e> {
     /// whose `break` carries a value with a slope, the names its value and
     /// tangent are assigned to before the `break`
     pub(crate) loops: Vec<Frame>,
+    /// names a walk over an array binds to a reference to an element
+    /// (`for v in x.iter()`): read as `(*v)`, their tangents as `(*dot_v)`
+    pub(crate) by_ref: HashSet<String>,
+    /// where `Tail::Assign` puts a branch's value and tangent
+    pub(crate) assign: Vec<(Ident, Ident)>,
+    /// the names of the last flat tuple bound (`let (p0, p1, t0, t1) =
+    /// …`), for a `let (a, b) = …` to bind element by element
+    pub(crate) flat: Option<(Vec<Ident>, Vec<Ident>)>,
 }
 
 /// An expression, written twice: its value and its tangent (`None`: zero).
@@ -175,10 +193,24 @@ pub fn companions(
         errors,
         dir: false,
         loops: Vec::new(),
+        by_ref: HashSet::new(),
+        assign: Vec::new(),
+        flat: None,
     };
     let full = tan.body(&body.block, &params);
     if args.higher.tangent.is_some() || args.higher.jacobian.is_some() {
         out.extend(higher::tangent_fn(&companion, &params, full));
+        // other functions' forward mode calls it through its hidden type,
+        // which a free function with a plain output has
+        let plain_output = match &item.sig.output {
+            syn::ReturnType::Type(_, ty) => {
+                crate::wrapped::of(ty).is_none() && !crate::outputs::is_vector(item)
+            }
+            syn::ReturnType::Default => false,
+        };
+        if plain_output && !args.in_impl && args.host.is_none() {
+            out.extend(higher::tangent_adapter(&companion, &params));
+        }
     }
     if args.higher.jacobian.is_some() {
         out.extend(higher::jacobian_fn(&companion, &params, &float_ty));

@@ -275,6 +275,13 @@ pub fn add_into<A: Accumulate>(into: &mut [A], from: &[A]) {
     }
 }
 
+/// The zero gradient of a knob given by value (forward mode's zero
+/// tangent of a value the reverse reads as `detach(…)`).
+#[inline(always)]
+pub fn zero_value<K: Knob>(k: K) -> K::Grad {
+    k.zeros_like()
+}
+
 /// The zero gradient of a knob, typed after it.
 #[inline(always)]
 pub fn zeros_like<K: Knob + ?Sized>(k: &K) -> K::Grad {

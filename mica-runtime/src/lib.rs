@@ -15,6 +15,7 @@ mod functions;
 mod knob;
 mod real;
 pub mod rules;
+mod tangents;
 mod tape;
 
 #[doc(hidden)]
@@ -22,14 +23,16 @@ pub use flat::{flat_column, flat_into, flat_len, flat_unit, Flat};
 pub use functions::*;
 pub use real::Real;
 #[doc(hidden)]
+pub use tangents::{Tangent, TangentOf};
+#[doc(hidden)]
 pub use tape::{room_each, room_times, trip, StackTape, Writer};
 
 pub use knob::{
     add_into, assert_knob, assert_knob_type, clear, element, grow_shape, index, index_add,
     index_mul, index_sub, move_adjoints, one_like, placeholder, ran, run, shape_of, slot_len,
-    step_field, take_sum, val, zeros_field, zeros_like, zeros_of, Accumulate, AddScaled, AsValue,
-    Clear, Element, GradientView, Grow, InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf,
-    Shaped, Untracked,
+    step_field, take_sum, val, zero_value, zeros_field, zeros_like, zeros_of, Accumulate,
+    AddScaled, AsValue, Clear, Element, GradientView, Grow, InlineZeros, IntoSlot, Knob, NoSlot,
+    Placeholder, ShapeOf, Shaped, Untracked,
 };
 
 /// Passes `x` on unchanged, as a constant: no slope flows back through it.

@@ -4038,7 +4038,11 @@ pub fn render(p: &Program, id: usize) -> String {
         render_struct_callee(&mut o, p, id);
     }
     // Mica's function, its plain adjoint (function form: every shortcut
-    // off), and the dual numbers' function
+    // off), and the dual numbers' function; the plain adjoint's function
+    // also asks for forward mode and Hessian-vector products when it calls
+    // no other `#[tape]` function (forward mode does not follow calls yet)
+    let mut higher = false;
+    let mut no_hvp = false;
     for (dual, plain) in [(false, false), (false, true), (true, false)] {
         if plain && p.window {
             continue;
@@ -4197,6 +4201,38 @@ pub fn render(p: &Program, id: usize) -> String {
             };
             writeln!(o, "    {}{callee}\n}}\n", r.e(&out_e).0).unwrap();
         }
+        if plain && !dual {
+            let twin = &o[start..];
+            let calls = [
+                format!("p{id}_h"),
+                format!("p{id}_g"),
+                format!("p{id}_s"),
+                "o.m(".to_string(),
+                "custom".to_string(),
+            ];
+            higher = !calls.iter().any(|c| twin.contains(c.as_str()));
+            // (`hvp` of a function binding tuples or returning early is
+            // not asked either: the reverse of its directional derivative
+            // can refuse a tuple binding a branch changes)
+            let tuples =
+                twin.contains("let (") || twin.contains("let mut (") || twin.contains("return ");
+            if higher {
+                // (`hvp` of a block's function, whose helpers are inlined,
+                // is not asked: its directional derivative can hold tuple
+                // bindings the reverse refuses)
+                let twin = if blocks {
+                    let head = format!("pub fn p{id}_f_q");
+                    twin.replacen(&head, &format!("#[tape(tangent)]\n{head}"), 1)
+                } else if tuples {
+                    twin.replacen("#[tape(plain)]", "#[tape(plain, tangent)]", 1)
+                } else {
+                    twin.replacen("#[tape(plain)]", "#[tape(plain, tangent, hvp)]", 1)
+                };
+                no_hvp = blocks || tuples;
+                o.truncate(start);
+                o.push_str(&twin);
+            }
+        }
         if !blocks {
             continue;
         }
@@ -4234,7 +4270,9 @@ pub fn render(p: &Program, id: usize) -> String {
             }
         }
         writeln!(o, "}}\n").unwrap();
-        let names = if plain {
+        let names = if plain && higher {
+            format!("{{p{id}_f_q_grad, p{id}_f_q_tangent}}")
+        } else if plain {
             format!("p{id}_f_q_grad")
         } else if p.window {
             format!("p{id}_f")
@@ -4281,6 +4319,8 @@ pub fn render(p: &Program, id: usize) -> String {
         })
         .collect();
     let mut args_s = vec![format!("&{}", struct_literal(p, id, &values))];
+    // the same unpacking of a direction `v`, for the tangents
+    let vargs: Vec<String> = args.iter().map(|a| a.replace("p[", "v[")).collect();
     for a in [&mut args, &mut args_s] {
         a.push("cp".into());
         a.push("k".into());
@@ -4288,6 +4328,7 @@ pub fn render(p: &Program, id: usize) -> String {
             a.push("&o".into());
         }
     }
+    let arg_list = args.clone();
     let args = args.join(", ");
     let args_s = if p.structs {
         args_s.join(", ")
@@ -4484,10 +4525,68 @@ pub fn render(p: &Program, id: usize) -> String {
     } else {
         ("Some(&backward)", "Some(&plain)")
     };
+    let (tangent, hvp) = if higher {
+        // forward mode and `H·v` of the plain adjoint's function along
+        // the direction `v`, unpacked as the point is
+        let tov = if p.f32 {
+            "let v = &harness::to32(v);\n        "
+        } else {
+            ""
+        };
+        let cargs = arg_list[vargs.len()..].join(", ");
+        let (pargs, vj) = (arg_list[..vargs.len()].join(", "), vargs.join(", "));
+        writeln!(
+            o,
+            "    let tangent = |p: &[f64], v: &[f64]| {{\n        {to}{tov}\
+             let (y, d) = p{id}_f_q_tangent({pargs}, {cargs}, {vj});\n        \
+             (f64::from(y), f64::from(d))\n    }};"
+        )
+        .unwrap();
+        if !no_hvp {
+            let gs: Vec<String> = (0..p.knobs.len()).map(|i| format!("g{i}")).collect();
+            let hs: Vec<String> = (0..p.knobs.len()).map(|i| format!("h{i}")).collect();
+            let pat = |n: &[String]| {
+                if n.len() == 1 {
+                    n[0].clone()
+                } else {
+                    format!("({},)", n.join(", "))
+                }
+            };
+            writeln!(
+                o,
+                "    let hvp = |p: &[f64], v: &[f64]| {{\n        {to}{tov}\
+                 let (y, {}, {}) = p{id}_f_q_hvp({pargs}, {cargs}, {vj});\n        \
+                 let mut g: Vec<{ft}> = Vec::new();\n        let mut h: Vec<{ft}> = Vec::new();",
+                pat(&gs),
+                pat(&hs)
+            )
+            .unwrap();
+            for (i, (_, sh)) in p.knobs.iter().enumerate() {
+                match sh {
+                    Shape::Scalar => writeln!(o, "        g.push(g{i});\n        h.push(h{i});").unwrap(),
+                    Shape::Mat(..) => writeln!(
+                        o,
+                        "        g.extend(g{i}.iter().flatten());\n        h.extend(h{i}.iter().flatten());"
+                    )
+                    .unwrap(),
+                    _ => writeln!(o, "        g.extend(g{i});\n        h.extend(h{i});").unwrap(),
+                }
+            }
+            writeln!(
+                o,
+                "        (f64::from(y), g.into_iter().map(f64::from).collect(), \
+                 h.into_iter().map(f64::from).collect())\n    }};"
+            )
+            .unwrap();
+        }
+        ("Some(&tangent)", if no_hvp { "None" } else { "Some(&hvp)" })
+    } else {
+        ("None", "None")
+    };
     writeln!(
         o,
         "    harness::check(&harness::Program {{ f32: {}, primal: &primal, grad: &grad, \
-         plain: {plain}, dual: &dual, backward: {bw} }}, &at)\n}}\n",
+         plain: {plain}, dual: &dual, backward: {bw}, tangent: {tangent}, hvp: {hvp} }}, &at)\n}}\n",
         p.f32
     )
     .unwrap();

@@ -62,6 +62,90 @@ pub struct Program<'a> {
     pub dual: &'a dyn Fn(&[Dual]) -> Dual,
     /// `_backward` with seed 0.5 into slots holding the given values
     pub backward: Option<&'a dyn Fn(&[f64], &mut [f64]) -> f64>,
+    /// the plain adjoint's `_tangent` along a direction
+    pub tangent: Option<&'a dyn Fn(&[f64], &[f64]) -> (f64, f64)>,
+    /// the plain adjoint's `_hvp` along a direction: value, gradient, H·v
+    pub hvp: Option<&'a dyn Fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>)>,
+}
+
+/// The dual numbers' gradient at `at` (one forward pass per coordinate).
+fn dual_gradient(p: &Program, at: &[f64]) -> Vec<f64> {
+    (0..at.len())
+        .map(|i| {
+            let point: Vec<Dual> = at
+                .iter()
+                .enumerate()
+                .map(|(j, &v)| Dual {
+                    v,
+                    d: if i == j { 1.0 } else { 0.0 },
+                })
+                .collect();
+            (p.dual)(&point).d
+        })
+        .collect()
+}
+
+/// A direction with coordinates in {-1.25, …, 1.25}, exact in `f32`.
+fn direction(n: usize) -> Vec<f64> {
+    (0..n).map(|i| ((i * 37 + 5) % 11) as f64 / 4.0 - 1.25).collect()
+}
+
+/// Forward mode and `H·v`: the tangent against the dual numbers'
+/// gradient times `v`; `_hvp`'s gradient against the dual numbers', its
+/// `H·v` against central differences of the dual numbers' gradient
+/// along `v` (away from kinks).
+fn check_higher(p: &Program, at: &[f64], y: f64, fwd: &[f64], margin: f64) -> Result<(), String> {
+    let tol = if p.f32 { &F32 } else { &F64 };
+    let v = direction(at.len());
+    let scale: f64 = fwd.iter().zip(&v).map(|(g, v)| (g * v).abs()).sum();
+    let want: f64 = fwd.iter().zip(&v).map(|(g, v)| g * v).sum();
+    if let Some(t) = p.tangent {
+        let (ty, td) = t(at, &v);
+        if !close(ty, y, tol.dual) {
+            return Err(format!("tangent value: {ty:e}, plain gives {y:e}"));
+        }
+        if (td - want).abs() > tol.dual * scale.max(1.0) {
+            return Err(format!("tangent: {td:e}, dual numbers' g·v {want:e}"));
+        }
+    }
+    if let Some(h) = p.hvp {
+        let (hy, hg, hv) = h(at, &v);
+        if !close(hy, y, tol.dual) {
+            return Err(format!("hvp value: {hy:e}, plain gives {y:e}"));
+        }
+        for (i, (&m, &d)) in hg.iter().zip(fwd).enumerate() {
+            if !close(m, d, tol.dual) {
+                return Err(format!("hvp gradient: slope {i}: {m:e}, dual numbers {d:e}"));
+            }
+        }
+        if margin >= tol.min_margin {
+            let step = if p.f32 { 1e-2 } else { 1e-5 };
+            let shifted = |s: f64| {
+                let q: Vec<f64> = at.iter().zip(&v).map(|(a, v)| a + s * v).collect();
+                let q = if p.f32 {
+                    q.iter().map(|&x| x as f32 as f64).collect()
+                } else {
+                    q
+                };
+                dual_gradient(p, &q)
+            };
+            let (up, down) = (shifted(step), shifted(-step));
+            let tol_h = if p.f32 { 5e-2 } else { 1e-5 };
+            for i in 0..at.len() {
+                let fd = (up[i] - down[i]) / (2.0 * step);
+                if !fd.is_finite() {
+                    continue;
+                }
+                if !close(hv[i], fd, tol_h) {
+                    return Err(format!(
+                        "hvp: (H·v)[{i}]: Mica {:e}, differences of the dual gradient {fd:e} (margin {margin:e})",
+                        hv[i]
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `Ok(true)` passed, `Ok(false)` skipped (values not finite: the generator's
@@ -123,6 +207,7 @@ pub fn check(p: &Program, at: &[f64]) -> Result<bool, String> {
             ));
         }
     }
+    check_higher(p, at, y, &fwd, margin)?;
     if let Some(b) = p.backward {
         let mut slots: Vec<f64> = (0..at.len()).map(|i| 0.25 * i as f64 - 1.0).collect();
         let before = slots.clone();

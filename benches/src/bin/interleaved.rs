@@ -12,7 +12,10 @@
 //! With `structs`, the MLP tracked as one `#[derive(Knob)]` struct against
 //! the same MLP with one tracked parameter per field.
 //!
-//! `interleaved [ROUNDS] [peers | structs | WORD]` (150 rounds by default; with
+//! With `higher`, `_tangent` against the primal and `_hvp` against
+//! `_backward` on the programs of `src/higher.rs`.
+//!
+//! `interleaved [ROUNDS] [peers | structs | higher | WORD]` (150 rounds by default; with
 //! `WORD`, only the programs whose name contains it). With
 //! `MICA_TURNS_TSV=FILE`, the programs' ratios also go to `FILE`, one line
 //! per program (`title`, median, lower and upper quartile, tab-separated),
@@ -70,6 +73,39 @@ fn main() {
         .unwrap_or(150);
     if std::env::args().nth(2).as_deref() == Some("peers") {
         peers(rounds);
+        return;
+    }
+    if std::env::args().nth(2).as_deref() == Some("higher") {
+        for (title, what, calls) in [
+            (
+                "`_tangent` / primal",
+                "tangent/primal",
+                mica_benches::higher::tangents(),
+            ),
+            (
+                "`_hvp` / `_backward`",
+                "hvp/backward",
+                mica_benches::higher::hvps(),
+            ),
+        ] {
+            println!("{title}:\n");
+            println!("| program | base | higher | {what}, median | quartiles |");
+            println!("| --- | ---: | ---: | ---: | ---: |");
+            let mut logs = Vec::new();
+            for mut c in calls {
+                let t = turns(&mut c, rounds);
+                let [low, median, high] = t.ratio;
+                logs.push(median.ln());
+                println!(
+                    "| {} | {} | {} | **{median:.2}** | {low:.2}–{high:.2} |",
+                    c.name,
+                    time(t.hand),
+                    time(t.mica),
+                );
+            }
+            let geomean = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
+            println!("\n**{what}, geometric mean of the medians: {geomean:.2}.**\n");
+        }
         return;
     }
     if std::env::args().nth(2).as_deref() == Some("structs") {

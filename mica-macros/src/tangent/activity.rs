@@ -243,6 +243,17 @@ impl<'ast> Visit<'ast> for Writes<'_> {
         }
         visit::visit_expr_call(self, c);
     }
+    fn visit_expr_macro(&mut self, m: &'ast syn::ExprMacro) {
+        // `vec![…]`'s items are expressions too (a chain rewritten into a
+        // block of loops may stand there)
+        if m.mac.path.is_ident("vec") {
+            if let Some((items, len)) = super::syntax::vec_items(&m.mac) {
+                for e in items.iter().chain(&len) {
+                    self.visit_expr(e);
+                }
+            }
+        }
+    }
     fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
         if let Some(walk) = super::syntax::Walk::of(&f.pat, &f.expr) {
             for (name, base) in walk.bindings() {

@@ -1,7 +1,7 @@
 //! Expressions in forward mode: each one written as its value and its
 //! tangent, sub-expressions read twice bound once.
 
-use super::activity::{breaks_read, mentions, reads};
+use super::activity::{mentions, reads};
 use super::stmts::Tail;
 use super::syntax::vec_items;
 use super::{Tan, Val};
@@ -34,7 +34,7 @@ fn plain(e: &Expr) -> Val {
 impl Tan<'_> {
     /// `e` as value and tangent; what must come first goes to `pre`.
     pub(crate) fn expr(&mut self, e: &Expr, pre: &mut TokenStream) -> Val {
-        if !mentions(e, &self.active) {
+        if !mentions(e, &self.active) && !super::syntax::exits(e) {
             return plain(e);
         }
         match e {
@@ -47,12 +47,41 @@ impl Tan<'_> {
             | Expr::While(_)
             | Expr::Return(_)
             | Expr::Break(_) => {
-                let tail = if reads(e, &self.active) {
-                    Tail::Value
-                } else {
-                    Tail::Plain
-                };
-                return self.control(e, pre, tail);
+                if !reads(e, &self.active) {
+                    return self.control(e, pre, Tail::Plain);
+                }
+                // a tuple out of a branch or a block: its elements and
+                // their tangents, one flat tuple
+                if let Some(n) = super::stmts::tuple_arity(e) {
+                    let code = self.control(e, pre, Tail::Tuple(n));
+                    let pn: Vec<_> = (0..n).map(|_| self.fresh("p")).collect();
+                    let tn: Vec<_> = (0..n).map(|_| self.fresh("t")).collect();
+                    let code = code.p;
+                    pre.extend(quote!(let (#(#pn,)* #(#tn,)*) = #code;));
+                    self.flat = Some((pn.clone(), tn.clone()));
+                    return Val {
+                        p: quote!((#(#pn,)*)),
+                        t: Some(quote!((#(#tn,)*))),
+                        cheap: false,
+                    };
+                }
+                // the directional derivative's branches assign their value
+                // and tangent to names declared before them
+                let plain_block = matches!(e, Expr::Block(b) if b.label.is_none());
+                if self.dir && (matches!(e, Expr::If(_) | Expr::Match(_)) || plain_block) {
+                    let (pn, tn) = (self.fresh("p"), self.fresh("t"));
+                    self.assign.push((pn.clone(), tn.clone()));
+                    let mut inner = TokenStream::new();
+                    let code = self.control(e, &mut inner, Tail::Assign).p;
+                    self.assign.pop();
+                    pre.extend(quote!(let #pn; let #tn; #inner #code;));
+                    return Val {
+                        p: quote!(#pn),
+                        t: Some(quote!(#tn)),
+                        cheap: true,
+                    };
+                }
+                return self.control(e, pre, Tail::Value);
             }
             _ if !reads(e, &self.active) => return plain(e),
             _ => {}
@@ -61,6 +90,13 @@ impl Tan<'_> {
             Expr::Path(p) => {
                 let ident = p.path.get_ident().expect("an active name");
                 let dot = self.dot(ident);
+                if self.by_ref.contains(&ident.to_string()) {
+                    return Val {
+                        p: quote!((*#p)),
+                        t: Some(quote!((*#dot))),
+                        cheap: true,
+                    };
+                }
                 Val {
                     p: quote!(#p),
                     t: Some(quote!(#dot)),
@@ -73,10 +109,13 @@ impl Tan<'_> {
                 let v = self.expr(&r.expr, pre);
                 let (p, t) = (v.p, v.t);
                 Val {
-                    p: quote!((&#p)),
-                    t: t.map(|t| quote!((&#t))),
+                    p: quote!(&#p),
+                    t: t.map(|t| quote!(&#t)),
                     cheap: v.cheap,
                 }
+            }
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) && self.is_by_ref(&u.expr) => {
+                self.expr(&u.expr, pre)
             }
             Expr::Unary(u) => {
                 let v = self.expr(&u.expr, pre);
@@ -151,16 +190,16 @@ impl Tan<'_> {
                     let v = self.expr(&items[0], pre);
                     let p = v.p;
                     Val {
-                        p: quote!(::std::vec![#p; #len]),
-                        t: v.t.map(|t| quote!(::std::vec![#t; #len])),
+                        p: quote!(vec![#p; #len]),
+                        t: v.t.map(|t| quote!(vec![#t; #len])),
                         cheap: false,
                     }
                 }
                 Some((items, None)) => {
                     let (ps, ts) = self.elements(items.iter(), pre);
                     Val {
-                        p: quote!(::std::vec![#(#ps),*]),
-                        t: Some(quote!(::std::vec![#(#ts),*])),
+                        p: quote!(vec![#(#ps),*]),
+                        t: Some(quote!(vec![#(#ts),*])),
                         cheap: false,
                     }
                 }
@@ -175,6 +214,11 @@ impl Tan<'_> {
         }
     }
 
+    /// A name a walk bound to a reference to an element.
+    fn is_by_ref(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.by_ref.contains(&i.to_string())))
+    }
+
     pub(crate) fn refuse<T: ToTokens>(&mut self, at: T, message: &str) -> Val {
         self.errors.at(&at, message);
         Val {
@@ -186,7 +230,7 @@ impl Tan<'_> {
 
     /// Elements of a tuple or array: values, and tangents with zeros for
     /// the constant ones.
-    fn elements<'a>(
+    pub(crate) fn elements<'a>(
         &mut self,
         elems: impl Iterator<Item = &'a Expr>,
         pre: &mut TokenStream,
@@ -277,174 +321,16 @@ impl Tan<'_> {
         )
     }
 
-    /// Control flow as an expression: `(value, tangent)` out of each arm,
-    /// bound before the line that reads it.
-    pub(crate) fn control(&mut self, e: &Expr, pre: &mut TokenStream, tail: Tail) -> Val {
-        let code = match e {
-            Expr::If(i) => self.if_expr(i, tail),
-            Expr::Match(m) => {
-                let scrutinee = &m.expr;
-                let arms = m.arms.iter().map(|arm| {
-                    let (attrs, pat) = (&arm.attrs, &arm.pat);
-                    let guard = arm.guard.as_ref().map(|(i, g)| quote!(#i #g));
-                    let body = self.arm_body(&arm.body, tail);
-                    quote!(#(#attrs)* #pat #guard => #body,)
-                });
-                let arms: Vec<TokenStream> = arms.collect();
-                quote!(match #scrutinee { #(#arms)* })
-            }
-            Expr::Block(b) => {
-                let label = &b.label;
-                let inner = self.block(&b.block, tail);
-                quote!(#label #inner)
-            }
-            Expr::Unsafe(u) => {
-                let inner = self.block(&u.block, tail);
-                quote!(unsafe #inner)
-            }
-            Expr::ForLoop(f) => {
-                let mut inner = TokenStream::new();
-                let code = self.for_loop(f, &mut inner);
-                quote!({ #inner #code })
-            }
-            Expr::While(w) => {
-                let (label, cond) = (&w.label, &w.cond);
-                self.loops
-                    .push((label.as_ref().map(|l| l.name.ident.to_string()), None));
-                let body = self.block(&w.body, Tail::Unit);
-                self.loops.pop();
-                quote!(#label while #cond #body)
-            }
-            Expr::Loop(l) => {
-                let label = &l.label;
-                // `break value` assigns the value and its tangent to names
-                // declared before the loop, then breaks
-                let carries =
-                    breaks_read(&l.body, &self.active).then(|| (self.fresh("p"), self.fresh("t")));
-                self.loops.push((
-                    label.as_ref().map(|l| l.name.ident.to_string()),
-                    carries.clone(),
-                ));
-                let body = self.block(&l.body, Tail::Unit);
-                self.loops.pop();
-                let code = quote!(#label loop #body);
-                if let Some((p, t)) = carries {
-                    let zero =
-                        first_break(&l.body).map_or_else(|| self.k(0.0), |e| self.zero_of(e));
-                    pre.extend(quote!(let mut #p = #zero; let mut #t = #zero; #code;));
-                    return Val {
-                        p: quote!(#p),
-                        t: Some(quote!(#t)),
-                        cheap: true,
-                    };
-                }
-                code
-            }
-            Expr::Return(r) => match &r.expr {
-                None => quote!(return),
-                Some(value) => {
-                    let mut inner = TokenStream::new();
-                    let v = self.expr(value, &mut inner);
-                    let out = self.finish(v, value, Tail::Return);
-                    quote!({ #inner return #out })
-                }
-            },
-            Expr::Break(b) => {
-                let target = match &b.label {
-                    Some(l) => {
-                        let name = l.ident.to_string();
-                        self.loops
-                            .iter()
-                            .rev()
-                            .find(|(n, _)| n.as_deref() == Some(&name))
-                    }
-                    None => self.loops.last(),
-                };
-                let carries = target.and_then(|(_, c)| c.clone());
-                match (&b.expr, carries) {
-                    (Some(value), Some((pn, tn))) => {
-                        let label = &b.label;
-                        let mut inner = TokenStream::new();
-                        let v = self.expr(value, &mut inner);
-                        let t = v.t.unwrap_or_else(|| self.zero_of(value));
-                        let p = v.p;
-                        quote!({ #inner #pn = #p; #tn = #t; break #label; })
-                    }
-                    _ => quote!(#b),
-                }
-            }
-            _ => return self.refuse(e, "forward mode does not follow this expression yet"),
-        };
-        match tail {
-            Tail::Value => self.bind_pair(code, pre),
-            _ => Val {
-                p: code,
-                t: None,
-                cheap: false,
-            },
-        }
-    }
-
-    fn bind_pair(&mut self, code: TokenStream, pre: &mut TokenStream) -> Val {
-        let (p, t) = (self.fresh("p"), self.fresh("t"));
-        pre.extend(quote!(let (#p, #t) = #code;));
-        Val {
-            p: quote!(#p),
-            t: Some(quote!(#t)),
-            cheap: true,
-        }
-    }
-
-    fn if_expr(&mut self, i: &syn::ExprIf, tail: Tail) -> TokenStream {
-        let cond = &i.cond;
-        let then = self.block(&i.then_branch, tail);
-        let els = match &i.else_branch {
-            None => TokenStream::new(),
-            Some((_, e)) => match &**e {
-                Expr::If(inner) => {
-                    let inner = self.if_expr(inner, tail);
-                    quote!(else #inner)
-                }
-                Expr::Block(b) => {
-                    let b = self.block(&b.block, tail);
-                    quote!(else #b)
-                }
-                other => {
-                    let b = self.arm_body(other, tail);
-                    quote!(else { #b })
-                }
-            },
-        };
-        quote!(if #cond #then #els)
-    }
-
-    fn arm_body(&mut self, body: &Expr, tail: Tail) -> TokenStream {
-        if let Expr::Block(b) = body {
-            if b.label.is_none() {
-                return self.block(&b.block, tail);
-            }
-        }
-        let mut inner = TokenStream::new();
-        let out = match tail {
-            Tail::Unit if mentions(body, &self.active) => {
-                let v = self.effect(body);
-                quote!(#v;)
-            }
-            Tail::Unit => quote!(#body;),
-            _ => {
-                let v = self.expr(body, &mut inner);
-                self.finish(v, body, tail)
-            }
-        };
-        quote!({ #inner #out })
-    }
-
     /// The zero tangent of a constant expression, typed as it is.
     pub(crate) fn zero_of(&self, e: &Expr) -> TokenStream {
         match e {
             Expr::Lit(_) | Expr::Binary(_) | Expr::Cast(_) | Expr::MethodCall(_) => self.k(0.0),
             Expr::Paren(p) => self.zero_of(&p.expr),
             Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => self.zero_of(&u.expr),
+            Expr::Reference(r) if r.mutability.is_none() => {
+                let z = self.zero_of(&r.expr);
+                quote!(&#z)
+            }
             Expr::Array(a) => {
                 let z = a.elems.iter().map(|e| self.zero_of(e));
                 quote!([#(#z),*])
@@ -460,14 +346,18 @@ impl Tan<'_> {
             Expr::Macro(m) if m.mac.path.is_ident("vec") => match vec_items(&m.mac) {
                 Some((items, Some(len))) => {
                     let z = self.zero_of(&items[0]);
-                    quote!(::std::vec![#z; #len])
+                    quote!(vec![#z; #len])
                 }
                 Some((items, None)) => {
                     let z = items.iter().map(|e| self.zero_of(e));
-                    quote!(::std::vec![#(#z),*])
+                    quote!(vec![#(#z),*])
                 }
                 None => quote!(::mica::__private::zeros_like(&(#e))),
             },
+            // the reverse of the directional derivative takes no reference
+            // to a value it may record: the zero comes from `detach` of it,
+            // by value
+            _ if self.dir => quote!(::mica::__private::zero_value(::mica::detach(#e))),
             _ => quote!(::mica::__private::zeros_like(&(#e))),
         }
     }
@@ -502,24 +392,4 @@ impl Tan<'_> {
             other => quote!(#other),
         }
     }
-}
-
-/// The value of the first `break value` of a loop (not of a loop inside
-/// it): what the loop's value looks like.
-fn first_break(b: &syn::Block) -> Option<&Expr> {
-    struct First<'a>(Option<&'a Expr>);
-    impl<'a> syn::visit::Visit<'a> for First<'a> {
-        fn visit_expr_break(&mut self, b: &'a syn::ExprBreak) {
-            if self.0.is_none() && b.label.is_none() {
-                self.0 = b.expr.as_deref();
-            }
-        }
-        fn visit_expr_loop(&mut self, _: &'a syn::ExprLoop) {}
-        fn visit_expr_while(&mut self, _: &'a syn::ExprWhile) {}
-        fn visit_expr_for_loop(&mut self, _: &'a syn::ExprForLoop) {}
-        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
-    }
-    let mut first = First(None);
-    syn::visit::Visit::visit_block(&mut first, b);
-    first.0
 }

@@ -280,6 +280,7 @@ pub(crate) fn hvp_fns(
     let hvp = quote! {
         #[doc = #doc]
         #lints
+        #[allow(non_snake_case)]
         #vis fn #name #generics (#(#plain_inputs,)* #(#v_inputs),*) -> (#out, #g_ty, #g_ty) #where_clause {
             #(#zeros)*
             let #value = #primal(#(#primal_args),*);
@@ -288,4 +289,96 @@ pub(crate) fn hvp_fns(
         }
     };
     (hvp, dir)
+}
+
+/// `NAME::tangent(args…, tangents…)` on the function's hidden type: how
+/// another function's forward mode calls this one. Every argument comes
+/// with a tangent, `Tangent(d)` or `NoSlot` for a constant; a tracked
+/// parameter given `NoSlot` gets a zero tangent, an untracked one accepts
+/// nothing else.
+pub(crate) fn tangent_adapter(item: &ItemFn, params: &[Param]) -> TokenStream {
+    let name = &item.sig.ident;
+    let tangent = format_ident!("{}_tangent", name);
+    let vis = &item.vis;
+    let out = out_type(item);
+    let generics = &item.sig.generics;
+    let params_generics = generics.params.iter();
+    let where_clause = &generics.where_clause;
+    // the parameters' references get a named lifetime: a bound cannot
+    // elide one
+    let lifetime = syn::Lifetime::new("'__mica_tangent", Span::mixed_site());
+    let mut bounds = Vec::new();
+    let mut inputs = Vec::new();
+    let mut prepare = Vec::new();
+    let mut passed = Vec::new();
+    let mut tangent_inputs = Vec::new();
+    let named: Vec<syn::Type> = params
+        .iter()
+        .map(|p| {
+            let mut ty = p.ty.clone();
+            syn::visit_mut::VisitMut::visit_type_mut(&mut Lifetimes(&lifetime), &mut ty);
+            ty
+        })
+        .collect();
+    for ((i, p), ty) in params.iter().enumerate().zip(&named) {
+        let pname = &p.name;
+        inputs.push(quote!(#pname: #ty));
+        let arg = format_ident!("tangent{}", i, span = Span::mixed_site());
+        let ty_param = format_ident!("__MicaTangent{}", i);
+        tangent_inputs.push(quote!(#arg: #ty_param));
+        if p.tracked.is_none() {
+            bounds.push(quote!(#ty_param: ::mica::__private::Untracked));
+            prepare.push(quote!(let _ = #arg;));
+            continue;
+        }
+        bounds.push(quote!(#ty_param: ::mica::__private::TangentOf<#ty>));
+        let (zero, d) = (
+            format_ident!("zero{}", i, span = Span::mixed_site()),
+            format_ident!("d{}", i, span = Span::mixed_site()),
+        );
+        let (fallback, declare) = match ty {
+            syn::Type::Reference(_) => (
+                quote!({
+                    #zero = ::mica::__private::zeros_like(&#pname);
+                    &#zero
+                }),
+                quote!(let #zero;),
+            ),
+            _ => (quote!(::mica::__private::zeros_like(&#pname)), quote!()),
+        };
+        let plain_ty = &p.ty;
+        prepare.push(quote! {
+            #declare
+            let #d: #plain_ty = match ::mica::__private::TangentOf::<#ty>::given(#arg) {
+                ::core::option::Option::Some(d) => d,
+                ::core::option::Option::None => #fallback,
+            };
+        });
+        passed.push(d);
+    }
+    let args = params.iter().map(|p| &p.name);
+    quote! {
+        #[allow(dead_code)]
+        impl #name {
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments, unused_assignments)]
+            #vis fn tangent<#lifetime, #(#params_generics,)* #(#bounds),*>(#(#inputs,)* #(#tangent_inputs),*) -> (#out, #out) #where_clause {
+                #(#prepare)*
+                #tangent(#(#args,)* #(#passed),*)
+            }
+        }
+    }
+}
+
+/// Gives every reference without a lifetime the lifetime `.0`.
+struct Lifetimes<'a>(&'a syn::Lifetime);
+
+impl syn::visit_mut::VisitMut for Lifetimes<'_> {
+    fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+        if r.lifetime.is_none() {
+            r.lifetime = Some(self.0.clone());
+        }
+        syn::visit_mut::visit_type_reference_mut(self, r);
+    }
 }

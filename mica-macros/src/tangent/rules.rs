@@ -162,6 +162,31 @@ impl Tan<'_> {
         }
     }
 
+    /// A call to another `#[tape(tangent)]` function: through its hidden
+    /// type, each argument with its tangent (`NoSlot` for a constant).
+    fn tape_call(&mut self, path: &syn::ExprPath, c: &ExprCall, pre: &mut TokenStream) -> Val {
+        let mut values = Vec::new();
+        let mut tangents = Vec::new();
+        for a in &c.args {
+            let v = self.expr(a, pre);
+            tangents.push(match v.t {
+                Some(t) => quote!(::mica::__private::Tangent(#t)),
+                None => quote!(::mica::__private::NoSlot),
+            });
+            values.push(v.p);
+        }
+        let (p, t) = (self.fresh("p"), self.fresh("t"));
+        // spanned at the callee: a callee without `tangent` is named there
+        let span = syn::spanned::Spanned::span(path);
+        let call = quote::quote_spanned!(span=> #path::tangent);
+        pre.extend(quote!(let (#p, #t) = #call(#(#values,)* #(#tangents),*);));
+        Val {
+            p: quote!(#p),
+            t: Some(quote!(#t)),
+            cheap: true,
+        }
+    }
+
     /// A call: the runtime's functions, or a refusal.
     pub(crate) fn call(&mut self, c: &ExprCall, pre: &mut TokenStream) -> Val {
         let name = match &*c.func {
@@ -169,12 +194,27 @@ impl Tan<'_> {
             _ => None,
         };
         let known = matches!(name.as_deref(), Some("sigmoid" | "relu" | "softplus"));
+        if !known && !self.dir {
+            if let Expr::Path(path) = &*c.func {
+                if path.qself.is_none() && path.path.segments.iter().all(|s| s.arguments.is_none())
+                {
+                    return self.tape_call(path, c, pre);
+                }
+            }
+        }
         if !known || c.args.len() != 1 {
             let what = name.map_or_else(|| "this function".to_string(), |n| format!("`{n}`"));
-            return self.refuse(
-                &c.func,
-                &format!("forward mode does not follow a call to {what} yet; write it as a helper in a `#[tape]` module, whose helpers are followed"),
-            );
+            let message = if self.dir {
+                format!("`hvp` does not follow a call to {what} yet; write it as a helper in a `#[tape]` module, whose helpers are followed")
+            } else {
+                format!("forward mode follows calls to functions named by a path; call {what} by its name")
+            };
+            self.errors.at(&c.func, message);
+            return Val {
+                p: quote!(#c),
+                t: None,
+                cheap: false,
+            };
         }
         let x = self.expr(&c.args[0], pre);
         let px = self.share(x.p, x.cheap, pre);

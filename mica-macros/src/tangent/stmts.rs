@@ -22,6 +22,42 @@ pub(crate) enum Tail {
     Return,
     /// the block's value, which has no slope
     Plain,
+    /// the block's value, a tuple of this many elements: the elements and
+    /// their tangents side by side, one flat tuple (not a pair of tuples)
+    Tuple(usize),
+    /// the block's value and tangent assigned to the names on top of
+    /// `Tan::assign` (the directional derivative's branches: the reverse
+    /// takes arrays out of them as assignments)
+    Assign,
+}
+
+/// The number of elements when every value `e` can end with is a tuple
+/// written out (`(a, b)`), through blocks, `if` and `match`.
+pub(crate) fn tuple_arity(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Tuple(t) if !t.elems.is_empty() => Some(t.elems.len()),
+        Expr::Paren(p) => tuple_arity(&p.expr),
+        Expr::Block(b) if b.label.is_none() => match b.block.stmts.last() {
+            Some(Stmt::Expr(e, None)) => tuple_arity(e),
+            _ => None,
+        },
+        Expr::If(i) => {
+            let then = match i.then_branch.stmts.last() {
+                Some(Stmt::Expr(e, None)) => tuple_arity(e)?,
+                _ => return None,
+            };
+            let (_, els) = i.else_branch.as_ref()?;
+            (tuple_arity(els)? == then).then_some(then)
+        }
+        Expr::Match(m) => {
+            let first = tuple_arity(&m.arms.first()?.body)?;
+            m.arms
+                .iter()
+                .all(|a| tuple_arity(&a.body) == Some(first))
+                .then_some(first)
+        }
+        _ => None,
+    }
 }
 
 impl Tan<'_> {
@@ -58,6 +94,18 @@ impl Tan<'_> {
         let n = stmts.len();
         for (k, stmt) in stmts.iter().enumerate() {
             match stmt {
+                Stmt::Expr(e, None) if k + 1 == n && tail == Tail::Assign => {
+                    let mut pre = TokenStream::new();
+                    let assigned = self.assign_value(e, &mut pre);
+                    out.extend(pre);
+                    out.extend(assigned);
+                }
+                Stmt::Expr(e, None) if k + 1 == n && matches!(tail, Tail::Tuple(_)) => {
+                    let mut pre = TokenStream::new();
+                    let flat = self.flat_tuple(e, &mut pre, tail);
+                    out.extend(pre);
+                    out.extend(flat);
+                }
                 Stmt::Expr(e, None) if k + 1 == n && tail != Tail::Unit => {
                     let mut pre = TokenStream::new();
                     let v = self.expr(e, &mut pre);
@@ -97,6 +145,33 @@ impl Tan<'_> {
         }
     }
 
+    /// A value ending a block under `Tail::Tuple`: `(a, b)` as `(a, b, ta,
+    /// tb)`, control flow as its arms' flat tuples.
+    pub(crate) fn flat_tuple(
+        &mut self,
+        e: &Expr,
+        pre: &mut TokenStream,
+        tail: Tail,
+    ) -> TokenStream {
+        match e {
+            Expr::Tuple(t) => {
+                let (ps, ts) = self.elements(t.elems.iter(), pre);
+                quote!((#(#ps,)* #(#ts,)*))
+            }
+            Expr::Paren(p) => self.flat_tuple(&p.expr, pre, tail),
+            _ => self.control(e, pre, tail).p,
+        }
+    }
+
+    /// `p = value; t = tangent;` for the names on top of `Tan::assign`.
+    pub(crate) fn assign_value(&mut self, e: &Expr, pre: &mut TokenStream) -> TokenStream {
+        let v = self.expr(e, pre);
+        let t = v.t.unwrap_or_else(|| self.zero_of(e));
+        let (pn, tn) = self.assign.last().cloned().expect("names to assign to");
+        let p = v.p;
+        quote!(#pn = #p; #tn = #t;)
+    }
+
     /// `{ … }` written in forward mode.
     pub(crate) fn block(&mut self, b: &Block, tail: Tail) -> TokenStream {
         let inner = self.stmts(&b.stmts, tail);
@@ -108,7 +183,7 @@ impl Tan<'_> {
             Stmt::Local(l) => self.local(l),
             Stmt::Item(_) | Stmt::Macro(_) => stmt.to_token_stream(),
             Stmt::Expr(e, semi) => {
-                if !mentions(e, &self.active) {
+                if !mentions(e, &self.active) && !super::syntax::exits(e) {
                     return stmt.to_token_stream();
                 }
                 let body = self.effect(e);
@@ -152,7 +227,21 @@ impl Tan<'_> {
             return l.to_token_stream();
         }
         let mut pre = TokenStream::new();
+        self.flat = None;
         let v = self.expr(&init.expr, &mut pre);
+        // `let (a, b) = <a tuple out of a branch>`: element by element (the
+        // reverse of the directional derivative keeps no tuple binding a
+        // branch could change)
+        if let (Some((pn, tn)), Pat::Tuple(t)) = (self.flat.take(), &l.pat) {
+            if t.elems.len() == pn.len() && v.p.to_string() == quote!((#(#pn,)*)).to_string() {
+                let mut out = pre;
+                for ((e, p), tv) in t.elems.iter().zip(&pn).zip(&tn) {
+                    let dot = self.dot_pat(e);
+                    out.extend(quote!(let #e = #p; let #dot = #tv;));
+                }
+                return out;
+            }
+        }
         let pat = &l.pat;
         let dot = self.dot_pat(pat);
         let t = v.t.unwrap_or_else(|| self.zero_of(&init.expr));
@@ -163,6 +252,33 @@ impl Tan<'_> {
             return quote!(#pre let #pv = #p; let #tv = #t; let #pat = #pv; let #dot = #tv;);
         }
         quote!(#pre let #pat = #p; let #dot = #t;)
+    }
+
+    /// `let dot_n = 0;` for each name of `pat` that is active elsewhere
+    /// but bound here to a constant.
+    pub(crate) fn zero_bindings(&self, pat: &Pat) -> TokenStream {
+        struct Idents(Vec<proc_macro2::Ident>);
+        impl<'a> syn::visit::Visit<'a> for Idents {
+            fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+                self.0.push(p.ident.clone());
+                syn::visit::visit_pat_ident(self, p);
+            }
+        }
+        let mut idents = Idents(Vec::new());
+        syn::visit::Visit::visit_pat(&mut idents, pat);
+        let mut out = TokenStream::new();
+        for ident in idents.0 {
+            if !self.active.contains(&ident.to_string()) {
+                continue;
+            }
+            let dot = self.dot(&ident);
+            out.extend(if self.dir {
+                quote!(let #dot = ::mica::__private::zero_value(::mica::detach(#ident));)
+            } else {
+                quote!(let #dot = ::mica::__private::zeros_like(&#ident);)
+            });
+        }
+        out
     }
 
     /// A pattern with every name replaced by its tangent's name.
@@ -360,13 +476,16 @@ impl Tan<'_> {
                     self.errors.at(&f.expr, "forward mode walks arrays by `for v in &x`, `x.iter()`, `.enumerate()` and `.zip(…)`; write the loop by index");
                 }
                 let (pat, iter) = (&f.pat, &f.expr);
-                let body = self.block(&f.body, Tail::Unit);
-                quote!(#label for #pat in #iter #body)
+                // a name active elsewhere bound here to a constant
+                let zeros = self.zero_bindings(pat);
+                let inner = self.stmts(&f.body.stmts, Tail::Unit);
+                quote!(#label for #pat in #iter { #zeros #inner })
             }
             Some(walk) => {
                 let k = self.fresh("k");
                 let mut lens = Vec::new();
                 let mut binds = TokenStream::new();
+                let outer_by_ref = self.by_ref.clone();
                 let mut derefs = Vec::new();
                 for (pat, base, by_ref) in &walk.parts {
                     let v = self.expr(base, pre);
@@ -377,13 +496,19 @@ impl Tan<'_> {
                     let by_ref = *by_ref && !self.dir;
                     if self.dir {
                         derefs.extend(pattern_names(pat));
+                    } else if by_ref {
+                        self.by_ref.extend(pattern_names(pat));
                     }
                     let amp = by_ref.then(|| quote!(&));
                     binds.extend(quote!(let #pat = #amp #b[#k];));
-                    if let (Some(t), false) = (v.t, matches!(pat, Pat::Wild(_))) {
-                        let tb = self.share(t, v.cheap, pre);
-                        let dot = self.dot_pat(pat);
-                        binds.extend(quote!(let #dot = #amp #tb[#k];));
+                    match (v.t, matches!(pat, Pat::Wild(_))) {
+                        (Some(t), false) => {
+                            let tb = self.share(t, v.cheap, pre);
+                            let dot = self.dot_pat(pat);
+                            binds.extend(quote!(let #dot = #amp #tb[#k];));
+                        }
+                        (None, false) => binds.extend(self.zero_bindings(pat)),
+                        _ => {}
                     }
                 }
                 if let Some(i) = walk.index {
@@ -398,6 +523,7 @@ impl Tan<'_> {
                     syn::visit_mut::VisitMut::visit_block_mut(&mut Derefs(derefs), &mut body);
                 }
                 let inner = self.stmts(&body.stmts, Tail::Unit);
+                self.by_ref = outer_by_ref;
                 quote!(#label for #k in 0..#len { #binds #inner })
             }
         };

@@ -133,3 +133,24 @@ impl<'a> Walk<'a> {
             .collect()
     }
 }
+
+/// Whether `e` holds a `return` or a `break` with a value (outside
+/// closures): forward mode writes those as pairs even where no value has
+/// a slope.
+pub(crate) fn exits(e: &Expr) -> bool {
+    struct Exits(bool);
+    impl<'a> Visit<'a> for Exits {
+        fn visit_expr_return(&mut self, _: &'a syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_break(&mut self, b: &'a syn::ExprBreak) {
+            if b.expr.is_some() {
+                self.0 = true;
+            }
+        }
+        fn visit_expr_closure(&mut self, _: &'a syn::ExprClosure) {}
+    }
+    let mut v = Exits(false);
+    v.visit_expr(e);
+    v.0
+}

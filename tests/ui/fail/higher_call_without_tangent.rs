@@ -1,0 +1,13 @@
+use mica::tape;
+
+#[tape]
+fn square(#[tracked] x: f64) -> f64 {
+    x * x
+}
+
+#[tape(tangent)]
+fn loss(#[tracked] x: f64) -> f64 {
+    square(x) + 1.0
+}
+
+fn main() {}

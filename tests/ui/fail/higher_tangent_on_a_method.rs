@@ -1,0 +1,15 @@
+use mica::tape;
+
+struct Spring {
+    k: f64,
+}
+
+#[tape]
+impl Spring {
+    #[tape(tangent)]
+    fn energy(&self, #[tracked] x: f64) -> f64 {
+        0.5 * self.k * x * x
+    }
+}
+
+fn main() {}
