@@ -123,10 +123,27 @@ macro_rules! programs {
                     1.0 / (1.0 + (-z).exp())
                 }
 
+                /// Walks its array by reference; called with a tracked
+                /// array and with a constant one.
+                fn walk(a: &[$t; 2]) -> $t {
+                    let mut t: $t = 0.5;
+                    for v in a.iter() {
+                        t += (*v) * t.sin() * 0.1 + v * v * 0.05;
+                    }
+                    t
+                }
+
                 #[tape(tangent, hvp)]
                 pub fn loss(#[tracked] w: &[$t; 2], x: &[$t; 2], y: $t) -> $t {
                     let p = sigmoid(w[0] * x[0] + w[1] * x[1]);
                     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+                }
+
+                /// A helper inlined twice: over a tracked array and over
+                /// a constant one.
+                #[tape(tangent, hvp)]
+                pub fn walked(#[tracked] w: &[$t; 2], x: &[$t; 2]) -> $t {
+                    walk(w) * walk(x) + walk(&[x[0], w[1]])
                 }
             }
         }
@@ -342,6 +359,32 @@ macro_rules! checks {
                 }
                 let (_, dot) = p::model::loss_tangent(&w, &xs, y, &v);
                 close("tangent", dot as f64, (s - y as f64) * xv, 1e-4);
+                // a helper walking a tracked and a constant array
+                for at in points(2, 3) {
+                    let w: [T; 2] = [at[0] as T, at[1] as T];
+                    let (_, g, hv) = p::model::walked_hvp(&w, &xs, &v);
+                    let shift = |h: f64| [w[0] + (h as T) * v[0], w[1] + (h as T) * v[1]];
+                    let gp = p::model::walked_grad(&shift(H), &xs).1;
+                    let gm = p::model::walked_grad(&shift(-H), &xs).1;
+                    let f = |h: f64| p::model::walked(&shift(h), &xs) as f64;
+                    let (_, dot) = p::model::walked_tangent(&w, &xs, &v);
+                    close(
+                        "walked tangent",
+                        dot as f64,
+                        (f(H) - f(-H)) / (2.0 * H),
+                        REL,
+                    );
+                    for j in 0..2 {
+                        close(
+                            "walked H·v",
+                            hv[j] as f64,
+                            (gp[j] - gm[j]) as f64 / (2.0 * H),
+                            REL,
+                        );
+                        let gv = g[0] as f64 * v[0] as f64 + g[1] as f64 * v[1] as f64;
+                        close("walked tangent = g·v", dot as f64, gv, 1e-4);
+                    }
+                }
             }
 
             /// Forward mode through calls: the tangent along each basis

@@ -38,6 +38,7 @@ use syn::visit::Visit;
 use syn::{Expr, Local, Pat, Stmt};
 
 mod activity;
+mod array_calls;
 mod arrays;
 mod branches;
 mod calls;

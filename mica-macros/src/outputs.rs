@@ -96,7 +96,7 @@ fn dot(
                 let part = &parts[k];
                 dot(e, quote!(#seed.#index), quote!(#part), zero, depth + 1)
             });
-            quote!({ let (#(#parts,)*) = #o; #zero #(+ #terms)* })
+            quote!({ let (#(#parts,)*): #ty = #o; #zero #(+ #terms)* })
         }
         Type::Array(_) | Type::Path(_) if vector(ty) => {
             let elem = match ty {
@@ -122,8 +122,9 @@ fn dot(
                 zero,
                 depth + 1,
             );
+            // typed: a tail like `….collect()` is inferred from it
             quote!({
-                let #whole = #o;
+                let #whole: #ty = #o;
                 let mut #acc = #zero;
                 for #i in 0..#whole.len() {
                     #acc += #inner;

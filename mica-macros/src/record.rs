@@ -189,6 +189,21 @@ pub enum Step {
         a: ArrayId,
         b: ArrayId,
     },
+    /// `array = f(args…)` of a `#[tape]` function returning an array or a
+    /// `Vec`: `array`'s old elements reach nothing after this; the
+    /// arguments receive the array's adjoint times the callee's Jacobian
+    /// (through the callee's seeded twin, `adapter`)
+    CallInto(CallInto),
+}
+
+/// See [`Step::CallInto`].
+pub struct CallInto {
+    pub array: ArrayId,
+    /// `path::__mica_seeded_f::adjoint`
+    pub adapter: TokenStream,
+    pub inputs: Vec<Operand>,
+    /// where each input was written, for errors about it
+    pub spans: Vec<proc_macro2::Span>,
 }
 
 /// A `for` or `while` loop. Each iteration pushes the values its reverse

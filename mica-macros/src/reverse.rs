@@ -191,6 +191,13 @@ fn mark_accumulated(
             } => {
                 mark(&Val::Active(*v), region, out);
             }
+            Step::CallInto(c) => {
+                for input in &c.inputs {
+                    if let Operand::Active(v) = input {
+                        mark(&Val::Active(*v), region, out);
+                    }
+                }
+            }
             Step::Write { .. }
             | Step::Increment { .. }
             | Step::Fill { .. }
@@ -405,6 +412,7 @@ impl Gen<'_> {
         for step in steps.iter().rev() {
             match step {
                 Step::Op(op) => self.op(op, &mut code),
+                Step::CallInto(c) => self.call_into(c, &mut code),
                 // a loop of the function body's top level may run its
                 // reverse inside its forward sweep (see `fuse.rs`)
                 Step::Loop(l) => match plan.of_loop(l).and_then(|p| p.fuse.yes()) {

@@ -201,14 +201,21 @@ pub fn companions(
     if args.higher.tangent.is_some() || args.higher.jacobian.is_some() {
         out.extend(higher::tangent_fn(&companion, &params, full));
         // other functions' forward mode calls it through its hidden type,
-        // which a free function with a plain output has
+        // which a free function with a plain output has; one with an
+        // array or `Vec` out gets one here
         let plain_output = match &item.sig.output {
-            syn::ReturnType::Type(_, ty) => {
-                crate::wrapped::of(ty).is_none() && !crate::outputs::is_vector(item)
-            }
+            syn::ReturnType::Type(_, ty) => crate::wrapped::of(ty).is_none(),
             syn::ReturnType::Default => false,
         };
         if plain_output && !args.in_impl && args.host.is_none() {
+            if crate::outputs::is_vector(item) {
+                let (name, vis) = (&item.sig.ident, &item.vis);
+                out.extend([quote::quote! {
+                    #[doc(hidden)]
+                    #[allow(non_camel_case_types, dead_code)]
+                    #vis struct #name {}
+                }]);
+            }
             out.extend(higher::tangent_adapter(&companion, &params));
         }
     }

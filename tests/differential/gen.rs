@@ -80,6 +80,9 @@ pub enum E {
     CallH(Box<E>, Box<E>),
     /// the program's array helper `g(arr)` on a local `[f64; 3]`
     CallG(String),
+    /// `p{id}_v(a)[k]`: an element of what a `#[tape]` function returning
+    /// an array gives
+    CallV(String, usize),
     /// the program's `#[tape]` method `o.m(a, b)`, `o` an untracked parameter
     CallM(Box<E>, Box<E>),
     /// `self.s`, the receiver's (untracked) field, inside the method
@@ -727,6 +730,9 @@ impl Gen {
                 let locals: Vec<&Arr> = s.arrays.iter().filter(|a| a.local).collect();
                 if self.helper && !self.plain && !locals.is_empty() && self.rng.chance(0.5) {
                     let a = locals[self.rng.below(locals.len())].name.clone();
+                    if self.rng.chance(0.5) {
+                        return (E::CallV(a, self.rng.below(3)), 4.0);
+                    }
                     return (E::CallG(a), 4.0);
                 }
                 let (x, bx) = fit(self.expr(s, d), 4.0);
@@ -2587,7 +2593,7 @@ pub fn generate(seed: u64) -> Program {
 
 fn refs_e(e: &E, r: &mut BTreeSet<String>) {
     match e {
-        E::Var(n) | E::Deref(n, _) | E::IdxF(n) | E::CallG(n) => {
+        E::Var(n) | E::Deref(n, _) | E::IdxF(n) | E::CallG(n) | E::CallV(n, _) => {
             r.insert(n.clone());
         }
         E::SelfS => {}
@@ -2983,6 +2989,10 @@ impl R<'_> {
             E::CallG(a) => {
                 let d = if self.dual { "_d" } else { "" };
                 (format!("p{}_g{d}({a})", self.id), true)
+            }
+            E::CallV(a, k) => {
+                let d = if self.dual { "_d" } else { "" };
+                (format!("p{}_v{d}({a})[{k}]", self.id), true)
             }
             E::If(c, x, y) => (
                 format!(
@@ -3928,6 +3938,7 @@ pub fn render(p: &Program, id: usize) -> String {
     refs_e(&out_e, &mut used);
     let calls_h = format!("{:?}", p.body).contains("CallH");
     let calls_g = format!("{:?}", p.body).contains("CallG");
+    let calls_v = format!("{:?}", p.body).contains("CallV");
     let calls_m = used.contains("o");
     let blocks = !p.us.is_empty();
     let mut o = String::new();
@@ -3991,6 +4002,30 @@ pub fn render(p: &Program, id: usize) -> String {
             o,
             "pub fn p{id}_g_d(a: [{dt}; 3]) -> {dt} {{\n    \
              (a[0] * cst{sfx}(0.5) - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
+        )
+        .unwrap();
+    }
+    if calls_v {
+        let half = if p.generic {
+            "T::from(0.5).unwrap()"
+        } else {
+            "0.5"
+        };
+        // an array out, built from a literal and written by element
+        writeln!(
+            o,
+            "#[tape]\npub fn p{id}_v{tp}(#[tracked] a: [{gt}; 3]) -> [{gt}; 3] {{\n    \
+             let mut w = [a[0] * a[1] - {half}, (a[2] * {half}).sin(), a[0]];\n    \
+             w[2] = w[2].tanh() + a[2] * w[0];\n    \
+             w\n}}\n"
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "pub fn p{id}_v_d(a: [{dt}; 3]) -> [{dt}; 3] {{\n    \
+             let mut w = [a[0] * a[1] - cst{sfx}(0.5), (a[2] * cst{sfx}(0.5)).sin(), a[0]];\n    \
+             w[2] = w[2].tanh() + a[2] * w[0];\n    \
+             w\n}}\n"
         )
         .unwrap();
     }
@@ -4206,6 +4241,7 @@ pub fn render(p: &Program, id: usize) -> String {
             let calls = [
                 format!("p{id}_h"),
                 format!("p{id}_g"),
+                format!("p{id}_v"),
                 format!("p{id}_s"),
                 "o.m(".to_string(),
                 "custom".to_string(),
@@ -4702,6 +4738,7 @@ fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
         | E::Index(..)
         | E::Index2(..)
         | E::CallG(_)
+        | E::CallV(..)
         | E::SelfS => {}
         E::Bin(_, x, y) | E::M2(_, x, y) | E::CallH(x, y) | E::CallM(x, y) | E::Shadow(_, x, y) => {
             ucalls_e(x, f);

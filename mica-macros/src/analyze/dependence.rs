@@ -220,7 +220,9 @@ fn writes_inside<'l>(
                     })
                 })
         }
-        Step::Fill { array: a, .. } | Step::Copy { to: a, .. } => *a != array,
+        Step::Fill { array: a, .. }
+        | Step::Copy { to: a, .. }
+        | Step::CallInto(crate::record::CallInto { array: a, .. }) => *a != array,
         Step::Swap { a, b } => *a != array && *b != array,
         Step::Loop(k) => {
             nest.push(k);
@@ -283,6 +285,23 @@ fn collect(steps: &[Step], l: &Loop, values: &[Value], out: &mut Vec<Access>) {
                     at: at(prefix),
                     writes: false,
                 });
+            }
+            // the whole result written, the arrays passed read whole
+            Step::CallInto(c) => {
+                out.push(Access {
+                    array: c.array,
+                    at: Vec::new(),
+                    writes: true,
+                });
+                for input in &c.inputs {
+                    if let Operand::Array { array, prefix, .. } = input {
+                        out.push(Access {
+                            array: *array,
+                            at: at(prefix),
+                            writes: false,
+                        });
+                    }
+                }
             }
             Step::Swap { a, b } => {
                 for array in [a, b] {

@@ -38,7 +38,11 @@ impl Sweep<'_> {
         i: &syn::ExprIndex,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        let base = self.lower_expr(&i.expr, out)?;
+        // `f(x)[k]`: `f` returns an array
+        let base = match crate::facts::syntax::strip_parens(&i.expr) {
+            Expr::Call(c) if self.is_tape_call(&i.expr) => self.lower_array_call(c, out)?,
+            _ => self.lower_expr(&i.expr, out)?,
+        };
         if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
             if let Some(name) = p.path.get_ident() {
                 if self

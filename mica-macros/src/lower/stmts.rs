@@ -39,6 +39,12 @@ impl Sweep<'_> {
                         None => None,
                     };
                 }
+                Stmt::Local(local) if self.binds_array_result(local, &stmts[i + 1..]) => {
+                    if let Err(e) = self.lower_array_let(local, out) {
+                        self.errors.push(e);
+                        self.recover(stmt, out);
+                    }
+                }
                 Stmt::Local(local)
                     if self.makes_recorded_array(local, &stmts[i + 1..], &mut later, i + 1) =>
                 {
@@ -218,6 +224,12 @@ impl Sweep<'_> {
                     }
                     Ok(())
                 }
+                // a scalar of the record that Rust types as a tuple: what a
+                // `#[tape]` function returning a tuple gives
+                Val::Active(_) => Err(syn::Error::new_spanned(
+                    pat,
+                    "a tuple returned by a call to a `#[tape]` function is not followed yet; return an array (`[a, b]`) from it, or make it a helper of a `#[tape]` module, whose helpers are followed",
+                )),
                 _ => Err(syn::Error::new_spanned(
                     pat,
                     "this pattern does not match the shape of the recorded value",

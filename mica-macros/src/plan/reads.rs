@@ -106,6 +106,17 @@ pub(super) fn scan(steps: &[Step], reads: &mut HashMap<ValueId, usize>, touched:
                     touched.written.insert(*array);
                 }
             }
+            Step::CallInto(c) => {
+                // the result's adjoint is read as the callee's seed
+                touched.read.insert(c.array);
+                touched.written.insert(c.array);
+                for input in &c.inputs {
+                    read(input, reads);
+                    if let Operand::Array { array, .. } = input {
+                        touched.read.insert(*array);
+                    }
+                }
+            }
         }
     }
 }

@@ -72,66 +72,7 @@ impl Gen<'_> {
                 }
             }
             OpKind::Call(_) | OpKind::Method { .. } => {
-                // each argument where the user wrote it, so an error about
-                // it points there (`outside.rs`)
-                let args: Vec<TokenStream> = op
-                    .inputs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, input)| {
-                        let arg = self.operand(input);
-                        match op.spans.get(i) {
-                            Some(span) => located_at(arg, *span),
-                            None => arg,
-                        }
-                    })
-                    .collect();
-                // joint mode: the callee's adjoint re-runs its own forward
-                // sweep and adds its slopes into one slot per argument; each
-                // slot carries its argument's span, so a type error about it
-                // (a recorded value passed to an untracked parameter) points
-                // at the user's argument
-                let mut slots = Vec::new();
-                let mut parts = Vec::new();
-                // an array passed twice: the second slot is a scratch
-                // buffer, added into the array's buffer after the call
-                let mut passed = Vec::new();
-                let mut after = TokenStream::new();
-                for (i, (input, arg)) in op.inputs.iter().zip(&args).enumerate() {
-                    let span = op.spans.get(i).copied().unwrap_or_else(Span::call_site);
-                    match input {
-                        Operand::Active(id) => {
-                            let slot = self.names.fresh("d");
-                            code.extend([
-                                quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);),
-                            ]);
-                            let mut at = slot.clone();
-                            at.set_span(slot.span().located_at(span));
-                            slots.push(quote_spanned!(span=> &mut #at));
-                            parts.push((*id, slot));
-                        }
-                        // the callee adds straight into the array's buffer
-                        Operand::Array { array, prefix, .. } => {
-                            let acc = self.record.arrays[*array].acc.clone();
-                            let prefix: Vec<TokenStream> =
-                                prefix.iter().map(|i| self.operand(i)).collect();
-                            if passed.contains(array) {
-                                let scratch = self.names.fresh("d");
-                                code.extend([quote! {
-                                    let mut #scratch = ::mica::__private::zeros_like(&#arg);
-                                }]);
-                                slots.push(quote_spanned!(span=> &mut #scratch));
-                                after.extend([quote! {
-                                    ::mica::__private::add_into(&mut #acc #([#prefix])* [..], &#scratch[..]);
-                                }]);
-                            } else {
-                                passed.push(*array);
-                                slots.push(quote_spanned!(span=> &mut #acc #([#prefix])*));
-                            }
-                        }
-                        _ => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
-                    }
-                }
+                let (args, slots, parts, after) = self.call_slots(&op.inputs, &op.spans, code);
                 let call = |callee: TokenStream| quote!(#callee(#(#args,)* #adj, #(#slots),*););
                 match &op.kind {
                     OpKind::Call(adapter) => code.extend([call(adapter.clone())]),
@@ -155,6 +96,98 @@ impl Gen<'_> {
                 let element = self.element(*array, indices);
                 code.extend([quote!(#element += #adj;)]);
             }
+        }
+    }
+
+    /// The arguments of a call to a tape function as the reverse passes
+    /// them, a slot for each (`NoSlot` for a constant), the slots to add
+    /// into recorded values after the call, and what to add into arrays
+    /// passed twice.
+    #[allow(clippy::type_complexity)]
+    fn call_slots(
+        &mut self,
+        inputs: &[Operand],
+        spans: &[Span],
+        code: &mut TokenStream,
+    ) -> (
+        Vec<TokenStream>,
+        Vec<TokenStream>,
+        Vec<(ValueId, Ident)>,
+        TokenStream,
+    ) {
+        // each argument where the user wrote it, so an error about
+        // it points there (`outside.rs`)
+        let args: Vec<TokenStream> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, input)| {
+                let arg = self.operand(input);
+                match spans.get(i) {
+                    Some(span) => located_at(arg, *span),
+                    None => arg,
+                }
+            })
+            .collect();
+        // joint mode: the callee's adjoint re-runs its own forward
+        // sweep and adds its slopes into one slot per argument; each
+        // slot carries its argument's span, so a type error about it
+        // (a recorded value passed to an untracked parameter) points
+        // at the user's argument
+        let mut slots = Vec::new();
+        let mut parts = Vec::new();
+        // an array passed twice: the second slot is a scratch
+        // buffer, added into the array's buffer after the call
+        let mut passed = Vec::new();
+        let mut after = TokenStream::new();
+        for (i, (input, arg)) in inputs.iter().zip(&args).enumerate() {
+            let span = spans.get(i).copied().unwrap_or_else(Span::call_site);
+            match input {
+                Operand::Active(id) => {
+                    let slot = self.names.fresh("d");
+                    code.extend([quote!(let mut #slot = ::mica::__private::zeros_like(&#arg);)]);
+                    let mut at = slot.clone();
+                    at.set_span(slot.span().located_at(span));
+                    slots.push(quote_spanned!(span=> &mut #at));
+                    parts.push((*id, slot));
+                }
+                // the callee adds straight into the array's buffer
+                Operand::Array { array, prefix, .. } => {
+                    let acc = self.record.arrays[*array].acc.clone();
+                    let prefix: Vec<TokenStream> = prefix.iter().map(|i| self.operand(i)).collect();
+                    if passed.contains(array) {
+                        let scratch = self.names.fresh("d");
+                        code.extend([quote! {
+                            let mut #scratch = ::mica::__private::zeros_like(&#arg);
+                        }]);
+                        slots.push(quote_spanned!(span=> &mut #scratch));
+                        after.extend([quote! {
+                            ::mica::__private::add_into(&mut #acc #([#prefix])* [..], &#scratch[..]);
+                        }]);
+                    } else {
+                        passed.push(*array);
+                        slots.push(quote_spanned!(span=> &mut #acc #([#prefix])*));
+                    }
+                }
+                _ => slots.push(quote_spanned!(span=> ::mica::__private::NoSlot)),
+            }
+        }
+        (args, slots, parts, after)
+    }
+
+    /// `array = f(args…)` of a function returning an array: the callee's
+    /// seeded twin, seeded with the array's adjoint, adds into the
+    /// arguments' slots; the array's old elements reach nothing before.
+    pub(super) fn call_into(&mut self, c: &crate::record::CallInto, code: &mut TokenStream) {
+        let (args, slots, parts, after) = self.call_slots(&c.inputs, &c.spans, code);
+        let acc = self.record.arrays[c.array].acc.clone();
+        let adapter = &c.adapter;
+        code.extend([quote! {
+            #adapter(#(#args,)* &#acc, ::mica::__private::One::one(), #(#slots,)* ::mica::__private::NoSlot);
+            #after
+            ::mica::__private::clear(&mut #acc[..]);
+        }]);
+        for (id, slot) in parts {
+            self.contribute(id, slot, code);
         }
     }
 

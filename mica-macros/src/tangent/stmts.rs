@@ -257,6 +257,13 @@ impl Tan<'_> {
     /// `let dot_n = 0;` for each name of `pat` that is active elsewhere
     /// but bound here to a constant.
     pub(crate) fn zero_bindings(&self, pat: &Pat) -> TokenStream {
+        self.zero_bindings_by(pat, &[])
+    }
+
+    /// [`Self::zero_bindings`], where the names `by_ref` are bound to
+    /// references (a walk of constants by `.iter()`): their zeros are
+    /// references too.
+    pub(crate) fn zero_bindings_by(&self, pat: &Pat, by_ref: &[String]) -> TokenStream {
         struct Idents(Vec<proc_macro2::Ident>);
         impl<'a> syn::visit::Visit<'a> for Idents {
             fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
@@ -272,10 +279,16 @@ impl Tan<'_> {
                 continue;
             }
             let dot = self.dot(&ident);
-            out.extend(if self.dir {
-                quote!(let #dot = ::mica::__private::zero_value(::mica::detach(#ident));)
-            } else {
-                quote!(let #dot = ::mica::__private::zeros_like(&#ident);)
+            let reference = by_ref.contains(&ident.to_string());
+            out.extend(match (self.dir, reference) {
+                (true, false) => {
+                    quote!(let #dot = ::mica::__private::zero_value(::mica::detach(#ident));)
+                }
+                (true, true) => {
+                    quote!(let #dot = &::mica::__private::zero_value(::mica::detach(*#ident));)
+                }
+                (false, false) => quote!(let #dot = ::mica::__private::zeros_like(&#ident);),
+                (false, true) => quote!(let #dot = &::mica::__private::zeros_like(#ident);),
             });
         }
         out
@@ -466,8 +479,16 @@ impl Tan<'_> {
     /// `for` in forward mode.
     pub(crate) fn for_loop(&mut self, f: &syn::ExprForLoop, pre: &mut TokenStream) -> TokenStream {
         let label = &f.label;
-        let walk = Walk::of(&f.pat, &f.expr)
-            .filter(|w| w.parts.iter().any(|(_, b, _)| reads(b, &self.active)));
+        let syntax = Walk::of(&f.pat, &f.expr);
+        // names a walk of constants binds to references (`for v in
+        // x.iter()`): their zero tangents are references too
+        let by_ref_names: Vec<String> = syntax
+            .iter()
+            .flat_map(|w| w.parts.iter())
+            .filter(|(_, _, by_ref)| *by_ref)
+            .flat_map(|(pat, _, _)| pattern_names(pat))
+            .collect();
+        let walk = syntax.filter(|w| w.parts.iter().any(|(_, b, _)| reads(b, &self.active)));
         self.loops
             .push((label.as_ref().map(|l| l.name.ident.to_string()), None));
         let out = match walk {
@@ -477,7 +498,7 @@ impl Tan<'_> {
                 }
                 let (pat, iter) = (&f.pat, &f.expr);
                 // a name active elsewhere bound here to a constant
-                let zeros = self.zero_bindings(pat);
+                let zeros = self.zero_bindings_by(pat, &by_ref_names);
                 let inner = self.stmts(&f.body.stmts, Tail::Unit);
                 quote!(#label for #pat in #iter { #zeros #inner })
             }

@@ -1,0 +1,167 @@
+//! Calls to `#[tape]` functions that return an array or a `Vec`:
+//! `let s = step(&s0, c);` whose later lines index `s`, and `s = step(&s,
+//! c);` of a recorded array. The result is a new recorded array; its
+//! reverse ([`Step::CallInto`]) seeds the callee's twin with the array's
+//! adjoint, a vector-Jacobian product through the callee.
+//!
+//! Which calls return arrays is read from the syntax: a `let` whose type
+//! is an array or a `Vec`, or whose name later lines use as an array
+//! (indexed, borrowed, iterated, measured); an assignment to a recorded
+//! array. A call judged wrongly names the callee's twin, which a function
+//! returning a scalar does not have: a compile error, never a number.
+
+use super::*;
+use crate::facts::places::array_binding;
+use crate::facts::syntax::strip_parens;
+
+impl Sweep<'_> {
+    /// Whether `local` binds the array a `#[tape]` function returns.
+    pub(super) fn binds_array_result(&mut self, local: &Local, rest: &[Stmt]) -> bool {
+        let (Some(init), Some(name)) = (&local.init, array_binding(&local.pat)) else {
+            return false;
+        };
+        if init.diverge.is_some() || !self.is_tape_call(&init.expr) {
+            return false;
+        }
+        let typed = match &local.pat {
+            Pat::Type(t) => is_array_type(&t.ty),
+            _ => false,
+        };
+        typed || used_as_array(&name.to_string(), rest)
+    }
+
+    /// A call of a function named by a path, to which a recorded value is
+    /// passed (not a rule of the runtime, not `detach`, not a closure).
+    pub(super) fn is_tape_call(&mut self, expr: &Expr) -> bool {
+        let Expr::Call(c) = strip_parens(expr) else {
+            return false;
+        };
+        let Expr::Path(func) = &*c.func else {
+            return false;
+        };
+        let Some(last) = func.path.segments.last() else {
+            return false;
+        };
+        if func.qself.is_some()
+            || last.ident == "detach"
+            || last.ident == "swap"
+            || last.ident == "with_tracked_struct"
+            || rules::function(&func.path).is_some()
+        {
+            return false;
+        }
+        if let Some(ident) = func.path.get_ident() {
+            if self.lookup(&ident.to_string()).is_some() {
+                return false;
+            }
+        }
+        c.args.iter().any(|a| self.mentions_active(a))
+    }
+
+    /// `let name = f(args…);` of a function returning an array.
+    pub(super) fn lower_array_let(
+        &mut self,
+        local: &Local,
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        let Some(init) = &local.init else {
+            return Ok(());
+        };
+        let Expr::Call(c) = strip_parens(&init.expr) else {
+            return Ok(());
+        };
+        let lowered = self.lower_array_call(c, out)?;
+        self.let_copy(local, lowered, true, out)
+    }
+
+    /// `f(args…)` of a function returning an array: its value bound to a
+    /// temporary, a new recorded array.
+    pub(super) fn lower_array_call(
+        &mut self,
+        c: &syn::ExprCall,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        let Expr::Path(func) = &*c.func else {
+            return Err(syn::Error::new_spanned(
+                &c.func,
+                "a recorded value is passed only to a `#[tape]` function named by its path",
+            ));
+        };
+        let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
+        // the seeded twin's adapter, beside the function:
+        // `path::to::f` → `path::to::__mica_seeded_f::adjoint`
+        let mut path = func.path.clone();
+        if let Some(last) = path.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+            last.ident =
+                quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+        }
+        let span = c.func.span();
+        let adapter = quote_spanned!(span=> #path::adjoint);
+        let name = self.names.fresh("l");
+        let f = &c.func;
+        out.extend([quote!(let #name = #f(#(#args),*);)]);
+        let array = self.register_array(&name, 1, None, None, out);
+        self.push_step(Step::CallInto(CallInto {
+            array,
+            adapter,
+            inputs,
+            spans,
+        }));
+        Ok(Lowered {
+            val: Val::Array {
+                array,
+                prefix: Vec::new(),
+            },
+            fwd: name.to_token_stream(),
+        })
+    }
+}
+
+/// `[T; N]`, `Vec<T>` (or a path ending in `Vec`).
+fn is_array_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Array(_) => true,
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Vec"),
+        syn::Type::Paren(p) => is_array_type(&p.elem),
+        _ => false,
+    }
+}
+
+/// Whether `stmts` use `name` as an array: index it, borrow it, iterate
+/// over it or ask its length.
+fn used_as_array(name: &str, stmts: &[Stmt]) -> bool {
+    struct Uses<'n> {
+        name: &'n str,
+        found: bool,
+    }
+    impl Uses<'_> {
+        fn is_name(&self, e: &Expr) -> bool {
+            matches!(strip_parens(e), Expr::Path(p) if p.qself.is_none() && p.path.is_ident(self.name))
+        }
+    }
+    impl<'a> Visit<'a> for Uses<'_> {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            let hit = match e {
+                Expr::Index(i) => self.is_name(&i.expr),
+                Expr::Reference(r) => self.is_name(&r.expr),
+                Expr::MethodCall(m) => {
+                    self.is_name(&m.receiver)
+                        && matches!(
+                            m.method.to_string().as_str(),
+                            "iter" | "len" | "is_empty" | "to_vec" | "into_iter" | "first" | "last"
+                        )
+                }
+                Expr::ForLoop(f) => self.is_name(&f.expr),
+                _ => false,
+            };
+            self.found |= hit;
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut uses = Uses { name, found: false };
+    for stmt in stmts {
+        uses.visit_stmt(stmt);
+    }
+    uses.found
+}
