@@ -61,6 +61,9 @@ pub mod __private {
         Writer,
     };
     pub use mica_runtime::{assert_knob_type, step_field, zeros_field, AddScaled};
-    pub use mica_runtime::{flat_column, flat_into, flat_len, flat_unit, Flat, Tangent, TangentOf};
+    pub use mica_runtime::{
+        flat_basis, flat_column, flat_into, flat_len, flat_unit, DirectionOf, Flat, Tangent,
+        TangentOf,
+    };
     pub use num_traits::{NumCast, One, Zero};
 }

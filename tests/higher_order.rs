@@ -100,16 +100,54 @@ macro_rules! programs {
                 last + x.iter().zip(x.iter()).map(|(a, b)| a * b.sin()).sum::<$t>()
             }
 
-            /// Called by `outer`'s forward mode through its `_tangent`.
-            #[tape(tangent)]
+            /// `break value` of a name the loop's body binds.
+            #[tape(tangent, hvp)]
+            pub fn exits(#[tracked] x: &[$t; 2]) -> $t {
+                let mut i = 0;
+                let t = loop {
+                    let v = x[0].tanh() * (i as $t + 1.0);
+                    if i + 1 >= 3 {
+                        break v;
+                    }
+                    i += 1;
+                };
+                t * x[1] + t
+            }
+
+            /// A tuple out, fewer outputs than inputs: its Jacobian by
+            /// reverse sweeps, each seeded with a basis tuple.
+            #[tape(tangent, jacobian)]
+            pub fn summary(#[tracked] p: &[$t; 3], #[tracked] w: $t) -> ($t, [$t; 1]) {
+                (p[0] * w + p[1].sin(), [p[2] * p[0] * w])
+            }
+
+            /// Arrays out of an `if` and a `match`, read after.
+            #[tape(tangent, hvp)]
+            pub fn branchy(#[tracked] x: &[$t; 2], k: usize) -> $t {
+                let h = if x[0] > 0.2 {
+                    let v = x[1].tanh();
+                    [v * x[0], 0.69]
+                } else {
+                    [0.71, (x[0] * 0.5).sin()]
+                };
+                let g = match k {
+                    0 => [h[0] * h[1], x[1]],
+                    _ => [x[0] * x[0], h[1].exp()],
+                };
+                h[0] * g[1] + h[1] * g[0] + x[1] * x[0] * g[0]
+            }
+
+            /// Called by `outer`'s forward mode through its `_tangent`,
+            /// and by its `hvp` through its own directional derivative.
+            #[tape(tangent, hvp)]
             pub fn inner(#[tracked] x: &[$t; 2], #[tracked] k: $t) -> $t {
                 (x[0] * k).sin() + x[1] * x[1] * k
             }
 
-            /// Calls to another `#[tape(tangent)]` function: with a
+            /// Calls to another `#[tape(tangent, hvp)]` function: with a
             /// value that has a slope, and with a constant where the
             /// callee's parameter is tracked.
-            #[tape(tangent)]
+            #[tape(tangent, hvp)]
             pub fn outer(#[tracked] x: &[$t; 2], #[tracked] s: $t) -> $t {
                 let a = inner(x, s) * s;
                 let w = [x[1], x[0] * s];
@@ -128,9 +166,30 @@ macro_rules! programs {
                 fn walk(a: &[$t; 2]) -> $t {
                     let mut t: $t = 0.5;
                     for v in a.iter() {
-                        t += (*v) * t.sin() * 0.1 + v * v * 0.05;
+                        t += (*v) * t.sin() * 0.1 + v * v * 0.05 + v.min(t) * 0.01;
                     }
                     t
+                }
+
+                /// Leaves by `return` from inside a loop.
+                fn early(mut a: $t, s: &[$t; 2]) -> $t {
+                    let mut i = 0;
+                    loop {
+                        if i >= 2 {
+                            break;
+                        }
+                        if s[i] < -5.0 {
+                            return s[0] * a;
+                        }
+                        i += 1;
+                    }
+                    a += a.sin() * 0.1;
+                    a * 2.0
+                }
+
+                #[tape(tangent, hvp)]
+                pub fn early_use(#[tracked] w: &[$t; 2], x: &[$t; 2]) -> $t {
+                    early(w[0], x) * w[1] + early(w[1], &[-6.0, 1.0])
                 }
 
                 #[tape(tangent, hvp)]
@@ -387,6 +446,105 @@ macro_rules! checks {
                 }
             }
 
+            /// Exits from loops and helpers: tangents against finite
+            /// differences of the primal, H·v against those of `_grad`.
+            #[test]
+            fn exits_from_loops() {
+                type F = fn(&[T; 2]) -> T;
+                type G = fn(&[T; 2]) -> (T, [T; 2]);
+                type D = fn(&[T; 2], &[T; 2]) -> (T, T);
+                type Hv = fn(&[T; 2], &[T; 2]) -> (T, [T; 2], [T; 2]);
+                let xs = [0.4 as T, -0.3];
+                for at in points(2, 4) {
+                    let x = [at[0] as T, at[1] as T];
+                    let v = [0.6 as T, -0.4];
+                    let shift = |h: f64| [x[0] + (h as T) * v[0], x[1] + (h as T) * v[1]];
+                    let cases: [(&str, F, G, D, Hv); 1] = [(
+                        "exits",
+                        p::exits,
+                        p::exits_grad,
+                        p::exits_tangent,
+                        p::exits_hvp,
+                    )];
+                    for (name, f, g, d, hv) in cases {
+                        let (_, dot) = d(&x, &v);
+                        let fd = (f(&shift(H)) - f(&shift(-H))) as f64 / (2.0 * H);
+                        close(name, dot as f64, fd, REL);
+                        let (_, _, h) = hv(&x, &v);
+                        let (gp, gm) = (g(&shift(H)).1, g(&shift(-H)).1);
+                        for j in 0..2 {
+                            close(name, h[j] as f64, (gp[j] - gm[j]) as f64 / (2.0 * H), REL);
+                        }
+                    }
+                    let (_, dot) = p::model::early_use_tangent(&x, &xs, &v);
+                    let f = |h: f64| p::model::early_use(&shift(h), &xs) as f64;
+                    close("early tangent", dot as f64, (f(H) - f(-H)) / (2.0 * H), REL);
+                    let (_, _, h) = p::model::early_use_hvp(&x, &xs, &v);
+                    let gp = p::model::early_use_grad(&shift(H), &xs).1;
+                    let gm = p::model::early_use_grad(&shift(-H), &xs).1;
+                    for j in 0..2 {
+                        close(
+                            "early H·v",
+                            h[j] as f64,
+                            (gp[j] - gm[j]) as f64 / (2.0 * H),
+                            REL,
+                        );
+                    }
+                }
+            }
+
+            /// `hvp` through calls: against finite differences of `_grad`.
+            #[test]
+            fn hvp_through_calls() {
+                for at in points(3, 4) {
+                    let (x, s) = ([at[0] as T, at[1] as T], at[2] as T);
+                    let (vx, vs) = ([0.3 as T, -0.7], 0.5 as T);
+                    let (value, g, hv) = p::outer_hvp(&x, s, &vx, vs);
+                    close("value", value as f64, p::outer(&x, s) as f64, 1e-6);
+                    let (_, g2) = p::outer_grad(&x, s);
+                    close("gradient", g.1 as f64, g2.1 as f64, 1e-5);
+                    let shift = |h: f64| {
+                        let h = h as T;
+                        ([x[0] + h * vx[0], x[1] + h * vx[1]], s + h * vs)
+                    };
+                    let ((xp, sp), (xm, sm)) = (shift(H), shift(-H));
+                    let (gp, gm) = (p::outer_grad(&xp, sp).1, p::outer_grad(&xm, sm).1);
+                    for j in 0..2 {
+                        let fd = (gp.0[j] - gm.0[j]) as f64 / (2.0 * H);
+                        close("H·v through calls", hv.0[j] as f64, fd, REL);
+                    }
+                    close(
+                        "H·v through calls",
+                        hv.1 as f64,
+                        (gp.1 - gm.1) as f64 / (2.0 * H),
+                        REL,
+                    );
+                }
+            }
+
+            /// `hvp` of arrays out of branches: against finite
+            /// differences of `_grad`, on both sides of the branch.
+            #[test]
+            fn hvp_of_arrays_out_of_branches() {
+                for at in points(2, 4) {
+                    for k in 0..2 {
+                        let x = [at[0] as T, at[1] as T];
+                        let v = [0.6 as T, -0.4];
+                        let (_, g, hv) = p::branchy_hvp(&x, k, &v);
+                        let shift = |h: f64| [x[0] + (h as T) * v[0], x[1] + (h as T) * v[1]];
+                        let gp = p::branchy_grad(&shift(H), k).1;
+                        let gm = p::branchy_grad(&shift(-H), k).1;
+                        let (_, dot) = p::branchy_tangent(&x, k, &v);
+                        let gv = g[0] as f64 * v[0] as f64 + g[1] as f64 * v[1] as f64;
+                        close("branchy tangent = g·v", dot as f64, gv, 1e-4);
+                        for j in 0..2 {
+                            let fd = (gp[j] - gm[j]) as f64 / (2.0 * H);
+                            close("branchy H·v", hv[j] as f64, fd, REL);
+                        }
+                    }
+                }
+            }
+
             /// Forward mode through calls: the tangent along each basis
             /// vector is the matching slope of the gradient, and along a
             /// direction matches finite differences.
@@ -421,6 +579,26 @@ macro_rules! checks {
             /// vectors are their columns.
             #[test]
             fn jacobians() {
+                for at in points(4, 3) {
+                    let (x, w) = ([at[0] as T, at[1] as T, at[2] as T], at[3] as T);
+                    let (out, j) = p::summary_jacobian(&x, w);
+                    assert_eq!(out, p::summary(&x, w));
+                    assert_eq!((j.len(), j[0].len()), (2, 4));
+                    let f = |y: [f64; 4]| {
+                        let (a, b) = p::summary(&[y[0] as T, y[1] as T, y[2] as T], y[3] as T);
+                        [a as f64, b[0] as f64]
+                    };
+                    let base = [at[0], at[1], at[2], at[3]];
+                    for col in 0..4 {
+                        let (mut u, mut d) = (base, base);
+                        u[col] += H;
+                        d[col] -= H;
+                        for row in 0..2 {
+                            let fd = (f(u)[row] - f(d)[row]) / (2.0 * H);
+                            close("tuple Jacobian", j[row][col] as f64, fd, REL);
+                        }
+                    }
+                }
                 for at in points(3, 3) {
                     let (s, c, dt) = ([at[0] as T, at[1] as T], at[2] as T, 0.1 as T);
                     let (out, j) = p::step_jacobian(&s, c, dt);
@@ -442,10 +620,14 @@ macro_rules! checks {
                             );
                         }
                     }
+                    // (two outputs, three inputs: J by reverse sweeps, its
+                    // columns equal to the tangents' to rounding)
                     let (_, ds) = p::step_tangent(&s, c, dt, &[0.0, 1.0], 0.0);
-                    assert_eq!([ds[0], ds[1]], [j[0][1], j[1][1]]);
                     let (_, dc) = p::step_tangent(&s, c, dt, &[0.0, 0.0], 1.0);
-                    assert_eq!([dc[0], dc[1]], [j[0][2], j[1][2]]);
+                    for row in 0..2 {
+                        close("tangent = column", ds[row] as f64, j[row][1] as f64, 1e-5);
+                        close("tangent = column", dc[row] as f64, j[row][2] as f64, 1e-5);
+                    }
                     // `_backward` with a seed adds seedᵀ·J; a basis seed
                     // gives J's row
                     let seed = [0.3 as T, -0.7];

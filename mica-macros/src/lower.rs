@@ -140,6 +140,9 @@ pub struct Sweep<'a> {
     pub tapes: Vec<(Ident, Option<TokenStream>)>,
     /// in the function form, `return` ends the forward story
     pub function_form: bool,
+    /// the function is a directional derivative `hvp` wrote: its calls
+    /// `f::hvp(…)` are differentiated through `f::hvp_adjoint`
+    pub directional: bool,
     /// the function returns an `Option` or a `Result`: `?` on constants
     /// leaves it as it leaves the function (see `wrapped.rs`)
     pub wrapped: bool,
@@ -210,6 +213,7 @@ impl<'a> Sweep<'a> {
             scope: 0,
             tapes: Vec::new(),
             function_form,
+            directional: false,
             wrapped: false,
             stability: None,
             forward_reads: Default::default(),

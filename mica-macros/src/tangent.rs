@@ -32,6 +32,7 @@ mod control;
 mod exprs;
 mod higher;
 mod rules;
+mod shapes;
 mod stmts;
 mod syntax;
 
@@ -228,6 +229,10 @@ pub fn companions(
         let body_dir = tan.body(&body.block, &params);
         let (hvp, dir_fn) = higher::hvp_fns(&companion, &params, body_dir, tan.errors, at);
         out.extend(hvp);
+        // other functions' `hvp` calls it through its hidden type
+        if dir_fn.is_some() && !args.in_impl && args.host.is_none() {
+            out.extend(higher::directional_adapter(&companion, &params));
+        }
         dir = dir_fn;
     }
     (out, dir)

@@ -144,6 +144,17 @@ pub fn flat_unit<X: Flat + ?Sized>(x: &mut X, k: usize) {
     x.flat_set(k, <X::F as num_traits::One>::one());
 }
 
+/// A value shaped like `like` whose floats are all zero but number `k`,
+/// which is one: a basis seed.
+pub fn flat_basis<X: Flat + Clone>(like: &X, k: usize) -> X {
+    let mut x = like.clone();
+    for j in 0..x.flat_len() {
+        x.flat_set(j, <X::F as num_traits::Zero>::zero());
+    }
+    x.flat_set(k, <X::F as num_traits::One>::one());
+    x
+}
+
 /// Writes the floats of `d` into column `col` of `jac`.
 pub fn flat_column<X: Flat + ?Sized>(d: &X, jac: &mut [Vec<X::F>], col: usize) {
     let mut out = Vec::with_capacity(jac.len());

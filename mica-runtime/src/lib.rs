@@ -19,11 +19,11 @@ mod tangents;
 mod tape;
 
 #[doc(hidden)]
-pub use flat::{flat_column, flat_into, flat_len, flat_unit, Flat};
+pub use flat::{flat_basis, flat_column, flat_into, flat_len, flat_unit, Flat};
 pub use functions::*;
 pub use real::Real;
 #[doc(hidden)]
-pub use tangents::{Tangent, TangentOf};
+pub use tangents::{DirectionOf, Tangent, TangentOf};
 #[doc(hidden)]
 pub use tape::{room_each, room_times, trip, StackTape, Writer};
 

@@ -32,3 +32,73 @@ impl<P> TangentOf<P> for NoSlot {
         None
     }
 }
+
+/// Accepted by a callee's tracked parameter where a Hessian-vector
+/// product's directional derivative calls it: the tangent itself, of the
+/// parameter's type, or `NoSlot` for a constant argument (a zero tangent).
+/// Passed bare, not wrapped, because the reverse sweep differentiates the
+/// call again and follows the tangent as an argument.
+#[diagnostic::on_unimplemented(
+    message = "this tangent is not of the parameter's type",
+    label = "`hvp` passes a tangent of the argument's type"
+)]
+pub trait DirectionOf<P> {
+    /// The tangent, if the argument has one.
+    fn given(self) -> Option<P>;
+}
+
+impl<P> DirectionOf<P> for NoSlot {
+    #[inline(always)]
+    fn given(self) -> Option<P> {
+        None
+    }
+}
+
+macro_rules! direction_of {
+    ($($t:ty),*) => {$(
+        impl DirectionOf<$t> for $t {
+            #[inline(always)]
+            fn given(self) -> Option<$t> {
+                Some(self)
+            }
+        }
+        impl<const N: usize> DirectionOf<[$t; N]> for [$t; N] {
+            #[inline(always)]
+            fn given(self) -> Option<[$t; N]> {
+                Some(self)
+            }
+        }
+        impl<'a, const N: usize> DirectionOf<&'a [$t; N]> for &'a [$t; N] {
+            #[inline(always)]
+            fn given(self) -> Option<&'a [$t; N]> {
+                Some(self)
+            }
+        }
+        impl<'a, const M: usize, const N: usize> DirectionOf<&'a [[$t; M]; N]> for &'a [[$t; M]; N] {
+            #[inline(always)]
+            fn given(self) -> Option<&'a [[$t; M]; N]> {
+                Some(self)
+            }
+        }
+        impl<'a> DirectionOf<&'a [$t]> for &'a [$t] {
+            #[inline(always)]
+            fn given(self) -> Option<&'a [$t]> {
+                Some(self)
+            }
+        }
+        impl<'a> DirectionOf<&'a Vec<$t>> for &'a Vec<$t> {
+            #[inline(always)]
+            fn given(self) -> Option<&'a Vec<$t>> {
+                Some(self)
+            }
+        }
+        impl DirectionOf<Vec<$t>> for Vec<$t> {
+            #[inline(always)]
+            fn given(self) -> Option<Vec<$t>> {
+                Some(self)
+            }
+        }
+    )*};
+}
+
+direction_of!(f32, f64);

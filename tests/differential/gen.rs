@@ -3939,6 +3939,7 @@ pub fn render(p: &Program, id: usize) -> String {
     let calls_h = format!("{:?}", p.body).contains("CallH");
     let calls_g = format!("{:?}", p.body).contains("CallG");
     let calls_v = format!("{:?}", p.body).contains("CallV");
+    let mut helper_hvp = false;
     let calls_m = used.contains("o");
     let blocks = !p.us.is_empty();
     let mut o = String::new();
@@ -3974,6 +3975,19 @@ pub fn render(p: &Program, id: usize) -> String {
             float,
             (&head, &dual_head, ""),
         );
+        // the helper writes its own forward mode and directional
+        // derivative, so a caller asking for them follows it (not in a
+        // generic program: a tangent of a generic float is not passed on)
+        let helper = o[o.find(&head).unwrap_or(0)..].to_string();
+        let helper = &helper[..helper.find("\n}\n").unwrap_or(helper.len())];
+        if !p.generic && !helper.contains("let (") && !helper.contains("return ") {
+            o = o.replacen(
+                &format!("#[tape]\n{head}"),
+                &format!("#[tape(tangent, hvp)]\n{head}"),
+                1,
+            );
+            helper_hvp = true;
+        }
     }
     if calls_m {
         writeln!(o, "pub struct P{id} {{\n    s: {ft},\n}}\n\nimpl P{id} {{").unwrap();
@@ -4238,7 +4252,7 @@ pub fn render(p: &Program, id: usize) -> String {
         }
         if plain && !dual {
             let twin = &o[start..];
-            let calls = [
+            let mut calls = vec![
                 format!("p{id}_h"),
                 format!("p{id}_g"),
                 format!("p{id}_v"),
@@ -4246,6 +4260,10 @@ pub fn render(p: &Program, id: usize) -> String {
                 "o.m(".to_string(),
                 "custom".to_string(),
             ];
+            // a helper with its own forward mode and `hvp` is followed
+            if helper_hvp {
+                calls.remove(0);
+            }
             higher = !calls.iter().any(|c| twin.contains(c.as_str()));
             // (`hvp` of a function binding tuples or returning early is
             // not asked either: the reverse of its directional derivative

@@ -342,6 +342,14 @@ impl Sweep<'_> {
                 }
                 quote_spanned!(span=> #host)
             }
+            // a directional derivative's call of another's (`tangent/rules.rs`)
+            Some(last) if self.directional && last.ident == "hvp" && path.segments.len() > 1 => {
+                let mut host = path.clone();
+                if let Some(last) = host.segments.last_mut() {
+                    last.ident = quote::format_ident!("hvp_adjoint", span = last.ident.span());
+                }
+                quote_spanned!(span=> #host)
+            }
             _ => quote_spanned!(span=> #path::adjoint),
         };
         let f = &c.func;

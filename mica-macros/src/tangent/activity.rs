@@ -101,7 +101,7 @@ pub fn reads(e: &Expr, active: &HashSet<String>) -> bool {
                     .is_some_and(|(_, e)| reads(e, active))
         }
         Expr::Match(m) => m.arms.iter().any(|a| reads(&a.body, active)),
-        Expr::Loop(l) => breaks_read(&l.body, active),
+        Expr::Loop(l) => breaks_read(l, active),
         // anything else is looked at as a whole: refused later if it
         // holds an active name where forward mode cannot follow it
         other => mentions(other, active),
@@ -115,25 +115,51 @@ fn block_reads(b: &syn::Block, active: &HashSet<String>) -> bool {
     }
 }
 
-pub(crate) fn breaks_read(b: &syn::Block, active: &HashSet<String>) -> bool {
+pub(crate) fn breaks_read(l: &syn::ExprLoop, active: &HashSet<String>) -> bool {
+    /// The breaks that leave `l` itself: unlabeled ones outside the loops
+    /// inside it, and those naming its label anywhere (a labeled break
+    /// out of an enclosing loop gives that loop its value, not this one).
     struct Breaks<'a> {
         active: &'a HashSet<String>,
+        label: Option<String>,
+        inner: usize,
         found: bool,
     }
     impl<'ast> Visit<'ast> for Breaks<'_> {
         fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
-            if b.expr.as_ref().is_some_and(|e| reads(e, self.active)) {
+            let ours = match &b.label {
+                None => self.inner == 0,
+                Some(l) => self.label.as_deref() == Some(&l.ident.to_string()),
+            };
+            if ours && b.expr.as_ref().is_some_and(|e| reads(e, self.active)) {
                 self.found = true;
             }
+            syn::visit::visit_expr_break(self, b);
         }
-        fn visit_expr_loop(&mut self, _: &'ast syn::ExprLoop) {}
+        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+            self.inner += 1;
+            syn::visit::visit_expr_loop(self, l);
+            self.inner -= 1;
+        }
+        fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+            self.inner += 1;
+            syn::visit::visit_expr_while(self, w);
+            self.inner -= 1;
+        }
+        fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+            self.inner += 1;
+            syn::visit::visit_expr_for_loop(self, f);
+            self.inner -= 1;
+        }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     }
     let mut v = Breaks {
         active,
+        label: l.label.as_ref().map(|l| l.name.ident.to_string()),
+        inner: 0,
         found: false,
     };
-    v.visit_block(b);
+    v.visit_block(&l.body);
     v.found
 }
 

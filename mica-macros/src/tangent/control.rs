@@ -37,7 +37,7 @@ impl Tan<'_> {
                     Some(Stmt::Expr(e, None)) => (&b.block.stmts[..n - 1], Some(e)),
                     _ => (&b.block.stmts[..], None),
                 };
-                let arity = last.and_then(super::stmts::tuple_arity).unwrap_or(1);
+                let arity = last.and_then(super::shapes::tuple_arity).unwrap_or(1);
                 let carry = Carry {
                     p: (0..arity).map(|_| self.fresh("p")).collect(),
                     t: (0..arity).map(|_| self.fresh("t")).collect(),
@@ -101,7 +101,7 @@ impl Tan<'_> {
                 let label = &l.label;
                 // `break value` assigns the value and its tangent to names
                 // declared before the loop, then breaks
-                let carries = breaks_read(&l.body, &self.active).then(|| Carry {
+                let carries = breaks_read(l, &self.active).then(|| Carry {
                     p: vec![self.fresh("p")],
                     t: vec![self.fresh("t")],
                 });
@@ -114,8 +114,16 @@ impl Tan<'_> {
                 let code = quote!(#label loop #body);
                 if let Some(Carry { p, t }) = carries {
                     let (p, t) = (&p[0], &t[0]);
-                    let zero =
-                        first_break(&l.body).map_or_else(|| self.k(0.0), |e| self.zero_of(e));
+                    // shaped after the first `break value`, unless that
+                    // value reads names the loop's body binds (then the
+                    // type comes from the assignments; every way out of
+                    // the loop assigns before the names are read)
+                    let inner = bound_inside(&l.body);
+                    let zero = match first_break(&l.body) {
+                        Some(e) if !mentions(e, &inner) => self.zero_of(e),
+                        Some(_) => quote!(::core::default::Default::default()),
+                        None => self.k(0.0),
+                    };
                     pre.extend(quote!(let mut #p = #zero; let mut #t = #zero; #code;));
                     return Val {
                         p: quote!(#p),
@@ -237,6 +245,20 @@ impl Tan<'_> {
         };
         quote!({ #inner #out })
     }
+}
+
+/// The names `let`s inside `b` bind (at any depth).
+fn bound_inside(b: &syn::Block) -> std::collections::HashSet<String> {
+    struct Lets(std::collections::HashSet<String>);
+    impl<'a> syn::visit::Visit<'a> for Lets {
+        fn visit_local(&mut self, l: &'a syn::Local) {
+            self.0.extend(super::syntax::pattern_names(&l.pat));
+            syn::visit::visit_local(self, l);
+        }
+    }
+    let mut lets = Lets(std::collections::HashSet::new());
+    syn::visit::Visit::visit_block(&mut lets, b);
+    lets.0
 }
 
 /// The value of the first `break value` of a loop (not of a loop inside

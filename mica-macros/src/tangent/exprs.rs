@@ -52,7 +52,7 @@ impl Tan<'_> {
                 }
                 // a tuple out of a branch or a block: its elements and
                 // their tangents, one flat tuple
-                if let Some(n) = super::stmts::tuple_arity(e) {
+                if let Some(n) = super::shapes::tuple_arity(e) {
                     let code = self.control(e, pre, Tail::Tuple(n));
                     let pn: Vec<_> = (0..n).map(|_| self.fresh("p")).collect();
                     let tn: Vec<_> = (0..n).map(|_| self.fresh("t")).collect();
@@ -65,9 +65,44 @@ impl Tan<'_> {
                         cheap: false,
                     };
                 }
+                let plain_block = matches!(e, Expr::Block(b) if b.label.is_none());
+                // an array out of the directional derivative's branch: the
+                // reverse takes arrays out of branches as values only, so
+                // the branch is written twice, for the value and for the
+                // tangent (its arms only bind names: nothing runs twice
+                // that could change anything)
+                let array_out = self.dir
+                    && (matches!(e, Expr::If(_) | Expr::Match(_)) || plain_block)
+                    && super::shapes::ends_in_array(e);
+                if array_out && !super::shapes::arms_only_bind(e) {
+                    let at = match e {
+                        Expr::If(i) => i.if_token.to_token_stream(),
+                        Expr::Match(m) => m.match_token.to_token_stream(),
+                        _ => e.to_token_stream(),
+                    };
+                    self.errors.at(&at, "`hvp` does not follow an array out of a branch whose arms also change names bound before it; make those changes before or after the branch, and let the arms give only the array");
+                    return Val {
+                        p: e.to_token_stream(),
+                        t: None,
+                        cheap: false,
+                    };
+                }
+                if array_out {
+                    let (pn, tn) = (self.fresh("p"), self.fresh("t"));
+                    let mut inner = TokenStream::new();
+                    let p = self.control(e, &mut inner, Tail::Plain).p;
+                    pre.extend(quote!(#inner let #pn = #p;));
+                    let mut inner = TokenStream::new();
+                    let t = self.control(e, &mut inner, Tail::Tangent).p;
+                    pre.extend(quote!(#inner let #tn = #t;));
+                    return Val {
+                        p: quote!(#pn),
+                        t: Some(quote!(#tn)),
+                        cheap: true,
+                    };
+                }
                 // the directional derivative's branches assign their value
                 // and tangent to names declared before them
-                let plain_block = matches!(e, Expr::Block(b) if b.label.is_none());
                 if self.dir && (matches!(e, Expr::If(_) | Expr::Match(_)) || plain_block) {
                     let (pn, tn) = (self.fresh("p"), self.fresh("t"));
                     self.assign.push((pn.clone(), tn.clone()));

@@ -145,13 +145,47 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
             });
         }
         let primal = crate::function_form::sibling(item, ident);
-        let widths = tracked.iter().map(|p| {
+        let widths: Vec<TokenStream> = tracked
+            .iter()
+            .map(|p| {
+                let name = &p.name;
+                quote!(::mica::__private::flat_len(&#name))
+            })
+            .collect();
+        // fewer outputs than inputs: one reverse sweep per output, its
+        // `_backward` seeded with a basis vector, gives a row
+        let backward = crate::function_form::sibling(item, &format_ident!("{}_backward", ident));
+        let (seed, i, row) = (internal("seed"), internal("i"), internal("row"));
+        let seed_arg = match &item.sig.output {
+            syn::ReturnType::Type(_, ty) if matches!(**ty, syn::Type::Tuple(_)) => quote!(#seed),
+            _ => quote!(&#seed),
+        };
+        let slots: Vec<proc_macro2::Ident> = tracked
+            .iter()
+            .map(|p| internal(&format!("slot_{}", p.name)))
+            .collect();
+        let slot_zeros = tracked.iter().zip(&slots).map(|(p, g)| {
             let name = &p.name;
-            quote!(::mica::__private::flat_len(&#name))
+            quote!(let mut #g = ::mica::__private::zeros_like(&#name);)
         });
+        let by_rows = quote! {
+            if ::mica::__private::flat_len(&#value) < 0 #(+ #widths)* {
+                let mut #jac: ::std::vec::Vec<::std::vec::Vec<#float>> = ::std::vec::Vec::new();
+                for #i in 0..::mica::__private::flat_len(&#value) {
+                    let #seed = ::mica::__private::flat_basis(&#value, #i);
+                    #(#slot_zeros)*
+                    #backward(#(#primal_args,)* #seed_arg, #(&mut #slots),*);
+                    let mut #row = ::std::vec::Vec::new();
+                    #( ::mica::__private::flat_into(&#slots, &mut #row); )*
+                    #jac.push(#row);
+                }
+                return (#value, #jac);
+            }
+        };
         quote! {
             #(#zeros)*
             let #value = #primal(#(#primal_args),*);
+            #by_rows
             let mut #jac: ::std::vec::Vec<::std::vec::Vec<#float>> = ::std::vec![
                 ::std::vec![<#float as ::mica::__private::Zero>::zero(); 0 #(+ #widths)*];
                 ::mica::__private::flat_len(&#value)
@@ -162,7 +196,7 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
         }
     };
     let doc = format!(
-        "The value of [`{ident}`] and its Jacobian: `J[i][j]` is the slope of output `i` to tracked input `j`, outputs and inputs flattened in order (one reverse sweep for a scalar output, one forward sweep per input otherwise)."
+        "The value of [`{ident}`] and its Jacobian: `J[i][j]` is the slope of output `i` to tracked input `j`, outputs and inputs flattened in order (one reverse sweep per output or one forward sweep per input, whichever is fewer)."
     );
     let lints = lints();
     quote! {
@@ -366,6 +400,120 @@ pub(crate) fn tangent_adapter(item: &ItemFn, params: &[Param]) -> TokenStream {
             #vis fn tangent<#lifetime, #(#params_generics,)* #(#bounds),*>(#(#inputs,)* #(#tangent_inputs),*) -> (#out, #out) #where_clause {
                 #(#prepare)*
                 #tangent(#(#args,)* #(#passed),*)
+            }
+        }
+    }
+}
+
+/// `NAME::hvp(args…, tangents…)` and `NAME::hvp_adjoint(…)` on the
+/// function's hidden type: how another function's `hvp` calls this one.
+/// The caller's directional derivative calls `NAME::hvp` for the tangent
+/// of the call (this function's own directional derivative), and its
+/// reverse calls `NAME::hvp_adjoint`. Every argument comes with a tangent,
+/// bare or `NoSlot` for a constant (a zero tangent for a tracked
+/// parameter; an untracked one accepts nothing else); the adjoint takes a
+/// slot for every argument and every tangent.
+pub(crate) fn directional_adapter(item: &ItemFn, params: &[Param]) -> TokenStream {
+    let name = &item.sig.ident;
+    let dir = format_ident!("__mica_hvp_{}", name);
+    let dir_backward = format_ident!("__mica_hvp_{}_backward", name);
+    let vis = &item.vis;
+    let out = out_type(item);
+    let generics = &item.sig.generics;
+    let params_generics: Vec<_> = generics.params.iter().collect();
+    let where_clause = &generics.where_clause;
+    let lifetime = syn::Lifetime::new("'__mica_tangent", Span::mixed_site());
+    let slots_lifetime = syn::Lifetime::new("'__mica_slots", Span::mixed_site());
+    let mixed = |what: &str, i: usize| format_ident!("{}{}", what, i, span = Span::mixed_site());
+    let (mut inputs, mut dirs, mut dir_bounds, mut prepare, mut passed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut slot_inputs, mut dir_slot_inputs, mut slot_bounds, mut slot_prepare) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut value_slots, mut dir_slots) = (Vec::new(), Vec::new());
+    for (i, p) in params.iter().enumerate() {
+        let pname = &p.name;
+        let mut ty = p.ty.clone();
+        syn::visit_mut::VisitMut::visit_type_mut(&mut Lifetimes(&lifetime), &mut ty);
+        inputs.push(quote!(#pname: #ty));
+        let (arg, ty_param) = (mixed("direction", i), format_ident!("__MicaDirection{}", i));
+        dirs.push(quote!(#arg: #ty_param));
+        let (slot, slot_ty) = (mixed("slot", i), format_ident!("__MicaSlot{}", i));
+        let (dslot, dslot_ty) = (mixed("dslot", i), format_ident!("__MicaDirSlot{}", i));
+        slot_inputs.push(quote!(#slot: #slot_ty));
+        dir_slot_inputs.push(quote!(#dslot: #dslot_ty));
+        let Some((_, shape)) = &p.tracked else {
+            dir_bounds.push(quote!(#ty_param: ::mica::__private::Untracked));
+            prepare.push(quote!(let _ = #arg;));
+            slot_bounds.push(quote!(#slot_ty: ::mica::__private::Untracked));
+            slot_bounds.push(quote!(#dslot_ty: ::mica::__private::Untracked));
+            slot_prepare.push(quote!(let _ = (#slot, #dslot);));
+            continue;
+        };
+        dir_bounds.push(quote!(#ty_param: ::mica::__private::DirectionOf<#ty>));
+        let (zero, d) = (mixed("zero", i), mixed("d", i));
+        let (fallback, declare) = match &p.ty {
+            syn::Type::Reference(_) => (
+                quote!({
+                    #zero = ::mica::__private::zeros_like(&#pname);
+                    &#zero
+                }),
+                quote!(let #zero;),
+            ),
+            _ => (quote!(::mica::__private::zeros_like(&#pname)), quote!()),
+        };
+        let plain_ty = &p.ty;
+        prepare.push(quote! {
+            #declare
+            let #d: #plain_ty = match ::mica::__private::DirectionOf::<#ty>::given(#arg) {
+                ::core::option::Option::Some(d) => d,
+                ::core::option::Option::None => #fallback,
+            };
+        });
+        passed.push(d.clone());
+        let target = &shape.slot;
+        for (slot, slot_ty, like, into) in [
+            (&slot, &slot_ty, quote!(#pname), &mut value_slots),
+            (&dslot, &dslot_ty, quote!(#d), &mut dir_slots),
+        ] {
+            slot_bounds
+                .push(quote!(#slot_ty: ::mica::__private::IntoSlot<#slots_lifetime, #target>));
+            let scratch = format_ident!("scratch_{}", slot, span = Span::mixed_site());
+            let at = format_ident!("at_{}", slot, span = Span::mixed_site());
+            slot_prepare.push(quote! {
+                let mut #scratch;
+                let #at: &mut #target = match ::mica::__private::IntoSlot::into_slot(#slot) {
+                    ::core::option::Option::Some(slot) => slot,
+                    ::core::option::Option::None => {
+                        #scratch = ::mica::__private::zeros_like(&#like);
+                        &mut #scratch
+                    }
+                };
+            });
+            into.push(at);
+        }
+    }
+    let args: Vec<&proc_macro2::Ident> = params.iter().map(|p| &p.name).collect();
+    let seed = internal("seed");
+    quote! {
+        #[allow(dead_code)]
+        impl #name {
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments, unused_assignments)]
+            #vis fn hvp<#lifetime, #(#params_generics,)* #(#dir_bounds),*>(#(#inputs,)* #(#dirs),*) -> #out #where_clause {
+                #(#prepare)*
+                #dir(#(#args,)* #(#passed),*)
+            }
+
+            #[doc(hidden)]
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments, unused_assignments)]
+            #vis fn hvp_adjoint<#lifetime, #slots_lifetime, #(#params_generics,)* #(#dir_bounds,)* #(#slot_bounds),*>(
+                #(#inputs,)* #(#dirs,)* #seed: #out, #(#slot_inputs,)* #(#dir_slot_inputs),*
+            ) #where_clause {
+                #(#prepare)*
+                #(#slot_prepare)*
+                #dir_backward(#(#args,)* #(#passed,)* #seed, #(#value_slots,)* #(#dir_slots),*);
             }
         }
     }

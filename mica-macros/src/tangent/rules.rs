@@ -187,6 +187,42 @@ impl Tan<'_> {
         }
     }
 
+    /// A call to another `#[tape(hvp)]` function in a directional
+    /// derivative (which the reverse differentiates again): its value by
+    /// the function itself, its tangent by the callee's own directional
+    /// derivative, `path::hvp`, each argument with its tangent (`NoSlot`
+    /// for a constant).
+    fn directional_call(
+        &mut self,
+        path: &syn::ExprPath,
+        c: &ExprCall,
+        pre: &mut TokenStream,
+    ) -> Val {
+        let mut values = Vec::new();
+        let mut tangents = Vec::new();
+        for a in &c.args {
+            let v = self.expr(a, pre);
+            let cheap = v.cheap;
+            values.push(self.share(v.p, cheap, pre));
+            tangents.push(match v.t {
+                Some(t) => self.share(t, cheap, pre),
+                None => quote!(::mica::__private::NoSlot),
+            });
+        }
+        let (p, t) = (self.fresh("p"), self.fresh("t"));
+        let span = syn::spanned::Spanned::span(path);
+        let dir = quote::quote_spanned!(span=> #path::hvp);
+        pre.extend(quote! {
+            let #p = #path(#(#values),*);
+            let #t = #dir(#(#values,)* #(#tangents),*);
+        });
+        Val {
+            p: quote!(#p),
+            t: Some(quote!(#t)),
+            cheap: true,
+        }
+    }
+
     /// A call: the runtime's functions, or a refusal.
     pub(crate) fn call(&mut self, c: &ExprCall, pre: &mut TokenStream) -> Val {
         let name = match &*c.func {
@@ -194,21 +230,22 @@ impl Tan<'_> {
             _ => None,
         };
         let known = matches!(name.as_deref(), Some("sigmoid" | "relu" | "softplus"));
-        if !known && !self.dir {
+        if !known {
             if let Expr::Path(path) = &*c.func {
                 if path.qself.is_none() && path.path.segments.iter().all(|s| s.arguments.is_none())
                 {
+                    if self.dir {
+                        return self.directional_call(path, c, pre);
+                    }
                     return self.tape_call(path, c, pre);
                 }
             }
         }
         if !known || c.args.len() != 1 {
             let what = name.map_or_else(|| "this function".to_string(), |n| format!("`{n}`"));
-            let message = if self.dir {
-                format!("`hvp` does not follow a call to {what} yet; write it as a helper in a `#[tape]` module, whose helpers are followed")
-            } else {
-                format!("forward mode follows calls to functions named by a path; call {what} by its name")
-            };
+            let message = format!(
+                "forward mode follows calls to functions named by a path; call {what} by its name"
+            );
             self.errors.at(&c.func, message);
             return Val {
                 p: quote!(#c),

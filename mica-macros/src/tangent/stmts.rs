@@ -26,38 +26,11 @@ pub(crate) enum Tail {
     /// their tangents side by side, one flat tuple (not a pair of tuples)
     Tuple(usize),
     /// the block's value and tangent assigned to the names on top of
-    /// `Tan::assign` (the directional derivative's branches: the reverse
-    /// takes arrays out of them as assignments)
+    /// `Tan::assign` (the directional derivative's branches)
     Assign,
-}
-
-/// The number of elements when every value `e` can end with is a tuple
-/// written out (`(a, b)`), through blocks, `if` and `match`.
-pub(crate) fn tuple_arity(e: &Expr) -> Option<usize> {
-    match e {
-        Expr::Tuple(t) if !t.elems.is_empty() => Some(t.elems.len()),
-        Expr::Paren(p) => tuple_arity(&p.expr),
-        Expr::Block(b) if b.label.is_none() => match b.block.stmts.last() {
-            Some(Stmt::Expr(e, None)) => tuple_arity(e),
-            _ => None,
-        },
-        Expr::If(i) => {
-            let then = match i.then_branch.stmts.last() {
-                Some(Stmt::Expr(e, None)) => tuple_arity(e)?,
-                _ => return None,
-            };
-            let (_, els) = i.else_branch.as_ref()?;
-            (tuple_arity(els)? == then).then_some(then)
-        }
-        Expr::Match(m) => {
-            let first = tuple_arity(&m.arms.first()?.body)?;
-            m.arms
-                .iter()
-                .all(|a| tuple_arity(&a.body) == Some(first))
-                .then_some(first)
-        }
-        _ => None,
-    }
+    /// the block's tangent alone (the second of a directional
+    /// derivative's branch written twice, see `exprs.rs`)
+    Tangent,
 }
 
 impl Tan<'_> {
@@ -141,6 +114,7 @@ impl Tan<'_> {
             (Tail::Return, true) => quote!(#t),
             (Tail::Unit, _) => quote!(#p;),
             (Tail::Plain, _) => quote!(#p),
+            (Tail::Tangent, _) => quote!(#t),
             _ => quote!((#p, #t)),
         }
     }
@@ -499,7 +473,17 @@ impl Tan<'_> {
                 let (pat, iter) = (&f.pat, &f.expr);
                 // a name active elsewhere bound here to a constant
                 let zeros = self.zero_bindings_by(pat, &by_ref_names);
+                // those bound to references read as the walks above read
+                // theirs: `(*v)`, with the tangent `(*dot_v)`
+                let outer_by_ref = self.by_ref.clone();
+                self.by_ref.extend(
+                    by_ref_names
+                        .iter()
+                        .filter(|n| self.active.contains(*n))
+                        .cloned(),
+                );
                 let inner = self.stmts(&f.body.stmts, Tail::Unit);
+                self.by_ref = outer_by_ref;
                 quote!(#label for #pat in #iter { #zeros #inner })
             }
             Some(walk) => {
