@@ -187,6 +187,36 @@ macro_rules! programs {
                     a * 2.0
                 }
 
+                /// Returns a tuple, once from inside a loop.
+                fn pair(a: $t) -> ($t, $t) {
+                    let mut i = 0;
+                    loop {
+                        if a > 10.0 {
+                            return (a, a);
+                        }
+                        if i >= 2 {
+                            break;
+                        }
+                        i += 1;
+                    }
+                    (a * i as $t, a.sin())
+                }
+
+                #[tape(tangent)]
+                pub fn paired(#[tracked] w: &[$t; 2], x: &[$t; 2]) -> $t {
+                    let (p, q) = pair(w[0]);
+                    let mut t = p * q + w[1];
+                    // a tracked array walked beside a constant one
+                    for (a, b) in w.iter().zip(x.iter()) {
+                        t += a * (*b).tanh() + (*a) * b.min(0.5);
+                    }
+                    // the same name, tracked here
+                    for b in w.iter() {
+                        t += (*b) * 0.1;
+                    }
+                    t
+                }
+
                 #[tape(tangent, hvp)]
                 pub fn early_use(#[tracked] w: &[$t; 2], x: &[$t; 2]) -> $t {
                     early(w[0], x) * w[1] + early(w[1], &[-6.0, 1.0])
@@ -476,6 +506,14 @@ macro_rules! checks {
                             close(name, h[j] as f64, (gp[j] - gm[j]) as f64 / (2.0 * H), REL);
                         }
                     }
+                    let (_, dot) = p::model::paired_tangent(&x, &xs, &v);
+                    let f = |h: f64| p::model::paired(&shift(h), &xs) as f64;
+                    close(
+                        "paired tangent",
+                        dot as f64,
+                        (f(H) - f(-H)) / (2.0 * H),
+                        REL,
+                    );
                     let (_, dot) = p::model::early_use_tangent(&x, &xs, &v);
                     let f = |h: f64| p::model::early_use(&shift(h), &xs) as f64;
                     close("early tangent", dot as f64, (f(H) - f(-H)) / (2.0 * H), REL);

@@ -512,6 +512,11 @@ impl Tan<'_> {
                             let dot = self.dot_pat(pat);
                             binds.extend(quote!(let #dot = #amp #tb[#k];));
                         }
+                        // a constant walked beside a tracked one: its zero
+                        // tangents are references when its elements are
+                        (None, false) if by_ref => {
+                            binds.extend(self.zero_bindings_by(pat, &pattern_names(pat)))
+                        }
                         (None, false) => binds.extend(self.zero_bindings(pat)),
                         _ => {}
                     }
