@@ -273,6 +273,16 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo
     "$here/target/release/interleaved" 150 peers
     echo
+    echo "## Higher order"
+    echo
+    echo "Mica's forward mode (\`_tangent\`, against the primal) and its"
+    echo "Hessian-vector products (\`_hvp\`, reverse over forward: the value, the"
+    echo "gradient and H·v, against \`_backward\`), then the peers' Hessian-vector"
+    echo "products against Mica's and the bundle-adjustment Jacobian block against"
+    echo "one written by hand, all timed in turns as above"
+    echo "(\`interleaved 150 higher\`; see the notes, *Higher order*)."
+    echo
+    "$here/target/release/interleaved" 150 higher
     echo "## Peak heap per gradient call"
     echo
     echo "The most heap bytes live at once during one call (dhat's testing"

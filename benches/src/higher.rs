@@ -1,10 +1,15 @@
 //! Forward mode and Hessian-vector products on the suite's programs:
 //! `_tangent` against the primal and `_hvp` against `_backward`, each pair
 //! a `Calls` whose `hand` is the denominator (what `interleaved higher`
-//! times in turns).
+//! times in turns). Then the peers' Hessian-vector products against
+//! Mica's (`hvp_peers`), and the bundle-adjustment Jacobian block by Mica
+//! against the one written by hand (`ba_jacobians`).
 
 use crate::calls::Calls;
-use crate::{advection, course, exits, helmholtz, logistic, ode, rosenbrock};
+use crate::peers_higher as ph;
+use crate::{
+    advection, assert_close_within, ba, course, exits, helmholtz, logistic, ode, rosenbrock,
+};
 use std::hint::black_box as bb;
 
 fn pair(name: &'static str, base: impl FnMut() + 'static, higher: impl FnMut() + 'static) -> Calls {
@@ -16,7 +21,7 @@ fn pair(name: &'static str, base: impl FnMut() + 'static, higher: impl FnMut() +
 }
 
 /// A direction: alternating signs, decreasing.
-fn direction(n: usize) -> Vec<f64> {
+pub fn direction(n: usize) -> Vec<f64> {
     (0..n)
         .map(|i| if i % 2 == 0 { 1.0 } else { -0.5 } / (1.0 + i as f64 * 0.01))
         .collect()
@@ -232,4 +237,119 @@ pub fn hvps() -> Vec<Calls> {
         },
     ));
     out
+}
+
+/// The peers' value, gradient and `H·v` on Extended Rosenbrock against
+/// Mica's `rosenbrock_hvp`: `hand` holds the peer's call, `mica` Mica's.
+/// Each peer's result is checked against Mica's before it is timed.
+pub fn hvp_peers() -> Vec<Calls> {
+    type Peer = fn(&[f64], &[f64]) -> (f64, Vec<f64>, Vec<f64>);
+    let mut out = Vec::new();
+    for (n, names) in [
+        (
+            10,
+            [
+                "`num-dual` `HyperDual64`, one pass per input, n = 10",
+                "`ad_trait` `HyperAD_ADR<1>`, forward over reverse, n = 10",
+            ],
+        ),
+        (
+            1000,
+            [
+                "`num-dual` `HyperDual64`, one pass per input, n = 1,000",
+                "`ad_trait` `HyperAD_ADR<1>`, forward over reverse, n = 1,000",
+            ],
+        ),
+    ] {
+        let peers: [Peer; 2] = [ph::hvp_num_dual, ph::hvp_ad_trait];
+        for (name, peer) in names.into_iter().zip(peers) {
+            let (x, v) = (rosenbrock::start(n), direction(n));
+            check_hvp(name, peer(&x, &v), &x, &v);
+            let (y, w) = (x.clone(), v.clone());
+            out.push(pair(
+                name,
+                move || {
+                    bb(peer(bb(&x), bb(&v)));
+                },
+                move || {
+                    bb(rosenbrock::rosenbrock_hvp(bb(&y), bb(&w)));
+                },
+            ));
+        }
+        if n == 10 {
+            let name =
+                "`ad_trait` `FunctionEngine::hessian` (`HessianAD_FOR<10>`), then H·v, n = 10";
+            let engine = ph::hessian_engine(n);
+            let (x, v) = (rosenbrock::start(n), direction(n));
+            check_hvp(name, ph::hvp_ad_trait_hessian(&engine, &x, &v), &x, &v);
+            let (y, w) = (x.clone(), v.clone());
+            out.push(pair(
+                name,
+                move || {
+                    bb(ph::hvp_ad_trait_hessian(&engine, bb(&x), bb(&v)));
+                },
+                move || {
+                    bb(rosenbrock::rosenbrock_hvp(bb(&y), bb(&w)));
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// Asserts that a peer's value, gradient and `H·v` agree with Mica's
+/// `rosenbrock_hvp` within `1e-10` relative.
+pub fn check_hvp(name: &str, (value, grad, hv): (f64, Vec<f64>, Vec<f64>), x: &[f64], v: &[f64]) {
+    let (m_value, m_grad, m_hv) = rosenbrock::rosenbrock_hvp(x, v);
+    assert_close_within(&format!("{name}: value"), &[value], &[m_value], 1e-10);
+    assert_close_within(&format!("{name}: gradient"), &grad, &m_grad, 1e-10);
+    assert_close_within(&format!("{name}: H·v"), &hv, &m_hv, 1e-10);
+}
+
+/// The bundle-adjustment residual's 2 × 15 Jacobian: Mica's
+/// `reproject_jacobian`, and the rows from two calls of Mica's
+/// `reproject_backward`, against the hand-written one (`hand`), and the
+/// hand-written one and Mica's `_jacobian` against the primal (`hand`).
+/// Mica's Jacobians are checked against the hand-written one before they
+/// are timed.
+pub fn ba_jacobians() -> Vec<Calls> {
+    let obs = ba::observations(1)[0];
+    let (cam, x, w, feat) = obs;
+    let (out, jac) = ba::reproject_jacobian(&cam, &x, w, &feat);
+    let (h_out, h_jac) = ba::reproject_jacobian_hand(&cam, &x, w, &feat);
+    assert_close_within("BA residual", &out, &h_out, 1e-12);
+    for (m, h) in jac.iter().zip(&h_jac) {
+        assert_close_within("BA Jacobian row", m, h, 1e-10);
+    }
+    let mica = move || {
+        bb(ba::reproject_jacobian(bb(&cam), bb(&x), bb(w), &feat));
+    };
+    let hand = move || {
+        bb(ba::reproject_jacobian_hand(bb(&cam), bb(&x), bb(w), &feat));
+    };
+    let rows = ba::reproject_jacobian_by_rows(&cam, &x, w, &feat);
+    for (m, h) in rows.iter().zip(&h_jac) {
+        assert_close_within("BA Jacobian row by `_backward`", m, h, 1e-10);
+    }
+    let by_rows = move || {
+        bb(ba::reproject_jacobian_by_rows(
+            bb(&cam),
+            bb(&x),
+            bb(w),
+            &feat,
+        ));
+    };
+    let primal = move || {
+        bb(ba::reproject(bb(&cam), bb(&x), bb(w), &feat));
+    };
+    vec![
+        pair("Mica `_jacobian` / hand-written Jacobian", hand, mica),
+        pair(
+            "Mica `_backward` once per row / hand-written Jacobian",
+            hand,
+            by_rows,
+        ),
+        pair("hand-written Jacobian / primal", primal, hand),
+        pair("Mica `_jacobian` / primal", primal, mica),
+    ]
 }

@@ -4,6 +4,7 @@
 //! can express it, the peers' gradients (in [`peers`]).
 
 pub mod advection;
+pub mod ba;
 pub mod calls;
 pub mod course;
 pub mod data;
@@ -18,6 +19,7 @@ pub mod ode;
 pub mod peers;
 pub mod peers_ad_trait;
 pub mod peers_candle;
+pub mod peers_higher;
 pub mod rosenbrock;
 
 /// A time in nanoseconds as the report prints it: `12.3 ns`, `4.56 µs`,

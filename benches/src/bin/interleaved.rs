@@ -13,9 +13,13 @@
 //! the same MLP with one tracked parameter per field.
 //!
 //! With `higher`, `_tangent` against the primal and `_hvp` against
-//! `_backward` on the programs of `src/higher.rs`.
+//! `_backward` on the programs of `src/higher.rs`, then what
+//! `higher-peers` prints: the peers' Hessian-vector products against
+//! Mica's `_hvp` on Extended Rosenbrock (their ratio peer/Mica), and the
+//! bundle-adjustment Jacobian block by Mica's `_jacobian` against the
+//! hand-written one and the primal.
 //!
-//! `interleaved [ROUNDS] [peers | structs | higher | WORD]` (150 rounds by default; with
+//! `interleaved [ROUNDS] [peers | structs | higher | higher-peers | WORD]` (150 rounds by default; with
 //! `WORD`, only the programs whose name contains it). With
 //! `MICA_TURNS_TSV=FILE`, the programs' ratios also go to `FILE`, one line
 //! per program (`title`, median, lower and upper quartile, tab-separated),
@@ -75,6 +79,10 @@ fn main() {
         peers(rounds);
         return;
     }
+    if std::env::args().nth(2).as_deref() == Some("higher-peers") {
+        higher_peers(rounds);
+        return;
+    }
     if std::env::args().nth(2).as_deref() == Some("higher") {
         for (title, what, calls) in [
             (
@@ -106,6 +114,7 @@ fn main() {
             let geomean = (logs.iter().sum::<f64>() / logs.len() as f64).exp();
             println!("\n**{what}, geometric mean of the medians: {geomean:.2}.**\n");
         }
+        higher_peers(rounds);
         return;
     }
     if std::env::args().nth(2).as_deref() == Some("structs") {
@@ -175,4 +184,36 @@ fn peers(rounds: usize) {
             time(t.mica),
         );
     }
+}
+
+/// The peers' Hessian-vector products against Mica's `_hvp` (peer/Mica,
+/// as in `peers`), then the bundle-adjustment Jacobian block.
+fn higher_peers(rounds: usize) {
+    println!("Hessian-vector products on Extended Rosenbrock (value, gradient and H·v):\n");
+    println!("| peer, program | peer | Mica `_hvp` | peer/Mica, median | quartiles |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for mut c in mica_benches::higher::hvp_peers() {
+        let t = turns(&mut c, rounds);
+        let [upper, median, lower] = t.ratio.map(f64::recip);
+        println!(
+            "| {} | {} | {} | **{median:.1}** | {lower:.1}–{upper:.1} |",
+            c.name,
+            time(t.hand),
+            time(t.mica),
+        );
+    }
+    println!("\nADBench bundle adjustment, one residual's 2 × 15 Jacobian:\n");
+    println!("| ratio | denominator | numerator | median | quartiles |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for mut c in mica_benches::higher::ba_jacobians() {
+        let t = turns(&mut c, rounds);
+        let [low, median, high] = t.ratio;
+        println!(
+            "| {} | {} | {} | **{median:.2}** | {low:.2}–{high:.2} |",
+            c.name,
+            time(t.hand),
+            time(t.mica),
+        );
+    }
+    println!();
 }

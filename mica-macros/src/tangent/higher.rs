@@ -156,6 +156,7 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
         // `_backward` seeded with a basis vector, gives a row
         let backward = crate::function_form::sibling(item, &format_ident!("{}_backward", ident));
         let (seed, i, row) = (internal("seed"), internal("i"), internal("row"));
+        let (outputs, inputs) = (internal("outputs"), internal("inputs"));
         let seed_arg = match &item.sig.output {
             syn::ReturnType::Type(_, ty) if matches!(**ty, syn::Type::Tuple(_)) => quote!(#seed),
             _ => quote!(&#seed),
@@ -169,13 +170,14 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
             quote!(let mut #g = ::mica::__private::zeros_like(&#name);)
         });
         let by_rows = quote! {
-            if ::mica::__private::flat_len(&#value) < 0 #(+ #widths)* {
-                let mut #jac: ::std::vec::Vec<::std::vec::Vec<#float>> = ::std::vec::Vec::new();
-                for #i in 0..::mica::__private::flat_len(&#value) {
+            let (#outputs, #inputs) = (::mica::__private::flat_len(&#value), 0 #(+ #widths)*);
+            if #outputs < #inputs {
+                let mut #jac: ::std::vec::Vec<::std::vec::Vec<#float>> = ::std::vec::Vec::with_capacity(#outputs);
+                for #i in 0..#outputs {
                     let #seed = ::mica::__private::flat_basis(&#value, #i);
                     #(#slot_zeros)*
                     #backward(#(#primal_args,)* #seed_arg, #(&mut #slots),*);
-                    let mut #row = ::std::vec::Vec::new();
+                    let mut #row = ::std::vec::Vec::with_capacity(#inputs);
                     #( ::mica::__private::flat_into(&#slots, &mut #row); )*
                     #jac.push(#row);
                 }
