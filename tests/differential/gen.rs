@@ -4006,9 +4006,16 @@ pub fn render(p: &Program, id: usize) -> String {
         } else {
             "0.5"
         };
+        // (with its own forward mode and `hvp` where the program is not
+        // generic, so that callers asking for them follow it)
+        let attr = if p.generic {
+            "#[tape]"
+        } else {
+            "#[tape(tangent, hvp)]"
+        };
         writeln!(
             o,
-            "#[tape]\npub fn p{id}_g{tp}(#[tracked] a: [{gt}; 3]) -> {gt} {{\n    \
+            "{attr}\npub fn p{id}_g{tp}(#[tracked] a: [{gt}; 3]) -> {gt} {{\n    \
              (a[0] * {half} - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
         )
         .unwrap();
@@ -4025,10 +4032,16 @@ pub fn render(p: &Program, id: usize) -> String {
         } else {
             "0.5"
         };
-        // an array out, built from a literal and written by element
+        // an array out, built from a literal and written by element (its
+        // forward mode followed by callers'; `hvp` is for scalars)
+        let attr = if p.generic {
+            "#[tape]"
+        } else {
+            "#[tape(tangent)]"
+        };
         writeln!(
             o,
-            "#[tape]\npub fn p{id}_v{tp}(#[tracked] a: [{gt}; 3]) -> [{gt}; 3] {{\n    \
+            "{attr}\npub fn p{id}_v{tp}(#[tracked] a: [{gt}; 3]) -> [{gt}; 3] {{\n    \
              let mut w = [a[0] * a[1] - {half}, (a[2] * {half}).sin(), a[0]];\n    \
              w[2] = w[2].tanh() + a[2] * w[0];\n    \
              w\n}}\n"
@@ -4252,37 +4265,39 @@ pub fn render(p: &Program, id: usize) -> String {
         }
         if plain && !dual {
             let twin = &o[start..];
-            let mut calls = vec![
-                format!("p{id}_h"),
-                format!("p{id}_g"),
-                format!("p{id}_v"),
-                format!("p{id}_s"),
-                "o.m(".to_string(),
-                "custom".to_string(),
-            ];
-            // a helper with its own forward mode and `hvp` is followed
-            if helper_hvp {
-                calls.remove(0);
+            // the calls forward mode does not follow: to helpers without
+            // their own (a generic program's), methods, custom rules,
+            // struct adapters
+            let mut calls = vec![format!("p{id}_s"), "o.m(".to_string(), "custom".to_string()];
+            if !helper_hvp {
+                calls.push(format!("p{id}_h"));
+            }
+            if p.generic {
+                calls.push(format!("p{id}_g"));
+                calls.push(format!("p{id}_v"));
             }
             higher = !calls.iter().any(|c| twin.contains(c.as_str()));
-            // (`hvp` of a function binding tuples or returning early is
-            // not asked either: the reverse of its directional derivative
-            // can refuse a tuple binding a branch changes)
-            let tuples =
-                twin.contains("let (") || twin.contains("let mut (") || twin.contains("return ");
             if higher {
-                // (`hvp` of a block's function, whose helpers are inlined,
-                // is not asked: its directional derivative can hold tuple
-                // bindings the reverse refuses)
-                let twin = if blocks {
-                    let head = format!("pub fn p{id}_f_q");
-                    twin.replacen(&head, &format!("#[tape(tangent)]\n{head}"), 1)
-                } else if tuples {
-                    twin.replacen("#[tape(plain)]", "#[tape(plain, tangent)]", 1)
-                } else {
-                    twin.replacen("#[tape(plain)]", "#[tape(plain, tangent, hvp)]", 1)
+                // `hvp` follows calls to scalar functions with their own;
+                // it is not asked of a function binding tuples or returning
+                // early (the reverse of its directional derivative can
+                // refuse a tuple a branch gives)
+                let tuples = p.generic
+                    && (twin.contains("let (")
+                        || twin.contains("let mut (")
+                        || twin.contains("return "));
+                let hvp = !twin.contains(&format!("p{id}_v(")) && !tuples;
+                let twin = match (blocks, hvp) {
+                    (true, _) => {
+                        let head = format!("pub fn p{id}_f_q");
+                        twin.replacen(&head, &format!("#[tape(tangent)]\n{head}"), 1)
+                    }
+                    (false, true) => {
+                        twin.replacen("#[tape(plain)]", "#[tape(plain, tangent, hvp)]", 1)
+                    }
+                    (false, false) => twin.replacen("#[tape(plain)]", "#[tape(plain, tangent)]", 1),
                 };
-                no_hvp = blocks || tuples;
+                no_hvp = blocks || !hvp;
                 o.truncate(start);
                 o.push_str(&twin);
             }
