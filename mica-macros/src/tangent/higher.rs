@@ -367,29 +367,10 @@ pub(crate) fn tangent_adapter(item: &ItemFn, params: &[Param]) -> TokenStream {
             prepare.push(quote!(let _ = #arg;));
             continue;
         }
-        bounds.push(quote!(#ty_param: ::mica::__private::TangentOf<#ty>));
-        let (zero, d) = (
-            format_ident!("zero{}", i, span = Span::mixed_site()),
-            format_ident!("d{}", i, span = Span::mixed_site()),
-        );
-        let (fallback, declare) = match ty {
-            syn::Type::Reference(_) => (
-                quote!({
-                    #zero = ::mica::__private::zeros_like(&#pname);
-                    &#zero
-                }),
-                quote!(let #zero;),
-            ),
-            _ => (quote!(::mica::__private::zeros_like(&#pname)), quote!()),
-        };
-        let plain_ty = &p.ty;
-        prepare.push(quote! {
-            #declare
-            let #d: #plain_ty = match ::mica::__private::TangentOf::<#ty>::given(#arg) {
-                ::core::option::Option::Some(d) => d,
-                ::core::option::Option::None => #fallback,
-            };
-        });
+        let given = quote!(::mica::__private::TangentOf<#ty>);
+        bounds.push(quote!(#ty_param: #given));
+        let d = format_ident!("d{}", i, span = Span::mixed_site());
+        prepare.push(given_or_zero(p, i, &given, &arg, &d));
         passed.push(d);
     }
     let args = params.iter().map(|p| &p.name);
@@ -451,26 +432,10 @@ pub(crate) fn directional_adapter(item: &ItemFn, params: &[Param]) -> TokenStrea
             slot_prepare.push(quote!(let _ = (#slot, #dslot);));
             continue;
         };
-        dir_bounds.push(quote!(#ty_param: ::mica::__private::DirectionOf<#ty>));
-        let (zero, d) = (mixed("zero", i), mixed("d", i));
-        let (fallback, declare) = match &p.ty {
-            syn::Type::Reference(_) => (
-                quote!({
-                    #zero = ::mica::__private::zeros_like(&#pname);
-                    &#zero
-                }),
-                quote!(let #zero;),
-            ),
-            _ => (quote!(::mica::__private::zeros_like(&#pname)), quote!()),
-        };
-        let plain_ty = &p.ty;
-        prepare.push(quote! {
-            #declare
-            let #d: #plain_ty = match ::mica::__private::DirectionOf::<#ty>::given(#arg) {
-                ::core::option::Option::Some(d) => d,
-                ::core::option::Option::None => #fallback,
-            };
-        });
+        let given = quote!(::mica::__private::DirectionOf<#ty>);
+        dir_bounds.push(quote!(#ty_param: #given));
+        let d = mixed("d", i);
+        prepare.push(given_or_zero(p, i, &given, &arg, &d));
         passed.push(d.clone());
         let target = &shape.slot;
         for (slot, slot_ty, like, into) in [
@@ -518,6 +483,37 @@ pub(crate) fn directional_adapter(item: &ItemFn, params: &[Param]) -> TokenStrea
                 #dir_backward(#(#args,)* #(#passed,)* #seed, #(#value_slots,)* #(#dir_slots),*);
             }
         }
+    }
+}
+
+/// `let d: P = <the tangent `arg` gives through `given`, or a zero of
+/// the parameter's shape>;` (kept alive beside it for a reference).
+fn given_or_zero(
+    p: &Param,
+    i: usize,
+    given: &TokenStream,
+    arg: &proc_macro2::Ident,
+    d: &proc_macro2::Ident,
+) -> TokenStream {
+    let pname = &p.name;
+    let zero = format_ident!("zero{}", i, span = Span::mixed_site());
+    let (fallback, declare) = match &p.ty {
+        syn::Type::Reference(_) => (
+            quote!({
+                #zero = ::mica::__private::zeros_like(&#pname);
+                &#zero
+            }),
+            quote!(let #zero;),
+        ),
+        _ => (quote!(::mica::__private::zeros_like(&#pname)), quote!()),
+    };
+    let plain_ty = &p.ty;
+    quote! {
+        #declare
+        let #d: #plain_ty = match <_ as #given>::given(#arg) {
+            ::core::option::Option::Some(d) => d,
+            ::core::option::Option::None => #fallback,
+        };
     }
 }
 
