@@ -744,3 +744,46 @@ macro_rules! checks {
 
 checks!(check_f64s, f64s, f64, 1e-6, 1e-6);
 checks!(check_f32s, f32s, f32, 3e-3, 3e-2);
+
+/// Generic over the float, with an early return and tuples out of
+/// branches: its `hvp` against finite differences of `_grad` in `f64`, and
+/// in `f32` against the `f64` one.
+#[mica::tape(tangent, hvp)]
+pub fn generic_tuple<T: mica::Real>(#[tracked] x: &[T; 2]) -> T {
+    // an early return: what follows is a branch of its own
+    for v in x.iter() {
+        if *v > T::from(5.0).unwrap() {
+            return *v * *v;
+        }
+    }
+    let (a, b) = if x[0] > T::zero() {
+        (x[0] * x[1], x[1].sin())
+    } else {
+        (x[1], x[0] * x[0])
+    };
+    // constants out of a branch on a tracked value
+    let (c, d) = if x[1] > T::zero() {
+        (T::from(0.27).unwrap(), T::from(0.5).unwrap())
+    } else {
+        (T::from(-0.7).unwrap(), T::one())
+    };
+    a * b + x[0] * a * c + d * x[1] * x[1]
+}
+
+#[test]
+fn hvp_of_a_generic_tuple_out_of_a_branch() {
+    let h = 1e-6;
+    for x in [[0.7, -0.4], [-0.3, 0.9]] {
+        let v = [0.5, 1.5];
+        let (_, _, hv) = generic_tuple_hvp::<f64>(&x, &v);
+        let gp = generic_tuple_grad(&[x[0] + h * v[0], x[1] + h * v[1]]).1;
+        let gm = generic_tuple_grad(&[x[0] - h * v[0], x[1] - h * v[1]]).1;
+        for j in 0..2 {
+            close("generic H·v", hv[j], (gp[j] - gm[j]) / (2.0 * h), 1e-6);
+        }
+        let (_, _, hv32) = generic_tuple_hvp::<f32>(&[x[0] as f32, x[1] as f32], &[0.5, 1.5]);
+        for j in 0..2 {
+            close("generic H·v, f32", hv32[j] as f64, hv[j], 1e-4);
+        }
+    }
+}

@@ -667,6 +667,21 @@ impl<T: Placeholder, const N: usize> Placeholder for [T; N] {
     }
 }
 
+macro_rules! placeholder_tuple {
+    ($($t:ident),+) => {
+        impl<$($t: Placeholder),+> Placeholder for ($($t,)+) {
+            #[inline(always)]
+            fn placeholder() -> Self {
+                ($($t::placeholder(),)+)
+            }
+        }
+    };
+}
+
+placeholder_tuple!(A, B);
+placeholder_tuple!(A, B, C);
+placeholder_tuple!(A, B, C, D);
+
 /// A loop's range kept for its reverse (`0..h.len()` inside a branch arm).
 impl<T: Placeholder> Placeholder for core::ops::Range<T> {
     #[inline(always)]

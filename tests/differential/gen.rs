@@ -4278,15 +4278,8 @@ pub fn render(p: &Program, id: usize) -> String {
             }
             higher = !calls.iter().any(|c| twin.contains(c.as_str()));
             if higher {
-                // `hvp` follows calls to scalar functions with their own;
-                // it is not asked of a function binding tuples or returning
-                // early (the reverse of its directional derivative can
-                // refuse a tuple a branch gives)
-                let tuples = p.generic
-                    && (twin.contains("let (")
-                        || twin.contains("let mut (")
-                        || twin.contains("return "));
-                let hvp = !twin.contains(&format!("p{id}_v(")) && !tuples;
+                // `hvp` follows calls to scalar functions with their own
+                let hvp = !twin.contains(&format!("p{id}_v("));
                 let twin = match (blocks, hvp) {
                     (true, _) => {
                         let head = format!("pub fn p{id}_f_q");
