@@ -48,6 +48,19 @@ macro_rules! programs {
                 s[0] * s[0] + s[1] + step(&s, c)[1]
             }
 
+            /// A scalar from a call, swapped with another (`&mut a` is
+            /// no sign of an array).
+            #[tape]
+            pub fn swapped(#[tracked] s: &[$t; 2], #[tracked] c: $t) -> $t {
+                let mut a = twice(s, c);
+                let mut b = s[0].sin();
+                for _ in 0..3 {
+                    std::mem::swap(&mut a, &mut b);
+                    b += a * 0.5;
+                }
+                a * b
+            }
+
             /// A `Vec` result walked by `.iter()` and indexed.
             #[tape(tangent)]
             pub fn weighted(#[tracked] x: &[$t]) -> $t {
@@ -117,6 +130,7 @@ macro_rules! checks {
                             p::twice_grad as fn(&[T; 2], T) -> (T, ([T; 2], T)),
                         ),
                         ("simulate", p::simulate, p::simulate_grad),
+                        ("swapped", p::swapped, p::swapped_grad),
                     ] {
                         let (s, c) = state(&x);
                         let (_, (gs, gc)) = g(&s, c);
@@ -137,7 +151,8 @@ macro_rules! checks {
                             d[i] = 1.0;
                             let (_, t) = match name {
                                 "twice" => p::twice_tangent(&s, c, &[d[0], d[1]], d[2]),
-                                _ => p::simulate_tangent(&s, c, &[d[0], d[1]], d[2]),
+                                "simulate" => p::simulate_tangent(&s, c, &[d[0], d[1]], d[2]),
+                                _ => continue,
                             };
                             close(
                                 &format!("{name} tangent {i} at {x:?}"),

@@ -128,8 +128,9 @@ fn is_array_type(ty: &syn::Type) -> bool {
     }
 }
 
-/// Whether `stmts` use `name` as an array: index it, borrow it, iterate
-/// over it or ask its length.
+/// Whether `stmts` use `name` as an array: index it, borrow it (a shared
+/// borrow: a recorded scalar is never borrowed so), iterate over it or
+/// ask its length.
 fn used_as_array(name: &str, stmts: &[Stmt]) -> bool {
     struct Uses<'n> {
         name: &'n str,
@@ -144,7 +145,8 @@ fn used_as_array(name: &str, stmts: &[Stmt]) -> bool {
         fn visit_expr(&mut self, e: &'a Expr) {
             let hit = match e {
                 Expr::Index(i) => self.is_name(&i.expr),
-                Expr::Reference(r) => self.is_name(&r.expr),
+                // (`&mut x` also swaps two scalars: `std::mem::swap`)
+                Expr::Reference(r) => r.mutability.is_none() && self.is_name(&r.expr),
                 Expr::MethodCall(m) => {
                     self.is_name(&m.receiver)
                         && matches!(
