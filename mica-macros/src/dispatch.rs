@@ -26,6 +26,7 @@ pub fn function(
     let dir = dir.map(|d| {
         let dir_args = parse::Args {
             outer: args.outer.clone(),
+            directional: true,
             ..Default::default()
         };
         // its errors are this function's `hvp`'s: one, at the argument

@@ -145,7 +145,7 @@ fn backward_fn(
     let mut local_errors = Errors::default();
     let mut sweep = Sweep::new(&mut names, &mut local_errors, true);
     sweep.const_generics = crate::lower::const_generics(&item.sig.generics);
-    sweep.directional = item.sig.ident.to_string().starts_with("__mica_hvp_");
+    sweep.directional = args.directional;
     // a scalar is an input value; an array's slopes go straight into its slot
     let mut inputs = Vec::new();
     let mut checks = TokenStream::new();

@@ -131,6 +131,7 @@ fn functions(
             outer: outer.clone(),
             host: None,
             higher: Default::default(),
+            directional: false,
         };
         if let Some(at) = own_tape(&f) {
             let attr = f.attrs.remove(at);

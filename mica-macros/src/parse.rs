@@ -28,6 +28,9 @@ pub struct Args {
     pub host: Option<(proc_macro2::Ident, syn::Visibility)>,
     /// `#[tape(tangent, jacobian, hvp)]`: the higher-order companions
     pub higher: Flags,
+    /// set for the directional derivative `hvp` writes (`tangent.rs`):
+    /// its calls `f::hvp(…)` are differentiated through `f::hvp_adjoint`
+    pub directional: bool,
 }
 
 /// Which higher-order companions a `#[tape]` function asks for.

@@ -117,6 +117,7 @@ pub fn split(
         outer: args.outer.clone(),
         host: free.then(|| (item.sig.ident.clone(), item.vis.clone())),
         higher: Default::default(),
+        directional: false,
     };
     let outer_args = Args {
         custom: true,
@@ -125,6 +126,7 @@ pub fn split(
         outer: args.outer.clone(),
         host: None,
         higher: Default::default(),
+        directional: false,
     };
     let backward = backward(args, item, me.as_ref(), &tracked, errors);
     let method = me.is_some().then(|| method(args, item, primal, errors));

@@ -4000,12 +4000,13 @@ pub fn render(p: &Program, id: usize) -> String {
             ("pub fn m(&self, ", &dual_head, "    "),
         );
     }
+    // the literal 0.5 in the array helpers' dialect
+    let half = if p.generic {
+        "T::from(0.5).unwrap()"
+    } else {
+        "0.5"
+    };
     if calls_g {
-        let half = if p.generic {
-            "T::from(0.5).unwrap()"
-        } else {
-            "0.5"
-        };
         // (with its own forward mode and `hvp` where the program is not
         // generic, so that callers asking for them follow it)
         let attr = if p.generic {
@@ -4027,11 +4028,6 @@ pub fn render(p: &Program, id: usize) -> String {
         .unwrap();
     }
     if calls_v {
-        let half = if p.generic {
-            "T::from(0.5).unwrap()"
-        } else {
-            "0.5"
-        };
         // an array out, built from a literal and written by element (its
         // forward mode followed by callers'; `hvp` is for scalars)
         let attr = if p.generic {

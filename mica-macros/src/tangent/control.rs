@@ -43,7 +43,7 @@ impl Tan<'_> {
                     t: (0..arity).map(|_| self.fresh("t")).collect(),
                 };
                 let zero = match last {
-                    Some(e) if arity == 1 && !matches!(e, Expr::Path(_)) => self.zero_of(e),
+                    Some(e) if arity == 1 => self.carry_zero(Some(e), &b.block),
                     _ => self.k(0.0),
                 };
                 self.loops.push((name, Some(carry.clone())));
@@ -114,16 +114,7 @@ impl Tan<'_> {
                 let code = quote!(#label loop #body);
                 if let Some(Carry { p, t }) = carries {
                     let (p, t) = (&p[0], &t[0]);
-                    // shaped after the first `break value`, unless that
-                    // value reads names the loop's body binds (then the
-                    // type comes from the assignments; every way out of
-                    // the loop assigns before the names are read)
-                    let inner = bound_inside(&l.body);
-                    let zero = match first_break(&l.body) {
-                        Some(e) if !mentions(e, &inner) => self.zero_of(e),
-                        Some(_) => quote!(::core::default::Default::default()),
-                        None => self.k(0.0),
-                    };
+                    let zero = self.carry_zero(first_break(&l.body), &l.body);
                     pre.extend(quote!(let mut #p = #zero; let mut #t = #zero; #code;));
                     return Val {
                         p: quote!(#p),
@@ -174,6 +165,18 @@ impl Tan<'_> {
                 t: None,
                 cheap: false,
             },
+        }
+    }
+
+    /// What a carry's names start from: a zero shaped after the value
+    /// that leaves `body`, unless that value reads names `body` binds (then
+    /// the type comes from the assignments; every way out assigns before
+    /// the names are read).
+    fn carry_zero(&self, value: Option<&Expr>, body: &syn::Block) -> TokenStream {
+        match value {
+            Some(e) if !mentions(e, &bound_inside(body)) => self.zero_of(e),
+            Some(_) => quote!(::core::default::Default::default()),
+            None => self.k(0.0),
         }
     }
 

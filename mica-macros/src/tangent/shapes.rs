@@ -35,43 +35,6 @@ pub(crate) fn ends_in_array(e: &Expr) -> bool {
 pub(crate) fn arms_only_bind(e: &Expr) -> bool {
     use std::collections::HashSet;
     use syn::BinOp::*;
-    /// The name an assignment or a method changes: `a` of `a[i].b`.
-    fn root(e: &Expr) -> Option<String> {
-        match e {
-            Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-            Expr::Index(i) => root(&i.expr),
-            Expr::Field(f) => root(&f.base),
-            Expr::Paren(p) => root(&p.expr),
-            Expr::Unary(u) => root(&u.expr),
-            Expr::Reference(r) => root(&r.expr),
-            _ => None,
-        }
-    }
-    const MUTATING: &[&str] = &[
-        "push",
-        "pop",
-        "swap",
-        "fill",
-        "copy_from_slice",
-        "clone_from_slice",
-        "clear",
-        "extend",
-        "extend_from_slice",
-        "insert",
-        "remove",
-        "truncate",
-        "reverse",
-        "sort",
-        "sort_by",
-        "sort_unstable_by",
-        "rotate_left",
-        "rotate_right",
-        "resize",
-        "append",
-        "retain",
-        "drain",
-        "dedup",
-    ];
     struct Pure {
         ok: bool,
         bound: HashSet<String>,
@@ -79,7 +42,7 @@ pub(crate) fn arms_only_bind(e: &Expr) -> bool {
     }
     impl Pure {
         fn changes(&mut self, target: &Expr) {
-            if !root(target).is_some_and(|r| self.bound.contains(&r)) {
+            if !super::activity::root(target).is_some_and(|r| self.bound.contains(&r)) {
                 self.ok = false;
             }
         }
@@ -127,7 +90,9 @@ pub(crate) fn arms_only_bind(e: &Expr) -> bool {
                 }
                 Expr::MethodCall(m) => {
                     let name = m.method.to_string();
-                    if name.ends_with("_mut") || MUTATING.contains(&name.as_str()) {
+                    if name.ends_with("_mut")
+                        || crate::facts::places::MUTATING.contains(&name.as_str())
+                    {
                         self.changes(&m.receiver);
                     }
                 }
