@@ -62,8 +62,8 @@ pub mod __private {
     };
     pub use mica_runtime::{assert_knob_type, step_field, zeros_field, AddScaled};
     pub use mica_runtime::{
-        flat_basis, flat_column, flat_into, flat_len, flat_unit, DirectionOf, Flat, Tangent,
-        TangentOf,
+        flat_basis, flat_column, flat_into, flat_len, flat_unit, DirectionOf, Flat, FlatMut,
+        Tangent, TangentOf,
     };
     pub use num_traits::{NumCast, One, Zero};
 }

@@ -22,10 +22,13 @@ pub fn function(
 ) -> TokenStream {
     // `#[tape(tangent, jacobian, hvp)]`: forward mode, and the reverse of
     // the directional derivative (a `#[tape]` function of its own)
-    let (higher, dir) = crate::tangent::companions(args, &item, errors);
+    // (of a function tracking a struct: the forward mode of its fields)
+    let (higher, dir) = crate::structs::higher::companions(args, &item, errors)
+        .unwrap_or_else(|| crate::tangent::companions(args, &item, errors));
     let dir = dir.map(|d| {
         let dir_args = parse::Args {
             outer: args.outer.clone(),
+            in_impl: args.in_impl,
             directional: true,
             ..Default::default()
         };

@@ -51,7 +51,7 @@ pub fn expand(
     primal: Option<syn::Block>,
     errors: &mut Errors,
 ) -> TokenStream {
-    IN_IMPL.with(|c| c.set(args.in_impl));
+    set_in_impl(args.in_impl);
     let params = parse::params(&mut item.sig, errors);
     let ret = ret_of(&item, errors);
     // the companions of a function generic over its float bound it by
@@ -390,10 +390,13 @@ fn stub_backward(item: &ItemFn, params: &[Param], ret: &Ret) -> TokenStream {
 
 /// `self, ` in front of a method's companions' arguments.
 fn self_arg(item: &ItemFn) -> TokenStream {
-    if item.sig.receiver().is_some() {
-        quote!(self,)
-    } else {
-        TokenStream::new()
+    match item.sig.receiver() {
+        // the user's own `self`: one of the macro's would be another name
+        Some(r) => {
+            let this = r.self_token;
+            quote!(#this,)
+        }
+        None => TokenStream::new(),
     }
 }
 
@@ -401,6 +404,12 @@ thread_local! {
     /// The function being expanded stands in an `impl` block (set by
     /// [`expand`] from [`Args::in_impl`] for the companions it writes).
     static IN_IMPL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Says whether the function whose companions are written next stands in
+/// an `impl` block (for [`sibling`]).
+pub(crate) fn set_in_impl(in_impl: bool) {
+    IN_IMPL.with(|c| c.set(in_impl));
 }
 
 /// How a companion names a sibling: `Self::f` for a method or an

@@ -139,6 +139,8 @@ pub fn derive(input: TokenStream) -> TokenStream {
         .map(|p| p.ident.to_string())
         .collect();
     let (mut zeros, mut steps, mut table) = (Vec::new(), Vec::new(), Vec::new());
+    // the knob fields, for `Flat` (what `_jacobian` numbers by)
+    let mut flat: Vec<(&syn::Ident, &Type, bool)> = Vec::new();
     for field in &named.named {
         let Some(ident) = &field.ident else { continue };
         let ty = &field.ty;
@@ -155,6 +157,7 @@ pub fn derive(input: TokenStream) -> TokenStream {
             knob_bounds.push(quote_spanned!(span=> #ty: ::mica::Knob<Grad = #ty>));
             step_bounds.push(quote_spanned!(span=> #ty: ::mica::__private::AddScaled<#ty>));
         }
+        flat.push((ident, ty, mentions(ty, &generic)));
         zeros.push(
             quote_spanned!(span=> #ident: ::mica::__private::zeros_field::<#ty>(&self.#ident)),
         );
@@ -168,7 +171,9 @@ pub fn derive(input: TokenStream) -> TokenStream {
     let params = &generics.params;
     let table_where = &generics.where_clause;
     let callback = format_ident!("__mica_knob_{}", name);
+    let flat = flat_impl(&item, &flat, &generic);
     quote! {
+        #flat
         #(#errors)*
         impl #impl_generics ::mica::Knob for #name #ty_generics where #(#knob_bounds,)* {
             type Grad = Self;
@@ -199,6 +204,86 @@ pub fn derive(input: TokenStream) -> TokenStream {
 }
 
 /// Whether a type names one of `generic`.
+/// `impl Flat`: the struct's floats in field order, each field's in its
+/// own (a `Vec` of structs element by element), of the float type its
+/// fields name (`f32`, `f64` or a type parameter; a struct whose fields
+/// name none gets no `Flat`). Each field's `Flat` is asked of a reference
+/// to it, under a lifetime of its own: a bound the compiler checks where
+/// `_jacobian` uses it, not here, so a field of a type that is no knob has
+/// one error, the `Knob` impl's.
+fn flat_impl(
+    item: &ItemStruct,
+    fields: &[(&syn::Ident, &Type, bool)],
+    generic: &[String],
+) -> TokenStream {
+    let Some(float) = fields
+        .iter()
+        .find_map(|(_, ty, _)| float_named(ty, generic))
+    else {
+        return TokenStream::new();
+    };
+    let name = &item.ident;
+    let (impl_generics, ty_generics, where_clause) = item.generics.split_for_impl();
+    let flat = quote!(::mica::__private::Flat);
+    let flat_mut = quote!(::mica::__private::FlatMut);
+    let mut bounds: Vec<TokenStream> = where_clause
+        .map(|w| w.predicates.iter().map(|p| quote!(#p)).collect())
+        .unwrap_or_default();
+    if generic.contains(&float.to_string()) {
+        bounds.push(quote!(#float: ::mica::Real));
+    }
+    for (_, ty, _) in fields {
+        bounds.push(quote!(for<'__mica> &'__mica #ty: #flat<F = #float>));
+        bounds.push(quote!(for<'__mica> &'__mica mut #ty: #flat_mut<F = #float>));
+    }
+    let idents: Vec<&syn::Ident> = fields.iter().map(|(i, _, _)| *i).collect();
+    quote! {
+        impl #impl_generics #flat for #name #ty_generics where #(#bounds,)* {
+            type F = #float;
+            fn flat_len(&self) -> usize {
+                0 #(+ #flat::flat_len(&&self.#idents))*
+            }
+            fn flat_push(&self, out: &mut ::std::vec::Vec<#float>) {
+                #(#flat::flat_push(&&self.#idents, out);)*
+            }
+            #[allow(unused_assignments)]
+            fn flat_set(&mut self, mut k: usize, v: #float) {
+                #(
+                    let n = #flat::flat_len(&&self.#idents);
+                    if k < n {
+                        return #flat_mut::flat_set_in(&mut self.#idents, k, v);
+                    }
+                    k -= n;
+                )*
+            }
+        }
+    }
+}
+
+/// The float a field's type names: `f32`, `f64` or one of the struct's
+/// type parameters.
+fn float_named(ty: &Type, generic: &[String]) -> Option<TokenStream> {
+    fn walk(tokens: TokenStream, generic: &[String]) -> Option<TokenStream> {
+        for t in tokens {
+            match t {
+                proc_macro2::TokenTree::Ident(i)
+                    if i == "f32" || i == "f64" || generic.contains(&i.to_string()) =>
+                {
+                    return Some(quote!(#i));
+                }
+                proc_macro2::TokenTree::Group(g) => {
+                    if let Some(found) = walk(g.stream(), generic) {
+                        return Some(found);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+    walk(ty.to_token_stream(), generic)
+}
+
 fn mentions(ty: &Type, generic: &[String]) -> bool {
     ty.to_token_stream()
         .into_iter()

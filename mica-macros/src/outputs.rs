@@ -198,13 +198,30 @@ pub fn seeded(item: &ItemFn, errors: &mut Errors) -> Option<(ItemFn, TokenStream
     }
     // `NAME_backward`: the value, and the twin's reverse with seed one
     let mut sig = item.sig.clone();
+    // a method's tracked `self` (of a struct of knobs) has its slot first
+    let d_self = format_ident!("d_self", span = Span::mixed_site());
+    let mut first = None;
+    if let Some(syn::FnArg::Receiver(r)) = sig.inputs.first_mut() {
+        if r.attrs.iter().any(crate::parse::is_tracked) {
+            first = Some(quote!(#d_self: &mut Self));
+        }
+        r.attrs.retain(|a| !crate::parse::is_tracked(a));
+    }
     let params = crate::parse::params(&mut sig, errors);
     let ret = crate::function_form::Ret {
         full: quote!(#out),
         value: seed_ty,
         wrapped: None,
     };
-    let signature = crate::function_form::backward_signature(item, &params, &ret, false, None);
+    let this = match item.sig.receiver() {
+        Some(r) => {
+            let this = r.self_token;
+            quote!(#this,)
+        }
+        None => TokenStream::new(),
+    };
+    let self_slot = first.as_ref().map(|_| quote!(#d_self,));
+    let signature = crate::function_form::backward_signature(item, &params, &ret, false, first);
     let args: Vec<&proc_macro2::Ident> = params.iter().map(|p| &p.name).collect();
     let passed = params.iter().map(|p| {
         let name = &p.name;
@@ -226,8 +243,8 @@ pub fn seeded(item: &ItemFn, errors: &mut Errors) -> Option<(ItemFn, TokenStream
     let backward = quote! {
         #[allow(clippy::too_many_arguments)]
         #signature {
-            let #value = #name(#(#passed),*);
-            #twin_backward(#(#args,)* #seed_arg, <#float as ::mica::__private::One>::one(), #(#slots),*);
+            let #value = #name(#this #(#passed),*);
+            #twin_backward(#this #(#args,)* #seed_arg, <#float as ::mica::__private::One>::one(), #self_slot #(#slots),*);
             #value
         }
     };

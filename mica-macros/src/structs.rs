@@ -40,6 +40,7 @@ use quote::{format_ident, quote, ToTokens};
 use syn::{FnArg, ItemFn, Pat, Type};
 
 mod each;
+pub mod higher;
 mod leaves;
 mod rewrite;
 mod tables;

@@ -30,7 +30,7 @@ use syn::ItemFn;
 mod activity;
 mod control;
 mod exprs;
-mod higher;
+pub(crate) mod higher;
 mod rules;
 mod shapes;
 mod stmts;
@@ -148,10 +148,13 @@ pub fn companions(
     let Some(at) = args.higher.any() else {
         return (TokenStream::new(), None);
     };
-    if item.sig.receiver().is_some() {
-        errors.push(syn::Error::new(at, "`tangent`, `jacobian` and `hvp` are written for free functions and a `#[tape]` module's functions; for a method, call a free `#[tape]` function from it"));
-        return (TokenStream::new(), None);
+    if let Some(r) = item.sig.receiver() {
+        if r.reference.is_none() {
+            errors.push(syn::Error::new(at, "`tangent`, `jacobian` and `hvp` call a method more than once: take `&self` instead of `self`"));
+            return (TokenStream::new(), None);
+        }
     }
+    crate::function_form::set_in_impl(args.in_impl);
     let mut sig = item.sig.clone();
     let mut scratch = Errors::default();
     let params = crate::parse::params(&mut sig, &mut scratch);
@@ -236,6 +239,15 @@ pub fn companions(
         dir = dir_fn;
     }
     (out, dir)
+}
+
+/// The float type of a function, as its companions write it.
+pub(crate) fn float_type(item: &ItemFn, outer: &[(Ident, bool)]) -> TokenStream {
+    match float_of(item, outer) {
+        Float::F32 => quote!(f32),
+        Float::F64 => quote!(f64),
+        Float::Generic(t) => quote!(#t),
+    }
 }
 
 /// The float type of a function: its return type's, else its tracked

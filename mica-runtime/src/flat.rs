@@ -1,6 +1,7 @@
 //! Values read as one flat list of floats, in order: what `_jacobian`
 //! numbers its rows and columns by (a float, arrays, slices and `Vec`s of
-//! them, nested, and tuples of those).
+//! them, nested, tuples of those, and `#[derive(Knob)]` structs, field by
+//! field in declaration order).
 
 use crate::Real;
 
@@ -8,7 +9,7 @@ use crate::Real;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be numbered as a list of floats for a Jacobian",
     label = "`_jacobian` reads floats, arrays, slices and `Vec`s of them, and tuples of those",
-    note = "a struct's Jacobian is not written yet: pass its fields as arrays"
+    note = "a struct numbers its floats when it derives `mica::Knob`"
 )]
 pub trait Flat {
     /// The float type of the elements.
@@ -131,6 +132,24 @@ macro_rules! tuple {
 tuple!(0 A, 1 B);
 tuple!(0 A, 1 B, 2 C);
 tuple!(0 A, 1 B, 2 C, 3 D);
+
+/// Sets float number `k` through a mutable reference: what a struct's
+/// `Flat` (written by its derive) asks of each field.
+#[doc(hidden)]
+pub trait FlatMut {
+    /// The float type of the elements.
+    type F;
+    /// Sets float number `k` to `v`.
+    fn flat_set_in(self, k: usize, v: Self::F);
+}
+
+impl<A: Flat + ?Sized> FlatMut for &mut A {
+    type F = A::F;
+    #[inline]
+    fn flat_set_in(self, k: usize, v: A::F) {
+        self.flat_set(k, v)
+    }
+}
 
 /// How many floats `x` holds.
 #[inline]

@@ -19,7 +19,7 @@ mod tangents;
 mod tape;
 
 #[doc(hidden)]
-pub use flat::{flat_basis, flat_column, flat_into, flat_len, flat_unit, Flat};
+pub use flat::{flat_basis, flat_column, flat_into, flat_len, flat_unit, Flat, FlatMut};
 pub use functions::*;
 pub use real::Real;
 #[doc(hidden)]

@@ -5,6 +5,7 @@ use std::fmt::Debug;
 
 /// Panics, naming `what` and the point, unless `claimed` agrees with
 /// central finite differences of `f` at `at` within `tolerance`.
+#[allow(dead_code)] // not every test that shares this module checks gradients
 pub fn agrees<T: Float + Debug>(
     what: &str,
     f: &dyn Fn(&[T]) -> T,

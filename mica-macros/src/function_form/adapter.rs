@@ -1,7 +1,7 @@
 //! The call adapter of a `#[tape]` function: how other tape functions
 //! call it (`function_form.rs`).
 
-use super::{companion_attrs, primal_use, receiver};
+use super::{companion_attrs, primal_use, receiver, self_arg};
 use crate::names::internal;
 use crate::parse::Param;
 use proc_macro2::{Ident, TokenStream};
@@ -81,6 +81,7 @@ pub(super) fn adapter_mod(
         // reached as `receiver.__mica_adjoint_NAME(…)`
         let adapter = format_ident!("__mica_adjoint_{}", name);
         let receiver = receiver(item, true);
+        let this = self_arg(item);
         return quote! {
             #attrs
             #[doc(hidden)]
@@ -91,7 +92,7 @@ pub(super) fn adapter_mod(
             ) #where_clause {
                 #keeps_primal_alive
                 #(#prepare)*
-                Self::#backward(self, #(#args,)* #seed, #(#passed),*);
+                Self::#backward(#this #(#args,)* #seed, #(#passed),*);
             }
         };
     }

@@ -302,8 +302,8 @@ impl Sweep<'_> {
             .collect()
     }
 
-    /// For `let v = h;` (or `h.clone()`), `h` a local array of constants
-    /// bound by a literal: its rank.
+    /// For `let v = h;` (or `h.clone()`, `*h`), `h` a local array of
+    /// constants bound by a literal, or an array parameter: its rank.
     fn copied_constant(&self, local: &Local) -> Option<usize> {
         let init = local.init.as_ref()?;
         // the rank the `let` writes (`let mut v: [f64; 3] = r;`, a helper's
@@ -329,18 +329,40 @@ impl Sweep<'_> {
             {
                 &*m.receiver
             }
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => &*u.expr,
             other => other,
         };
-        let Expr::Path(p) = strip_parens(source) else {
-            return None;
-        };
-        let name = p.path.get_ident()?.to_string();
-        let binding = self.lookup(&name)?;
-        if binding.val.is_active() {
-            return None;
+        // the rank the `let` writes, or that of the constant array copied
+        written.or_else(|| self.const_rank(source))
+    }
+
+    /// The rank of a constant array read by name or by a row of one
+    /// (`h`, `xs[k]`: a literal's, a parameter's, a loop element's).
+    pub(super) fn const_rank(&self, expr: &Expr) -> Option<usize> {
+        match strip_parens(expr) {
+            Expr::Path(p) => {
+                let name = p.path.get_ident()?.to_string();
+                if self.lookup(&name)?.val.is_active() {
+                    return None;
+                }
+                self.const_arrays.get(&name).copied()
+            }
+            Expr::Index(i) => self
+                .const_rank(&i.expr)
+                .and_then(|r| r.checked_sub(1))
+                .filter(|r| *r > 0),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self.const_rank(&u.expr),
+            Expr::Reference(r) => self.const_rank(&r.expr),
+            // the zero tangent forward mode writes for a copy of one
+            // (`zero_value(detach(*x))`), in the directional derivative
+            Expr::Call(c)
+                if c.args.len() == 1
+                    && matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "zero_value" || s.ident == "detach")) =>
+            {
+                self.const_rank(&c.args[0])
+            }
+            _ => None,
         }
-        // the rank the `let` writes, or that of the literal `h` was bound by
-        written.or_else(|| self.const_arrays.get(&name).copied())
     }
 
     /// `h[i] = v`, `h[i][j] += v` on an array made inside the sweep.

@@ -107,6 +107,45 @@ impl Sweep<'_> {
         }
     }
 
+    /// The rows a loop over a constant array binds (`for x in xs`, `xs`
+    /// of rank 2): constant arrays a copy of may become recorded
+    /// (`let mut h = *x;`).
+    fn note_const_elements(&mut self, expr: &Expr, pat: &Pat) {
+        let pat = match pat {
+            Pat::Paren(p) => &*p.pat,
+            Pat::Reference(r) => &*r.pat,
+            Pat::Type(t) => &*t.pat,
+            other => other,
+        };
+        match strip_parens(expr) {
+            Expr::Reference(r) => self.note_const_elements(&r.expr, pat),
+            Expr::MethodCall(m) => match (m.method.to_string().as_str(), m.args.len(), pat) {
+                ("iter" | "into_iter" | "copied" | "cloned", 0, _) => {
+                    self.note_const_elements(&m.receiver, pat)
+                }
+                ("enumerate", 0, Pat::Tuple(t)) if t.elems.len() == 2 => {
+                    self.note_const_elements(&m.receiver, &t.elems[1])
+                }
+                ("zip", 1, Pat::Tuple(t)) if t.elems.len() == 2 => {
+                    self.note_const_elements(&m.receiver, &t.elems[0]);
+                    self.note_const_elements(&m.args[0], &t.elems[1]);
+                }
+                _ => {}
+            },
+            source @ (Expr::Path(_) | Expr::Index(_)) => {
+                let Pat::Ident(p) = pat else { return };
+                let rank = self.const_rank(source).and_then(|r| r.checked_sub(1));
+                let element = self.lookup(&p.ident.to_string());
+                if let (Some(rank), Some(false)) = (rank, element.map(|b| b.val.is_active())) {
+                    if rank > 0 {
+                        self.const_arrays.insert(p.ident.to_string(), rank);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Binds the loop's pattern to the elements of `source` at the
     /// iteration's index. A recorded element is read from the user's own
     /// binding (`x`, `&x`), so iterating a `Vec` by value works too.
@@ -273,6 +312,7 @@ impl Sweep<'_> {
             this.iterating_by_ref = by_ref;
             let bound = this.bind_elements(&source, pat, index, out);
             this.iterating_by_ref = false;
+            this.note_const_elements(&f.expr, pat);
             bound
         });
         if let Some(stability) = &mut self.stability {

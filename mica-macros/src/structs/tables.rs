@@ -8,6 +8,7 @@ use quote::{quote, ToTokens};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
 use syn::{FnArg, ItemFn, ItemStruct};
 
 thread_local! {
@@ -20,11 +21,28 @@ pub fn with_tables<R>(tables: Vec<ItemStruct>, f: impl FnOnce() -> R) -> R {
     TABLES.with(|t| {
         let mut t = t.borrow_mut();
         t.clear();
-        t.extend(tables.into_iter().map(|s| (s.ident.to_string(), s)));
+        t.extend(tables.into_iter().map(|mut s| {
+            Ungroup.visit_item_struct_mut(&mut s);
+            (s.ident.to_string(), s)
+        }));
     });
     let out = f();
     TABLES.with(|t| t.borrow_mut().clear());
     out
+}
+
+/// A field type a declarative macro wrote (`[$t; 2]`) reaches the table
+/// with its fragments in invisible groups; the table holds the types as
+/// written out.
+struct Ungroup;
+
+impl syn::visit_mut::VisitMut for Ungroup {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        while let syn::Type::Group(g) = ty {
+            *ty = (*g.elem).clone();
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
 }
 
 pub fn table(name: &str) -> Option<ItemStruct> {

@@ -22,7 +22,21 @@ fn out_type(item: &ItemFn) -> TokenStream {
 }
 
 fn lints() -> TokenStream {
-    quote!(#[allow(unused_parens, unused_mut, unused_variables, unused_assignments, clippy::all)])
+    quote!(#[allow(dead_code, unused_parens, unused_mut, unused_variables, unused_assignments, clippy::all)])
+}
+
+/// A method's receiver as its companions declare it (`&self,`) and as
+/// they pass it on (`self,`); nothing for a free function.
+pub(crate) fn receiver(item: &ItemFn) -> (TokenStream, TokenStream) {
+    match item.sig.receiver() {
+        None => (TokenStream::new(), TokenStream::new()),
+        Some(r) => {
+            let this = r.self_token;
+            let mut r = r.clone();
+            r.attrs.clear();
+            (quote!(#r,), quote!(#this,))
+        }
+    }
 }
 
 /// `NAME_tangent(args…, d_args…) -> (Out, Out)`.
@@ -44,10 +58,11 @@ pub(crate) fn tangent_fn(item: &ItemFn, params: &[Param], body: TokenStream) -> 
         item.sig.ident
     );
     let lints = lints();
+    let (me, _) = receiver(item);
     quote! {
         #[doc = #doc]
         #lints
-        #vis fn #name #generics (#(#inputs,)* #(#dots),*) -> (#out, #out) #where_clause {
+        #vis fn #name #generics (#me #(#inputs,)* #(#dots),*) -> (#out, #out) #where_clause {
             #body
         }
     }
@@ -92,9 +107,10 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
     let out = out_type(item);
     let tracked: Vec<&Param> = super::tracked_params(params).collect();
     let (jac, value, col) = (internal("jac"), internal("value"), internal("col"));
+    let (me, this) = receiver(item);
     let body = if is_scalar(item) {
         // one reverse sweep: the gradient is the only row
-        let grad = format_ident!("{}_grad", ident);
+        let grad = crate::function_form::sibling(item, &format_ident!("{}_grad", ident));
         let args = params.iter().map(|p| &p.name);
         let g = internal("g");
         let rows = if tracked.len() == 1 {
@@ -104,14 +120,14 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
             quote!(#( ::mica::__private::flat_into(&#g.#parts, &mut #jac[0]); )*)
         };
         quote! {
-            let (#value, #g) = #grad(#(#args),*);
+            let (#value, #g) = #grad(#this #(#args),*);
             let mut #jac: ::std::vec::Vec<::std::vec::Vec<#float>> = ::std::vec![::std::vec::Vec::new()];
             #rows
             (#value, #jac)
         }
     } else {
         // one forward sweep per flattened input
-        let tangent = format_ident!("{}_tangent", ident);
+        let tangent = crate::function_form::sibling(item, &format_ident!("{}_tangent", ident));
         let zeros: Vec<TokenStream> = tracked
             .iter()
             .map(|p| {
@@ -138,7 +154,7 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
                 for #i in 0..::mica::__private::flat_len(&#name) {
                     let mut #basis = ::mica::__private::zeros_like(&#name);
                     ::mica::__private::flat_unit(&mut #basis, #i);
-                    let (_, #d) = #tangent(#(#primal_args,)* #(#dots),*);
+                    let (_, #d) = #tangent(#this #(#primal_args,)* #(#dots),*);
                     ::mica::__private::flat_column(&#d, &mut #jac, #col);
                     #col += 1;
                 }
@@ -176,7 +192,7 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
                 for #i in 0..#outputs {
                     let #seed = ::mica::__private::flat_basis(&#value, #i);
                     #(#slot_zeros)*
-                    #backward(#(#primal_args,)* #seed_arg, #(&mut #slots),*);
+                    #backward(#this #(#primal_args,)* #seed_arg, #(&mut #slots),*);
                     let mut #row = ::std::vec::Vec::with_capacity(#inputs);
                     #( ::mica::__private::flat_into(&#slots, &mut #row); )*
                     #jac.push(#row);
@@ -186,7 +202,7 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
         };
         quote! {
             #(#zeros)*
-            let #value = #primal(#(#primal_args),*);
+            let #value = #primal(#this #(#primal_args),*);
             #by_rows
             let mut #jac: ::std::vec::Vec<::std::vec::Vec<#float>> = ::std::vec![
                 ::std::vec![<#float as ::mica::__private::Zero>::zero(); 0 #(+ #widths)*];
@@ -204,9 +220,20 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
     quote! {
         #[doc = #doc]
         #lints
-        #vis fn #name #generics (#(#inputs),*) -> (#out, ::std::vec::Vec<::std::vec::Vec<#float>>) #where_clause {
+        #vis fn #name #generics (#me #(#inputs),*) -> (#out, ::std::vec::Vec<::std::vec::Vec<#float>>) #where_clause {
             #body
         }
+    }
+}
+
+/// The name of the directional derivative of function `f`, whose reverse
+/// `NAME_hvp` calls: `__mica_hvp_f` (of a hidden function `__mica_f`,
+/// `__mica_hvpf_f`: one run of underscores).
+pub(crate) fn dir_name(f: &proc_macro2::Ident) -> proc_macro2::Ident {
+    let name = f.to_string();
+    match name.strip_prefix("__mica_") {
+        Some(base) => format_ident!("__mica_hvpf_{}", base),
+        None => format_ident!("__mica_hvp_{}", name),
     }
 }
 
@@ -224,7 +251,7 @@ pub(crate) fn hvp_fns(
         return (TokenStream::new(), None);
     }
     let ident = &item.sig.ident;
-    let dir_name = format_ident!("__mica_hvp_{}", ident);
+    let dir_name = dir_name(ident);
     let vis = &item.vis;
     let (generics, where_clause) = (&item.sig.generics, &item.sig.generics.where_clause);
     let out = out_type(item);
@@ -239,10 +266,11 @@ pub(crate) fn hvp_fns(
         let ty = &p.ty;
         quote!(#[tracked] #dot: #ty)
     });
+    let (me, this) = receiver(item);
     let dir_tokens = quote! {
         #[doc(hidden)]
-        #[allow(unused_variables, unused_mut, unused_assignments, unused_parens, clippy::all)]
-        #vis fn #dir_name #generics (#(#inputs,)* #(#dots),*) -> #out #where_clause {
+        #[allow(dead_code, unused_variables, unused_mut, unused_assignments, unused_parens, clippy::all)]
+        #vis fn #dir_name #generics (#me #(#inputs,)* #(#dots),*) -> #out #where_clause {
             #body
         }
     };
@@ -257,7 +285,7 @@ pub(crate) fn hvp_fns(
         }
     };
     let name = format_ident!("{}_hvp", ident);
-    let backward = format_ident!("{}_backward", dir_name);
+    let backward = crate::function_form::sibling(item, &format_ident!("{}_backward", dir_name));
     let plain_inputs = params.iter().map(|p| {
         let (attrs, name, ty) = (&p.attrs, &p.name, &p.ty);
         quote!(#(#attrs)* #name: #ty)
@@ -317,10 +345,10 @@ pub(crate) fn hvp_fns(
         #[doc = #doc]
         #lints
         #[allow(non_snake_case)]
-        #vis fn #name #generics (#(#plain_inputs,)* #(#v_inputs),*) -> (#out, #g_ty, #g_ty) #where_clause {
+        #vis fn #name #generics (#me #(#plain_inputs,)* #(#v_inputs),*) -> (#out, #g_ty, #g_ty) #where_clause {
             #(#zeros)*
-            let #value = #primal(#(#primal_args),*);
-            #backward(#(#args,)* #(#vs,)* <#out as ::mica::__private::One>::one(), #(&mut #h_names,)* #(&mut #g_names),*);
+            let #value = #primal(#this #(#primal_args),*);
+            #backward(#this #(#args,)* #(#vs,)* <#out as ::mica::__private::One>::one(), #(&mut #h_names,)* #(&mut #g_names),*);
             (#value, #g_val, #h_val)
         }
     };
@@ -398,8 +426,8 @@ pub(crate) fn tangent_adapter(item: &ItemFn, params: &[Param]) -> TokenStream {
 /// slot for every argument and every tangent.
 pub(crate) fn directional_adapter(item: &ItemFn, params: &[Param]) -> TokenStream {
     let name = &item.sig.ident;
-    let dir = format_ident!("__mica_hvp_{}", name);
-    let dir_backward = format_ident!("__mica_hvp_{}_backward", name);
+    let dir = dir_name(name);
+    let dir_backward = format_ident!("{}_backward", dir);
     let vis = &item.vis;
     let out = out_type(item);
     let generics = &item.sig.generics;

@@ -1,5 +1,6 @@
 use mica::tape;
 
+#[derive(Clone, Copy)]
 struct Spring {
     k: f64,
 }
@@ -7,7 +8,7 @@ struct Spring {
 #[tape]
 impl Spring {
     #[tape(tangent)]
-    fn energy(&self, #[tracked] x: f64) -> f64 {
+    fn energy(self, #[tracked] x: f64) -> f64 {
         0.5 * self.k * x * x
     }
 }
