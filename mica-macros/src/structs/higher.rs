@@ -116,7 +116,7 @@ pub fn companions(
     }
     if args.higher.jacobian.is_some() {
         let float = crate::tangent::float_type(&item, &args.outer);
-        out.extend(crate::tangent::higher::jacobian_fn(&companion, &params, &float));
+        out.extend(crate::tangent::higher::jacobian_fn(&companion, &params, &float, true));
     }
     if args.higher.hvp.is_some() && dir.is_some() {
         // the reverse of the fields' directional derivative

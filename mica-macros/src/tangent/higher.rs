@@ -95,7 +95,12 @@ fn is_scalar(item: &ItemFn) -> bool {
 }
 
 /// `NAME_jacobian(args…) -> (Out, Vec<Vec<F>>)`.
-pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) -> TokenStream {
+pub(crate) fn jacobian_fn(
+    item: &ItemFn,
+    params: &[Param],
+    float: &TokenStream,
+    twin: bool,
+) -> TokenStream {
     let ident = &item.sig.ident;
     let name = format_ident!("{}_jacobian", ident);
     let vis = &item.vis;
@@ -168,9 +173,20 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
                 quote!(::mica::__private::flat_len(&#name))
             })
             .collect();
-        // fewer outputs than inputs: one reverse sweep per output, its
-        // `_backward` seeded with a basis vector, gives a row
-        let backward = crate::function_form::sibling(item, &format_ident!("{}_backward", ident));
+        // fewer outputs than inputs: one reverse sweep per output, seeded
+        // with a basis vector, gives a row (the value computed once above:
+        // the seeded twin's reverse, not `_backward`, which computes it
+        // again; a hand-written `_backward` is all a `custom` one has)
+        let (backward, one) = match twin {
+            true => (
+                crate::function_form::sibling(item, &format_ident!("__mica_seeded_{}_backward", ident)),
+                quote!(<#float as ::mica::__private::One>::one(),),
+            ),
+            false => (
+                crate::function_form::sibling(item, &format_ident!("{}_backward", ident)),
+                TokenStream::new(),
+            ),
+        };
         let (seed, i, row) = (internal("seed"), internal("i"), internal("row"));
         let (outputs, inputs) = (internal("outputs"), internal("inputs"));
         let seed_arg = match &item.sig.output {
@@ -192,7 +208,7 @@ pub(crate) fn jacobian_fn(item: &ItemFn, params: &[Param], float: &TokenStream) 
                 for #i in 0..#outputs {
                     let #seed = ::mica::__private::flat_basis(&#value, #i);
                     #(#slot_zeros)*
-                    #backward(#this #(#primal_args,)* #seed_arg, #(&mut #slots),*);
+                    #backward(#this #(#primal_args,)* #seed_arg, #one #(&mut #slots),*);
                     let mut #row = ::std::vec::Vec::with_capacity(#inputs);
                     #( ::mica::__private::flat_into(&#slots, &mut #row); )*
                     #jac.push(#row);
