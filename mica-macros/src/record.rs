@@ -204,6 +204,10 @@ pub struct CallInto {
     pub inputs: Vec<Operand>,
     /// where each input was written, for errors about it
     pub spans: Vec<proc_macro2::Span>,
+    /// a tuple out, its scalars in `array`: for each element of the tuple,
+    /// its index there (`None`: an element the caller does not read, whose
+    /// seed is zero)
+    pub tuple: Option<Vec<Option<usize>>>,
 }
 
 /// A `for` or `while` loop. Each iteration pushes the values its reverse

@@ -224,7 +224,12 @@ pub fn companions(
         }
     }
     if args.higher.jacobian.is_some() {
-        out.extend(higher::jacobian_fn(&companion, &params, &float_ty, !args.custom));
+        out.extend(higher::jacobian_fn(
+            &companion,
+            &params,
+            &float_ty,
+            !args.custom,
+        ));
     }
     let mut dir = None;
     if args.higher.hvp.is_some() {

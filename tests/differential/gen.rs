@@ -80,8 +80,9 @@ pub enum E {
     CallH(Box<E>, Box<E>),
     /// the program's array helper `g(arr)` on a local `[f64; 3]`
     CallG(String),
-    /// `p{id}_v(a)[k]`: an element of what a `#[tape]` function returning
-    /// an array gives
+    /// `p{id}_v(a)[k]` (k < 3): an element of what a `#[tape]` function
+    /// returning an array gives; k ≥ 3, a block reading what one returning
+    /// a tuple gives (`{ let (q0, _, q2) = p{id}_t(a); … }`)
     CallV(String, usize),
     /// the program's `#[tape]` method `o.m(a, b)`, `o` an untracked parameter
     CallM(Box<E>, Box<E>),
@@ -731,7 +732,7 @@ impl Gen {
                 if self.helper && !self.plain && !locals.is_empty() && self.rng.chance(0.5) {
                     let a = locals[self.rng.below(locals.len())].name.clone();
                     if self.rng.chance(0.5) {
-                        return (E::CallV(a, self.rng.below(3)), 4.0);
+                        return (E::CallV(a, self.rng.below(6)), 4.0);
                     }
                     return (E::CallG(a), 4.0);
                 }
@@ -2992,7 +2993,14 @@ impl R<'_> {
             }
             E::CallV(a, k) => {
                 let d = if self.dual { "_d" } else { "" };
-                (format!("p{}_v{d}({a})[{k}]", self.id), true)
+                let id = self.id;
+                let text = match k {
+                    3 => format!("{{ let (q0, q1, _) = p{id}_t{d}({a}); q0 * q1 }}"),
+                    4 => format!("{{ let (_, q1, mut q2) = p{id}_t{d}({a}); q2 -= q1; q2 }}"),
+                    5 => format!("{{ let (q0, q1, q2) = p{id}_t{d}({a}); q0 + q1 * q2 }}"),
+                    _ => format!("p{id}_v{d}({a})[{k}]"),
+                };
+                (text, true)
             }
             E::If(c, x, y) => (
                 format!(
@@ -4051,6 +4059,21 @@ pub fn render(p: &Program, id: usize) -> String {
              w\n}}\n"
         )
         .unwrap();
+        // a tuple out, read by `let (q0, q1, _) = …`
+        writeln!(
+            o,
+            "{attr}\npub fn p{id}_t{tp}(#[tracked] a: [{gt}; 3]) -> ({gt}, {gt}, {gt}) {{\n    \
+             let w = a[0] * a[1] - {half};\n    \
+             (w, (a[2] * {half}).sin(), w.tanh() + a[2] * a[0])\n}}\n"
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "pub fn p{id}_t_d(a: [{dt}; 3]) -> ({dt}, {dt}, {dt}) {{\n    \
+             let w = a[0] * a[1] - cst{sfx}(0.5);\n    \
+             (w, (a[2] * cst{sfx}(0.5)).sin(), w.tanh() + a[2] * a[0])\n}}\n"
+        )
+        .unwrap();
     }
     if p.structs && !is_tuple(p) {
         let (tp, t) = if p.generic { ("<T>", "T") } else { ("", ft) };
@@ -4271,11 +4294,14 @@ pub fn render(p: &Program, id: usize) -> String {
             if p.generic {
                 calls.push(format!("p{id}_g"));
                 calls.push(format!("p{id}_v"));
+                calls.push(format!("p{id}_t("));
             }
             higher = !calls.iter().any(|c| twin.contains(c.as_str()));
             if higher {
                 // `hvp` follows calls to scalar functions with their own
-                let hvp = !twin.contains(&format!("p{id}_v("));
+                // (not through calls returning arrays or tuples)
+                let hvp =
+                    !twin.contains(&format!("p{id}_v(")) && !twin.contains(&format!("p{id}_t("));
                 let twin = match (blocks, hvp) {
                     (true, _) => {
                         let head = format!("pub fn p{id}_f_q");

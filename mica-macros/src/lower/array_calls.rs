@@ -4,6 +4,10 @@
 //! reverse ([`Step::CallInto`]) seeds the callee's twin with the array's
 //! adjoint, a vector-Jacobian product through the callee.
 //!
+//! A tuple of scalars out (`let (r, a) = polar(p);`) is the same: its
+//! scalars are a new recorded array, read element by element, and the
+//! reverse seeds the twin with the tuple of their adjoints.
+//!
 //! Which calls return arrays is read from the syntax: a `let` whose type
 //! is an array or a `Vec`, or whose name later lines use as an array
 //! (indexed, borrowed, iterated, measured); an assignment to a recorded
@@ -107,6 +111,7 @@ impl Sweep<'_> {
             adapter,
             inputs,
             spans,
+            tuple: None,
         }));
         Ok(Lowered {
             val: Val::Array {
@@ -115,6 +120,119 @@ impl Sweep<'_> {
             },
             fwd: name.to_token_stream(),
         })
+    }
+}
+
+impl Sweep<'_> {
+    /// Whether `local` binds, element by element, the tuple a `#[tape]`
+    /// function returns: `let (a, b, _) = f(args…);`.
+    pub(super) fn binds_tuple_result(&mut self, local: &Local) -> bool {
+        let Some(init) = &local.init else {
+            return false;
+        };
+        tuple_names(&local.pat).is_some() && init.diverge.is_none() && self.is_tape_call(&init.expr)
+    }
+
+    /// `let (a, b, _) = f(args…);`: the call's scalars a new recorded
+    /// array, each name bound to its element.
+    pub(super) fn lower_tuple_let(
+        &mut self,
+        local: &Local,
+        rest: &[Stmt],
+        out: &mut TokenStream,
+    ) -> syn::Result<()> {
+        let (Some(init), Some(elements)) = (&local.init, tuple_names(&local.pat)) else {
+            return Ok(());
+        };
+        let Expr::Call(c) = strip_parens(&init.expr) else {
+            return Ok(());
+        };
+        for p in elements.iter().flatten() {
+            if used_as_array(&p.ident.to_string(), rest) {
+                return Err(syn::Error::new_spanned(
+                    p,
+                    "an array in a tuple returned by a call to a `#[tape]` function is not followed yet; return the array alone, or the tuple's scalars",
+                ));
+            }
+        }
+        let Expr::Path(func) = &*c.func else {
+            return Ok(());
+        };
+        let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
+        let f = &c.func;
+        if elements.iter().all(Option::is_none) {
+            // nothing read: nothing recorded
+            out.extend([quote!(let _ = #f(#(#args),*);)]);
+            return Ok(());
+        }
+        let mut path = func.path.clone();
+        if let Some(last) = path.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+            last.ident =
+                quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+        }
+        let span = c.func.span();
+        let adapter = quote_spanned!(span=> #path::adjoint);
+        let (value, scalars) = (self.names.fresh("l"), self.names.fresh("l"));
+        let mut read = Vec::new();
+        let mut positions = Vec::new();
+        for (k, p) in elements.iter().enumerate() {
+            let k = syn::Index::from(k);
+            match p {
+                Some(_) => {
+                    positions.push(Some(read.len()));
+                    read.push(quote!(#value.#k));
+                }
+                None => positions.push(None),
+            }
+        }
+        out.extend([quote! {
+            let #value = #f(#(#args),*);
+            let #scalars = [#(#read),*];
+        }]);
+        let array = self.register_array(&scalars, 1, None, None, out);
+        self.push_step(Step::CallInto(CallInto {
+            array,
+            adapter,
+            inputs,
+            spans,
+            tuple: Some(positions),
+        }));
+        self.bind(
+            &scalars,
+            Val::Array {
+                array,
+                prefix: Vec::new(),
+            },
+            Origin::Local,
+        );
+        // each name, an element of the new array
+        for (j, p) in elements.iter().flatten().enumerate() {
+            let element: Stmt = syn::parse_quote!(let #p = #scalars[#j];);
+            if let Stmt::Local(element) = element {
+                self.lower_local(&element, out)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The names of a tuple pattern (`(a, mut b, _)`, typed or not): `None`
+/// for `_`; `None` for any other pattern.
+fn tuple_names(pat: &Pat) -> Option<Vec<Option<syn::PatIdent>>> {
+    match pat {
+        Pat::Type(t) => tuple_names(&t.pat),
+        Pat::Paren(p) => tuple_names(&p.pat),
+        Pat::Tuple(t) if !t.elems.is_empty() => t
+            .elems
+            .iter()
+            .map(|e| match e {
+                Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(Some(p.clone())),
+                Pat::Wild(_) => Some(None),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
     }
 }
 

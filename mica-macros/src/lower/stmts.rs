@@ -39,6 +39,12 @@ impl Sweep<'_> {
                         None => None,
                     };
                 }
+                Stmt::Local(local) if self.binds_tuple_result(local) => {
+                    if let Err(e) = self.lower_tuple_let(local, &stmts[i + 1..], out) {
+                        self.errors.push(e);
+                        self.recover(stmt, out);
+                    }
+                }
                 Stmt::Local(local) if self.binds_array_result(local, &stmts[i + 1..]) => {
                     if let Err(e) = self.lower_array_let(local, out) {
                         self.errors.push(e);
@@ -228,7 +234,7 @@ impl Sweep<'_> {
                 // `#[tape]` function returning a tuple gives
                 Val::Active(_) => Err(syn::Error::new_spanned(
                     pat,
-                    "a tuple returned by a call to a `#[tape]` function is not followed yet; return an array (`[a, b]`) from it, or make it a helper of a `#[tape]` module, whose helpers are followed",
+                    "a tuple returned by a call to a `#[tape]` function is read where it is made: `let (a, b) = f(…);`",
                 )),
                 _ => Err(syn::Error::new_spanned(
                     pat,

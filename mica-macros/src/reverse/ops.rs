@@ -181,8 +181,19 @@ impl Gen<'_> {
         let (args, slots, parts, after) = self.call_slots(&c.inputs, &c.spans, code);
         let acc = self.record.arrays[c.array].acc.clone();
         let adapter = &c.adapter;
+        // a tuple's seed: its scalars' adjoints, zero for those not read
+        let seed = match &c.tuple {
+            None => quote!(&#acc),
+            Some(elements) => {
+                let items = elements.iter().map(|e| match e {
+                    Some(k) => quote!(#acc[#k]),
+                    None => quote!(::core::default::Default::default()),
+                });
+                quote!((#(#items,)*))
+            }
+        };
         code.extend([quote! {
-            #adapter(#(#args,)* &#acc, ::mica::__private::One::one(), #(#slots,)* ::mica::__private::NoSlot);
+            #adapter(#(#args,)* #seed, ::mica::__private::One::one(), #(#slots,)* ::mica::__private::NoSlot);
             #after
             ::mica::__private::clear(&mut #acc[..]);
         }]);

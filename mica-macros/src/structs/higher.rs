@@ -112,11 +112,15 @@ pub fn companions(
             #(#before)*
             #fields_tangent(#pass_self #(#call),*)
         };
-        out.extend(crate::tangent::higher::tangent_fn(&companion, &params, body));
+        out.extend(crate::tangent::higher::tangent_fn(
+            &companion, &params, body,
+        ));
     }
     if args.higher.jacobian.is_some() {
         let float = crate::tangent::float_type(&item, &args.outer);
-        out.extend(crate::tangent::higher::jacobian_fn(&companion, &params, &float, true));
+        out.extend(crate::tangent::higher::jacobian_fn(
+            &companion, &params, &float, true,
+        ));
     }
     if args.higher.hvp.is_some() && dir.is_some() {
         // the reverse of the fields' directional derivative

@@ -179,7 +179,10 @@ pub(crate) fn jacobian_fn(
         // again; a hand-written `_backward` is all a `custom` one has)
         let (backward, one) = match twin {
             true => (
-                crate::function_form::sibling(item, &format_ident!("__mica_seeded_{}_backward", ident)),
+                crate::function_form::sibling(
+                    item,
+                    &format_ident!("__mica_seeded_{}_backward", ident),
+                ),
                 quote!(<#float as ::mica::__private::One>::one(),),
             ),
             false => (
@@ -263,7 +266,7 @@ pub(crate) fn hvp_fns(
     at: Span,
 ) -> (TokenStream, Option<ItemFn>) {
     if !is_scalar(item) {
-        errors.push(syn::Error::new(at, "`hvp` is the Hessian of a scalar: the function returns `f64`, `f32` or its float parameter"));
+        errors.push(syn::Error::new(at, "`hvp` is the Hessian of a scalar: the function returns `f64`, `f32` or its float parameter; a caller's `hvp` follows a function returning an array or a tuple when that function is a helper of a `#[tape]` module"));
         return (TokenStream::new(), None);
     }
     let ident = &item.sig.ident;

@@ -196,6 +196,30 @@ impl Tan<'_> {
             }
             return l.to_token_stream();
         }
+        if self.dir {
+            if let (Pat::Tuple(_), Expr::Call(c)) =
+                (&l.pat, crate::facts::syntax::strip_parens(&init.expr))
+            {
+                if let Expr::Path(f) = &*c.func {
+                    let name = f
+                        .path
+                        .segments
+                        .last()
+                        .map(|s| s.ident.to_string())
+                        .unwrap_or_default();
+                    self.errors.at(
+                        &l.pat,
+                        format!("`hvp` does not follow a call returning a tuple yet; put `{name}` in a `#[tape]` module beside this function (its helpers are followed), or ask `hvp` of a function whose calls return scalars"),
+                    );
+                    // (zero tangents: no second error for the same line)
+                    let zero = self.k(0.0);
+                    let dots = crate::facts::places::pattern_names(&l.pat)
+                        .into_iter()
+                        .map(|n| self.dot(&n));
+                    return quote!(#l #(#[allow(unused_mut)] let mut #dots = #zero;)*);
+                }
+            }
+        }
         if let Some((_, els)) = &init.diverge {
             self.errors.at(els, "forward mode does not follow `let … else` of a value with a slope; write a `match`");
             return l.to_token_stream();

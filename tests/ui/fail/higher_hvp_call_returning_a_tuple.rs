@@ -1,14 +1,14 @@
 use mica::tape;
 
-#[tape]
+#[tape(tangent)]
 fn polar(#[tracked] p: &[f64; 2]) -> (f64, f64) {
     (p[0].hypot(p[1]), p[1].atan2(p[0]))
 }
 
-#[tape]
-fn loss(#[tracked] p: &[f64; 2]) -> f64 {
+#[tape(hvp)]
+fn area(#[tracked] p: &[f64; 2]) -> f64 {
     let (r, a) = polar(p);
-    r * a
+    r * r * a
 }
 
 fn main() {}
