@@ -37,7 +37,7 @@ macro_rules! programs {
                 let mut t = 0.0;
                 for x in xs {
                     let mut h = *x;
-                    h[0] = h[0] * w[0];
+                    h[0] *= w[0];
                     t += h[0] * h[1];
                 }
                 for k in 0..xs.len() {

@@ -175,10 +175,7 @@ macro_rules! checks {
             }
 
             /// `a + h·d` for a struct.
-            fn moved<K: Clone + Knob<Grad = K>>(a: &K, d: &K, h: T) -> K
-            where
-                K: Step,
-            {
+            fn moved<K: Clone + Knob<Grad = K> + Step>(a: &K, d: &K, h: T) -> K {
                 let mut a = a.clone();
                 a.step(d, h);
                 a
