@@ -23,6 +23,14 @@ fn tape_at(args: TokenStream, input: TokenStream, inside: bool) -> TokenStream {
     if let Some(want) = crate::structs::wanted(&input).first() {
         return crate::structs::ask(want, &args, &input, inside);
     }
+    // a long block: its `let`s without a scope each (`flatten.rs`)
+    if crate::flatten::needed(&input) {
+        return crate::flatten::flatten(tape_of(args, input, inside));
+    }
+    tape_of(args, input, inside)
+}
+
+fn tape_of(args: TokenStream, input: TokenStream, inside: bool) -> TokenStream {
     if inside {
         return crate::structs::contents(tape(args, input.clone()), &input);
     }

@@ -32,6 +32,7 @@ mod expand;
 #[cfg(test)]
 mod expansion_time;
 mod facts;
+mod flatten;
 mod function_form;
 mod generics;
 mod helpers;
