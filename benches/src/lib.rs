@@ -16,9 +16,11 @@ pub mod higher;
 pub mod logistic;
 pub mod mlp;
 pub mod ode;
+pub mod outside;
 pub mod peers;
 pub mod peers_ad_trait;
 pub mod peers_candle;
+pub mod peers_echidna;
 pub mod peers_higher;
 pub mod rosenbrock;
 

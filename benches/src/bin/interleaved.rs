@@ -19,7 +19,15 @@
 //! bundle-adjustment Jacobian block by Mica's `_jacobian` against the
 //! hand-written one and the primal.
 //!
-//! `interleaved [ROUNDS] [peers | structs | higher | higher-peers | WORD]` (150 rounds by default; with
+//! With `outside`, the programs written by others (`src/outside/`): each
+//! hand-written adjoint against Mica's `_backward` in turns, then the
+//! primal against Mica's `_backward` in turns, and the geometric means of
+//! both ratios. With `echidna`, the `echidna` crate's two reverse modes
+//! (its recorded bytecode tape and its eager tape) against Mica's
+//! `_backward` on the same programs and on Extended Rosenbrock, n = 1,000,
+//! their ratio peer/Mica.
+//!
+//! `interleaved [ROUNDS] [peers | structs | higher | higher-peers | outside | echidna | WORD]` (150 rounds by default; with
 //! `WORD`, only the programs whose name contains it). With
 //! `MICA_TURNS_TSV=FILE`, the programs' ratios also go to `FILE`, one line
 //! per program (`title`, median, lower and upper quartile, tab-separated),
@@ -77,6 +85,14 @@ fn main() {
         .unwrap_or(150);
     if std::env::args().nth(2).as_deref() == Some("peers") {
         peers(rounds);
+        return;
+    }
+    if std::env::args().nth(2).as_deref() == Some("outside") {
+        outside(rounds);
+        return;
+    }
+    if std::env::args().nth(2).as_deref() == Some("echidna") {
+        echidna(rounds);
         return;
     }
     if std::env::args().nth(2).as_deref() == Some("higher-peers") {
@@ -216,4 +232,77 @@ fn higher_peers(rounds: usize) {
         );
     }
     println!();
+}
+
+/// The outside programs: Mica/hand and Mica/primal, each in turns.
+fn outside(rounds: usize) {
+    use mica_benches::outside;
+    println!(
+        "| program | primal | hand | Mica | Mica/hand, median | quartiles | Mica/primal, median | quartiles |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let (mut hand_logs, mut primal_logs) = (Vec::new(), Vec::new());
+    for (mut h, mut p) in outside::calls().into_iter().zip(outside::primal_calls()) {
+        let th = turns(&mut h, rounds);
+        let tp = turns(&mut p, rounds);
+        let [hl, hm, hu] = th.ratio;
+        let [pl, pm, pu] = tp.ratio;
+        hand_logs.push(hm.ln());
+        primal_logs.push(pm.ln());
+        println!(
+            "| {} | {} | {} | {} | **{hm:.2}** | {hl:.2}–{hu:.2} | **{pm:.2}** | {pl:.2}–{pu:.2} |",
+            h.name,
+            time(tp.hand),
+            time(th.hand),
+            time(th.mica),
+        );
+    }
+    let mean = |v: &[f64]| (v.iter().sum::<f64>() / v.len() as f64).exp();
+    let worst = hand_logs
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max)
+        .exp();
+    println!();
+    println!(
+        "**Outside programs, Mica / hand-written, geometric mean of the medians: {:.2}; worst {worst:.2}.**",
+        mean(&hand_logs)
+    );
+    println!(
+        "**Outside programs, Mica `_backward` / primal, geometric mean of the medians: {:.2}.**",
+        mean(&primal_logs)
+    );
+}
+
+/// echidna's bytecode tape and eager tape against Mica's `_backward`, in
+/// turns; their ratio peer/Mica (inverted as in `peers`).
+fn echidna(rounds: usize) {
+    use mica_benches::peers_echidna;
+    println!(
+        "| program | Mica | echidna tape | tape/Mica, median | quartiles | echidna eager | eager/Mica, median | quartiles |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let (mut tape_logs, mut eager_logs) = (Vec::new(), Vec::new());
+    for (mut tape, mut eager) in peers_echidna::calls() {
+        let tt = turns(&mut tape, rounds);
+        let te = turns(&mut eager, rounds);
+        let [tu, tm, tl] = tt.ratio.map(f64::recip);
+        let [eu, em, el] = te.ratio.map(f64::recip);
+        tape_logs.push(tm.ln());
+        eager_logs.push(em.ln());
+        println!(
+            "| {} | {} | {} | **{tm:.1}** | {tl:.1}–{tu:.1} | {} | **{em:.1}** | {el:.1}–{eu:.1} |",
+            tape.name,
+            time(tt.mica),
+            time(tt.hand),
+            time(te.hand),
+        );
+    }
+    let mean = |v: &[f64]| (v.iter().sum::<f64>() / v.len() as f64).exp();
+    println!();
+    println!(
+        "**echidna / Mica, geometric mean of the medians: bytecode tape {:.1}, eager tape {:.1}.**",
+        mean(&tape_logs),
+        mean(&eager_logs)
+    );
 }

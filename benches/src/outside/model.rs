@@ -1,0 +1,132 @@
+//! A model as a struct: a one-hidden-layer tanh network with its weights in
+//! a `#[derive(Clone, mica::Knob)]` struct, read as `m.w1[i * IN + j]`,
+//! fitted by the mean squared error over a batch.
+
+// written as its authors write it, with index loops
+#![allow(clippy::needless_range_loop)]
+
+use crate::data::Lcg;
+use mica::tape;
+
+/// Inputs.
+pub const IN: usize = 4;
+/// Hidden units.
+pub const HID: usize = 8;
+/// Examples.
+pub const N: usize = 256;
+
+/// The network: `w1` is `HID × IN`, row-major.
+#[derive(Clone, Debug, mica::Knob)]
+pub struct Net {
+    pub w1: Vec<f64>,
+    pub b1: Vec<f64>,
+    pub w2: Vec<f64>,
+    pub b2: f64,
+}
+
+impl Net {
+    /// A network with weights in `[-0.5, 0.5)`.
+    pub fn init(seed: u64) -> Net {
+        let mut g = Lcg::new(seed);
+        Net {
+            w1: g.vec(HID * IN, -0.5, 0.5),
+            b1: g.vec(HID, -0.1, 0.1),
+            w2: g.vec(HID, -0.5, 0.5),
+            b2: 0.05,
+        }
+    }
+
+    /// Every weight, field by field.
+    pub fn flat(&self) -> Vec<f64> {
+        let mut v = self.w1.clone();
+        v.extend(&self.b1);
+        v.extend(&self.w2);
+        v.push(self.b2);
+        v
+    }
+
+    /// The network from [`Net::flat`]'s order.
+    pub fn from_flat(v: &[f64]) -> Net {
+        let (w1, rest) = v.split_at(HID * IN);
+        let (b1, rest) = rest.split_at(HID);
+        let (w2, rest) = rest.split_at(HID);
+        Net {
+            w1: w1.to_vec(),
+            b1: b1.to_vec(),
+            w2: w2.to_vec(),
+            b2: rest[0],
+        }
+    }
+}
+
+/// The primal: `xs` is row-major, `n × IN`.
+#[tape]
+pub fn net_loss(#[tracked] m: &Net, xs: &[f64], ys: &[f64]) -> f64 {
+    let n = ys.len();
+    let mut total = 0.0;
+    for s in 0..n {
+        let mut out = m.b2;
+        for i in 0..HID {
+            let mut z = m.b1[i];
+            for j in 0..IN {
+                z += m.w1[i * IN + j] * xs[s * IN + j];
+            }
+            out += m.w2[i] * z.tanh();
+        }
+        let r = out - ys[s];
+        total += r * r;
+    }
+    total / n as f64
+}
+
+/// The hand-written adjoint: per example, the hidden layer on the stack,
+/// then its reverse into the gradient struct.
+pub fn net_loss_hand(m: &Net, xs: &[f64], ys: &[f64], seed: f64, d_m: &mut Net) -> f64 {
+    let n = ys.len();
+    let (w1, b1, w2) = (&m.w1[..HID * IN], &m.b1[..HID], &m.w2[..HID]);
+    let (dw1, db1, dw2) = (
+        &mut d_m.w1[..HID * IN],
+        &mut d_m.b1[..HID],
+        &mut d_m.w2[..HID],
+    );
+    let c = 2.0 * seed / n as f64;
+    let mut total = 0.0;
+    let mut db2 = 0.0;
+    for (x, y) in xs.chunks_exact(IN).zip(ys) {
+        let mut hid = [0.0; HID];
+        let mut out = m.b2;
+        for i in 0..HID {
+            let mut z = b1[i];
+            for j in 0..IN {
+                z += w1[i * IN + j] * x[j];
+            }
+            hid[i] = z.tanh();
+            out += w2[i] * hid[i];
+        }
+        let r = out - y;
+        total += r * r;
+        let g = c * r;
+        db2 += g;
+        for i in 0..HID {
+            dw2[i] += g * hid[i];
+            let dz = g * w2[i] * (1.0 - hid[i] * hid[i]);
+            db1[i] += dz;
+            for j in 0..IN {
+                dw1[i * IN + j] += dz * x[j];
+            }
+        }
+    }
+    d_m.b2 += db2;
+    total / n as f64
+}
+
+/// Inputs and targets from a smooth function: `(xs, ys)`.
+pub fn data(n: usize) -> (Vec<f64>, Vec<f64>) {
+    let mut g = Lcg::new(0x4e7 + n as u64);
+    let xs = g.vec(n * IN, -1.0, 1.0);
+    let ys = xs
+        .chunks_exact(IN)
+        .map(|x| (x[0] * x[1]).sin() + 0.5 * x[2] - 0.3 * x[3] * x[3])
+        .collect();
+    (xs, ys)
+}
