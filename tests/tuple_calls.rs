@@ -160,3 +160,62 @@ fn hvp_through_a_tuple_returning_helper() {
         }
     }
 }
+
+/// A tuple call in a loop's block whose scalars the reverse once read again
+/// by a name the forward sweep bound inside the loop (seed 44, program 262).
+#[mica::tape]
+pub fn looped_t(#[tracked] a: [f64; 3]) -> (f64, f64, f64) {
+    let w = a[0] * a[1] - 0.5;
+    (w, (a[2] * 0.5).sin(), w.tanh() + a[2] * a[0])
+}
+
+#[rustfmt::skip]
+#[allow(clippy::all)]
+#[mica::tape]
+pub fn found_by_random_programs(#[tracked] v0: &[f64], _cp: f64, k: usize) -> f64 {
+    let mut t3 = v0[0].tanh() + (v0[0] * 0.25_f64);
+    let mut h4 = [0.0_f64; 3];
+    let mut t5 = (-0.85_f64) + (v0[0] * 0.25_f64);
+    match k {
+        0 => {
+            t3 = (t3 + ((-0.1_f64) * 0.5_f64)).tanh();
+            for i6 in 0..1 {
+                if (i6 as f64) > 1.66_f64 {
+                    break;
+                }
+                t5 += (((if t3.min(-0.2_f64) < h4.iter().rev().skip(1).filter(|x| **x > -0.26_f64).map(|&_v7| 0.16_f64).sum::<f64>() { t5.sin() } else { t3 }) * (if t3.min(-0.2_f64) < h4.iter().rev().skip(1).filter(|x| **x > -0.26_f64).map(|&_v7| 0.16_f64).sum::<f64>() { t5.sin() } else { t3 })) + 0.5_f64).recip().tanh() * 0.1_f64;
+                h4[i6] = ({ let u10 = -t3; let u10 = u10.sin() * 0.5_f64 + ((t3 * t3) + 0.5_f64).cbrt(); u10 }).tanh();
+            }
+        }
+        _ => {
+            t3 = (t3 + ({ let (_, q1, mut q2) = looped_t(h4); q2 -= q1; q2 }.tanh() * 0.5_f64)).tanh();
+            t3 -= ((mica::softplus(-0.8_f64) - (((match k { 0 => t3, _ => 0.01_f64, }).tanh() * (match k { 0 => t3, _ => 0.01_f64, }).tanh()) + 0.5_f64).powf((t3.tanh() * (-0.16_f64)).tanh())).tanh() * 0.1_f64) - (t3 * 0.05_f64);
+        }
+    }
+    for i11 in 0..3 {
+        let t12 = { let (q0, q1, q2) = looped_t(h4); q0 + q1 * q2 };
+        if (t5 * t3.tanh()) < (-0.12_f64) {
+            continue;
+        }
+        t3 += t12.tanh() * 0.1_f64;
+        let t12 = t12 * 0.5_f64 + ((v0[i11 % v0.len()] + (-0.66_f64)) + t5).tanh();
+        t5 += t12.tanh() * 0.1_f64;
+    }
+    for j13 in 1..3 {
+        h4[j13] = (h4[j13] * 0.21_f64) + (h4[j13 - 1] * 0.59_f64);
+    }
+    let t14 = h4[2];
+    ((t3 + h4[0]) + t5) + t14
+}
+
+#[test]
+fn a_tuple_call_in_a_loop() {
+    for v in [[0.3, -0.2], [1.1, 0.7], [-0.8, 0.4]] {
+        for k in 0..2 {
+            let mut g = [0.0; 2];
+            found_by_random_programs_backward(&v, 0.3, k, 1.0, &mut g);
+            let f = |p: &[f64]| found_by_random_programs(p, 0.3, k);
+            fd::agrees("looped", &f, &v, &g, 1e-6);
+        }
+    }
+}

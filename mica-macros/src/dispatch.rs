@@ -96,7 +96,10 @@ fn function_of(
     let closures = crate::closures::rewrite(&mut item.block, errors);
     let knobs = crate::iterators::knobs(&item);
     let chains = crate::iterators::rewrite(&mut item, knobs, errors) || closures;
-    let primal = match crate::spellings::rewrite(&mut item) || chains {
+    // named indices read through their definitions, for the reverse to
+    // read them again (not in the plain adjoint, the shortcuts' oracle)
+    let named = has_tracked(&item) && args.plain.is_none() && crate::indices::inline(&mut item);
+    let primal = match crate::spellings::rewrite(&mut item) || chains || named {
         true => primal.or(Some(written)),
         false => primal,
     };

@@ -38,6 +38,7 @@ mod generics;
 mod helpers;
 #[cfg(test)]
 mod house;
+mod indices;
 mod iterators;
 mod knob_derive;
 mod lower;

@@ -2939,6 +2939,11 @@ impl R<'_> {
                     (format!("{i} as {t}"), false)
                 }
             }
+            // a read behind the loop's index through a named index (`let
+            // qi = i - 1;`), which the reverse reads through its definition
+            E::Index(a, Ix::Off(i, k)) if *k < 0 => {
+                (format!("{{ let qi = {i} - {}; {a}[qi] }}", -k), false)
+            }
             E::Index(a, ix) => (self.ix(a, ix, None), true),
             E::Index2(m, ix, r, jx, c) => {
                 let one = |x: &Ix, n: usize| match x {

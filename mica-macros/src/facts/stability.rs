@@ -193,6 +193,12 @@ impl Stability {
         self.statement
     }
 
+    /// A name the lowering binds itself (not in the user's lines): never
+    /// taken for an item, never read again.
+    pub fn hidden(&mut self, name: &str) {
+        *self.counts.entry(name.to_string()).or_default() += 2;
+    }
+
     /// Whether `name` is bound exactly once in the whole function.
     pub fn bound_once(&self, name: &str) -> bool {
         self.counts.get(name) == Some(&1)

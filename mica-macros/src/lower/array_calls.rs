@@ -174,6 +174,11 @@ impl Sweep<'_> {
         let span = c.func.span();
         let adapter = quote_spanned!(span=> #path::adjoint);
         let (value, scalars) = (self.names.fresh("l"), self.names.fresh("l"));
+        // (bound in the forward sweep only: the reverse may not read them)
+        if let Some(stability) = &mut self.stability {
+            stability.hidden(&value.to_string());
+            stability.hidden(&scalars.to_string());
+        }
         let mut read = Vec::new();
         let mut positions = Vec::new();
         for (k, p) in elements.iter().enumerate() {

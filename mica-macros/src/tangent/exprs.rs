@@ -405,6 +405,16 @@ impl Tan<'_> {
         }
     }
 
+    /// The zero tangent of the value bound to `name`.
+    pub(crate) fn zero_of_value(&self, name: &proc_macro2::Ident) -> TokenStream {
+        match self.dir {
+            true => {
+                quote!(::mica::__private::zero_value(::mica::detach(::core::clone::Clone::clone(&#name))))
+            }
+            false => quote!(::mica::__private::zeros_like(&#name)),
+        }
+    }
+
     /// The tangent of a place written to: `x[i]` → `dot_x[i]`.
     pub(crate) fn place_dot(&self, e: &Expr) -> TokenStream {
         match e {

@@ -242,8 +242,15 @@ impl Tan<'_> {
         }
         let pat = &l.pat;
         let dot = self.dot_pat(pat);
-        let t = v.t.unwrap_or_else(|| self.zero_of(&init.expr));
         let p = v.p;
+        // a value with no slope that running again could change anything
+        // (a `loop`, a call): its zero shaped from the value
+        if v.t.is_none() && super::syntax::runs_again(&init.expr) {
+            let pv = self.fresh("p");
+            let zero = self.zero_of_value(&pv);
+            return quote!(#pre let #pv = #p; let #dot = #zero; let #pat = #pv;);
+        }
+        let t = v.t.unwrap_or_else(|| self.zero_of(&init.expr));
         // `let x = x * 2.0;`: the tangent reads the old `x`
         if names.iter().any(|n| mentions_name(&init.expr, n)) {
             let (pv, tv) = (self.fresh("p"), self.fresh("t"));

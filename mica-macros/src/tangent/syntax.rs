@@ -154,3 +154,19 @@ pub(crate) fn exits(e: &Expr) -> bool {
     v.visit_expr(e);
     v.0
 }
+
+/// Whether evaluating `e` again could do something or cost much (its zero
+/// tangent is then shaped from its value, not from `e` run again).
+pub(crate) fn runs_again(e: &Expr) -> bool {
+    matches!(
+        crate::facts::syntax::strip(e),
+        Expr::Loop(_)
+            | Expr::Block(_)
+            | Expr::If(_)
+            | Expr::Match(_)
+            | Expr::Call(_)
+            | Expr::While(_)
+            | Expr::ForLoop(_)
+            | Expr::Unsafe(_)
+    )
+}
