@@ -92,16 +92,7 @@ impl Sweep<'_> {
             ));
         };
         let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
-        // the seeded twin's adapter, beside the function:
-        // `path::to::f` → `path::to::__mica_seeded_f::adjoint`
-        let mut path = func.path.clone();
-        if let Some(last) = path.segments.last_mut() {
-            last.arguments = syn::PathArguments::None;
-            last.ident =
-                quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
-        }
-        let span = c.func.span();
-        let adapter = quote_spanned!(span=> #path::adjoint);
+        let adapter = seeded_adapter(func, c);
         let name = self.names.fresh("l");
         let f = &c.func;
         out.extend([quote!(let #name = #f(#(#args),*);)]);
@@ -165,14 +156,7 @@ impl Sweep<'_> {
             out.extend([quote!(let _ = #f(#(#args),*);)]);
             return Ok(());
         }
-        let mut path = func.path.clone();
-        if let Some(last) = path.segments.last_mut() {
-            last.arguments = syn::PathArguments::None;
-            last.ident =
-                quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
-        }
-        let span = c.func.span();
-        let adapter = quote_spanned!(span=> #path::adjoint);
+        let adapter = seeded_adapter(func, c);
         let (value, scalars) = (self.names.fresh("l"), self.names.fresh("l"));
         // (bound in the forward sweep only: the reverse may not read them)
         if let Some(stability) = &mut self.stability {
@@ -220,6 +204,18 @@ impl Sweep<'_> {
         }
         Ok(())
     }
+}
+
+/// The seeded twin's adapter, beside the function: `path::to::f` →
+/// `path::to::__mica_seeded_f::adjoint`.
+fn seeded_adapter(func: &syn::ExprPath, c: &syn::ExprCall) -> TokenStream {
+    let mut path = func.path.clone();
+    if let Some(last) = path.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+        last.ident = quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+    }
+    let span = c.func.span();
+    quote_spanned!(span=> #path::adjoint)
 }
 
 /// The names of a tuple pattern (`(a, mut b, _)`, typed or not): `None`
