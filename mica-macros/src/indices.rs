@@ -37,10 +37,9 @@ pub fn inline(item: &mut ItemFn) -> bool {
         let syn::FnArg::Typed(t) = input else {
             continue;
         };
-        let mut names = Vec::new();
-        pattern_names(&t.pat, &mut names);
+        let names = crate::facts::places::pattern_names(&t.pat);
         let plain = matches!(&*t.pat, Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none())
-            && !mentions_mut(&t.ty.to_token_stream());
+            && !crate::facts::stability::mentions_mut(&t.ty.to_token_stream());
         let tracked = t.attrs.iter().any(crate::parse::is_tracked);
         for name in names {
             let kind = match (plain, tracked) {
@@ -48,24 +47,17 @@ pub fn inline(item: &mut ItemFn) -> bool {
                 (true, true) => Kind::Measured,
                 _ => Kind::Other,
             };
-            outer.bind(name, kind);
+            outer.bind(name.to_string(), kind);
         }
     }
     let mut in_macros = HashSet::new();
     MacroNames(&mut in_macros).visit_block(&item.block);
-    let mut counts = Counts::default();
-    for input in &item.sig.inputs {
-        if let syn::FnArg::Typed(t) = input {
-            counts.visit_pat(&t.pat);
-        }
-    }
-    counts.visit_block(&item.block);
     let mut rewrite = Rewrite {
         scopes: vec![outer],
         in_macros,
         changed: false,
         loops: 0,
-        counts: counts.0,
+        counts: crate::facts::stability::binding_counts(&item.sig, &item.block),
     };
     rewrite.visit_block_mut(&mut item.block);
     rewrite.changed
@@ -93,17 +85,6 @@ impl Scope {
     fn bind(&mut self, name: String, kind: Kind) {
         self.names.insert(name, kind);
     }
-}
-
-fn pattern_names(pat: &Pat, out: &mut Vec<String>) {
-    struct Names<'a>(&'a mut Vec<String>);
-    impl<'a> Visit<'a> for Names<'_> {
-        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
-            self.0.push(p.ident.to_string());
-            syn::visit::visit_pat_ident(self, p);
-        }
-    }
-    Names(out).visit_pat(pat);
 }
 
 /// Every identifier inside a macro's tokens, and every word of its string
@@ -134,14 +115,6 @@ fn words(tokens: &TokenStream, out: &mut HashSet<String>) {
     }
 }
 
-fn mentions_mut(tokens: &TokenStream) -> bool {
-    tokens.clone().into_iter().any(|t| match t {
-        TokenTree::Ident(i) => i == "mut",
-        TokenTree::Group(g) => mentions_mut(&g.stream()),
-        _ => false,
-    })
-}
-
 /// The rewrite, scope by scope: a name is read as its definition where the
 /// binding in scope is that definition's `let`, and every name the
 /// definition reads still means what it meant there (a later binding of
@@ -154,17 +127,6 @@ struct Rewrite {
     loops: usize,
     /// how many times each name is bound in the function
     counts: HashMap<String, usize>,
-}
-
-/// How many times each name is bound in the function.
-#[derive(Default)]
-struct Counts(HashMap<String, usize>);
-
-impl<'a> Visit<'a> for Counts {
-    fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
-        *self.0.entry(p.ident.to_string()).or_default() += 1;
-        syn::visit::visit_pat_ident(self, p);
-    }
 }
 
 impl Rewrite {
@@ -190,10 +152,8 @@ impl Rewrite {
     }
 
     fn bind_pattern(&mut self, pat: &Pat, kind: Kind) {
-        let mut names = Vec::new();
-        pattern_names(pat, &mut names);
-        for name in names {
-            self.bind(name, kind.clone());
+        for name in crate::facts::places::pattern_names(pat) {
+            self.bind(name.to_string(), kind.clone());
         }
     }
 

@@ -520,7 +520,7 @@ impl<'ast> Visit<'ast> for Touches {
 }
 
 /// Whether tokens mention mutation: `mut`, or a name like `iter_mut`.
-fn mentions_mut(tokens: &proc_macro2::TokenStream) -> bool {
+pub(crate) fn mentions_mut(tokens: &proc_macro2::TokenStream) -> bool {
     // most tokens mention neither, and one rendering of them says so:
     // walking them instead crosses the proc-macro bridge once per group
     let text = tokens.to_string();
@@ -535,6 +535,20 @@ fn mentions_mut_in(tokens: &proc_macro2::TokenStream) -> bool {
         proc_macro2::TokenTree::Group(g) => mentions_mut_in(&g.stream()),
         _ => false,
     })
+}
+
+/// How many times each name is bound in a function: its parameters and
+/// every pattern of its body.
+pub(crate) fn binding_counts(sig: &syn::Signature, block: &syn::Block) -> HashMap<String, usize> {
+    let mut counter = Bindings::default();
+    for input in &sig.inputs {
+        match input {
+            syn::FnArg::Typed(t) => counter.visit_pat(&t.pat),
+            syn::FnArg::Receiver(_) => *counter.0.entry("self".into()).or_default() += 1,
+        }
+    }
+    counter.visit_block(block);
+    counter.0
 }
 
 /// Counts the names bound by patterns.
