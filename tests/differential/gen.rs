@@ -3005,7 +3005,9 @@ impl R<'_> {
                     5 => format!("{{ let (q0, q1, q2) = p{id}_t{d}({a}); q0 + q1 * q2 }}"),
                     _ => format!("p{id}_v{d}({a})[{k}]"),
                 };
-                (text, true)
+                // A block in front of an operator ends a match arm or a
+                // statement, so the tuple forms are not atomic.
+                (text, *k < 3)
             }
             E::If(c, x, y) => (
                 format!(
