@@ -105,6 +105,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         trig: HashMap::new(),
         open: Vec::new(),
         fused_at: None,
+        carried_reads: HashMap::new(),
     };
     // the plain adjoint computes every slope as its rule says
     if !plain {
@@ -260,6 +261,9 @@ struct Gen<'g> {
     open: Vec<usize>,
     /// while a fused loop's body is walked: its place in `open`
     fused_at: Option<usize>,
+    /// element reads whose slope a fused loop carries (`fuse.rs`): value →
+    /// the register it adds into
+    carried_reads: HashMap<ValueId, Ident>,
 }
 
 /// One loop around the one being walked, as the room of its tape sees it.

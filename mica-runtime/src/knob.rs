@@ -275,6 +275,14 @@ pub fn add_into<A: Accumulate>(into: &mut [A], from: &[A]) {
     }
 }
 
+/// A zero of an adjoint buffer's element type, where a fused loop starts
+/// the slope it carries to the next iteration: `-0.0`, which added to any
+/// value leaves it as it is (sign included), so the compiler drops the add.
+#[inline(always)]
+pub fn zero_element<T: num_traits::Zero + core::ops::Neg<Output = T>>(_: &[T]) -> T {
+    -T::zero()
+}
+
 /// The zero gradient of a knob given by value (forward mode's zero
 /// tangent of a value the reverse reads as `detach(…)`).
 #[inline(always)]

@@ -229,6 +229,8 @@ pub enum For {
     Range(String, usize),
     /// `i in lo..hi`
     Span(String, usize, usize),
+    /// `i in (lo..hi).rev()`
+    Back(String, usize, usize),
     /// `j in i + 1..3`, `i` an enclosing loop's index
     Tail(String, String),
     Iter(String, String),
@@ -1244,6 +1246,124 @@ impl Gen {
         ]
     }
 
+    /// A loop over a range that sums terms of neighbouring elements of a
+    /// knob array, as chained objectives are written: `t += (w[i + 1] -
+    /// w[i] * w[i]).powi(2) * c + f(w[i])`, or `w[i - 1]` and `w[i]` over
+    /// `1..n` (through a named index). The fused loop carries the upper
+    /// element's slope to the next iteration in a register; the edges it
+    /// must not carry through: a read in an `if` arm, a `continue` before a
+    /// read, a third offset, offsets two apart. A `break` ends the
+    /// iterations early, with a slope waiting.
+    fn neighbour_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some(w) = s
+            .arrays
+            .iter()
+            .filter(|a| a.len >= 2 && self.knobs.iter().any(|(k, _)| *k == a.name))
+            .max_by_key(|a| a.len)
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let (t, i) = (self.name("t"), self.name("i"));
+        let n = w.len;
+        let shape = match self.rng.below(10) {
+            8 | 9 if n < 3 => 0,
+            k => k,
+        };
+        // the offsets read, and the range that keeps them in bounds
+        let (offsets, lo, hi): (&[i64], usize, usize) = match shape {
+            8 => (&[0, 1, 2], 0, n - 2),
+            9 => (&[0, 2], 0, n - 2),
+            _ if self.rng.chance(0.4) => (&[-1, 0], 1, n),
+            _ => (&[0, 1], 0, n - 1),
+        };
+        let read = |k: i64| match k {
+            0 => E::Index(w.name.clone(), Ix::Var(i.clone(), false)),
+            _ => E::Index(w.name.clone(), Ix::Off(i.clone(), k)),
+        };
+        let (a, b2) = (read(offsets[0]), read(offsets[offsets.len() - 1]));
+        let f = ["sin", "tanh", "atan", "cos"][self.rng.below(4)];
+        let gap = E::Bin(
+            '-',
+            b(b2.clone()),
+            b(E::Bin('*', b(a.clone()), b(a.clone()))),
+        );
+        let chained = E::Bin(
+            '*',
+            b(E::Bin('*', b(gap.clone()), b(gap))),
+            b(E::Lit(self.rng.lit(0.3, 1.2))),
+        );
+        let lone =
+            |g: &mut Self, e: E| E::Bin('*', b(E::M1(f, b(e))), b(E::Lit(g.rng.lit(0.3, 1.2))));
+        let cond = |g: &mut Self, e: &E| {
+            if g.rng.chance(0.5) {
+                Cond {
+                    a: E::IdxF(i.clone()),
+                    gt: g.rng.chance(0.5),
+                    b: E::Lit(g.rng.lit(0.2, 1.8)),
+                }
+            } else {
+                Cond {
+                    a: e.clone(),
+                    gt: g.rng.chance(0.5),
+                    b: E::Lit(g.rng.lit(-0.5, 0.5)),
+                }
+            }
+        };
+        let mut body = Vec::new();
+        match shape {
+            // the upper read only in an arm
+            5 => {
+                body.push(S::Assign(t.clone(), "+=", lone(self, a.clone())));
+                let c = cond(self, &a);
+                let one = lone(self, b2.clone());
+                body.push(S::If(c, vec![S::Assign(t.clone(), "+=", one)], Vec::new()));
+            }
+            // a `continue` between the reads
+            6 => {
+                body.push(S::Assign(t.clone(), "+=", lone(self, a.clone())));
+                let c = cond(self, &a);
+                body.push(S::Exit(c, false));
+                body.push(S::Assign(t.clone(), "-=", lone(self, b2.clone())));
+            }
+            // a `continue` first
+            7 => {
+                let c = cond(self, &a);
+                body.push(S::Exit(c, false));
+                body.push(S::Assign(t.clone(), "+=", chained));
+            }
+            8 => {
+                body.push(S::Assign(t.clone(), "+=", chained));
+                let mid = read(1);
+                body.push(S::Assign(t.clone(), "+=", lone(self, mid)));
+            }
+            _ => {
+                body.push(S::Assign(t.clone(), "+=", chained));
+                if self.rng.chance(0.5) {
+                    body.push(S::Assign(t.clone(), "+=", lone(self, a.clone())));
+                }
+                if self.rng.chance(0.3) {
+                    body.push(S::Assign(t.clone(), "-=", lone(self, b2.clone())));
+                }
+                // a `break`: a slope waits when the loop ends
+                if shape == 4 {
+                    let c = cond(self, &b2);
+                    body.push(S::Exit(c, true));
+                }
+            }
+        }
+        // walked backward now and then: the iteration after `i` is `i - 1`
+        let range = if self.rng.chance(0.4) {
+            For::Back(i, lo, hi)
+        } else {
+            For::Span(i, lo, hi)
+        };
+        vec![
+            S::Let(t, with_knob(E::Lit(0.0), &self.knobs)),
+            S::For(range, body),
+        ]
+    }
+
     /// An exit before the body's last statement, often one that flips
     /// with the loop's index (`if (i as f64) > 0.5 { break; }`): the
     /// iterations after it, or the rest of this one, do not run.
@@ -1431,12 +1551,17 @@ impl Gen {
         // stop its shortcuts (no `return`, nothing after it): each
         // shortcut's edge, where the shortcut would be taken
         if !self.window && self.rng.chance(0.3) {
-            if self.rng.chance(0.25) {
-                out.extend(self.stopping_loop(&s));
-            } else if self.rng.chance(0.3) {
-                out.extend(self.arms_sum_loop(&s));
-            } else {
-                out.extend(self.passing_loop(&mut s, false));
+            match self.rng.below(20) {
+                0..=2 => out.extend(self.stopping_loop(&s)),
+                3..=5 => out.extend(self.arms_sum_loop(&s)),
+                6..=13 => {
+                    let chained = self.neighbour_loop(&s);
+                    if chained.is_empty() {
+                        out.extend(self.stopping_loop(&s));
+                    }
+                    out.extend(chained);
+                }
+                _ => out.extend(self.passing_loop(&mut s, false)),
             }
             return out;
         }
@@ -1539,6 +1664,10 @@ impl Gen {
         // its sum used linearly (by the output): one the function form fuses
         if self.rng.chance(0.3) {
             out.extend(self.summing_loop(&s, knobs));
+        }
+        // a chained objective's loop over neighbouring elements
+        if self.rng.chance(0.2) {
+            out.extend(self.neighbour_loop(&s));
         }
         // two rows of a matrix knob read in one loop over its columns
         // (`z += m[i][j] * m[i + 1][j]`), or a row and the diagonal
@@ -2721,7 +2850,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         }
         S::For(f, body) => {
             match f {
-                For::Range(..) | For::Span(..) => {}
+                For::Range(..) | For::Span(..) | For::Back(..) => {}
                 For::Tail(_, i) => {
                     r.insert(i.clone());
                 }
@@ -2806,6 +2935,7 @@ fn label_of(f: &For) -> String {
     let first = match f {
         For::Range(i, _)
         | For::Span(i, _, _)
+        | For::Back(i, _, _)
         | For::Tail(i, _)
         | For::Iter(i, _)
         | For::Len(i, _) => i,
@@ -3341,6 +3471,7 @@ impl R<'_> {
                 let head = match f {
                     For::Range(i, n) => format!("{} in 0..{n}", self.n(i)),
                     For::Span(i, lo, hi) => format!("{} in {lo}..{hi}", self.n(i)),
+                    For::Back(i, lo, hi) => format!("{} in ({lo}..{hi}).rev()", self.n(i)),
                     For::Tail(j, i) => format!("{} in {} + 1..3", self.n(j), self.n(i)),
                     For::Iter(a, arr) => format!("{} in {arr}.iter()", self.n(a)),
                     For::Len(i, arr) => format!("{} in 0..{arr}.len()", self.n(i)),

@@ -28,12 +28,12 @@ use crate::record::{Array, ArrayId, Loop, OpKind, Operand, Step, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One access of a loop body to an array.
-struct Access {
-    array: ArrayId,
+pub(crate) struct Access {
+    pub array: ArrayId,
     /// the subscripts, outermost first (`None`: unknown); fewer than the
     /// array's rank for a row or a whole array
-    at: Vec<Option<Linear>>,
-    writes: bool,
+    pub at: Vec<Option<Linear>>,
+    pub writes: bool,
 }
 
 /// What a loop's iterations share through arrays.
@@ -238,7 +238,7 @@ fn writes_inside<'l>(
     })
 }
 
-fn collect(steps: &[Step], l: &Loop, values: &[Value], out: &mut Vec<Access>) {
+pub(crate) fn collect(steps: &[Step], l: &Loop, values: &[Value], out: &mut Vec<Access>) {
     let at = |indices: &[Operand]| -> Vec<Option<Linear>> {
         indices.iter().map(|i| subscript(i, l, values)).collect()
     };
@@ -325,7 +325,7 @@ fn collect(steps: &[Step], l: &Loop, values: &[Value], out: &mut Vec<Access>) {
 /// A subscript of an access in `l` as a linear form in `l`'s variable: a
 /// literal, or an integer the body evaluated from its syntax in the same
 /// iteration.
-fn subscript(index: &Operand, l: &Loop, values: &[Value]) -> Option<Linear> {
+pub(crate) fn subscript(index: &Operand, l: &Loop, values: &[Value]) -> Option<Linear> {
     match index {
         Operand::Const(tokens) => {
             let lit: syn::LitInt = syn::parse2(tokens.clone()).ok()?;

@@ -92,10 +92,13 @@ impl Gen<'_> {
                     self.contribute(id, slot, code);
                 }
             }
-            OpKind::Read { array, indices } => {
-                let element = self.element(*array, indices);
-                code.extend([quote!(#element += #adj;)]);
-            }
+            OpKind::Read { array, indices } => match self.carried_reads.get(&op.out) {
+                Some(register) => code.extend([quote!(#register += #adj;)]),
+                None => {
+                    let element = self.element(*array, indices);
+                    code.extend([quote!(#element += #adj;)]);
+                }
+            },
         }
     }
 
