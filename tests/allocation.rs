@@ -87,6 +87,17 @@ fn nested(#[tracked] w: &[f64], rows: usize) -> f64 {
 }
 
 #[tape]
+fn nested_scaled(#[tracked] w: &[f64], rows: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..rows {
+        for wj in w.iter() {
+            s = 0.99 * s + (wj * (i + 1) as f64).sin();
+        }
+    }
+    s
+}
+
+#[tape]
 fn fixed_trips(#[tracked] x: f64) -> f64 {
     let mut s = x;
     for _ in 0..50 {
@@ -147,9 +158,16 @@ fn straight_line_gradients_allocate_nothing() {
     // nested loops: the outer loop's storage once, the inner loop's storage
     // sized at each outer iteration (it grows a few times, not per element)
     let counted = allocations_during(|| {
-        sink += nested_backward(&w, 200, 1.0, &mut d_w);
+        sink += nested_scaled_backward(&w, 200, 1.0, &mut d_w);
     });
     assert!((2..=12).contains(&counted), "{counted} allocations");
+    // nested loops that only sum: the outer loop runs its reverse inside
+    // it, and the inner loop's storage, the same size in every outer
+    // iteration, is sized once before them
+    let counted = allocations_during(|| {
+        sink += nested_backward(&w, 200, 1.0, &mut d_w);
+    });
+    assert_eq!(counted, 1, "nested sums");
     // a loop over a literal range keeps its storage on the stack
     let counted = allocations_during(|| sink += fixed_trips_grad(0.3).1);
     assert_eq!(counted, 0);

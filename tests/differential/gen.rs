@@ -2009,9 +2009,31 @@ impl Gen {
             let k = self.rng.below(3);
             self.block(&mut inner, 1, k)
         };
-        let (e, _) = fit(self.expr(&inner, 2), 2.0);
         let op = if self.rng.chance(0.7) { "+=" } else { "-=" };
-        body.push(S::Assign(sum.clone(), op, e));
+        // now and then the sum goes on in an inner loop that only sums
+        // into it too (`for j in 0..m { t += … }`): still a sum of the
+        // outer loop, which is fused with the inner loop's reverse inside
+        if self.rng.chance(0.3) {
+            let j = self.name("j");
+            let m = 1 + self.rng.below(3);
+            let mut deeper = inner.clone();
+            deeper.in_loop += 1;
+            deeper.idx.push((j.clone(), m));
+            let (e, _) = fit(self.expr(&deeper, 2), 2.0);
+            let mut run = vec![S::Assign(sum.clone(), op, e)];
+            if self.rng.chance(0.3) {
+                let (c, _) = fit(self.expr(&deeper, 1), 1.0);
+                run.push(S::Assign(
+                    sum.clone(),
+                    "+=",
+                    E::Bin('*', b(c), b(E::Lit(0.5))),
+                ));
+            }
+            body.push(S::For(For::Range(j, m), run));
+        } else {
+            let (e, _) = fit(self.expr(&inner, 2), 2.0);
+            body.push(S::Assign(sum.clone(), op, e));
+        }
         vec![S::Let(sum, init), S::For(For::Range(i, n), body)]
     }
 }

@@ -154,7 +154,8 @@ pub(super) fn sums_into(steps: &[Step], end: ValueId, entry: ValueId) -> bool {
 /// body's own level, or in the arms of its branches, by `u + x`, `x + u` or
 /// `u - x` from `entry` or from such a sum, with an arm that leaves the
 /// binding alone giving the sum it found (`if c { continue; } total += x;`,
-/// `total += a; total += b;`, `if c { total += a } else { total -= b }`).
+/// `total += a; total += b;`, `if c { total += a } else { total -= b }`),
+/// or by an inner loop whose own iterations sum into it the same way.
 /// Then every version of the binding in an iteration has the adjoint of
 /// `end`. `reads` counts every read of the body (and the carried `end`
 /// once); each sum of the chain, `entry` too, must be read as often as the
@@ -211,6 +212,19 @@ fn chain(
                         }
                         _ => false,
                     };
+                }
+                // an inner loop that only sums into the binding too
+                // (`for j in 0..d { total += … }`): its exit is a sum of
+                // what it found before it
+                Step::Loop(l) => {
+                    let Some(c) = l.carried.iter().find(|c| c.exit == v) else {
+                        continue;
+                    };
+                    let (Val::Active(before), Val::Active(end)) = (&c.before, &c.end) else {
+                        return false;
+                    };
+                    return chain(&[&l.steps], *end, c.entry, uses)
+                        && chain(&scopes[..=depth], *before, entry, uses);
                 }
                 Step::Branch(b) => {
                     let Some(merge) = b.merges.iter().find(|m| m.out == v) else {

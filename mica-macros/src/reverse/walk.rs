@@ -17,6 +17,10 @@ impl Gen<'_> {
     /// A loop, walked from its last iteration to its first (first to last
     /// where the iterations pass nothing back, see `forward.rs`).
     pub(super) fn walk_loop(&mut self, l: &Loop, code: &mut TokenStream) {
+        if self.reverse_is_zero(l) {
+            leave_empty(l, &mut self.empty_tapes);
+            return;
+        }
         let plan = self.plan.of_loop(l);
         let forward = plan.is_some_and(|p| p.forward.is_yes());
         let slices = plan.and_then(|p| p.slices.yes());
@@ -141,6 +145,21 @@ impl Gen<'_> {
                 self.contribute(before, carry, code);
             }
         }
+    }
+
+    /// Whether no adjoint reaches `l`'s iterations, so that its reverse
+    /// would add only zeros: none of the bindings it carries (scalars or
+    /// nothing recorded) has an adjoint after the loop, and nothing in its
+    /// body writes an array (a write's reverse takes the element's adjoint,
+    /// which may not be zero). Adjoints in the body come from nowhere else.
+    /// Such a loop has no reverse and keeps nothing (a selection's
+    /// candidates, where only the winner's index is read after the loop).
+    fn reverse_is_zero(&self, l: &Loop) -> bool {
+        l.carried.iter().all(|c| {
+            matches!(c.end, Val::Active(_) | Val::Const)
+                && self.contributions.get(&c.exit).is_none_or(Vec::is_empty)
+                && !self.accumulators.contains_key(&c.exit)
+        }) && !writes_array(&l.steps)
     }
 
     /// For the tape of the loop on top of `nest`, pushed once per
@@ -269,5 +288,37 @@ impl Gen<'_> {
             }
         }
         (again, stored)
+    }
+}
+
+/// Whether a step among `steps` (inside loops and arms too) writes an
+/// array.
+fn writes_array(steps: &[Step]) -> bool {
+    steps.iter().any(|step| match step {
+        Step::Op(_) => false,
+        Step::Loop(inner) => writes_array(&inner.steps),
+        Step::Branch(b) => b.arms.iter().any(|(_, arm)| writes_array(arm)),
+        _ => true,
+    })
+}
+
+/// `l`'s tape and those of the loops inside it, left empty: a loop with no
+/// reverse keeps nothing.
+fn leave_empty(l: &Loop, empty: &mut HashSet<String>) {
+    empty.insert(l.tape.to_string());
+    leave_empty_in(&l.steps, empty);
+}
+
+fn leave_empty_in(steps: &[Step], empty: &mut HashSet<String>) {
+    for step in steps {
+        match step {
+            Step::Loop(inner) => leave_empty(inner, empty),
+            Step::Branch(b) => {
+                for (_, arm) in &b.arms {
+                    leave_empty_in(arm, empty);
+                }
+            }
+            _ => {}
+        }
     }
 }
