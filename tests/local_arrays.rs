@@ -169,6 +169,17 @@ macro_rules! programs {
                 s + r[0] * r[1]
             }
 
+            /// A local array borrowed by name (`let r = &h;`) and read
+            /// through the borrow, a `Vec` too.
+            #[tape$(($mode))?]
+            pub fn borrowed(#[tracked] w: &[$t]) -> $t {
+                let h = [w[0] * w[1], w[2].sin()];
+                let r = &h;
+                let v = vec![r[1] * w[3], w[0]];
+                let s = &v;
+                r[0] * 0.5 + r[1] * s[0] + s[1] * s[1]
+            }
+
             /// Two scalars swapped, and a swap under a recorded condition.
             #[tape$(($mode))?]
             pub fn scalars(#[tracked] w: &[$t]) -> $t {
@@ -273,6 +284,10 @@ macro_rules! check_all {
                 p,
                 &g,
             );
+
+            let (_, g) = borrowed_grad(p);
+            same(&g, &$q::borrowed_grad(p).1, "borrowed");
+            agree("borrowed", &|v| borrowed(v), p, &g);
 
             let (_, g) = scalars_grad(p);
             same(&g, &$q::scalars_grad(p).1, "scalars");

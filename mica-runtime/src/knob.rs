@@ -515,6 +515,20 @@ impl<K: Shaped, const N: usize> Shaped for [K; N] {
     }
 }
 
+/// A borrowed array (`let r = &h;`): the array's shape and buffer.
+impl<A: Shaped> Shaped for &A {
+    type Shape = A::Shape;
+    type Grad = A::Grad;
+    #[inline(always)]
+    fn shape(&self) -> A::Shape {
+        (**self).shape()
+    }
+    #[inline(always)]
+    fn zeros(shape: A::Shape) -> A::Grad {
+        A::zeros(shape)
+    }
+}
+
 impl<K: Shaped> Shaped for Vec<K>
 where
     K::Grad: Clone,
