@@ -8,7 +8,9 @@
 //! functions that keep the values bounded.
 //!
 //! This file is written by a script; its lines follow ten forms in turn
-//! (`v{k}` from `v{k - 1}` and `v{k / 2}`).
+//! (`v{k}` from `v{k - 1}` and `v{k / 2}`). A second function, `mixed`,
+//! has long blocks of loops, branches, borrows and closures between its
+//! `let`s, which the regrouping must leave whole.
 #![deny(warnings)]
 #![allow(clippy::all)]
 
@@ -2193,5 +2195,1048 @@ fn a_long_function_builds_and_its_gradient_is_right() {
         let at = [x, y, w[0], w[1], w[2]];
         let claimed = [gx, gy, gw[0], gw[1], gw[2]];
         fd::agrees("long", &f, &at, &claimed, 1e-6);
+    }
+}
+
+/// Long blocks of statements that are not all `let`s: a `let` assigned
+/// later in the arms of an `if`, a labelled loop left by `break`, `match`,
+/// a borrow of a local, a `let` of an `if`, `while`, a closure, a block,
+/// a typed tuple. The same ten forms in turn, 300 lines, also written by a
+/// script.
+#[mica::tape]
+pub fn mixed(#[tracked] x: f64, #[tracked] y: f64, #[tracked] w: &[f64; 3], n: usize) -> f64 {
+    let v0 = x * y + w[0];
+    let v1;
+    if v0 > 0.0 {
+        v1 = v0.tanh();
+    } else {
+        v1 = v0 * 0.5;
+    }
+    let mut v2 = v1;
+    'l2: for i in 0..3 {
+        v2 = (v2 + w[i] * 0.5).sin();
+        if v2 > 2.0 {
+            break 'l2;
+        }
+    }
+    let v3 = match n % 3 {
+        0 => v2 * 0.9,
+        1 => v1.cos(),
+        _ => v2 - 0.1,
+    };
+    let h4 = [v3, v2];
+    let r4 = &h4;
+    let v4 = r4[0] * 0.5 + r4[1] * 0.25;
+    let v5 = if v4 < v2 { v4 } else { v2 * 0.75 };
+    let mut v6 = v5 * 1.5;
+    while v6.abs() > 1.0 {
+        v6 *= 0.5;
+    }
+    let f7 = |a: f64| a * 0.5 + 0.1;
+    let v7 = f7(v6) + v3 * 0.1;
+    let v8 = {
+        let t = v7 * v7;
+        (t + 1.0).ln()
+    };
+    let (v9, _u9): (f64, f64) = (v8.atan(), v4);
+    let v10 = v9 * 0.5 + v5.sin() * 0.25;
+    let v11;
+    if v10 > 0.0 {
+        v11 = v10.tanh();
+    } else {
+        v11 = v5 * 0.5;
+    }
+    let mut v12 = v11;
+    'l12: for i in 0..3 {
+        v12 = (v12 + w[i] * 0.5).sin();
+        if v12 > 2.0 {
+            break 'l12;
+        }
+    }
+    let v13 = match n % 3 {
+        0 => v12 * 0.9,
+        1 => v6.cos(),
+        _ => v12 - 0.1,
+    };
+    let h14 = [v13, v7];
+    let r14 = &h14;
+    let v14 = r14[0] * 0.5 + r14[1] * 0.25;
+    let v15 = if v14 < v7 { v14 } else { v7 * 0.75 };
+    let mut v16 = v15 * 1.5;
+    while v16.abs() > 1.0 {
+        v16 *= 0.5;
+    }
+    let f17 = |a: f64| a * 0.5 + 0.1;
+    let v17 = f17(v16) + v8 * 0.1;
+    let v18 = {
+        let t = v17 * v17;
+        (t + 1.0).ln()
+    };
+    let (v19, _u19): (f64, f64) = (v18.atan(), v9);
+    let v20 = v19 * 0.5 + v10.sin() * 0.25;
+    let v21;
+    if v20 > 0.0 {
+        v21 = v20.tanh();
+    } else {
+        v21 = v10 * 0.5;
+    }
+    let mut v22 = v21;
+    'l22: for i in 0..3 {
+        v22 = (v22 + w[i] * 0.5).sin();
+        if v22 > 2.0 {
+            break 'l22;
+        }
+    }
+    let v23 = match n % 3 {
+        0 => v22 * 0.9,
+        1 => v11.cos(),
+        _ => v22 - 0.1,
+    };
+    let h24 = [v23, v12];
+    let r24 = &h24;
+    let v24 = r24[0] * 0.5 + r24[1] * 0.25;
+    let v25 = if v24 < v12 { v24 } else { v12 * 0.75 };
+    let mut v26 = v25 * 1.5;
+    while v26.abs() > 1.0 {
+        v26 *= 0.5;
+    }
+    let f27 = |a: f64| a * 0.5 + 0.1;
+    let v27 = f27(v26) + v13 * 0.1;
+    let v28 = {
+        let t = v27 * v27;
+        (t + 1.0).ln()
+    };
+    let (v29, _u29): (f64, f64) = (v28.atan(), v14);
+    let v30 = v29 * 0.5 + v15.sin() * 0.25;
+    let v31;
+    if v30 > 0.0 {
+        v31 = v30.tanh();
+    } else {
+        v31 = v15 * 0.5;
+    }
+    let mut v32 = v31;
+    'l32: for i in 0..3 {
+        v32 = (v32 + w[i] * 0.5).sin();
+        if v32 > 2.0 {
+            break 'l32;
+        }
+    }
+    let v33 = match n % 3 {
+        0 => v32 * 0.9,
+        1 => v16.cos(),
+        _ => v32 - 0.1,
+    };
+    let h34 = [v33, v17];
+    let r34 = &h34;
+    let v34 = r34[0] * 0.5 + r34[1] * 0.25;
+    let v35 = if v34 < v17 { v34 } else { v17 * 0.75 };
+    let mut v36 = v35 * 1.5;
+    while v36.abs() > 1.0 {
+        v36 *= 0.5;
+    }
+    let f37 = |a: f64| a * 0.5 + 0.1;
+    let v37 = f37(v36) + v18 * 0.1;
+    let v38 = {
+        let t = v37 * v37;
+        (t + 1.0).ln()
+    };
+    let (v39, _u39): (f64, f64) = (v38.atan(), v19);
+    let v40 = v39 * 0.5 + v20.sin() * 0.25;
+    let v41;
+    if v40 > 0.0 {
+        v41 = v40.tanh();
+    } else {
+        v41 = v20 * 0.5;
+    }
+    let mut v42 = v41;
+    'l42: for i in 0..3 {
+        v42 = (v42 + w[i] * 0.5).sin();
+        if v42 > 2.0 {
+            break 'l42;
+        }
+    }
+    let v43 = match n % 3 {
+        0 => v42 * 0.9,
+        1 => v21.cos(),
+        _ => v42 - 0.1,
+    };
+    let h44 = [v43, v22];
+    let r44 = &h44;
+    let v44 = r44[0] * 0.5 + r44[1] * 0.25;
+    let v45 = if v44 < v22 { v44 } else { v22 * 0.75 };
+    let mut v46 = v45 * 1.5;
+    while v46.abs() > 1.0 {
+        v46 *= 0.5;
+    }
+    let f47 = |a: f64| a * 0.5 + 0.1;
+    let v47 = f47(v46) + v23 * 0.1;
+    let v48 = {
+        let t = v47 * v47;
+        (t + 1.0).ln()
+    };
+    let (v49, _u49): (f64, f64) = (v48.atan(), v24);
+    let v50 = v49 * 0.5 + v25.sin() * 0.25;
+    let v51;
+    if v50 > 0.0 {
+        v51 = v50.tanh();
+    } else {
+        v51 = v25 * 0.5;
+    }
+    let mut v52 = v51;
+    'l52: for i in 0..3 {
+        v52 = (v52 + w[i] * 0.5).sin();
+        if v52 > 2.0 {
+            break 'l52;
+        }
+    }
+    let v53 = match n % 3 {
+        0 => v52 * 0.9,
+        1 => v26.cos(),
+        _ => v52 - 0.1,
+    };
+    let h54 = [v53, v27];
+    let r54 = &h54;
+    let v54 = r54[0] * 0.5 + r54[1] * 0.25;
+    let v55 = if v54 < v27 { v54 } else { v27 * 0.75 };
+    let mut v56 = v55 * 1.5;
+    while v56.abs() > 1.0 {
+        v56 *= 0.5;
+    }
+    let f57 = |a: f64| a * 0.5 + 0.1;
+    let v57 = f57(v56) + v28 * 0.1;
+    let v58 = {
+        let t = v57 * v57;
+        (t + 1.0).ln()
+    };
+    let (v59, _u59): (f64, f64) = (v58.atan(), v29);
+    let v60 = v59 * 0.5 + v30.sin() * 0.25;
+    let v61;
+    if v60 > 0.0 {
+        v61 = v60.tanh();
+    } else {
+        v61 = v30 * 0.5;
+    }
+    let mut v62 = v61;
+    'l62: for i in 0..3 {
+        v62 = (v62 + w[i] * 0.5).sin();
+        if v62 > 2.0 {
+            break 'l62;
+        }
+    }
+    let v63 = match n % 3 {
+        0 => v62 * 0.9,
+        1 => v31.cos(),
+        _ => v62 - 0.1,
+    };
+    let h64 = [v63, v32];
+    let r64 = &h64;
+    let v64 = r64[0] * 0.5 + r64[1] * 0.25;
+    let v65 = if v64 < v32 { v64 } else { v32 * 0.75 };
+    let mut v66 = v65 * 1.5;
+    while v66.abs() > 1.0 {
+        v66 *= 0.5;
+    }
+    let f67 = |a: f64| a * 0.5 + 0.1;
+    let v67 = f67(v66) + v33 * 0.1;
+    let v68 = {
+        let t = v67 * v67;
+        (t + 1.0).ln()
+    };
+    let (v69, _u69): (f64, f64) = (v68.atan(), v34);
+    let v70 = v69 * 0.5 + v35.sin() * 0.25;
+    let v71;
+    if v70 > 0.0 {
+        v71 = v70.tanh();
+    } else {
+        v71 = v35 * 0.5;
+    }
+    let mut v72 = v71;
+    'l72: for i in 0..3 {
+        v72 = (v72 + w[i] * 0.5).sin();
+        if v72 > 2.0 {
+            break 'l72;
+        }
+    }
+    let v73 = match n % 3 {
+        0 => v72 * 0.9,
+        1 => v36.cos(),
+        _ => v72 - 0.1,
+    };
+    let h74 = [v73, v37];
+    let r74 = &h74;
+    let v74 = r74[0] * 0.5 + r74[1] * 0.25;
+    let v75 = if v74 < v37 { v74 } else { v37 * 0.75 };
+    let mut v76 = v75 * 1.5;
+    while v76.abs() > 1.0 {
+        v76 *= 0.5;
+    }
+    let f77 = |a: f64| a * 0.5 + 0.1;
+    let v77 = f77(v76) + v38 * 0.1;
+    let v78 = {
+        let t = v77 * v77;
+        (t + 1.0).ln()
+    };
+    let (v79, _u79): (f64, f64) = (v78.atan(), v39);
+    let v80 = v79 * 0.5 + v40.sin() * 0.25;
+    let v81;
+    if v80 > 0.0 {
+        v81 = v80.tanh();
+    } else {
+        v81 = v40 * 0.5;
+    }
+    let mut v82 = v81;
+    'l82: for i in 0..3 {
+        v82 = (v82 + w[i] * 0.5).sin();
+        if v82 > 2.0 {
+            break 'l82;
+        }
+    }
+    let v83 = match n % 3 {
+        0 => v82 * 0.9,
+        1 => v41.cos(),
+        _ => v82 - 0.1,
+    };
+    let h84 = [v83, v42];
+    let r84 = &h84;
+    let v84 = r84[0] * 0.5 + r84[1] * 0.25;
+    let v85 = if v84 < v42 { v84 } else { v42 * 0.75 };
+    let mut v86 = v85 * 1.5;
+    while v86.abs() > 1.0 {
+        v86 *= 0.5;
+    }
+    let f87 = |a: f64| a * 0.5 + 0.1;
+    let v87 = f87(v86) + v43 * 0.1;
+    let v88 = {
+        let t = v87 * v87;
+        (t + 1.0).ln()
+    };
+    let (v89, _u89): (f64, f64) = (v88.atan(), v44);
+    let v90 = v89 * 0.5 + v45.sin() * 0.25;
+    let v91;
+    if v90 > 0.0 {
+        v91 = v90.tanh();
+    } else {
+        v91 = v45 * 0.5;
+    }
+    let mut v92 = v91;
+    'l92: for i in 0..3 {
+        v92 = (v92 + w[i] * 0.5).sin();
+        if v92 > 2.0 {
+            break 'l92;
+        }
+    }
+    let v93 = match n % 3 {
+        0 => v92 * 0.9,
+        1 => v46.cos(),
+        _ => v92 - 0.1,
+    };
+    let h94 = [v93, v47];
+    let r94 = &h94;
+    let v94 = r94[0] * 0.5 + r94[1] * 0.25;
+    let v95 = if v94 < v47 { v94 } else { v47 * 0.75 };
+    let mut v96 = v95 * 1.5;
+    while v96.abs() > 1.0 {
+        v96 *= 0.5;
+    }
+    let f97 = |a: f64| a * 0.5 + 0.1;
+    let v97 = f97(v96) + v48 * 0.1;
+    let v98 = {
+        let t = v97 * v97;
+        (t + 1.0).ln()
+    };
+    let (v99, _u99): (f64, f64) = (v98.atan(), v49);
+    let v100 = v99 * 0.5 + v50.sin() * 0.25;
+    let v101;
+    if v100 > 0.0 {
+        v101 = v100.tanh();
+    } else {
+        v101 = v50 * 0.5;
+    }
+    let mut v102 = v101;
+    'l102: for i in 0..3 {
+        v102 = (v102 + w[i] * 0.5).sin();
+        if v102 > 2.0 {
+            break 'l102;
+        }
+    }
+    let v103 = match n % 3 {
+        0 => v102 * 0.9,
+        1 => v51.cos(),
+        _ => v102 - 0.1,
+    };
+    let h104 = [v103, v52];
+    let r104 = &h104;
+    let v104 = r104[0] * 0.5 + r104[1] * 0.25;
+    let v105 = if v104 < v52 { v104 } else { v52 * 0.75 };
+    let mut v106 = v105 * 1.5;
+    while v106.abs() > 1.0 {
+        v106 *= 0.5;
+    }
+    let f107 = |a: f64| a * 0.5 + 0.1;
+    let v107 = f107(v106) + v53 * 0.1;
+    let v108 = {
+        let t = v107 * v107;
+        (t + 1.0).ln()
+    };
+    let (v109, _u109): (f64, f64) = (v108.atan(), v54);
+    let v110 = v109 * 0.5 + v55.sin() * 0.25;
+    let v111;
+    if v110 > 0.0 {
+        v111 = v110.tanh();
+    } else {
+        v111 = v55 * 0.5;
+    }
+    let mut v112 = v111;
+    'l112: for i in 0..3 {
+        v112 = (v112 + w[i] * 0.5).sin();
+        if v112 > 2.0 {
+            break 'l112;
+        }
+    }
+    let v113 = match n % 3 {
+        0 => v112 * 0.9,
+        1 => v56.cos(),
+        _ => v112 - 0.1,
+    };
+    let h114 = [v113, v57];
+    let r114 = &h114;
+    let v114 = r114[0] * 0.5 + r114[1] * 0.25;
+    let v115 = if v114 < v57 { v114 } else { v57 * 0.75 };
+    let mut v116 = v115 * 1.5;
+    while v116.abs() > 1.0 {
+        v116 *= 0.5;
+    }
+    let f117 = |a: f64| a * 0.5 + 0.1;
+    let v117 = f117(v116) + v58 * 0.1;
+    let v118 = {
+        let t = v117 * v117;
+        (t + 1.0).ln()
+    };
+    let (v119, _u119): (f64, f64) = (v118.atan(), v59);
+    let v120 = v119 * 0.5 + v60.sin() * 0.25;
+    let v121;
+    if v120 > 0.0 {
+        v121 = v120.tanh();
+    } else {
+        v121 = v60 * 0.5;
+    }
+    let mut v122 = v121;
+    'l122: for i in 0..3 {
+        v122 = (v122 + w[i] * 0.5).sin();
+        if v122 > 2.0 {
+            break 'l122;
+        }
+    }
+    let v123 = match n % 3 {
+        0 => v122 * 0.9,
+        1 => v61.cos(),
+        _ => v122 - 0.1,
+    };
+    let h124 = [v123, v62];
+    let r124 = &h124;
+    let v124 = r124[0] * 0.5 + r124[1] * 0.25;
+    let v125 = if v124 < v62 { v124 } else { v62 * 0.75 };
+    let mut v126 = v125 * 1.5;
+    while v126.abs() > 1.0 {
+        v126 *= 0.5;
+    }
+    let f127 = |a: f64| a * 0.5 + 0.1;
+    let v127 = f127(v126) + v63 * 0.1;
+    let v128 = {
+        let t = v127 * v127;
+        (t + 1.0).ln()
+    };
+    let (v129, _u129): (f64, f64) = (v128.atan(), v64);
+    let v130 = v129 * 0.5 + v65.sin() * 0.25;
+    let v131;
+    if v130 > 0.0 {
+        v131 = v130.tanh();
+    } else {
+        v131 = v65 * 0.5;
+    }
+    let mut v132 = v131;
+    'l132: for i in 0..3 {
+        v132 = (v132 + w[i] * 0.5).sin();
+        if v132 > 2.0 {
+            break 'l132;
+        }
+    }
+    let v133 = match n % 3 {
+        0 => v132 * 0.9,
+        1 => v66.cos(),
+        _ => v132 - 0.1,
+    };
+    let h134 = [v133, v67];
+    let r134 = &h134;
+    let v134 = r134[0] * 0.5 + r134[1] * 0.25;
+    let v135 = if v134 < v67 { v134 } else { v67 * 0.75 };
+    let mut v136 = v135 * 1.5;
+    while v136.abs() > 1.0 {
+        v136 *= 0.5;
+    }
+    let f137 = |a: f64| a * 0.5 + 0.1;
+    let v137 = f137(v136) + v68 * 0.1;
+    let v138 = {
+        let t = v137 * v137;
+        (t + 1.0).ln()
+    };
+    let (v139, _u139): (f64, f64) = (v138.atan(), v69);
+    let v140 = v139 * 0.5 + v70.sin() * 0.25;
+    let v141;
+    if v140 > 0.0 {
+        v141 = v140.tanh();
+    } else {
+        v141 = v70 * 0.5;
+    }
+    let mut v142 = v141;
+    'l142: for i in 0..3 {
+        v142 = (v142 + w[i] * 0.5).sin();
+        if v142 > 2.0 {
+            break 'l142;
+        }
+    }
+    let v143 = match n % 3 {
+        0 => v142 * 0.9,
+        1 => v71.cos(),
+        _ => v142 - 0.1,
+    };
+    let h144 = [v143, v72];
+    let r144 = &h144;
+    let v144 = r144[0] * 0.5 + r144[1] * 0.25;
+    let v145 = if v144 < v72 { v144 } else { v72 * 0.75 };
+    let mut v146 = v145 * 1.5;
+    while v146.abs() > 1.0 {
+        v146 *= 0.5;
+    }
+    let f147 = |a: f64| a * 0.5 + 0.1;
+    let v147 = f147(v146) + v73 * 0.1;
+    let v148 = {
+        let t = v147 * v147;
+        (t + 1.0).ln()
+    };
+    let (v149, _u149): (f64, f64) = (v148.atan(), v74);
+    let v150 = v149 * 0.5 + v75.sin() * 0.25;
+    let v151;
+    if v150 > 0.0 {
+        v151 = v150.tanh();
+    } else {
+        v151 = v75 * 0.5;
+    }
+    let mut v152 = v151;
+    'l152: for i in 0..3 {
+        v152 = (v152 + w[i] * 0.5).sin();
+        if v152 > 2.0 {
+            break 'l152;
+        }
+    }
+    let v153 = match n % 3 {
+        0 => v152 * 0.9,
+        1 => v76.cos(),
+        _ => v152 - 0.1,
+    };
+    let h154 = [v153, v77];
+    let r154 = &h154;
+    let v154 = r154[0] * 0.5 + r154[1] * 0.25;
+    let v155 = if v154 < v77 { v154 } else { v77 * 0.75 };
+    let mut v156 = v155 * 1.5;
+    while v156.abs() > 1.0 {
+        v156 *= 0.5;
+    }
+    let f157 = |a: f64| a * 0.5 + 0.1;
+    let v157 = f157(v156) + v78 * 0.1;
+    let v158 = {
+        let t = v157 * v157;
+        (t + 1.0).ln()
+    };
+    let (v159, _u159): (f64, f64) = (v158.atan(), v79);
+    let v160 = v159 * 0.5 + v80.sin() * 0.25;
+    let v161;
+    if v160 > 0.0 {
+        v161 = v160.tanh();
+    } else {
+        v161 = v80 * 0.5;
+    }
+    let mut v162 = v161;
+    'l162: for i in 0..3 {
+        v162 = (v162 + w[i] * 0.5).sin();
+        if v162 > 2.0 {
+            break 'l162;
+        }
+    }
+    let v163 = match n % 3 {
+        0 => v162 * 0.9,
+        1 => v81.cos(),
+        _ => v162 - 0.1,
+    };
+    let h164 = [v163, v82];
+    let r164 = &h164;
+    let v164 = r164[0] * 0.5 + r164[1] * 0.25;
+    let v165 = if v164 < v82 { v164 } else { v82 * 0.75 };
+    let mut v166 = v165 * 1.5;
+    while v166.abs() > 1.0 {
+        v166 *= 0.5;
+    }
+    let f167 = |a: f64| a * 0.5 + 0.1;
+    let v167 = f167(v166) + v83 * 0.1;
+    let v168 = {
+        let t = v167 * v167;
+        (t + 1.0).ln()
+    };
+    let (v169, _u169): (f64, f64) = (v168.atan(), v84);
+    let v170 = v169 * 0.5 + v85.sin() * 0.25;
+    let v171;
+    if v170 > 0.0 {
+        v171 = v170.tanh();
+    } else {
+        v171 = v85 * 0.5;
+    }
+    let mut v172 = v171;
+    'l172: for i in 0..3 {
+        v172 = (v172 + w[i] * 0.5).sin();
+        if v172 > 2.0 {
+            break 'l172;
+        }
+    }
+    let v173 = match n % 3 {
+        0 => v172 * 0.9,
+        1 => v86.cos(),
+        _ => v172 - 0.1,
+    };
+    let h174 = [v173, v87];
+    let r174 = &h174;
+    let v174 = r174[0] * 0.5 + r174[1] * 0.25;
+    let v175 = if v174 < v87 { v174 } else { v87 * 0.75 };
+    let mut v176 = v175 * 1.5;
+    while v176.abs() > 1.0 {
+        v176 *= 0.5;
+    }
+    let f177 = |a: f64| a * 0.5 + 0.1;
+    let v177 = f177(v176) + v88 * 0.1;
+    let v178 = {
+        let t = v177 * v177;
+        (t + 1.0).ln()
+    };
+    let (v179, _u179): (f64, f64) = (v178.atan(), v89);
+    let v180 = v179 * 0.5 + v90.sin() * 0.25;
+    let v181;
+    if v180 > 0.0 {
+        v181 = v180.tanh();
+    } else {
+        v181 = v90 * 0.5;
+    }
+    let mut v182 = v181;
+    'l182: for i in 0..3 {
+        v182 = (v182 + w[i] * 0.5).sin();
+        if v182 > 2.0 {
+            break 'l182;
+        }
+    }
+    let v183 = match n % 3 {
+        0 => v182 * 0.9,
+        1 => v91.cos(),
+        _ => v182 - 0.1,
+    };
+    let h184 = [v183, v92];
+    let r184 = &h184;
+    let v184 = r184[0] * 0.5 + r184[1] * 0.25;
+    let v185 = if v184 < v92 { v184 } else { v92 * 0.75 };
+    let mut v186 = v185 * 1.5;
+    while v186.abs() > 1.0 {
+        v186 *= 0.5;
+    }
+    let f187 = |a: f64| a * 0.5 + 0.1;
+    let v187 = f187(v186) + v93 * 0.1;
+    let v188 = {
+        let t = v187 * v187;
+        (t + 1.0).ln()
+    };
+    let (v189, _u189): (f64, f64) = (v188.atan(), v94);
+    let v190 = v189 * 0.5 + v95.sin() * 0.25;
+    let v191;
+    if v190 > 0.0 {
+        v191 = v190.tanh();
+    } else {
+        v191 = v95 * 0.5;
+    }
+    let mut v192 = v191;
+    'l192: for i in 0..3 {
+        v192 = (v192 + w[i] * 0.5).sin();
+        if v192 > 2.0 {
+            break 'l192;
+        }
+    }
+    let v193 = match n % 3 {
+        0 => v192 * 0.9,
+        1 => v96.cos(),
+        _ => v192 - 0.1,
+    };
+    let h194 = [v193, v97];
+    let r194 = &h194;
+    let v194 = r194[0] * 0.5 + r194[1] * 0.25;
+    let v195 = if v194 < v97 { v194 } else { v97 * 0.75 };
+    let mut v196 = v195 * 1.5;
+    while v196.abs() > 1.0 {
+        v196 *= 0.5;
+    }
+    let f197 = |a: f64| a * 0.5 + 0.1;
+    let v197 = f197(v196) + v98 * 0.1;
+    let v198 = {
+        let t = v197 * v197;
+        (t + 1.0).ln()
+    };
+    let (v199, _u199): (f64, f64) = (v198.atan(), v99);
+    let v200 = v199 * 0.5 + v100.sin() * 0.25;
+    let v201;
+    if v200 > 0.0 {
+        v201 = v200.tanh();
+    } else {
+        v201 = v100 * 0.5;
+    }
+    let mut v202 = v201;
+    'l202: for i in 0..3 {
+        v202 = (v202 + w[i] * 0.5).sin();
+        if v202 > 2.0 {
+            break 'l202;
+        }
+    }
+    let v203 = match n % 3 {
+        0 => v202 * 0.9,
+        1 => v101.cos(),
+        _ => v202 - 0.1,
+    };
+    let h204 = [v203, v102];
+    let r204 = &h204;
+    let v204 = r204[0] * 0.5 + r204[1] * 0.25;
+    let v205 = if v204 < v102 { v204 } else { v102 * 0.75 };
+    let mut v206 = v205 * 1.5;
+    while v206.abs() > 1.0 {
+        v206 *= 0.5;
+    }
+    let f207 = |a: f64| a * 0.5 + 0.1;
+    let v207 = f207(v206) + v103 * 0.1;
+    let v208 = {
+        let t = v207 * v207;
+        (t + 1.0).ln()
+    };
+    let (v209, _u209): (f64, f64) = (v208.atan(), v104);
+    let v210 = v209 * 0.5 + v105.sin() * 0.25;
+    let v211;
+    if v210 > 0.0 {
+        v211 = v210.tanh();
+    } else {
+        v211 = v105 * 0.5;
+    }
+    let mut v212 = v211;
+    'l212: for i in 0..3 {
+        v212 = (v212 + w[i] * 0.5).sin();
+        if v212 > 2.0 {
+            break 'l212;
+        }
+    }
+    let v213 = match n % 3 {
+        0 => v212 * 0.9,
+        1 => v106.cos(),
+        _ => v212 - 0.1,
+    };
+    let h214 = [v213, v107];
+    let r214 = &h214;
+    let v214 = r214[0] * 0.5 + r214[1] * 0.25;
+    let v215 = if v214 < v107 { v214 } else { v107 * 0.75 };
+    let mut v216 = v215 * 1.5;
+    while v216.abs() > 1.0 {
+        v216 *= 0.5;
+    }
+    let f217 = |a: f64| a * 0.5 + 0.1;
+    let v217 = f217(v216) + v108 * 0.1;
+    let v218 = {
+        let t = v217 * v217;
+        (t + 1.0).ln()
+    };
+    let (v219, _u219): (f64, f64) = (v218.atan(), v109);
+    let v220 = v219 * 0.5 + v110.sin() * 0.25;
+    let v221;
+    if v220 > 0.0 {
+        v221 = v220.tanh();
+    } else {
+        v221 = v110 * 0.5;
+    }
+    let mut v222 = v221;
+    'l222: for i in 0..3 {
+        v222 = (v222 + w[i] * 0.5).sin();
+        if v222 > 2.0 {
+            break 'l222;
+        }
+    }
+    let v223 = match n % 3 {
+        0 => v222 * 0.9,
+        1 => v111.cos(),
+        _ => v222 - 0.1,
+    };
+    let h224 = [v223, v112];
+    let r224 = &h224;
+    let v224 = r224[0] * 0.5 + r224[1] * 0.25;
+    let v225 = if v224 < v112 { v224 } else { v112 * 0.75 };
+    let mut v226 = v225 * 1.5;
+    while v226.abs() > 1.0 {
+        v226 *= 0.5;
+    }
+    let f227 = |a: f64| a * 0.5 + 0.1;
+    let v227 = f227(v226) + v113 * 0.1;
+    let v228 = {
+        let t = v227 * v227;
+        (t + 1.0).ln()
+    };
+    let (v229, _u229): (f64, f64) = (v228.atan(), v114);
+    let v230 = v229 * 0.5 + v115.sin() * 0.25;
+    let v231;
+    if v230 > 0.0 {
+        v231 = v230.tanh();
+    } else {
+        v231 = v115 * 0.5;
+    }
+    let mut v232 = v231;
+    'l232: for i in 0..3 {
+        v232 = (v232 + w[i] * 0.5).sin();
+        if v232 > 2.0 {
+            break 'l232;
+        }
+    }
+    let v233 = match n % 3 {
+        0 => v232 * 0.9,
+        1 => v116.cos(),
+        _ => v232 - 0.1,
+    };
+    let h234 = [v233, v117];
+    let r234 = &h234;
+    let v234 = r234[0] * 0.5 + r234[1] * 0.25;
+    let v235 = if v234 < v117 { v234 } else { v117 * 0.75 };
+    let mut v236 = v235 * 1.5;
+    while v236.abs() > 1.0 {
+        v236 *= 0.5;
+    }
+    let f237 = |a: f64| a * 0.5 + 0.1;
+    let v237 = f237(v236) + v118 * 0.1;
+    let v238 = {
+        let t = v237 * v237;
+        (t + 1.0).ln()
+    };
+    let (v239, _u239): (f64, f64) = (v238.atan(), v119);
+    let v240 = v239 * 0.5 + v120.sin() * 0.25;
+    let v241;
+    if v240 > 0.0 {
+        v241 = v240.tanh();
+    } else {
+        v241 = v120 * 0.5;
+    }
+    let mut v242 = v241;
+    'l242: for i in 0..3 {
+        v242 = (v242 + w[i] * 0.5).sin();
+        if v242 > 2.0 {
+            break 'l242;
+        }
+    }
+    let v243 = match n % 3 {
+        0 => v242 * 0.9,
+        1 => v121.cos(),
+        _ => v242 - 0.1,
+    };
+    let h244 = [v243, v122];
+    let r244 = &h244;
+    let v244 = r244[0] * 0.5 + r244[1] * 0.25;
+    let v245 = if v244 < v122 { v244 } else { v122 * 0.75 };
+    let mut v246 = v245 * 1.5;
+    while v246.abs() > 1.0 {
+        v246 *= 0.5;
+    }
+    let f247 = |a: f64| a * 0.5 + 0.1;
+    let v247 = f247(v246) + v123 * 0.1;
+    let v248 = {
+        let t = v247 * v247;
+        (t + 1.0).ln()
+    };
+    let (v249, _u249): (f64, f64) = (v248.atan(), v124);
+    let v250 = v249 * 0.5 + v125.sin() * 0.25;
+    let v251;
+    if v250 > 0.0 {
+        v251 = v250.tanh();
+    } else {
+        v251 = v125 * 0.5;
+    }
+    let mut v252 = v251;
+    'l252: for i in 0..3 {
+        v252 = (v252 + w[i] * 0.5).sin();
+        if v252 > 2.0 {
+            break 'l252;
+        }
+    }
+    let v253 = match n % 3 {
+        0 => v252 * 0.9,
+        1 => v126.cos(),
+        _ => v252 - 0.1,
+    };
+    let h254 = [v253, v127];
+    let r254 = &h254;
+    let v254 = r254[0] * 0.5 + r254[1] * 0.25;
+    let v255 = if v254 < v127 { v254 } else { v127 * 0.75 };
+    let mut v256 = v255 * 1.5;
+    while v256.abs() > 1.0 {
+        v256 *= 0.5;
+    }
+    let f257 = |a: f64| a * 0.5 + 0.1;
+    let v257 = f257(v256) + v128 * 0.1;
+    let v258 = {
+        let t = v257 * v257;
+        (t + 1.0).ln()
+    };
+    let (v259, _u259): (f64, f64) = (v258.atan(), v129);
+    let v260 = v259 * 0.5 + v130.sin() * 0.25;
+    let v261;
+    if v260 > 0.0 {
+        v261 = v260.tanh();
+    } else {
+        v261 = v130 * 0.5;
+    }
+    let mut v262 = v261;
+    'l262: for i in 0..3 {
+        v262 = (v262 + w[i] * 0.5).sin();
+        if v262 > 2.0 {
+            break 'l262;
+        }
+    }
+    let v263 = match n % 3 {
+        0 => v262 * 0.9,
+        1 => v131.cos(),
+        _ => v262 - 0.1,
+    };
+    let h264 = [v263, v132];
+    let r264 = &h264;
+    let v264 = r264[0] * 0.5 + r264[1] * 0.25;
+    let v265 = if v264 < v132 { v264 } else { v132 * 0.75 };
+    let mut v266 = v265 * 1.5;
+    while v266.abs() > 1.0 {
+        v266 *= 0.5;
+    }
+    let f267 = |a: f64| a * 0.5 + 0.1;
+    let v267 = f267(v266) + v133 * 0.1;
+    let v268 = {
+        let t = v267 * v267;
+        (t + 1.0).ln()
+    };
+    let (v269, _u269): (f64, f64) = (v268.atan(), v134);
+    let v270 = v269 * 0.5 + v135.sin() * 0.25;
+    let v271;
+    if v270 > 0.0 {
+        v271 = v270.tanh();
+    } else {
+        v271 = v135 * 0.5;
+    }
+    let mut v272 = v271;
+    'l272: for i in 0..3 {
+        v272 = (v272 + w[i] * 0.5).sin();
+        if v272 > 2.0 {
+            break 'l272;
+        }
+    }
+    let v273 = match n % 3 {
+        0 => v272 * 0.9,
+        1 => v136.cos(),
+        _ => v272 - 0.1,
+    };
+    let h274 = [v273, v137];
+    let r274 = &h274;
+    let v274 = r274[0] * 0.5 + r274[1] * 0.25;
+    let v275 = if v274 < v137 { v274 } else { v137 * 0.75 };
+    let mut v276 = v275 * 1.5;
+    while v276.abs() > 1.0 {
+        v276 *= 0.5;
+    }
+    let f277 = |a: f64| a * 0.5 + 0.1;
+    let v277 = f277(v276) + v138 * 0.1;
+    let v278 = {
+        let t = v277 * v277;
+        (t + 1.0).ln()
+    };
+    let (v279, _u279): (f64, f64) = (v278.atan(), v139);
+    let v280 = v279 * 0.5 + v140.sin() * 0.25;
+    let v281;
+    if v280 > 0.0 {
+        v281 = v280.tanh();
+    } else {
+        v281 = v140 * 0.5;
+    }
+    let mut v282 = v281;
+    'l282: for i in 0..3 {
+        v282 = (v282 + w[i] * 0.5).sin();
+        if v282 > 2.0 {
+            break 'l282;
+        }
+    }
+    let v283 = match n % 3 {
+        0 => v282 * 0.9,
+        1 => v141.cos(),
+        _ => v282 - 0.1,
+    };
+    let h284 = [v283, v142];
+    let r284 = &h284;
+    let v284 = r284[0] * 0.5 + r284[1] * 0.25;
+    let v285 = if v284 < v142 { v284 } else { v142 * 0.75 };
+    let mut v286 = v285 * 1.5;
+    while v286.abs() > 1.0 {
+        v286 *= 0.5;
+    }
+    let f287 = |a: f64| a * 0.5 + 0.1;
+    let v287 = f287(v286) + v143 * 0.1;
+    let v288 = {
+        let t = v287 * v287;
+        (t + 1.0).ln()
+    };
+    let (v289, _u289): (f64, f64) = (v288.atan(), v144);
+    let v290 = v289 * 0.5 + v145.sin() * 0.25;
+    let v291;
+    if v290 > 0.0 {
+        v291 = v290.tanh();
+    } else {
+        v291 = v145 * 0.5;
+    }
+    let mut v292 = v291;
+    'l292: for i in 0..3 {
+        v292 = (v292 + w[i] * 0.5).sin();
+        if v292 > 2.0 {
+            break 'l292;
+        }
+    }
+    let v293 = match n % 3 {
+        0 => v292 * 0.9,
+        1 => v146.cos(),
+        _ => v292 - 0.1,
+    };
+    let h294 = [v293, v147];
+    let r294 = &h294;
+    let v294 = r294[0] * 0.5 + r294[1] * 0.25;
+    let v295 = if v294 < v147 { v294 } else { v147 * 0.75 };
+    let mut v296 = v295 * 1.5;
+    while v296.abs() > 1.0 {
+        v296 *= 0.5;
+    }
+    let f297 = |a: f64| a * 0.5 + 0.1;
+    let v297 = f297(v296) + v148 * 0.1;
+    let v298 = {
+        let t = v297 * v297;
+        (t + 1.0).ln()
+    };
+    let (v299, _u299): (f64, f64) = (v298.atan(), v149);
+    v299 + v150 * 0.5
+}
+
+#[test]
+fn a_long_function_of_loops_branches_and_borrows_is_right() {
+    for (x, y, w) in [(0.3, -0.7, [0.5, -0.2, 0.9]), (1.1, 0.4, [-0.3, 0.8, 0.1])] {
+        for n in 0..3 {
+            let (_, (gx, gy, gw)) = mixed_grad(x, y, &w, n);
+            let f = |p: &[f64]| mixed(p[0], p[1], &[p[2], p[3], p[4]], n);
+            let at = [x, y, w[0], w[1], w[2]];
+            let claimed = [gx, gy, gw[0], gw[1], gw[2]];
+            fd::agrees("mixed", &f, &at, &claimed, 1e-6);
+        }
     }
 }

@@ -22,12 +22,20 @@
 //! hand on (an item, a macro), hold a borrow of a value the group moves
 //! out (`&`, a closure, `ref`), or end the block (its tail) is left where
 //! it is, between groups.
+//!
+//! The work is done on the tokens, not on a parse: the blocks it regroups
+//! are the expansion's longest, and parsing them again and printing them
+//! cost more than the rest of the expansion. A block's statements are told
+//! apart by their tokens (a `let` runs to its `;`, a loop or a branch to
+//! its last braces), and what cannot be read with certainty is left where
+//! it is.
 
-use proc_macro2::{TokenStream, TokenTree};
-use quote::{quote, ToTokens};
+mod statements;
+
+use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
+use quote::quote;
+use statements::{is_punct, may_borrow, split, Kind, Segment};
 use std::collections::{HashMap, HashSet};
-use syn::visit_mut::VisitMut;
-use syn::{Expr, Pat, Stmt};
 
 /// Blocks with at least this many statements are grouped.
 const LONG: usize = 256;
@@ -49,388 +57,208 @@ pub fn needed(input: &TokenStream) -> bool {
     walk(input.clone())
 }
 
-/// `out` with its long blocks flattened; as it is if it does not parse as
-/// items.
+/// `out` with its long blocks flattened.
 pub fn flatten(out: TokenStream) -> TokenStream {
-    let Ok(mut file) = syn::parse2::<syn::File>(out.clone()) else {
-        return out;
-    };
-    Flatten.visit_file_mut(&mut file);
-    file.into_token_stream()
+    flattened(&out).unwrap_or(out)
 }
 
-struct Flatten;
-
-impl VisitMut for Flatten {
-    fn visit_block_mut(&mut self, block: &mut syn::Block) {
-        syn::visit_mut::visit_block_mut(self, block);
-        if block.stmts.len() >= LONG {
-            flatten_block(&mut block.stmts);
+/// `tokens` with their long blocks flattened, or `None` if they hold none.
+/// A stream without one is kept, not rebuilt: inside rustc each token
+/// moved into a new stream crosses the proc-macro bridge.
+fn flattened(tokens: &TokenStream) -> Option<TokenStream> {
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let mut changed = false;
+    let mut out = Vec::with_capacity(trees.len());
+    for t in trees {
+        match t {
+            TokenTree::Group(g) => match flatten_group(&g) {
+                Some(new) => {
+                    changed = true;
+                    out.push(TokenTree::Group(new));
+                }
+                None => out.push(TokenTree::Group(g)),
+            },
+            other => out.push(other),
         }
     }
+    changed.then(|| out.into_iter().collect())
 }
 
-/// Groups the statements of a long block (see the module's text).
-fn flatten_block(stmts: &mut Vec<Stmt>) {
-    let n = stmts.len();
+/// A group with the blocks inside it flattened, and itself if it is a long
+/// block; `None` if nothing in it changed.
+fn flatten_group(g: &Group) -> Option<Group> {
+    let inner = flattened(&g.stream());
+    let block = if g.delimiter() == Delimiter::Brace {
+        flatten_block(inner.clone().unwrap_or_else(|| g.stream()))
+    } else {
+        None
+    };
+    let mut out = Group::new(g.delimiter(), block.or(inner)?);
+    out.set_span(g.span());
+    Some(out)
+}
+
+/// The statements of a block's tokens if it is a long block of them (one
+/// `let` at least), grouped; `None` for any other group.
+fn flatten_block(inner: TokenStream) -> Option<TokenStream> {
+    let tokens: Vec<TokenTree> = inner.into_iter().collect();
+    let semis = tokens
+        .iter()
+        .filter(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
+        .count();
+    if semis < LONG {
+        return None;
+    }
+    let segments = split(&tokens)?;
+    segments
+        .iter()
+        .any(|s| matches!(s.kind, Kind::Let { .. } | Kind::Declaration { .. }))
+        .then(|| regroup(segments))
+}
+
+/// The statements, regrouped (see the module's text).
+fn regroup(segments: Vec<Segment>) -> TokenStream {
+    let n = segments.len();
     let size = ((n as f64).sqrt().ceil() as usize).max(64);
     // `let x;` declarations, hoisted to the top where no earlier line of
     // the block names `x` (their value is assigned later, inside a loop or
     // a block): declared together, a hundred to a statement
     let mut seen: HashSet<String> = HashSet::new();
-    let mut hoisted: Vec<Declaration> = Vec::new();
-    let mut keep = vec![true; n];
-    for (k, stmt) in stmts.iter().enumerate() {
-        if let Some(d) = declaration(stmt) {
-            if !seen.contains(&d.ident.to_string()) {
-                seen.insert(d.ident.to_string());
-                hoisted.push(d);
-                keep[k] = false;
+    let mut hoisted: Vec<Segment> = Vec::new();
+    let mut rest: Vec<Segment> = Vec::with_capacity(n);
+    for s in segments {
+        if let Kind::Declaration { ident, .. } = &s.kind {
+            if seen.insert(ident.to_string()) {
+                hoisted.push(s);
                 continue;
             }
         }
-        mentions(&stmt.to_token_stream(), &mut |name| {
-            seen.insert(name);
-        });
+        seen.extend(s.names.iter().cloned());
+        rest.push(s);
     }
-    let mut out: Vec<Stmt> = Vec::with_capacity(n / size + hoisted.len() / 100 + 2);
+    let mut out = TokenStream::new();
     for chunk in hoisted.chunks(100) {
-        let pats = chunk.iter().map(|d| {
-            let (i, m) = (&d.ident, d.mutable.then(|| quote!(mut)));
-            quote!(#m #i)
-        });
-        let tys = chunk.iter().map(|d| match &d.ty {
-            Some(ty) => ty.to_token_stream(),
-            None => quote!(_),
-        });
-        // the lint levels the `let`s carried, each once
-        let mut allows: Vec<&syn::Attribute> = Vec::new();
+        let mut pats = Vec::new();
+        let mut tys = Vec::new();
+        let mut allows: Vec<TokenStream> = Vec::new();
         let mut texts: HashSet<String> = HashSet::new();
-        for a in chunk.iter().flat_map(|d| &d.allows) {
-            if texts.insert(a.to_token_stream().to_string()) {
-                allows.push(a);
+        for d in chunk {
+            if let Kind::Declaration {
+                ident,
+                mutable,
+                ty,
+                attrs,
+            } = &d.kind
+            {
+                let m = mutable.then(|| quote!(mut));
+                pats.push(quote!(#m #ident));
+                tys.push(if ty.is_empty() {
+                    quote!(_)
+                } else {
+                    ty.iter().cloned().collect()
+                });
+                for pair in attrs.chunks(2) {
+                    let a: TokenStream = pair.iter().cloned().collect();
+                    if texts.insert(a.to_string()) {
+                        allows.push(a);
+                    }
+                }
             }
         }
-        let declare = quote!(#[allow(unused_mut)] #(#allows)* let (#(#pats,)*): (#(#tys,)*););
-        match syn::parse2::<Stmt>(declare) {
-            Ok(stmt) => out.push(stmt),
-            // (not expected: the block stays as written)
-            Err(_) => return,
+        out.extend(quote!(#[allow(unused_mut)] #(#allows)* let (#(#pats,)*): (#(#tys,)*);));
+    }
+    // the last statement that names each identifier
+    let mut last: HashMap<&str, usize> = HashMap::new();
+    for (k, s) in rest.iter().enumerate() {
+        for name in &s.names {
+            last.insert(name, k);
         }
     }
-    let rest: Vec<Stmt> = std::mem::take(stmts)
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(stmt, keep)| keep.then_some(stmt))
-        .collect();
-    // the last statement that names each identifier
-    let mut last: HashMap<String, usize> = HashMap::new();
-    for (k, stmt) in rest.iter().enumerate() {
-        mentions(&stmt.to_token_stream(), &mut |name| {
-            last.insert(name, k);
-        });
-    }
-    let mut group: Vec<Stmt> = Vec::new();
-    let old = rest;
-    let count = old.len();
+    let count = rest.len();
+    let mut group: Vec<&Segment> = Vec::new();
     // the names the open group binds
     let mut locals: HashSet<String> = HashSet::new();
-    for (k, stmt) in old.into_iter().enumerate() {
-        let tail = k + 1 == count && matches!(stmt, Stmt::Expr(_, None));
-        if tail || !groupable(&stmt, &locals) {
+    for (k, s) in rest.iter().enumerate() {
+        let tail = k + 1 == count && !is_punct(s.tokens.last(), ';');
+        let groupable = !tail
+            && match &s.kind {
+                Kind::Free => true,
+                Kind::Let { init, .. } => !may_borrow(init, &locals),
+                _ => false,
+            };
+        if !groupable {
             close(&mut group, k, &last, &mut out);
             locals.clear();
-            out.push(stmt);
+            out.extend(s.tokens.iter().cloned());
             continue;
         }
-        if let Stmt::Local(local) = &stmt {
-            let mut names = Vec::new();
-            pattern_names(&local.pat, &mut names);
-            locals.extend(names.into_iter().map(|(i, _)| i.to_string()));
+        if let Kind::Let { binds, .. } = &s.kind {
+            locals.extend(binds.iter().map(|(i, _)| i.to_string()));
         }
-        group.push(stmt);
+        group.push(s);
         if group.len() == size {
             close(&mut group, k + 1, &last, &mut out);
             locals.clear();
         }
     }
     close(&mut group, count, &last, &mut out);
-    *stmts = out;
+    out
 }
 
 /// Ends a group (the statements before `end` not yet grouped): one `let`
 /// of the names it binds that a later statement reads, or the statements
 /// as they are when it is short.
-fn close(group: &mut Vec<Stmt>, end: usize, last: &HashMap<String, usize>, out: &mut Vec<Stmt>) {
+fn close(
+    group: &mut Vec<&Segment>,
+    end: usize,
+    last: &HashMap<&str, usize>,
+    out: &mut TokenStream,
+) {
     let stmts = std::mem::take(group);
     if stmts.len() < 2 {
-        out.extend(stmts);
+        for s in stmts {
+            out.extend(s.tokens.iter().cloned());
+        }
         return;
     }
     // the names bound in the group, the last binding of each, with its
     // `mut`, in order
-    let mut bound: Vec<(syn::Ident, bool)> = Vec::new();
-    for stmt in &stmts {
-        if let Stmt::Local(local) = stmt {
-            let mut names = Vec::new();
-            pattern_names(&local.pat, &mut names);
-            for (ident, mutable) in names {
-                bound.retain(|(i, _)| *i != ident);
-                bound.push((ident, mutable));
+    let mut bound: Vec<(Ident, bool)> = Vec::new();
+    for s in &stmts {
+        if let Kind::Let { binds, .. } = &s.kind {
+            for (ident, mutable) in binds {
+                bound.retain(|(i, _)| i != ident);
+                bound.push((ident.clone(), *mutable));
             }
         }
     }
-    let handed: Vec<&(syn::Ident, bool)> = bound
+    let handed: Vec<&(Ident, bool)> = bound
         .iter()
-        .filter(|(i, _)| last.get(&i.to_string()).is_some_and(|at| *at >= end))
+        .filter(|(i, _)| {
+            last.get(i.to_string().as_str())
+                .is_some_and(|at| *at >= end)
+        })
         .collect();
-    let tokens = if handed.is_empty() {
-        quote!({ #(#stmts)* };)
-    } else {
-        let pats = handed.iter().map(|(i, m)| {
-            let m = m.then(|| quote!(mut));
-            quote!(#m #i)
-        });
-        let names = handed.iter().map(|(i, _)| i);
-        quote! {
-            #[allow(unused_mut)]
-            let (#(#pats,)*) = { #(#stmts)* (#(#names,)*) };
-        }
-    };
-    match syn::parse2::<Stmt>(tokens) {
-        Ok(stmt) => out.push(stmt),
-        Err(_) => out.extend(stmts),
+    let body: TokenStream = stmts
+        .iter()
+        .flat_map(|s| s.tokens.iter().cloned())
+        .collect();
+    if handed.is_empty() {
+        out.extend(quote!({ #body };));
+        return;
     }
-}
-
-/// Whether a statement may go into a group whose `let`s bind `locals`:
-/// a `let` of names whose value holds no borrow of those (what it holds
-/// is handed on after they are moved out), an expression statement (its
-/// borrows end with it), or a checking or printing macro. A `let` without
-/// a value stays outside: a group hands on initialised names only.
-fn groupable(stmt: &Stmt, locals: &HashSet<String>) -> bool {
-    match stmt {
-        Stmt::Local(local) => {
-            local.attrs.iter().all(|a| a.path().is_ident("allow"))
-                && simple(&local.pat)
-                && local.init.as_ref().is_some_and(|init| {
-                    init.diverge.is_none()
-                        && !extends_a_temporary(&init.expr)
-                        && !may_borrow(&init.expr, locals)
-                })
-        }
-        Stmt::Expr(..) => true,
-        Stmt::Macro(m) => m.mac.path.get_ident().is_some_and(|i| {
-            [
-                "assert",
-                "assert_eq",
-                "assert_ne",
-                "debug_assert",
-                "println",
-                "eprintln",
-            ]
-            .contains(&i.to_string().as_str())
-        }),
-        _ => false,
-    }
-}
-
-/// Methods that lend their receiver out: their value borrows it.
-const LENDING: &[&str] = &[
-    "iter",
-    "iter_mut",
-    "as_slice",
-    "as_mut_slice",
-    "as_ref",
-    "as_mut",
-    "first",
-    "last",
-    "first_mut",
-    "last_mut",
-    "get",
-    "get_mut",
-    "split_at",
-    "split_at_mut",
-    "chunks",
-    "chunks_exact",
-    "windows",
-    "keys",
-    "values",
-    "values_mut",
-    "borrow",
-    "borrow_mut",
-    "as_str",
-    "chars",
-    "lines",
-    "split",
-    "drain",
-    "as_ptr",
-    "as_mut_ptr",
-    "deref",
-];
-
-/// Whether `e`'s value may borrow one of `locals`: a reference to a place
-/// rooted at one (`&h`, `&mut h[i]`), a lending method of one
-/// (`h.iter()`), a closure, or `ref`. A reference to a temporary (`&[a,
-/// b]` passed to a call) ends with the statement.
-fn may_borrow(e: &Expr, locals: &HashSet<String>) -> bool {
-    struct Finder<'l> {
-        locals: &'l HashSet<String>,
-        found: bool,
-    }
-    impl Finder<'_> {
-        fn rooted_here(&self, e: &Expr) -> bool {
-            match e {
-                Expr::Path(p) => p
-                    .path
-                    .get_ident()
-                    .is_some_and(|i| self.locals.contains(&i.to_string())),
-                Expr::Field(f) => self.rooted_here(&f.base),
-                Expr::Index(i) => self.rooted_here(&i.expr),
-                Expr::Paren(p) => self.rooted_here(&p.expr),
-                Expr::Unary(u) => self.rooted_here(&u.expr),
-                _ => false,
-            }
-        }
-    }
-    impl<'a> syn::visit::Visit<'a> for Finder<'_> {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            match e {
-                Expr::Reference(r) if self.rooted_here(&r.expr) => self.found = true,
-                Expr::MethodCall(m)
-                    if LENDING.contains(&m.method.to_string().as_str())
-                        && self.rooted_here(&m.receiver) =>
-                {
-                    self.found = true
-                }
-                Expr::Closure(_) => self.found = true,
-                _ => {}
-            }
-            syn::visit::visit_expr(self, e);
-        }
-        fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
-            self.found |= p.by_ref.is_some();
-        }
-    }
-    let mut finder = Finder {
-        locals,
-        found: false,
-    };
-    syn::visit::Visit::visit_expr(&mut finder, e);
-    finder.found
-}
-
-/// A `let x;` (or `let mut x: T;`, with lint levels) hoisted.
-struct Declaration {
-    ident: syn::Ident,
-    mutable: bool,
-    ty: Option<syn::Type>,
-    allows: Vec<syn::Attribute>,
-}
-
-/// `let x;` or `let mut x: T;`, with no attributes but lint levels.
-fn declaration(stmt: &Stmt) -> Option<Declaration> {
-    let Stmt::Local(local) = stmt else {
-        return None;
-    };
-    if local.init.is_some() || !local.attrs.iter().all(|a| a.path().is_ident("allow")) {
-        return None;
-    }
-    let (pat, ty) = match &local.pat {
-        Pat::Type(t) => (&*t.pat, Some((*t.ty).clone())),
-        other => (other, None),
-    };
-    match pat {
-        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some(Declaration {
-            ident: p.ident.clone(),
-            mutable: p.mutability.is_some(),
-            ty,
-            allows: local.attrs.clone(),
-        }),
-        _ => None,
-    }
-}
-
-/// Names, `mut` names, `_`, tuples and types of them.
-fn simple(pat: &Pat) -> bool {
-    match pat {
-        Pat::Ident(p) => p.by_ref.is_none() && p.subpat.is_none(),
-        Pat::Wild(_) => true,
-        Pat::Type(t) => simple(&t.pat),
-        Pat::Tuple(t) => t.elems.iter().all(simple),
-        Pat::Paren(p) => simple(&p.pat),
-        _ => false,
-    }
-}
-
-fn pattern_names(pat: &Pat, out: &mut Vec<(syn::Ident, bool)>) {
-    match pat {
-        Pat::Ident(p) => out.push((p.ident.clone(), p.mutability.is_some())),
-        Pat::Type(t) => pattern_names(&t.pat, out),
-        Pat::Tuple(t) => t.elems.iter().for_each(|e| pattern_names(e, out)),
-        Pat::Paren(p) => pattern_names(&p.pat, out),
-        _ => {}
-    }
-}
-
-/// Whether a `let` of `e` keeps a temporary alive to the end of its
-/// block (`let r = &f();`, `let a = [&g()];`), which a group's end would
-/// drop. A borrow of a place (`&x`, `&mut v[i]`) borrows no temporary.
-fn extends_a_temporary(e: &Expr) -> bool {
-    match e {
-        Expr::Reference(r) => !is_place(&r.expr),
-        Expr::Paren(p) => extends_a_temporary(&p.expr),
-        Expr::Cast(c) => extends_a_temporary(&c.expr),
-        Expr::Array(_)
-        | Expr::Tuple(_)
-        | Expr::Struct(_)
-        | Expr::Block(_)
-        | Expr::If(_)
-        | Expr::Match(_)
-        | Expr::Unsafe(_) => has_ampersand(&e.to_token_stream()),
-        _ => false,
-    }
-}
-
-fn is_place(e: &Expr) -> bool {
-    match e {
-        Expr::Path(_) => true,
-        Expr::Field(f) => is_place(&f.base),
-        Expr::Index(i) => is_place(&i.expr),
-        Expr::Paren(p) => is_place(&p.expr),
-        Expr::Unary(u) => matches!(u.op, syn::UnOp::Deref(_)),
-        _ => false,
-    }
-}
-
-fn has_ampersand(tokens: &TokenStream) -> bool {
-    tokens.clone().into_iter().any(|t| match t {
-        TokenTree::Punct(p) => p.as_char() == '&',
-        TokenTree::Group(g) => has_ampersand(&g.stream()),
-        _ => false,
-    })
-}
-
-/// Calls `f` with every identifier of `tokens`, and every word of a string
-/// literal (a format string names its arguments inside it).
-fn mentions(tokens: &TokenStream, f: &mut impl FnMut(String)) {
-    for t in tokens.clone() {
-        match t {
-            TokenTree::Ident(i) => f(i.to_string()),
-            TokenTree::Group(g) => mentions(&g.stream(), f),
-            TokenTree::Literal(l) => {
-                let text = l.to_string();
-                if text.contains('"') {
-                    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-                        if !word.is_empty() {
-                            f(word.to_string());
-                        }
-                    }
-                }
-            }
-            TokenTree::Punct(_) => {}
-        }
-    }
+    let pats = handed.iter().map(|(i, m)| {
+        let m = m.then(|| quote!(mut));
+        quote!(#m #i)
+    });
+    let names = handed.iter().map(|(i, _)| i);
+    let block = Group::new(Delimiter::Brace, quote!(#body (#(#names,)*)));
+    let mut block = block;
+    block.set_span(Span::call_site());
+    out.extend(quote! {
+        #[allow(unused_mut)]
+        let (#(#pats,)*) = #block;
+    });
 }
 
 #[cfg(test)]

@@ -79,10 +79,30 @@ enum Kind {
 #[derive(Default)]
 struct Scope {
     names: HashMap<String, Kind>,
+    /// the names each definition here reads, by the definition's name
+    def_reads: HashMap<String, HashSet<String>>,
+    /// name → the definitions here that read it (or did: a name bound
+    /// again since may be listed, so `def_reads` has the last word)
+    readers: HashMap<String, Vec<String>>,
 }
 
 impl Scope {
     fn bind(&mut self, name: String, kind: Kind) {
+        match &kind {
+            Kind::Def(e) => {
+                let read = idents(e);
+                for r in &read {
+                    self.readers
+                        .entry(r.clone())
+                        .or_default()
+                        .push(name.clone());
+                }
+                self.def_reads.insert(name.clone(), read);
+            }
+            _ => {
+                self.def_reads.remove(&name);
+            }
+        }
         self.names.insert(name, kind);
     }
 }
@@ -137,16 +157,17 @@ impl Rewrite {
     /// A binding of `name` here: it shadows, and every definition that
     /// reads it stops here.
     fn bind(&mut self, name: String, kind: Kind) {
-        let stale: Vec<String> = self
-            .scopes
-            .iter()
-            .flat_map(|s| s.names.iter())
-            .filter(|(_, k)| matches!(k, Kind::Def(e) if reads(e, &name)))
-            .map(|(n, _)| n.clone())
-            .collect();
+        let mut stale: Vec<String> = Vec::new();
+        for s in &self.scopes {
+            for n in s.readers.get(&name).into_iter().flatten() {
+                if s.def_reads.get(n).is_some_and(|read| read.contains(&name)) {
+                    stale.push(n.clone());
+                }
+            }
+        }
         let scope = self.scopes.last_mut().expect("a scope");
         for n in stale {
-            scope.names.insert(n, Kind::Other);
+            scope.bind(n, Kind::Other);
         }
         scope.bind(name, kind);
     }
@@ -222,15 +243,22 @@ impl Rewrite {
 }
 
 /// Whether `e` names `name`.
-fn reads(e: &Expr, name: &str) -> bool {
-    fn walk(tokens: TokenStream, name: &str) -> bool {
-        tokens.into_iter().any(|t| match t {
-            TokenTree::Ident(i) => i == name,
-            TokenTree::Group(g) => walk(g.stream(), name),
-            _ => false,
-        })
+/// The identifiers `e` reads.
+fn idents(e: &Expr) -> HashSet<String> {
+    fn walk(tokens: TokenStream, out: &mut HashSet<String>) {
+        for t in tokens {
+            match t {
+                TokenTree::Ident(i) => {
+                    out.insert(i.to_string());
+                }
+                TokenTree::Group(g) => walk(g.stream(), out),
+                _ => {}
+            }
+        }
     }
-    walk(e.to_token_stream(), name)
+    let mut out = HashSet::new();
+    walk(e.to_token_stream(), &mut out);
+    out
 }
 
 impl VisitMut for Rewrite {
@@ -259,7 +287,7 @@ impl VisitMut for Rewrite {
                     && !self.in_macros.contains(&p.ident.to_string())
                     // `let i = i + 1;` reads the name it shadows: read
                     // where the new `i` is in scope, it would mean that
-                    && !reads(&init.expr, &p.ident.to_string()) =>
+                    && !idents(&init.expr).contains(&p.ident.to_string()) =>
             {
                 // (its value already has the definitions it reads put in)
                 self.stable(&init.expr).map(|_| (*init.expr).clone())
