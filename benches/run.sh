@@ -283,6 +283,34 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo "(\`interleaved 150 higher\`; see the notes, *Higher order*)."
     echo
     "$here/target/release/interleaved" 150 higher
+    echo "## Programs written by others"
+    echo
+    echo "Thirteen programs written the way their authors write them"
+    echo "(\`src/outside/\`): GradBench's lse, llsq and ode, ADBench's LSTM and"
+    echo "bundle-adjustment objective, k-means by selection, a 2-D heat equation"
+    echo "with named indices and a double buffer, chained Rosenbrock, an RNN scan,"
+    echo "a Newton solve left by \`break\`, an iterator chain, a loss written"
+    echo "through helpers and a \`#[derive(Knob)]\` model. Each has a hand-written"
+    echo "adjoint as a strong engineer writes it (one pass, slopes carried in"
+    echo "registers), checked against finite differences and against Mica"
+    echo "(\`tests/outside.rs\`). Mica's \`_backward\` against the hand adjoint and"
+    echo "against the primal, each timed in turns as above"
+    echo "(\`interleaved 150 outside\`):"
+    echo
+    "$here/target/release/interleaved" 150 outside
+    echo
+    cat "$here/OUTSIDE.md"
+    echo
+    echo "\`echidna\` 0.15, the feature-richest runtime-tape Rust AD crate,"
+    echo "timed in turns against Mica's \`_backward\` on the same programs and"
+    echo "Extended Rosenbrock n = 1,000 (peer/Mica, \`interleaved 150 echidna\`):"
+    echo "its bytecode tape (recorded and optimised once, then replayed) and its"
+    echo "eager tape (recorded on every call)."
+    echo
+    "$here/target/release/interleaved" 150 echidna
+    echo
+    cat "$here/LONG.md"
+    echo
     echo "## Peak heap per gradient call"
     echo
     echo "The most heap bytes live at once during one call (dhat's testing"
