@@ -52,8 +52,14 @@ compile_section() {
                 echo "use mica::tape;"
                 echo "pub const HID: usize = 32; pub const IN: usize = 16; pub const OUT: usize = 10; pub const DT: f64 = 0.01;"
                 for f in course rosenbrock logistic mlp advection ode; do
-                    # the #[tape] functions only: from each `#[tape]` to its closing brace
-                    awk '/^#\[tape\]/{on=1} on{print} on&&/^}/{on=0}' "$here/src/$f.rs"
+                    # the #[tape] functions only: from each `#[tape]` to its
+                    # closing brace (not the one tracking a struct, which
+                    # the struct benchmark measures), their reverse mode
+                    # only (`#[tape(tangent, hvp)]` read as `#[tape]`)
+                    awk '/^#\[tape(\(.*\))?\]/{hold="#[tape]"; next}
+                         hold!=""{ if ($0 ~ /_struct\(/) { skip=1 } else { print hold; on=1 }; hold="" }
+                         skip&&/^}/{skip=0; next} skip{next}
+                         on{print} on&&/^}/{on=0}' "$here/src/$f.rs"
                     if [ "$variant" = hand ]; then
                         # and the hand-written adjoints of the same functions,
                         # with the helpers and the parameter struct they use
