@@ -1194,21 +1194,7 @@ impl Gen {
                 b(E::Lit(g.rng.lit(0.3, 1.2))),
             )
         };
-        let cond = |g: &mut Self| {
-            if g.rng.chance(0.5) {
-                Cond {
-                    a: E::IdxF(i.clone()),
-                    gt: g.rng.chance(0.5),
-                    b: E::Lit(g.rng.lit(0.2, 1.8)),
-                }
-            } else {
-                Cond {
-                    a: read.clone(),
-                    gt: g.rng.chance(0.5),
-                    b: E::Lit(g.rng.lit(-0.5, 0.5)),
-                }
-            }
-        };
+        let cond = |g: &mut Self| g.flipping(&i, &read);
         let mut body = Vec::new();
         if self.rng.chance(0.5) {
             body.push(S::Exit(cond(self), false));
@@ -1244,6 +1230,24 @@ impl Gen {
             S::Let(t, with_knob(E::Lit(0.0), &self.knobs)),
             S::For(For::Span(i, 0, w.len), body),
         ]
+    }
+
+    /// A condition that flips with the loop's index `i` (`(i as f64) >
+    /// c`) or reads the recorded `e`, half the time each.
+    fn flipping(&mut self, i: &str, e: &E) -> Cond {
+        if self.rng.chance(0.5) {
+            Cond {
+                a: E::IdxF(i.to_string()),
+                gt: self.rng.chance(0.5),
+                b: E::Lit(self.rng.lit(0.2, 1.8)),
+            }
+        } else {
+            Cond {
+                a: e.clone(),
+                gt: self.rng.chance(0.5),
+                b: E::Lit(self.rng.lit(-0.5, 0.5)),
+            }
+        }
     }
 
     /// A loop over a range that sums terms of neighbouring elements of a
@@ -1295,21 +1299,7 @@ impl Gen {
         );
         let lone =
             |g: &mut Self, e: E| E::Bin('*', b(E::M1(f, b(e))), b(E::Lit(g.rng.lit(0.3, 1.2))));
-        let cond = |g: &mut Self, e: &E| {
-            if g.rng.chance(0.5) {
-                Cond {
-                    a: E::IdxF(i.clone()),
-                    gt: g.rng.chance(0.5),
-                    b: E::Lit(g.rng.lit(0.2, 1.8)),
-                }
-            } else {
-                Cond {
-                    a: e.clone(),
-                    gt: g.rng.chance(0.5),
-                    b: E::Lit(g.rng.lit(-0.5, 0.5)),
-                }
-            }
-        };
+        let cond = |g: &mut Self, e: &E| g.flipping(&i, e);
         let mut body = Vec::new();
         match shape {
             // the upper read only in an arm
