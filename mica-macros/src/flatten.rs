@@ -32,7 +32,7 @@
 
 mod statements;
 
-use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
 use quote::quote;
 use statements::{is_punct, may_borrow, split, Kind, Segment};
 use std::collections::{HashMap, HashSet};
@@ -252,12 +252,9 @@ fn close(
         quote!(#m #i)
     });
     let names = handed.iter().map(|(i, _)| i);
-    let block = Group::new(Delimiter::Brace, quote!(#body (#(#names,)*)));
-    let mut block = block;
-    block.set_span(Span::call_site());
     out.extend(quote! {
         #[allow(unused_mut)]
-        let (#(#pats,)*) = #block;
+        let (#(#pats,)*) = { #body (#(#names,)*) };
     });
 }
 

@@ -242,22 +242,10 @@ impl Rewrite {
     }
 }
 
-/// Whether `e` names `name`.
 /// The identifiers `e` reads.
 fn idents(e: &Expr) -> HashSet<String> {
-    fn walk(tokens: TokenStream, out: &mut HashSet<String>) {
-        for t in tokens {
-            match t {
-                TokenTree::Ident(i) => {
-                    out.insert(i.to_string());
-                }
-                TokenTree::Group(g) => walk(g.stream(), out),
-                _ => {}
-            }
-        }
-    }
     let mut out = HashSet::new();
-    walk(e.to_token_stream(), &mut out);
+    crate::names::idents_in(e.to_token_stream(), &mut out);
     out
 }
 
@@ -287,7 +275,7 @@ impl VisitMut for Rewrite {
                     && !self.in_macros.contains(&p.ident.to_string())
                     // `let i = i + 1;` reads the name it shadows: read
                     // where the new `i` is in scope, it would mean that
-                    && !idents(&init.expr).contains(&p.ident.to_string()) =>
+                    && !crate::names::mentions_ident(&init.expr.to_token_stream(), &p.ident.to_string()) =>
             {
                 // (its value already has the definitions it reads put in)
                 self.stable(&init.expr).map(|_| (*init.expr).clone())

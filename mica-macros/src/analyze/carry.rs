@@ -28,6 +28,7 @@
 //! the upper element of the last iteration that ran.
 
 use super::dependence::{collect, subscript};
+use crate::facts::loops::Linear;
 use crate::record::{Array, ArrayId, Loop, OpKind, Operand, Step, Value, ValueId};
 use std::collections::BTreeMap;
 
@@ -42,6 +43,11 @@ pub struct Carry {
     pub at: (Operand, Operand),
 }
 
+/// A read of one element: its subscript as a linear form with the loop
+/// variable's coefficient 1 (or `None`), the value read, the subscript as
+/// recorded.
+type Read<'l> = (Option<Linear>, ValueId, &'l Operand);
+
 /// The arrays of `l`'s body whose slopes may be carried (see the module's
 /// documentation). Only asked of a loop the plan fuses.
 pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Vec<Carry> {
@@ -50,14 +56,8 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Vec<Carry> {
     }
     let mut accesses = Vec::new();
     collect(&l.steps, l, values, &mut accesses);
-    let mut counts: BTreeMap<ArrayId, usize> = BTreeMap::new();
-    for a in &accesses {
-        *counts.entry(a.array).or_default() += 1;
-    }
-    // the body's own reads of one element: array → (offset, value)
-    let mut reads: BTreeMap<ArrayId, Vec<(i128, ValueId, &Operand)>> = BTreeMap::new();
-    let mut terms: BTreeMap<ArrayId, Option<BTreeMap<String, i128>>> = BTreeMap::new();
-    let mut refused: Vec<ArrayId> = Vec::new();
+    // the body's own reads of one element, by array
+    let mut reads: BTreeMap<ArrayId, Vec<Read>> = BTreeMap::new();
     for step in &l.steps {
         let Step::Op(op) = step else { continue };
         let OpKind::Read { array, indices } = &op.kind else {
@@ -67,46 +67,43 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Vec<Carry> {
             [index] => subscript(index, l, values).filter(|s| s.var == 1),
             _ => None,
         };
-        let Some(at) = at else {
-            refused.push(*array);
-            continue;
-        };
-        match terms
-            .entry(*array)
-            .or_insert_with(|| Some(at.terms.clone()))
-        {
-            Some(t) if *t == at.terms => {}
-            _ => refused.push(*array),
-        }
         reads
             .entry(*array)
             .or_default()
-            .push((at.constant, op.out, &indices[0]));
+            .push((at, op.out, &indices[0]));
     }
     let mut out = Vec::new();
     for (array, list) in reads {
-        if refused.contains(&array) || counts.get(&array) != Some(&list.len()) {
+        // every access of the body to the array is one of these reads
+        // (so none writes it), each at `i + c` with the same terms
+        let count = accesses.iter().filter(|a| a.array == array).count();
+        let Some(Some(first)) = list.first().map(|(at, ..)| at) else {
+            continue;
+        };
+        if count != list.len()
+            || !list
+                .iter()
+                .all(|(at, ..)| at.as_ref().is_some_and(|at| at.terms == first.terms))
+        {
             continue;
         }
-        if accesses.iter().any(|a| a.array == array && a.writes) {
-            continue;
-        }
-        let Some(low) = list.iter().map(|(c, ..)| *c).min() else {
+        let offset = |(at, ..): &&Read| at.as_ref().map_or(0, |at| at.constant);
+        let Some(low) = list.iter().map(|r| offset(&r)).min() else {
             continue;
         };
         let (Some(a), Some(b)) = (
-            list.iter().find(|(c, ..)| *c == low),
-            list.iter().find(|(c, ..)| *c == low + 1),
+            list.iter().find(|r| offset(r) == low),
+            list.iter().find(|r| offset(r) == low + 1),
         ) else {
             continue;
         };
-        if list.iter().any(|(c, ..)| *c != low && *c != low + 1) || !alone(array, arrays) {
+        if list.iter().any(|r| offset(&r) > low + 1) || !alone(array, arrays) {
             continue;
         }
         let pick = |k: i128| {
             list.iter()
-                .filter(|(c, ..)| *c == k)
-                .map(|(_, v, _)| *v)
+                .filter(|r| offset(r) == k)
+                .map(|r| r.1)
                 .collect()
         };
         out.push(Carry {

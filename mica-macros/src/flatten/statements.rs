@@ -20,9 +20,9 @@ pub enum Kind {
         ty: Vec<TokenTree>,
         attrs: Vec<TokenTree>,
     },
-    /// a `let` that may go into a group: the names it binds, and whether
-    /// its value may borrow a name a group binds (checked against the
-    /// group's names when it is reached)
+    /// a `let` that may go into a group: the names it binds, and its
+    /// value (whether that may borrow a name the group binds is asked when
+    /// the group reaches it)
     Let {
         binds: Vec<(Ident, bool)>,
         init: Vec<TokenTree>,
