@@ -180,6 +180,22 @@ macro_rules! programs {
                 r[0] * 0.5 + r[1] * s[0] + s[1] * s[1]
             }
 
+            /// A borrow in a block after an early `return` (the third
+            /// point returns): the borrow ends with the block, and what
+            /// the reverse keeps of it outlives the array.
+            #[tape$(($mode))?]
+            pub fn borrowed_after_return(#[tracked] w: &[$t]) -> $t {
+                if w[0] > 1.0 {
+                    return w[1] * w[2];
+                }
+                let h = [w[0] * w[1], w[2].sin(), w[3]];
+                let t = {
+                    let r = &h;
+                    r[1] * r[2]
+                };
+                t + h[0] * w[3]
+            }
+
             /// Two scalars swapped, and a swap under a recorded condition.
             #[tape$(($mode))?]
             pub fn scalars(#[tracked] w: &[$t]) -> $t {
@@ -288,6 +304,10 @@ macro_rules! check_all {
             let (_, g) = borrowed_grad(p);
             same(&g, &$q::borrowed_grad(p).1, "borrowed");
             agree("borrowed", &|v| borrowed(v), p, &g);
+
+            let (_, g) = borrowed_after_return_grad(p);
+            same(&g, &$q::borrowed_after_return_grad(p).1, "borrowed_after_return");
+            agree("borrowed_after_return", &|v| borrowed_after_return(v), p, &g);
 
             let (_, g) = scalars_grad(p);
             same(&g, &$q::scalars_grad(p).1, "scalars");

@@ -479,6 +479,10 @@ pub trait Shaped {
     type Shape: Copy + Default + Grow;
     /// the adjoint buffer's type
     type Grad;
+    /// the value without its borrows (`[f64; 3]` for `&[f64; 3]`): a
+    /// captured shape is typed after it, so it outlives a borrow of a
+    /// local array
+    type Owned: Shaped<Shape = Self::Shape, Grad = Self::Grad>;
     /// this value's shape
     fn shape(&self) -> Self::Shape;
     /// an all-zero buffer of that shape
@@ -490,6 +494,7 @@ macro_rules! shaped_float {
         impl Shaped for $t {
             type Shape = ();
             type Grad = $t;
+            type Owned = $t;
             #[inline(always)]
             fn shape(&self) {}
             #[inline(always)]
@@ -505,6 +510,7 @@ shaped_float!(f32, f64);
 impl<K: Shaped, const N: usize> Shaped for [K; N] {
     type Shape = K::Shape;
     type Grad = [K::Grad; N];
+    type Owned = [K::Owned; N];
     #[inline(always)]
     fn shape(&self) -> K::Shape {
         self.first().map(K::shape).unwrap_or_default()
@@ -519,6 +525,7 @@ impl<K: Shaped, const N: usize> Shaped for [K; N] {
 impl<A: Shaped> Shaped for &A {
     type Shape = A::Shape;
     type Grad = A::Grad;
+    type Owned = A::Owned;
     #[inline(always)]
     fn shape(&self) -> A::Shape {
         (**self).shape()
@@ -535,6 +542,7 @@ where
 {
     type Shape = (usize, K::Shape);
     type Grad = Vec<K::Grad>;
+    type Owned = Vec<K::Owned>;
     #[inline]
     fn shape(&self) -> Self::Shape {
         (self.len(), self.first().map(K::shape).unwrap_or_default())
@@ -590,7 +598,7 @@ impl<A: Shaped> Copy for ShapeOf<A> {}
 
 /// The shape of an array made inside a window.
 #[inline(always)]
-pub fn shape_of<A: Shaped>(array: &A) -> ShapeOf<A> {
+pub fn shape_of<A: Shaped>(array: &A) -> ShapeOf<A::Owned> {
     ShapeOf(core::marker::PhantomData, array.shape())
 }
 

@@ -61,7 +61,7 @@ pub trait Real:
     + AddScaled<Self>
     + Accumulate
     + Clear
-    + Shaped<Shape = (), Grad = Self>
+    + Shaped<Shape = (), Grad = Self, Owned = Self>
     + Element<Out = Self>
     + for<'a> GradientView<View<'a> = Self>
     + Placeholder

@@ -50,6 +50,9 @@ pub enum Ix {
     Off(String, i64),
     /// twice a loop index, in bounds by the loop's range
     Twice(String),
+    /// a constant index read through a borrow of the array, `{ let r =
+    /// &h; r[k] }`
+    Borrowed(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -1623,7 +1626,12 @@ impl Gen {
                     vec![S::SetArr(h.name.clone(), Ix::Var(j, false), "=", next)],
                 ));
                 let t = self.name("t");
-                out.push(S::Let(t, E::Index(h.name.clone(), Ix::Const(2))));
+                let last = if self.rng.chance(0.5) {
+                    Ix::Borrowed(2)
+                } else {
+                    Ix::Const(2)
+                };
+                out.push(S::Let(t, E::Index(h.name.clone(), last)));
             }
         }
         // a loop whose carried value decays, `z = z * c + w[j]`: its
@@ -3039,6 +3047,7 @@ impl R<'_> {
     fn ix(&self, arr: &str, ix: &Ix, len: Option<usize>) -> String {
         match ix {
             Ix::Const(c) => format!("{arr}[{c}]"),
+            Ix::Borrowed(c) => format!("{{ let r = &{arr}; r[{c}] }}"),
             Ix::Var(i, true) => match len {
                 Some(l) => format!("{arr}[{i} % {l}]"),
                 None => format!("{arr}[{i} % {arr}.len()]"),
@@ -3086,6 +3095,8 @@ impl R<'_> {
             E::Index(a, Ix::Off(i, k)) if *k < 0 => {
                 (format!("{{ let qi = {i} - {}; {a}[qi] }}", -k), false)
             }
+            // a block: parenthesised as an operand or a receiver
+            E::Index(a, ix @ Ix::Borrowed(_)) => (self.ix(a, ix, None), false),
             E::Index(a, ix) => (self.ix(a, ix, None), true),
             E::Index2(m, ix, r, jx, c) => {
                 let one = |x: &Ix, n: usize| match x {
@@ -3094,6 +3105,7 @@ impl R<'_> {
                     Ix::Var(i, false) => i.clone(),
                     Ix::Off(i, k) => format!("{i} + {k}"),
                     Ix::Twice(i) => format!("2 * {i}"),
+                    Ix::Borrowed(k) => k.to_string(),
                 };
                 (format!("{m}[{}][{}]", one(ix, *r), one(jx, *c)), true)
             }
