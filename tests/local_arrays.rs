@@ -306,8 +306,17 @@ macro_rules! check_all {
             agree("borrowed", &|v| borrowed(v), p, &g);
 
             let (_, g) = borrowed_after_return_grad(p);
-            same(&g, &$q::borrowed_after_return_grad(p).1, "borrowed_after_return");
-            agree("borrowed_after_return", &|v| borrowed_after_return(v), p, &g);
+            same(
+                &g,
+                &$q::borrowed_after_return_grad(p).1,
+                "borrowed_after_return",
+            );
+            agree(
+                "borrowed_after_return",
+                &|v| borrowed_after_return(v),
+                p,
+                &g,
+            );
 
             let (_, g) = scalars_grad(p);
             same(&g, &$q::scalars_grad(p).1, "scalars");
