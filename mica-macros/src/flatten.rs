@@ -59,49 +59,50 @@ pub fn needed(input: &TokenStream) -> bool {
 
 /// `out` with its long blocks flattened.
 pub fn flatten(out: TokenStream) -> TokenStream {
-    flattened(&out).unwrap_or(out)
+    let trees: Vec<TokenTree> = out.clone().into_iter().collect();
+    match flattened(trees) {
+        (trees, true) => trees.into_iter().collect(),
+        _ => out,
+    }
 }
 
-/// `tokens` with their long blocks flattened, or `None` if they hold none.
-/// A stream without one is kept, not rebuilt: inside rustc each token
-/// moved into a new stream crosses the proc-macro bridge.
-fn flattened(tokens: &TokenStream) -> Option<TokenStream> {
-    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+/// `trees` with the long blocks inside their groups flattened, and whether
+/// any changed. A group without one is kept, not rebuilt: inside rustc
+/// each token moved into a new stream crosses the proc-macro bridge.
+fn flattened(mut trees: Vec<TokenTree>) -> (Vec<TokenTree>, bool) {
     let mut changed = false;
-    let mut out = Vec::with_capacity(trees.len());
-    for t in trees {
-        match t {
-            TokenTree::Group(g) => match flatten_group(&g) {
-                Some(new) => {
-                    changed = true;
-                    out.push(TokenTree::Group(new));
-                }
-                None => out.push(TokenTree::Group(g)),
-            },
-            other => out.push(other),
+    for t in &mut trees {
+        if let TokenTree::Group(g) = t {
+            if let Some(new) = flatten_group(g) {
+                *t = TokenTree::Group(new);
+                changed = true;
+            }
         }
     }
-    changed.then(|| out.into_iter().collect())
+    (trees, changed)
 }
 
 /// A group with the blocks inside it flattened, and itself if it is a long
-/// block; `None` if nothing in it changed.
+/// block; `None` if nothing in it changed. Its tokens are read once.
 fn flatten_group(g: &Group) -> Option<Group> {
-    let inner = flattened(&g.stream());
-    let block = if g.delimiter() == Delimiter::Brace {
-        flatten_block(inner.clone().unwrap_or_else(|| g.stream()))
-    } else {
-        None
+    let (trees, changed) = flattened(g.stream().into_iter().collect());
+    let block = match g.delimiter() {
+        Delimiter::Brace => flatten_block(&trees),
+        _ => None,
     };
-    let mut out = Group::new(g.delimiter(), block.or(inner)?);
+    let stream = match block {
+        Some(block) => block,
+        None if changed => trees.into_iter().collect(),
+        None => return None,
+    };
+    let mut out = Group::new(g.delimiter(), stream);
     out.set_span(g.span());
     Some(out)
 }
 
 /// The statements of a block's tokens if it is a long block of them (one
 /// `let` at least), grouped; `None` for any other group.
-fn flatten_block(inner: TokenStream) -> Option<TokenStream> {
-    let tokens: Vec<TokenTree> = inner.into_iter().collect();
+fn flatten_block(tokens: &[TokenTree]) -> Option<TokenStream> {
     let semis = tokens
         .iter()
         .filter(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ';'))
@@ -109,7 +110,7 @@ fn flatten_block(inner: TokenStream) -> Option<TokenStream> {
     if semis < LONG {
         return None;
     }
-    let segments = split(&tokens)?;
+    let segments = split(tokens)?;
     segments
         .iter()
         .any(|s| matches!(s.kind, Kind::Let { .. } | Kind::Declaration { .. }))
@@ -123,17 +124,31 @@ fn regroup(segments: Vec<Segment>) -> TokenStream {
     // `let x;` declarations, hoisted to the top where no earlier line of
     // the block names `x` (their value is assigned later, inside a loop or
     // a block): declared together, a hundred to a statement
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut hoisted: Vec<Segment> = Vec::new();
-    let mut rest: Vec<Segment> = Vec::with_capacity(n);
-    for s in segments {
+    let declared: HashSet<String> = segments
+        .iter()
+        .filter_map(|s| match &s.kind {
+            Kind::Declaration { ident, .. } => Some(ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut hoisted: Vec<&Segment> = Vec::new();
+    let mut rest: Vec<&Segment> = Vec::with_capacity(n);
+    for s in &segments {
         if let Kind::Declaration { ident, .. } = &s.kind {
-            if seen.insert(ident.to_string()) {
+            let name = ident.to_string();
+            if !seen.contains(name.as_str()) {
+                seen.insert(declared.get(&name).map_or("", |d| d.as_str()));
                 hoisted.push(s);
                 continue;
             }
         }
-        seen.extend(s.names.iter().cloned());
+        seen.extend(
+            s.names
+                .iter()
+                .filter_map(|n| declared.get(n))
+                .map(|d| d.as_str()),
+        );
         rest.push(s);
     }
     let mut out = TokenStream::new();
@@ -183,7 +198,7 @@ fn regroup(segments: Vec<Segment>) -> TokenStream {
         let groupable = !tail
             && match &s.kind {
                 Kind::Free => true,
-                Kind::Let { init, .. } => !may_borrow(init, &locals),
+                Kind::Let { init, .. } => !may_borrow(init, s, &locals),
                 _ => false,
             };
         if !groupable {
@@ -222,23 +237,24 @@ fn close(
         return;
     }
     // the names bound in the group, the last binding of each, with its
-    // `mut`, in order
-    let mut bound: Vec<(Ident, bool)> = Vec::new();
-    for s in &stmts {
-        if let Kind::Let { binds, .. } = &s.kind {
-            for (ident, mutable) in binds {
-                bound.retain(|(i, _)| i != ident);
-                bound.push((ident.clone(), *mutable));
-            }
+    // `mut`, in order, and those of them a later statement reads
+    let binds: Vec<&(Ident, bool)> = stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            Kind::Let { binds, .. } => Some(binds),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut handed: Vec<&(Ident, bool)> = Vec::new();
+    for bind in binds.into_iter().rev() {
+        let name = bind.0.to_string();
+        if last.get(name.as_str()).is_some_and(|at| *at >= end) && seen.insert(name) {
+            handed.push(bind);
         }
     }
-    let handed: Vec<&(Ident, bool)> = bound
-        .iter()
-        .filter(|(i, _)| {
-            last.get(i.to_string().as_str())
-                .is_some_and(|at| *at >= end)
-        })
-        .collect();
+    handed.reverse();
     let body: TokenStream = stmts
         .iter()
         .flat_map(|s| s.tokens.iter().cloned())

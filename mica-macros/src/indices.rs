@@ -32,6 +32,13 @@ use syn::{Expr, ItemFn, Pat};
 
 /// Rewrites `item`'s body; whether anything changed.
 pub fn inline(item: &mut ItemFn) -> bool {
+    // a body that indexes nothing has no named index to read through (a
+    // long straight-line body is then not walked at all)
+    let mut indexes = Indexes(false);
+    indexes.visit_block(&item.block);
+    if !indexes.0 {
+        return false;
+    }
     let mut outer = Scope::default();
     for input in &item.sig.inputs {
         let syn::FnArg::Typed(t) = input else {
@@ -61,6 +68,20 @@ pub fn inline(item: &mut ItemFn) -> bool {
     };
     rewrite.visit_block_mut(&mut item.block);
     rewrite.changed
+}
+
+/// Whether a body holds an index expression outside macros (the rewrite
+/// leaves macros as written).
+struct Indexes(bool);
+
+impl<'ast> Visit<'ast> for Indexes {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Index(_) => self.0 = true,
+            _ if !self.0 => syn::visit::visit_expr(self, e),
+            _ => {}
+        }
+    }
 }
 
 /// What a name in scope is bound to.

@@ -62,6 +62,13 @@ impl<'ast> syn::visit::Visit<'ast> for TrackedLets<'_> {
 /// whether anything changed. `recorded` are the names known to be
 /// recorded at the start (tracked parameters, `#[tracked] let` knobs).
 pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors) -> bool {
+    // a body with no `for` and no consumer's name has no chain (a long
+    // straight-line body is then not walked again)
+    let mut words = Words(false);
+    syn::visit::Visit::visit_block(&mut words, &item.block);
+    if !words.0 {
+        return false;
+    }
     let active = may_be_recorded(&item.block, recorded);
     let mut visitor = Chains {
         floats: crate::generics::float_params(&item.sig.generics),
@@ -76,6 +83,32 @@ pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors
         errors.push(e);
     }
     visitor.changed
+}
+
+/// Whether a body holds a `for` loop or a method named like a chain's
+/// consumer, in its code or a macro's tokens.
+struct Words(bool);
+
+/// The methods a chain ends in (`consumers.rs`), `unwrap` after
+/// `max_by`/`min_by`.
+const CONSUMERS: &[&str] = &["sum", "product", "fold", "count", "collect", "unwrap"];
+
+impl<'ast> syn::visit::Visit<'ast> for Words {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        if self.0 {
+            return;
+        }
+        match e {
+            Expr::ForLoop(_) => self.0 = true,
+            Expr::MethodCall(m) if CONSUMERS.iter().any(|c| m.method == c) => self.0 = true,
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        let mut names = HashSet::new();
+        idents_in(m.tokens.clone(), &mut names);
+        self.0 |= names.contains("for") || CONSUMERS.iter().any(|c| names.contains(*c));
+    }
 }
 
 /// The names that may hold a recorded value: a fixed point over every

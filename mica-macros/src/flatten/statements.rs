@@ -9,6 +9,9 @@ pub struct Segment {
     pub tokens: Vec<TokenTree>,
     /// every identifier it names
     pub names: Vec<String>,
+    /// whether it holds a `&`, a lending method (`.iter()`), a closure's
+    /// `|` or a `ref` anywhere: without one it borrows nothing
+    pub lends: bool,
     pub kind: Kind,
 }
 
@@ -42,10 +45,12 @@ pub fn split(tokens: &[TokenTree]) -> Option<Vec<Segment>> {
         let end = statement_end(tokens, at)?;
         let piece = &tokens[at..end];
         let mut names = Vec::new();
-        mentions(&piece.iter().cloned().collect(), &mut |n| names.push(n));
+        let mut lends = false;
+        scan(piece, &mut names, &mut lends);
         out.push(Segment {
             tokens: piece.to_vec(),
             names,
+            lends,
             kind: kind_of(piece),
         });
         at = end;
@@ -336,15 +341,16 @@ fn extends_a_temporary(init: &[TokenTree]) -> bool {
 
 /// Whether `init` may borrow one of `locals`: `&` or `&mut` before one, a
 /// lending method of one (of anything holding one where the receiver is
-/// not a plain name), a closure (`|`), or `ref`.
-pub fn may_borrow(init: &[TokenTree], locals: &HashSet<String>) -> bool {
+/// not a plain name), a closure (`|`), or `ref`. `names` are the names its
+/// statement mentions (a superset of the value's).
+pub fn may_borrow(init: &[TokenTree], segment: &Segment, locals: &HashSet<String>) -> bool {
+    if !segment.lends {
+        return false;
+    }
     if locals.is_empty() {
         return init.iter().any(closure_or_ref);
     }
-    let mut named = false;
-    mentions(&init.iter().cloned().collect(), &mut |n| {
-        named |= locals.contains(&n)
-    });
+    let named = segment.names.iter().any(|n| locals.contains(n));
     fn walk(tokens: &[TokenTree], locals: &HashSet<String>, named: bool) -> bool {
         for (k, t) in tokens.iter().enumerate() {
             match t {
@@ -367,9 +373,9 @@ pub fn may_borrow(init: &[TokenTree], locals: &HashSet<String>) -> bool {
                     }
                 }
                 TokenTree::Ident(i)
-                    if LENDING.contains(&i.to_string().as_str())
-                        && k >= 2
-                        && is_punct(tokens.get(k - 1), '.') =>
+                    if k >= 2
+                        && is_punct(tokens.get(k - 1), '.')
+                        && LENDING.contains(&i.to_string().as_str()) =>
                 {
                     let plain = matches!(&tokens[k - 2], TokenTree::Ident(_))
                         && (k < 3 || !is_punct(tokens.get(k - 3), '.'));
@@ -448,24 +454,35 @@ fn has_ampersand(tokens: &TokenStream) -> bool {
     })
 }
 
-/// Calls `f` with every identifier of `tokens`, and every word of a string
-/// literal (a format string names its arguments inside it).
-fn mentions(tokens: &TokenStream, f: &mut impl FnMut(String)) {
-    for t in tokens.clone() {
+/// Every identifier of `tokens`, and every word of a string literal (a
+/// format string names its arguments inside it), into `names`; `lends` set
+/// if they hold a `&`, a lending method, a closure's `|` or a `ref`.
+fn scan(tokens: &[TokenTree], names: &mut Vec<String>, lends: &mut bool) {
+    for (k, t) in tokens.iter().enumerate() {
         match t {
-            TokenTree::Ident(i) => f(i.to_string()),
-            TokenTree::Group(g) => mentions(&g.stream(), f),
+            TokenTree::Ident(i) => {
+                let name = i.to_string();
+                *lends |= name == "ref"
+                    || (k > 0
+                        && is_punct(tokens.get(k - 1), '.')
+                        && LENDING.contains(&name.as_str()));
+                names.push(name);
+            }
+            TokenTree::Group(g) => {
+                let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                scan(&inner, names, lends)
+            }
             TokenTree::Literal(l) => {
                 let text = l.to_string();
                 if text.contains('"') {
                     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
                         if !word.is_empty() {
-                            f(word.to_string());
+                            names.push(word.to_string());
                         }
                     }
                 }
             }
-            TokenTree::Punct(_) => {}
+            TokenTree::Punct(p) => *lends |= matches!(p.as_char(), '&' | '|'),
         }
     }
 }
