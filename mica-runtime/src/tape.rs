@@ -210,9 +210,145 @@ fn spill<T, const CAP: usize>(heap: &mut Vec<T>, item: T) {
     heap.push(item);
 }
 
+/// A tape whose last items a loop's reverse takes back at once, last
+/// first: the items of one run of the loop, one per iteration, walked
+/// together with the loop's range run backward (`zip_back`). Taken back by
+/// count rather than one `pop` per iteration, the reverse loop reads them
+/// in sequence with no check per item, and can be vectorised.
+#[doc(hidden)]
+pub trait Rewind {
+    type Item;
+    /// The items taken back, last first.
+    type Back<'a>: Iterator<Item = Self::Item>
+    where
+        Self: 'a;
+    /// Takes back the last `n` items (all, if there are fewer).
+    fn back(&mut self, n: usize) -> Self::Back<'_>;
+}
+
+impl<T> Rewind for Vec<T> {
+    type Item = T;
+    type Back<'a>
+        = TakenBack<'a, T>
+    where
+        T: 'a;
+    #[inline(always)]
+    fn back(&mut self, n: usize) -> TakenBack<'_, T> {
+        let len = self.len();
+        let from = len.saturating_sub(n);
+        // SAFETY: `from` is at most the length; the items past it are the
+        // iterator's from now on (read or dropped by it once), and the
+        // vector, borrowed mutably while it lives, no longer counts them
+        unsafe { self.set_len(from) };
+        TakenBack {
+            // never null, and valid while the vector is borrowed
+            spare: NonNull::new(self.as_mut_ptr()).unwrap_or(NonNull::dangling()),
+            from,
+            left: len - from,
+            owner: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<'w, T> Rewind for Writer<'w, T> {
+    type Item = T;
+    type Back<'a>
+        = TakenBack<'a, T>
+    where
+        Self: 'a;
+    #[inline(always)]
+    fn back(&mut self, n: usize) -> TakenBack<'_, T> {
+        let left = n.min(self.written);
+        self.written -= left;
+        TakenBack {
+            spare: self.spare,
+            from: self.written,
+            left,
+            owner: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<T, const CAP: usize> Rewind for StackTape<T, CAP> {
+    type Item = T;
+    type Back<'a>
+        = core::iter::Chain<
+        core::iter::Rev<std::vec::Drain<'a, T>>,
+        core::iter::Rev<arrayvec::Drain<'a, T, CAP>>,
+    >
+    where
+        T: 'a;
+    #[inline(always)]
+    fn back(&mut self, n: usize) -> Self::Back<'_> {
+        // the heap holds the newest items: from there first
+        let from = self.spill.len().saturating_sub(n);
+        let rest = n - (self.spill.len() - from);
+        let inline_from = self.inline.len().saturating_sub(rest);
+        self.spill
+            .drain(from..)
+            .rev()
+            .chain(self.inline.drain(inline_from..).rev())
+    }
+}
+
+/// Items taken back from a tape or a [`Writer`], last first: they are no
+/// longer its (its length or `written` count stops below them), and the
+/// ones not read are dropped with this.
+#[doc(hidden)]
+pub struct TakenBack<'a, T> {
+    spare: NonNull<T>,
+    /// the slot of the oldest item taken back
+    from: usize,
+    /// the items not yet read: the slots `from..from + left`
+    left: usize,
+    owner: core::marker::PhantomData<&'a mut T>,
+}
+
+impl<T> Iterator for TakenBack<'_, T> {
+    type Item = T;
+    #[inline(always)]
+    fn next(&mut self) -> Option<T> {
+        self.left = self.left.checked_sub(1)?;
+        // SAFETY: the slots `from..from + left` (before this step) hold
+        // items `push` wrote that nothing has read: `back` took them from
+        // the writer, whose mutable borrow this holds, so nothing else
+        // reads or writes them. The one read here counts as empty from
+        // now on (`left` no longer covers it). (A tape's items: the same,
+        // `back` having set its length below them.)
+        Some(unsafe { self.spare.as_ptr().add(self.from + self.left).read() })
+    }
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<T> Drop for TakenBack<'_, T> {
+    fn drop(&mut self) {
+        for k in 0..self.left {
+            // SAFETY: as in `next`, the slots `from..from + left` hold
+            // unread items no one else owns; each is dropped once.
+            unsafe { self.spare.as_ptr().add(self.from + k).drop_in_place() };
+        }
+    }
+}
+
+/// A loop's range, run backward, with the items its forward run pushed
+/// (one per iteration), last first: `for (i, (a, b)) in zip_back(rev(range),
+/// &mut tape)`.
+#[doc(hidden)]
+#[inline(always)]
+pub fn zip_back<I: Iterator, R: Rewind + ?Sized>(
+    range: I,
+    tape: &mut R,
+) -> core::iter::Zip<I, R::Back<'_>> {
+    let n = trip(&range);
+    range.zip(tape.back(n))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{room_each, room_times, trip, StackTape, Writer};
+    use super::{room_each, room_times, trip, zip_back, StackTape, Writer};
 
     #[test]
     fn a_stack_tape_pops_in_reverse_across_the_move_to_the_heap() {
@@ -350,5 +486,76 @@ mod tests {
         assert_eq!(s.pop(), Some(vec![3.0, 4.0]));
         drop(s);
         assert_eq!(tape, [vec![1.0; 3]]);
+    }
+
+    #[test]
+    fn a_reverse_takes_back_one_run_of_items_last_first() {
+        // a tape: the items of the run after the older ones
+        let mut tape: Vec<(f64, usize)> = vec![(9.0, 9), (0.0, 0), (1.0, 1), (2.0, 2)];
+        let walked: Vec<(usize, usize)> = zip_back((0..3usize).rev(), &mut tape)
+            .map(|(i, (_, k))| (i, k))
+            .collect();
+        assert_eq!(walked, [(2, 2), (1, 1), (0, 0)]);
+        assert_eq!(tape, [(9.0, 9)]);
+        // a writer, round after round, leaving its tape's items alone
+        let mut tape: Vec<Vec<f64>> = vec![vec![9.0]];
+        {
+            let mut w = Writer::new(&mut tape, 3);
+            for round in 0..3 {
+                for k in 0..3 {
+                    w.push(vec![f64::from(round), k as f64]);
+                }
+                let walked: Vec<(usize, Vec<f64>)> = zip_back((0..3usize).rev(), &mut w).collect();
+                let want: Vec<(usize, Vec<f64>)> = (0..3usize)
+                    .rev()
+                    .map(|k| (k, vec![f64::from(round), k as f64]))
+                    .collect();
+                assert_eq!(walked, want);
+            }
+            assert_eq!(w.pop(), None);
+        }
+        assert_eq!(tape, [vec![9.0]]);
+        // a stack tape, across the move to the heap
+        let mut tape = StackTape::<usize, 2>::new();
+        for k in 0..5 {
+            tape.push(k);
+        }
+        let walked: Vec<(usize, usize)> = zip_back((1..4usize).rev(), &mut tape).collect();
+        assert_eq!(walked, [(3, 4), (2, 3), (1, 2)]);
+        let walked: Vec<(usize, usize)> = zip_back((0..2usize).rev(), &mut tape).collect();
+        assert_eq!(walked, [(1, 1), (0, 0)]);
+        assert_eq!(tape.pop(), None);
+    }
+
+    #[test]
+    fn items_taken_back_and_not_read_are_freed_once() {
+        let item = std::rc::Rc::new(());
+        let mut tape = Vec::new();
+        {
+            let mut w = Writer::new(&mut tape, 4);
+            for _ in 0..4 {
+                w.push(item.clone());
+            }
+            let mut back = zip_back((0..3usize).rev(), &mut w);
+            drop(back.next());
+            assert_eq!(std::rc::Rc::strong_count(&item), 4);
+            drop(back);
+            // the two unread are freed, the fourth item stays the writer's
+            assert_eq!(std::rc::Rc::strong_count(&item), 2);
+        }
+        assert_eq!(tape.len(), 1);
+        drop(tape);
+        assert_eq!(std::rc::Rc::strong_count(&item), 1);
+        // from a tape itself
+        let mut tape = vec![item.clone(), item.clone(), item.clone()];
+        let mut back = zip_back((0..2usize).rev(), &mut tape);
+        drop(back.next());
+        drop(back);
+        assert_eq!(tape.len(), 1);
+        assert_eq!(std::rc::Rc::strong_count(&item), 2);
+        tape.push(item.clone());
+        assert_eq!(std::rc::Rc::strong_count(&item), 3);
+        drop(tape);
+        assert_eq!(std::rc::Rc::strong_count(&item), 1);
     }
 }

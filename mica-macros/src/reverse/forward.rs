@@ -30,9 +30,16 @@ mod tests {
     fn forward(f: &str) -> Option<bool> {
         let code = &crate::expand::backward_of(f);
         // the forward sweep's loop comes first, then the reverse's
-        let (first, last) = (code.find("for j in ")?, code.rfind("for j in ")?);
+        // (a reverse that takes back what the loop kept walks it with its
+        // items, `for (j, (…)) in zip_back(rev(…), …)`)
+        let first = code.find("for j in ")?;
+        let last = code.rfind("for j in ").max(code.rfind("for (j , ("))?;
         assert!(first < last, "a loop with no reverse of its own: {code}");
-        Some(!code[last..].starts_with("for j in :: core :: iter :: Iterator :: rev"))
+        let rest = &code[last..];
+        Some(
+            !(rest.starts_with("for j in :: core :: iter :: Iterator :: rev")
+                || rest.starts_with("for (j , (")),
+        )
     }
 
     #[test]
@@ -122,6 +129,7 @@ mod tests {
         );
         assert!(!code.contains("for _ in"), "{code}");
         // two loops forward, one reverse
-        assert_eq!(code.matches("for c in").count(), 3, "{code}");
+        let walks = code.matches("for c in").count() + code.matches("for (c , (").count();
+        assert_eq!(walks, 3, "{code}");
     }
 }

@@ -73,6 +73,10 @@ impl Gen<'_> {
         }
         let body = quote!(#again #body);
         let tape = &l.tape;
+        // what the reverse takes back from the tape: one item per
+        // iteration, by the range walked backward where there is one
+        // (`zip_back`), else one `pop` per iteration counted
+        let mut taken = None;
         let body = if stored.is_empty() {
             self.empty_tapes.insert(tape.to_string());
             body
@@ -90,9 +94,14 @@ impl Gen<'_> {
             let (push, pop) = (&handle.push, &handle.pop);
             self.fills
                 .insert(l.fill.to_string(), quote!(#push.push((#(#stored,)*));));
-            quote! {
-                if let ::core::option::Option::Some((#(#stored,)*)) = #pop.pop() {
-                    #body
+            if l.range.is_some() {
+                taken = Some((quote!((#(#stored,)*)), pop.clone()));
+                body
+            } else {
+                quote! {
+                    if let ::core::option::Option::Some((#(#stored,)*)) = #pop.pop() {
+                        #body
+                    }
                 }
             }
         };
@@ -100,7 +109,7 @@ impl Gen<'_> {
         match &l.range {
             // a range with nothing to walk back (a loop over constants):
             // no loop
-            Some(_) if body.is_empty() => {}
+            Some(_) if body.is_empty() && taken.is_none() => {}
             // a range, walked backward: its variable is read again, not stored
             Some((pat, source)) => {
                 let range = match source {
@@ -118,6 +127,16 @@ impl Gen<'_> {
                     range
                 } else {
                     quote!(::core::iter::Iterator::rev(#range))
+                };
+                // every iteration of the forward run pushed one item (its
+                // range has no early stop): the run's items, last first,
+                // go with the range walked backward
+                let (pat, range) = match &taken {
+                    Some((items, pop)) => (
+                        quote!((#pat, #items)),
+                        quote!(::mica::__private::zip_back(#range, &mut #pop)),
+                    ),
+                    None => (pat, range),
                 };
                 code.extend([match &slicing {
                     Some(slicing) => slicing.wrap(&pat, &range, body),
