@@ -32,11 +32,12 @@ use syn::{Expr, ItemFn, Pat};
 
 /// Rewrites `item`'s body; whether anything changed.
 pub fn inline(item: &mut ItemFn) -> bool {
-    // a body that indexes nothing has no named index to read through (a
-    // long straight-line body is then not walked at all)
-    let mut indexes = Indexes(false);
-    indexes.visit_block(&item.block);
-    if !indexes.0 {
+    // a definition is read through only inside a loop (outside, the
+    // reverse reads a function-level name again already): a body without
+    // a loop is not walked at all (a long straight-line body)
+    let mut loops = Loops(false);
+    loops.visit_block(&item.block);
+    if !loops.0 {
         return false;
     }
     let mut outer = Scope::default();
@@ -70,14 +71,14 @@ pub fn inline(item: &mut ItemFn) -> bool {
     rewrite.changed
 }
 
-/// Whether a body holds an index expression outside macros (the rewrite
-/// leaves macros as written).
-struct Indexes(bool);
+/// Whether a body holds a loop outside macros (the rewrite leaves macros
+/// as written, and defines names only inside loops).
+struct Loops(bool);
 
-impl<'ast> Visit<'ast> for Indexes {
+impl<'ast> Visit<'ast> for Loops {
     fn visit_expr(&mut self, e: &'ast Expr) {
         match e {
-            Expr::Index(_) => self.0 = true,
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => self.0 = true,
             _ if !self.0 => syn::visit::visit_expr(self, e),
             _ => {}
         }
@@ -432,6 +433,18 @@ mod tests {
             out.contains("u [(i * n + j) - 1] * u [((i * n + j) + n)]"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_bound_named_in_a_loop_without_an_index_is_read_through() {
+        let out = run("fn f(#[tracked] x: f64, n: usize) -> f64 {
+            let mut s = 0.0;
+            for i in 0..n { let m = i + 1; for j in 0..m { s += x * (j as f64); } }
+            s }");
+        assert!(out.contains("for j in 0 .. (i + 1)"), "{out}");
+        // a body without a loop is left as it is
+        let out = run("fn f(#[tracked] x: &[f64], n: usize) -> f64 { let k = n - 1; x[k] }");
+        assert!(out.contains("x [k]"), "{out}");
     }
 
     #[test]

@@ -25,7 +25,9 @@ pub use real::Real;
 #[doc(hidden)]
 pub use tangents::{DirectionOf, Tangent, TangentOf};
 #[doc(hidden)]
-pub use tape::{room_each, room_times, trip, zip_back, Rewind, StackTape, TakenBack, Writer};
+pub use tape::{
+    room_each, room_times, trip, zip_back, Rewind, StackBack, StackTape, TakenBack, Writer,
+};
 
 pub use knob::{
     add_into, assert_knob, assert_knob_type, clear, element, grow_shape, index, index_add,

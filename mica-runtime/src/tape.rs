@@ -222,8 +222,23 @@ pub trait Rewind {
     type Back<'a>: Iterator<Item = Self::Item>
     where
         Self: 'a;
-    /// Takes back the last `n` items (all, if there are fewer).
+    /// Takes back the last `n` items.
+    ///
+    /// # Panics
+    ///
+    /// If it holds fewer: a loop's reverse finds one item for each of its
+    /// forward run's iterations, so the generated code never asks for more.
     fn back(&mut self, n: usize) -> Self::Back<'_>;
+}
+
+/// The panic of a reverse that finds fewer items than iterations, kept out
+/// of the loop's code (it cannot happen in the code Mica writes; a silent
+/// shorter walk would be a wrong slope).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn short() -> ! {
+    panic!("mica: a loop's reverse found fewer kept items than the loop ran iterations")
 }
 
 impl<T> Rewind for Vec<T> {
@@ -235,7 +250,10 @@ impl<T> Rewind for Vec<T> {
     #[inline(always)]
     fn back(&mut self, n: usize) -> TakenBack<'_, T> {
         let len = self.len();
-        let from = len.saturating_sub(n);
+        if len < n {
+            short();
+        }
+        let from = len - n;
         // SAFETY: `from` is at most the length; the items past it are the
         // iterator's from now on (read or dropped by it once), and the
         // vector, borrowed mutably while it lives, no longer counts them
@@ -258,7 +276,10 @@ impl<'w, T> Rewind for Writer<'w, T> {
         Self: 'a;
     #[inline(always)]
     fn back(&mut self, n: usize) -> TakenBack<'_, T> {
-        let left = n.min(self.written);
+        if self.written < n {
+            short();
+        }
+        let left = n;
         self.written -= left;
         TakenBack {
             spare: self.spare,
@@ -272,22 +293,53 @@ impl<'w, T> Rewind for Writer<'w, T> {
 impl<T, const CAP: usize> Rewind for StackTape<T, CAP> {
     type Item = T;
     type Back<'a>
-        = core::iter::Chain<
-        core::iter::Rev<std::vec::Drain<'a, T>>,
-        core::iter::Rev<arrayvec::Drain<'a, T, CAP>>,
-    >
+        = StackBack<'a, T>
     where
         T: 'a;
     #[inline(always)]
-    fn back(&mut self, n: usize) -> Self::Back<'_> {
+    fn back(&mut self, n: usize) -> StackBack<'_, T> {
+        let len = self.inline.len();
+        if len + self.spill.len() < n {
+            short();
+        }
         // the heap holds the newest items: from there first
-        let from = self.spill.len().saturating_sub(n);
-        let rest = n - (self.spill.len() - from);
-        let inline_from = self.inline.len().saturating_sub(rest);
-        self.spill
-            .drain(from..)
-            .rev()
-            .chain(self.inline.drain(inline_from..).rev())
+        let spill = self.spill.back(n.min(self.spill.len()));
+        let from = len - (n - spill.left);
+        // SAFETY: as for a `Vec` tape: `from` is at most the length, and
+        // the items past it are the iterator's from now on
+        unsafe { self.inline.set_len(from) };
+        let inline = TakenBack {
+            spare: NonNull::new(self.inline.as_mut_ptr()).unwrap_or(NonNull::dangling()),
+            from,
+            left: len - from,
+            owner: core::marker::PhantomData,
+        };
+        StackBack { spill, inline }
+    }
+}
+
+/// Items taken back from a [`StackTape`], last first: those on the heap,
+/// then those in place.
+#[doc(hidden)]
+pub struct StackBack<'a, T> {
+    spill: TakenBack<'a, T>,
+    inline: TakenBack<'a, T>,
+}
+
+impl<T> Iterator for StackBack<'_, T> {
+    type Item = T;
+    #[inline(always)]
+    fn next(&mut self) -> Option<T> {
+        if self.spill.left > 0 {
+            self.spill.next()
+        } else {
+            self.inline.next()
+        }
+    }
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.spill.left + self.inline.left;
+        (n, Some(n))
     }
 }
 
@@ -525,6 +577,29 @@ mod tests {
         let walked: Vec<(usize, usize)> = zip_back((0..2usize).rev(), &mut tape).collect();
         assert_eq!(walked, [(1, 1), (0, 0)]);
         assert_eq!(tape.pop(), None);
+    }
+
+    #[test]
+    fn a_reverse_that_finds_fewer_items_than_iterations_panics() {
+        let short =
+            |f: &dyn Fn()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err();
+        assert!(short(&|| {
+            let mut tape = vec![1.0];
+            zip_back((0..2usize).rev(), &mut tape).count();
+        }));
+        assert!(short(&|| {
+            let mut tape = StackTape::<f64, 1>::new();
+            tape.push(1.0);
+            tape.push(2.0);
+            zip_back((0..3usize).rev(), &mut tape).count();
+        }));
+        assert!(short(&|| {
+            let mut tape = vec![0.0];
+            let mut w = Writer::new(&mut tape, 2);
+            w.push(1.0);
+            // the tape's own item is not the writer's
+            zip_back((0..2usize).rev(), &mut w).count();
+        }));
     }
 
     #[test]
