@@ -258,13 +258,7 @@ impl<T> Rewind for Vec<T> {
         // iterator's from now on (read or dropped by it once), and the
         // vector, borrowed mutably while it lives, no longer counts them
         unsafe { self.set_len(from) };
-        TakenBack {
-            // never null, and valid while the vector is borrowed
-            spare: NonNull::new(self.as_mut_ptr()).unwrap_or(NonNull::dangling()),
-            from,
-            left: len - from,
-            owner: core::marker::PhantomData,
-        }
+        TakenBack::new(self.as_mut_ptr(), from, n)
     }
 }
 
@@ -281,12 +275,7 @@ impl<'w, T> Rewind for Writer<'w, T> {
         }
         let left = n;
         self.written -= left;
-        TakenBack {
-            spare: self.spare,
-            from: self.written,
-            left,
-            owner: core::marker::PhantomData,
-        }
+        TakenBack::new(self.spare.as_ptr(), self.written, left)
     }
 }
 
@@ -308,12 +297,7 @@ impl<T, const CAP: usize> Rewind for StackTape<T, CAP> {
         // SAFETY: as for a `Vec` tape: `from` is at most the length, and
         // the items past it are the iterator's from now on
         unsafe { self.inline.set_len(from) };
-        let inline = TakenBack {
-            spare: NonNull::new(self.inline.as_mut_ptr()).unwrap_or(NonNull::dangling()),
-            from,
-            left: len - from,
-            owner: core::marker::PhantomData,
-        };
+        let inline = TakenBack::new(self.inline.as_mut_ptr(), from, len - from);
         StackBack { spill, inline }
     }
 }
@@ -354,6 +338,21 @@ pub struct TakenBack<'a, T> {
     /// the items not yet read: the slots `from..from + left`
     left: usize,
     owner: core::marker::PhantomData<&'a mut T>,
+}
+
+impl<T> TakenBack<'_, T> {
+    /// The items in the slots `from..from + left` of the buffer at
+    /// `buffer` (a tape's or a writer's), which its owner no longer counts.
+    #[inline(always)]
+    fn new(buffer: *mut T, from: usize, left: usize) -> Self {
+        TakenBack {
+            // a vector's buffer is never null (dangling when unallocated)
+            spare: NonNull::new(buffer).unwrap_or(NonNull::dangling()),
+            from,
+            left,
+            owner: core::marker::PhantomData,
+        }
+    }
 }
 
 impl<T> Iterator for TakenBack<'_, T> {
