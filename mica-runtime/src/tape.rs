@@ -576,6 +576,29 @@ mod tests {
         let walked: Vec<(usize, usize)> = zip_back((0..2usize).rev(), &mut tape).collect();
         assert_eq!(walked, [(1, 1), (0, 0)]);
         assert_eq!(tape.pop(), None);
+        // a run across the heap and the stack, and one left on the stack
+        for k in 0..5 {
+            tape.push(k);
+        }
+        let walked: Vec<(usize, usize)> = zip_back((0..4usize).rev(), &mut tape).collect();
+        assert_eq!(walked, [(3, 4), (2, 3), (1, 2), (0, 1)]);
+        tape.push(7);
+        assert_eq!(
+            (tape.pop(), tape.pop(), tape.pop()),
+            (Some(7), Some(0), None)
+        );
+        // owned items across both, some left unread
+        let item = std::rc::Rc::new(());
+        let mut tape = StackTape::<std::rc::Rc<()>, 2>::new();
+        for _ in 0..5 {
+            tape.push(item.clone());
+        }
+        let mut back = zip_back((0..4usize).rev(), &mut tape);
+        drop(back.next());
+        drop(back);
+        assert_eq!(std::rc::Rc::strong_count(&item), 2);
+        drop(tape);
+        assert_eq!(std::rc::Rc::strong_count(&item), 1);
     }
 
     #[test]
