@@ -131,23 +131,24 @@ fn regroup(segments: Vec<Segment>) -> TokenStream {
             _ => None,
         })
         .collect();
+    // (of the names earlier lines name, only the declared ones matter)
     let mut seen: HashSet<&str> = HashSet::new();
     let mut hoisted: Vec<&Segment> = Vec::new();
     let mut rest: Vec<&Segment> = Vec::with_capacity(n);
     for s in &segments {
         if let Kind::Declaration { ident, .. } = &s.kind {
-            let name = ident.to_string();
-            if !seen.contains(name.as_str()) {
-                seen.insert(declared.get(&name).map_or("", |d| d.as_str()));
-                hoisted.push(s);
-                continue;
+            if let Some(name) = declared.get(&ident.to_string()) {
+                if seen.insert(name) {
+                    hoisted.push(s);
+                    continue;
+                }
             }
         }
         seen.extend(
             s.names
                 .iter()
                 .filter_map(|n| declared.get(n))
-                .map(|d| d.as_str()),
+                .map(String::as_str),
         );
         rest.push(s);
     }

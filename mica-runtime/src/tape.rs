@@ -273,9 +273,8 @@ impl<'w, T> Rewind for Writer<'w, T> {
         if self.written < n {
             short();
         }
-        let left = n;
-        self.written -= left;
-        TakenBack::new(self.spare.as_ptr(), self.written, left)
+        self.written -= n;
+        TakenBack::new(self.spare.as_ptr(), self.written, n)
     }
 }
 

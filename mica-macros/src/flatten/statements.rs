@@ -341,8 +341,8 @@ fn extends_a_temporary(init: &[TokenTree]) -> bool {
 
 /// Whether `init` may borrow one of `locals`: `&` or `&mut` before one, a
 /// lending method of one (of anything holding one where the receiver is
-/// not a plain name), a closure (`|`), or `ref`. `names` are the names its
-/// statement mentions (a superset of the value's).
+/// not a plain name), a closure (`|`), or `ref`. `segment` is the `let`
+/// it is the value of: what it names and whether it lends at all.
 pub fn may_borrow(init: &[TokenTree], segment: &Segment, locals: &HashSet<String>) -> bool {
     if !segment.lends {
         return false;
