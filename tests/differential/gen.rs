@@ -3029,9 +3029,11 @@ impl R<'_> {
             (format!("{s}_{}", self.t()), !s.starts_with('-'))
         }
     }
-    /// A method call's receiver.
+    /// A method call's receiver. A generic program's `&T` is dereferenced
+    /// as written: on `&T`, `a.max(b)` and `a.min(b)` name `Ord`'s methods
+    /// (rustc does not compile them for `T: Float`, Mica or not).
     fn recv(&self, e: &E) -> String {
-        if let E::Deref(n, true) = e {
+        if let (E::Deref(n, true), false) = (e, self.generic) {
             return n.clone();
         }
         self.atom(e)
