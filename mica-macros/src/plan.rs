@@ -16,6 +16,7 @@
 //! | straight-line access | `plan/access.rs` | a range loop's body is operations and element writes with every index read again |
 //! | forward walk | `plan/access.rs` | besides, its iterations pass nothing back and touch no element twice |
 //! | slices | `plan/slices.rs` | besides, each array's accesses are one run of the loop's variable |
+//! | selection | `plan/select.rs` | a top-level range loop only keeps the `max` or `min` of its values, made by reads and adds |
 //!
 //! The plain adjoint (`#[tape(plain)]`) is the plan whose verdicts are all
 //! no.
@@ -23,6 +24,7 @@
 pub mod access;
 pub mod fuse;
 mod reads;
+pub mod select;
 pub mod slices;
 
 use crate::record::{Loop, Record, Step, ValueId};
@@ -107,6 +109,8 @@ pub struct LoopPlan {
     pub forward: Verdict<()>,
     /// the adjoint buffers and elements its reverse reaches through slices
     pub slices: Verdict<slices::Slices>,
+    /// its reverse is the winner's iteration alone
+    pub select: Verdict<select::Selection>,
 }
 
 /// Every loop's verdicts, by the loop's region.
@@ -145,6 +149,7 @@ impl Plan {
                             fuse: no(l, PLAIN),
                             forward: no(l, PLAIN),
                             slices: no(l, PLAIN),
+                            select: no(l, PLAIN),
                         }
                     } else {
                         let fuse = if region == 0 {
@@ -163,10 +168,15 @@ impl Plan {
                                 (Verdict::No(miss.clone()), Verdict::No(miss.clone()))
                             }
                         };
+                        let select = match &fuse {
+                            Verdict::Yes(_) => no(l, "it is fused"),
+                            Verdict::No(_) => verdict(l, select::selection(view, l)),
+                        };
                         LoopPlan {
                             fuse,
                             forward,
                             slices,
+                            select,
                         }
                     };
                     self.loops.insert(l.region, loop_plan);

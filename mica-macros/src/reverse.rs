@@ -42,6 +42,7 @@ mod decls;
 mod forward;
 mod fuse;
 mod ops;
+mod select;
 mod slices;
 mod trig;
 mod walk;

@@ -280,6 +280,15 @@ pub fn hypot_d1<T: Real>(_a: T, b: T, y: T, adj: T) -> T {
 fn picked_receiver<T: Real>(a: T, b: T, y: T) -> bool {
     y == a || b.is_nan() || (a.is_nan() && y.is_nan())
 }
+/// Whether `a.min(b)` / `a.max(b)` (which gave `y`) hands its slope to
+/// `b`: the test of [`min_d1`] and [`max_d1`]. A selection's forward
+/// sweep keeps the iteration where this last held (its reverse walks that
+/// iteration alone).
+#[doc(hidden)]
+#[inline(always)]
+pub fn picked_argument<T: Real>(a: T, b: T, y: T) -> bool {
+    !picked_receiver(a, b, y)
+}
 /// `a.min(b)`, slope to `a`
 #[inline(always)]
 pub fn min_d0<T: Real>(a: T, b: T, y: T, adj: T) -> T {

@@ -1544,9 +1544,16 @@ impl Gen {
         // stop its shortcuts (no `return`, nothing after it): each
         // shortcut's edge, where the shortcut would be taken
         if !self.window && self.rng.chance(0.3) {
-            match self.rng.below(20) {
+            match self.rng.below(23) {
                 0..=2 => out.extend(self.stopping_loop(&s)),
                 3..=5 => out.extend(self.arms_sum_loop(&s)),
+                20..=22 => {
+                    let selecting = self.selecting_loop(&s);
+                    if selecting.is_empty() {
+                        out.extend(self.stopping_loop(&s));
+                    }
+                    out.extend(selecting);
+                }
                 6..=13 => {
                     let chained = self.neighbour_loop(&s);
                     if chained.is_empty() {
@@ -1666,6 +1673,10 @@ impl Gen {
         // a chained objective's loop over neighbouring elements
         if self.rng.chance(0.2) {
             out.extend(self.neighbour_loop(&s));
+        }
+        // a loop keeping the largest or smallest of its values
+        if self.rng.chance(0.3) {
+            out.extend(self.selecting_loop(&s));
         }
         // two rows of a matrix knob read in one loop over its columns
         // (`z += m[i][j] * m[i + 1][j]`), or a row and the diagonal
@@ -1987,6 +1998,63 @@ impl Gen {
 
     /// `let mut s = e; for i in 0..n { …; s += e; }`, the body reading no
     /// array made in the function and assigning nothing outside it.
+    /// A loop keeping the largest or smallest of its values, `t =
+    /// t.max(w[i] - c)` or `t = e.min(t)`, started from a bound every value
+    /// beats, an element, or a knob's value none beats; now and then over
+    /// the range twice (`w[i % n]`), each element tying with the running
+    /// value the second time. Its reverse may be the winner's iteration
+    /// alone; a product in the value, or the running value read again in
+    /// it, keeps it walking every iteration.
+    fn selecting_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some((w, t, i, inner, read)) = self.knob_loop(s) else {
+            return Vec::new();
+        };
+        let twice = self.rng.chance(0.3);
+        let (read, end) = match twice {
+            true => (
+                E::Index(w.name.clone(), Ix::Var(i.clone(), true)),
+                2 * w.len,
+            ),
+            false => (read, w.len),
+        };
+        let value = match self.rng.below(8) {
+            0 | 1 => read,
+            2 => E::Neg(b(read)),
+            3 => E::Bin('+', b(read), b(E::Lit(self.rng.lit(-1.0, 1.0)))),
+            4 => {
+                // a value of the scope, maybe recorded (reading `w[i]` too
+                // where `i` stays in its range)
+                let (c, _) = fit(self.expr(if twice { s } else { &inner }, 1), 2.0);
+                E::Bin('-', b(read), b(c))
+            }
+            5 => E::Bin('*', b(read.clone()), b(read)),
+            6 => E::M1("sin", b(read)),
+            // `t.max(w[i] + t)` takes the element's value whenever it is
+            // positive, so that iterations before the winner's receive the
+            // adjoint the running value passes on
+            _ => {
+                let op = if self.rng.chance(0.7) { '+' } else { '-' };
+                E::Bin(op, b(read), b(E::Var(t.clone())))
+            }
+        };
+        let max = self.rng.chance(0.5);
+        let rule = if max { "max" } else { "min" };
+        let next = match self.rng.chance(0.5) {
+            true => E::M2(rule, b(E::Var(t.clone())), b(value)),
+            false => E::M2(rule, b(value), b(E::Var(t.clone()))),
+        };
+        let sign = if max { 1.0 } else { -1.0 };
+        let init = match self.rng.below(3) {
+            0 => E::Lit(-9.0 * sign),
+            1 => E::Index(w.name.clone(), Ix::Const(0)),
+            _ => with_knob(E::Lit(9.0 * sign), &self.knobs),
+        };
+        vec![
+            S::Let(t.clone(), init),
+            S::For(For::Span(i, 0, end), vec![S::Assign(t, "=", next)]),
+        ]
+    }
+
     fn summing_loop(&mut self, s: &Scope, knobs: &[(String, Shape)]) -> Vec<S> {
         let sum = self.name("t");
         let init = if self.rng.chance(0.5) {

@@ -11,6 +11,7 @@ struct Said {
     fuse: String,
     forward: String,
     slices: String,
+    select: String,
 }
 
 thread_local! {
@@ -40,6 +41,7 @@ pub(super) fn keep(plan: &Plan, steps: &[Step]) {
                             fuse: say(&p.fuse),
                             forward: say(&p.forward),
                             slices: say(&p.slices),
+                            select: say(&p.select),
                         });
                     }
                     walk(plan, &l.steps, out);
@@ -147,7 +149,7 @@ fn a_sum_over_its_own_elements_is_fused_and_its_reasons_are_the_ones_met() {
     assert_eq!(of(&said, "i").fuse, "yes");
     // the plain adjoint says no to everything, for that reason
     let plain = of(&verdicts("plain", sum), "i");
-    for why in [plain.fuse, plain.forward, plain.slices] {
+    for why in [plain.fuse, plain.forward, plain.slices, plain.select] {
         assert_eq!(why, "the plain adjoint takes no shortcut");
     }
     // the sum read non-linearly after the loop
@@ -284,4 +286,105 @@ fn a_version_of_the_sum_read_by_a_term_or_replaced_is_not_fused() {
             "{body}"
         );
     }
+}
+
+#[test]
+fn a_loop_keeping_its_largest_value_is_a_selection() {
+    let fold = "fn f(#[tracked] x: &[f64], #[tracked] c: f64) -> f64 {
+        let mut m = f64::NEG_INFINITY;
+        for i in 0..x.len() {
+            BODY
+        }
+        m
+    }";
+    for body in [
+        "m = m.max(x[i]);",
+        "m = m.min(x[i] - c);",
+        "m = f64::max(x[i] + c, m);",
+        "m = (-x[i]).max(m);",
+    ] {
+        let said = verdicts("", &fold.replace("BODY", body));
+        assert_eq!(of(&said, "i").select, "yes", "{body}");
+    }
+    for (body, why) in [
+        (
+            "m = m.max(x[i] * c);",
+            "an operation of its body has a slope other than ±1",
+        ),
+        (
+            "m = m.max(x[i].sin());",
+            "an operation of its body has a slope other than ±1",
+        ),
+        (
+            "m = m.max(x[i] - m);",
+            "its body reads the binding it carries elsewhere",
+        ),
+        (
+            "m = c.max(x[i]);",
+            "the binding it carries is not its `max` or `min`",
+        ),
+        (
+            "m = m * 0.5 + x[i];",
+            "an operation of its body has a slope other than ±1",
+        ),
+        (
+            "m = x[i] - m;",
+            "the binding it carries is not its `max` or `min`",
+        ),
+        (
+            "if x[i] > 0.0 { m = m.max(x[i]); }",
+            "its body holds a loop, a branch or a write",
+        ),
+        (
+            // its rewrite for the forward sweep puts it in a block
+            "m = m.max(x[i]); if x[i] > 2.0 { break; }",
+            "only a loop of the function body's top level keeps its winner alone",
+        ),
+    ] {
+        let said = verdicts("", &fold.replace("BODY", body));
+        let i = said
+            .iter()
+            .find(|s| s.var.as_deref() == Some("i") || s.var.is_none());
+        assert_eq!(i.map(|i| i.select.as_str()), Some(why), "{body}: {said:?}");
+    }
+    // the iterator form, after its rewrite into a loop
+    let said = verdicts(
+        "",
+        "fn f(#[tracked] x: &[f64]) -> f64 {
+            x.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
+        }",
+    );
+    assert_eq!(said.len(), 1);
+    assert_eq!(said[0].select, "yes");
+    // inside another loop
+    let said = verdicts(
+        "",
+        "fn f(#[tracked] x: &[f64]) -> f64 {
+            let mut t = 0.0;
+            for r in 0..2 {
+                let mut m = 0.0;
+                for j in 0..x.len() {
+                    m = m.max(x[j] + r as f64);
+                }
+                t += m;
+            }
+            t
+        }",
+    );
+    assert_eq!(
+        of(&said, "j").select,
+        "only a loop of the function body's top level keeps its winner alone"
+    );
+    // a fused loop is fused
+    let said = verdicts(
+        "",
+        "fn f(#[tracked] x: &[f64]) -> f64 {
+            let mut t = 0.0;
+            for i in 0..x.len() {
+                t += x[i];
+            }
+            t
+        }",
+    );
+    assert_eq!(of(&said, "i").select, "it is fused");
 }

@@ -22,6 +22,10 @@ impl Gen<'_> {
             return;
         }
         let plan = self.plan.of_loop(l);
+        if let Some(sel) = plan.and_then(|p| p.select.yes()) {
+            self.walk_selection(l, sel, code);
+            return;
+        }
         let forward = plan.is_some_and(|p| p.forward.is_yes());
         let slices = plan.and_then(|p| p.slices.yes());
         let mut slicing = slices.map(|s| self.open_slices(l, s));
