@@ -48,6 +48,7 @@ mod for_loops;
 mod inline;
 mod loops;
 mod placeholders;
+mod snapshots;
 mod stmts;
 mod walls;
 mod whole;
@@ -187,6 +188,12 @@ pub struct Sweep<'a> {
     /// binding a `for`'s elements over something not a range (see
     /// `Binding::by_ref`)
     iterating_by_ref: bool,
+    /// the loops around the code being lowered, outermost first, with the
+    /// copies of whole arrays taken where each starts (`lower/snapshots.rs`)
+    around: Vec<snapshots::Around>,
+    /// local arrays made by `[x; n]`, bound once → the name as written and
+    /// `n` as written
+    whole: HashMap<String, (Ident, String)>,
 }
 
 /// The names of `generics`' `const` parameters.
@@ -228,6 +235,8 @@ impl<'a> Sweep<'a> {
             hoisted: Default::default(),
             const_arrays: HashMap::new(),
             iterating_by_ref: false,
+            around: Vec::new(),
+            whole: HashMap::new(),
         }
     }
 

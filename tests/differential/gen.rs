@@ -1544,9 +1544,16 @@ impl Gen {
         // stop its shortcuts (no `return`, nothing after it): each
         // shortcut's edge, where the shortcut would be taken
         if !self.window && self.rng.chance(0.3) {
-            match self.rng.below(23) {
+            match self.rng.below(26) {
                 0..=2 => out.extend(self.stopping_loop(&s)),
                 3..=5 => out.extend(self.arms_sum_loop(&s)),
+                23..=25 => {
+                    let scan = self.scan_loop(&s);
+                    if scan.is_empty() {
+                        out.extend(self.stopping_loop(&s));
+                    }
+                    out.extend(scan);
+                }
                 20..=22 => {
                     let selecting = self.selecting_loop(&s);
                     if selecting.is_empty() {
@@ -1677,6 +1684,10 @@ impl Gen {
         // a loop keeping the largest or smallest of its values
         if self.rng.chance(0.3) {
             out.extend(self.selecting_loop(&s));
+        }
+        // a recurrent scan over a local state
+        if self.rng.chance(0.25) {
+            out.extend(self.scan_loop(&s));
         }
         // two rows of a matrix knob read in one loop over its columns
         // (`z += m[i][j] * m[i + 1][j]`), or a row and the diagonal
@@ -2052,6 +2063,83 @@ impl Gen {
         vec![
             S::Let(t.clone(), init),
             S::For(For::Span(i, 0, end), vec![S::Assign(t, "=", next)]),
+        ]
+    }
+
+    /// A recurrent scan over a local state `h: [f64; 3]`: `for t in 0..T {
+    /// let mut next = [0.0; 3]; for i in 0..3 { let mut z = w[i] * c; for j
+    /// in 0..3 { z += w[..] * h[j]; } next[i] = z.tanh(); } h = next; }`.
+    /// Nothing in the loop over `i` changes `h`, so the reverse may read a
+    /// copy of `h` taken where that loop starts instead of each `h[j]` kept;
+    /// now and then the loop over `i` does change it (`h[i] = …` after the
+    /// inner loop), or the inner loop reads `h` by another index, and no
+    /// copy may be read.
+    fn scan_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some(w) = s
+            .arrays
+            .iter()
+            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let (h, next, t, i, j, z, out) = (
+            self.name("h"),
+            self.name("h"),
+            self.name("i"),
+            self.name("i"),
+            self.name("j"),
+            self.name("t"),
+            self.name("t"),
+        );
+        let init = match self.rng.below(3) {
+            0 => None,
+            _ => Some(
+                (0..3)
+                    .map(|_| with_knob(E::Lit(self.rng.lit(-0.5, 0.5)), &self.knobs))
+                    .collect(),
+            ),
+        };
+        let weight = |g: &mut Self, k: &str| {
+            E::Bin(
+                '*',
+                b(E::Index(w.name.clone(), Ix::Var(k.to_string(), true))),
+                b(E::Lit(g.rng.lit(0.3, 0.9))),
+            )
+        };
+        let state = if self.rng.chance(0.8) {
+            E::Index(h.clone(), Ix::Var(j.clone(), false))
+        } else {
+            E::Index(h.clone(), Ix::Const(self.rng.below(3)))
+        };
+        let term = E::Bin('*', b(weight(self, &j)), b(state));
+        let inner = match self.rng.chance(0.7) {
+            true => For::Range(j.clone(), 3),
+            false => For::Len(j.clone(), h.clone()),
+        };
+        let mut body = vec![
+            S::Let(z.clone(), weight(self, &i)),
+            S::For(inner, vec![S::Assign(z.clone(), "+=", term)]),
+        ];
+        if self.rng.chance(0.25) {
+            let damped = E::Bin('*', b(E::Var(z.clone())), b(E::Lit(0.5)));
+            body.push(S::SetArr(h.clone(), Ix::Var(i.clone(), false), "=", damped));
+        }
+        body.push(S::SetArr(
+            next.clone(),
+            Ix::Var(i.clone(), false),
+            "=",
+            E::M1("tanh", b(E::Var(z))),
+        ));
+        let step = vec![
+            S::LetArr(next.clone(), 3, None),
+            S::For(For::Range(i, 3), body),
+            S::Assign(h.clone(), "=", E::Var(next)),
+        ];
+        vec![
+            S::LetArr(h.clone(), 3, init),
+            S::For(For::Range(t, 1 + self.rng.below(3)), step),
+            S::Let(out, E::Index(h, Ix::Const(self.rng.below(3)))),
         ]
     }
 

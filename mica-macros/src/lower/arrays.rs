@@ -84,16 +84,26 @@ impl Sweep<'_> {
         // a scalar of a one-level array: through a slice where a loop
         // proves it in bounds (see `lower/fast.rs`)
         let fast = prefix.is_empty() && self.arrays[array].rank == 1;
+        let prefix_empty = fast;
         let read = fast
             .then(|| self.fast_read(&i.expr, &i.index, &place, true))
             .flatten()
             .unwrap_or_else(|| place.clone());
         let lowered = self.element(array, prefix, index, read, out);
-        // an element of an array nothing writes (a stable name) is read again
+        // an element of an array nothing writes (a stable name) is read again;
+        // one of a whole array that a loop around does not change, from its
+        // copy (see `lower/snapshots.rs`)
         if let (Val::Active(id), Some(stability)) = (&lowered.val, &self.stability) {
             if stability.pure(&i.expr) {
                 self.values[*id].recompute = syn::parse2(place).ok();
                 self.values[*id].deps = deps;
+            } else if let Some(copy) = prefix_empty
+                .then(|| self.copy_for(&i.expr, &i.index))
+                .flatten()
+            {
+                let store = &self.values[copy].store;
+                self.values[*id].recompute = syn::parse2(quote!(#store[#index_fwd])).ok();
+                self.values[*id].deps = deps.into_iter().chain([copy]).collect();
             }
         }
         Ok(lowered)
@@ -228,6 +238,9 @@ impl Sweep<'_> {
             Expr::Repeat(r) if is_vec && rank == 1 => self.capped_constant(&r.len, 0),
             _ => None,
         };
+        if rank == 1 {
+            self.note_whole_array(&name, &literal, is_vec);
+        }
         let array = self.register_array(&name, rank, inline, Some(fill), out);
         self.bind(
             &name,

@@ -253,6 +253,7 @@ impl Sweep<'_> {
         };
         let mut lp = self.open_loop(capacity.clone(), out);
         lp.facts = crate::facts::loops::LoopFacts::of_for(&f.pat, &f.expr, &f.body);
+        self.enter_around(&lp.facts, out);
         let it = self.names.fresh("it");
         let (tape, expr) = (&lp.tape, &f.expr);
         match &range {
@@ -315,6 +316,7 @@ impl Sweep<'_> {
             this.note_const_elements(&f.expr, pat);
             bound
         });
+        self.leave_around();
         if let Some(stability) = &mut self.stability {
             stability.leave_loop(entered);
         }

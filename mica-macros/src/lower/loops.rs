@@ -113,7 +113,10 @@ impl Sweep<'_> {
         let carried = self.carried(&w.body.stmts, &[]);
         let mut lp = self.open_loop(None, out);
         lp.facts = crate::facts::loops::LoopFacts::of_while(&w.cond, &w.body);
-        let (body, record) = self.loop_body(&mut lp, &carried, &w.body, |_, _, _| Ok(()))?;
+        self.enter_around(&lp.facts, out);
+        let lowered = self.loop_body(&mut lp, &carried, &w.body, |_, _, _| Ok(()));
+        self.leave_around();
+        let (body, record) = lowered?;
         let cond = &w.cond;
         out.extend([quote!(while #cond { #body #stop })]);
         self.close_loop(lp, carried, record, out);
