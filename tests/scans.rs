@@ -6,6 +6,12 @@
 //! a method), read by another index, a `while` loop around, a step that
 //! may stop early, and a generic float.
 //!
+//! Beside them, indices built from names an outer loop changes but the
+//! loops inside it do not (`nearest * d + j` after a selection, a `while`
+//! loop's counter, a length taken each step): the reverse evaluates them
+//! again from copies taken where those loops start, and must not where a
+//! loop inside changes the name.
+//!
 //! Every program is written twice, as `#[tape]` and as `#[tape(plain)]`
 //! (every shortcut off), and checked at several points against central
 //! finite differences and against its plain twin, in `f64` and `f32`.
@@ -115,6 +121,75 @@ macro_rules! programs {
                 h[0] + h[1] + h[2]
             }
 
+            /// The nearest of the rows of `c` to `p`, then its distance:
+            /// `nearest` changes in the selection, not in the loop after.
+            #[tape$(($mode))?]
+            pub fn nearest(#[tracked] c: &[$t], p: &[$t], d: usize) -> $t {
+                let mut total = 0.0;
+                for q in 0..p.len() / d {
+                    let mut best = <$t>::INFINITY;
+                    let mut nearest = 0;
+                    for r in 0..c.len() / d {
+                        let mut dist = 0.0;
+                        for j in 0..d {
+                            let diff = p[q * d + j] - c[r * d + j];
+                            dist += diff * diff;
+                        }
+                        if dist < best {
+                            best = dist;
+                            nearest = r;
+                        }
+                    }
+                    for j in 0..d {
+                        let diff = p[q * d + j] - c[nearest * d + j];
+                        total += diff * diff * (1.0 + 0.1 * j as $t);
+                    }
+                    total = total.sin() + total;
+                }
+                total
+            }
+
+            /// A counter an outer loop moves between two inner loops, and
+            /// one a loop inside moves itself.
+            #[tape$(($mode))?]
+            pub fn moving_offset(#[tracked] w: &[$t], steps: usize) -> $t {
+                let n = w.len();
+                let mut k = 0;
+                let mut m = 1;
+                let mut z = 0.5;
+                let mut t = 0;
+                while t < steps {
+                    for i in 0..3 {
+                        z = (z * w[(k + i) % n]).sin() + w[(m * i) % n];
+                    }
+                    k += 2;
+                    for i in 0..2 {
+                        z = z * w[(k + i) % n] + 0.1;
+                        m += 1;
+                        z = (z + w[(m + i) % n]).tanh();
+                    }
+                    t += 1;
+                }
+                z
+            }
+
+            /// A length taken each step of a slice reassigned every step.
+            #[tape$(($mode))?]
+            pub fn lengths(#[tracked] w: &[$t], rows: &[$t], width: usize) -> $t {
+                let mut row = &rows[0..width];
+                let mut total = 0.0;
+                for t in 1..rows.len() / width {
+                    let b = row.len();
+                    for i in 0..2 {
+                        for j in 0..b {
+                            total += (w[i * b + j] * row[j]).sin();
+                        }
+                    }
+                    row = &rows[t * width..(t + 1) * width];
+                }
+                total
+            }
+
             /// A `while` loop around the scan, and a loop over `i` that
             /// may stop early.
             #[tape$(($mode))?]
@@ -220,12 +295,43 @@ macro_rules! checks {
                         ),
                         ("shifted", p::shifted, p::shifted_grad, q::shifted_grad),
                         ("stopping", p::stopping, p::stopping_grad, q::stopping_grad),
+                        (
+                            "moving offset",
+                            p::moving_offset,
+                            p::moving_offset_grad,
+                            q::moving_offset_grad,
+                        ),
                     ] {
                         let g = gf(&w, steps).1;
                         fd::agrees(what, &|v| f(v, steps), &w, &g, $tol);
                         fd::same(what, &g, &hf(&w, steps).1, $rel);
                     }
                 }
+                // irregular, so that no point is as far from two rows (a
+                // tie, where the objective jumps)
+                let points: Vec<$t> = (0..12)
+                    .map(|k| (((k * 5 + seed * 3) % 13) as $t) / 6.1 - 0.93 + 0.017 * (k * k) as $t)
+                    .collect();
+                let c: Vec<$t> = (0..6)
+                    .map(|k| w[k] + 0.031 * (k * k + seed) as $t)
+                    .collect();
+                let (_, g) = p::nearest_grad(&c, &points, 2);
+                fd::agrees("nearest", &|v| p::nearest(v, &points, 2), &c, &g, $tol);
+                fd::same(
+                    "nearest, plain",
+                    &g,
+                    &q::nearest_grad(&c, &points, 2).1,
+                    $rel,
+                );
+                let rows: Vec<$t> = (0..12).map(|k| 0.2 * k as $t - 1.0).collect();
+                let (_, g) = p::lengths_grad(&w[..6], &rows, 3);
+                fd::agrees("lengths", &|v| p::lengths(v, &rows, 3), &w[..6], &g, $tol);
+                fd::same(
+                    "lengths, plain",
+                    &g,
+                    &q::lengths_grad(&w[..6], &rows, 3).1,
+                    $rel,
+                );
             }
         }
     };

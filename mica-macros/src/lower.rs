@@ -191,9 +191,8 @@ pub struct Sweep<'a> {
     /// the loops around the code being lowered, outermost first, with the
     /// copies of whole arrays taken where each starts (`lower/snapshots.rs`)
     around: Vec<snapshots::Around>,
-    /// local arrays made by `[x; n]`, bound once → the name as written and
-    /// `n` as written
-    whole: HashMap<String, (Ident, String)>,
+    /// local arrays made by `[x; n]`, bound once → `n` as written
+    whole: HashMap<String, String>,
 }
 
 /// The names of `generics`' `const` parameters.
@@ -418,7 +417,12 @@ impl<'a> Sweep<'a> {
                 .iter()
                 .any(|&v| reads.contains(&v) || self.written.contains(&v))
             {
-                fills.insert(placeholder.to_string(), code);
+                // several copies may wait at one placeholder (see
+                // `lower/snapshots.rs`)
+                fills
+                    .entry(placeholder.to_string())
+                    .or_default()
+                    .extend(code);
             }
         }
     }

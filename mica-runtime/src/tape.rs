@@ -396,15 +396,6 @@ pub fn zip_back<I: Iterator, R: Rewind + ?Sized>(
     range.zip(tape.back(n))
 }
 
-/// A copy of a whole array (`[x; n]`), taken where a loop that does not
-/// change it starts: the reverse of the loops inside that one reads its
-/// elements from the copy instead of keeping each element per read.
-#[doc(hidden)]
-#[inline(always)]
-pub fn snapshot<T: Copy, const N: usize>(array: &[T; N]) -> [T; N] {
-    *array
-}
-
 #[cfg(test)]
 mod tests {
     use super::{room_each, room_times, trip, zip_back, StackTape, Writer};

@@ -249,6 +249,23 @@ impl Stability {
     /// Whether `expr` can be evaluated again in the reverse sweep with the
     /// same result.
     pub fn pure(&self, expr: &Expr) -> bool {
+        self.pure_but(expr, &mut |_| false)
+    }
+
+    /// The names that keep `expr` from being [`Self::pure`], if nothing
+    /// else does (`None`: it is not pure for another reason).
+    pub fn unstable_names(&self, expr: &Expr) -> Option<Vec<syn::Ident>> {
+        let mut names = Vec::new();
+        self.pure_but(expr, &mut |name| {
+            names.push(name.clone());
+            true
+        })
+        .then_some(names)
+    }
+
+    /// [`Self::pure`], with `unstable` asked about each name that is not
+    /// stable (it says whether to take it as pure).
+    fn pure_but(&self, expr: &Expr, unstable: &mut dyn FnMut(&syn::Ident) -> bool) -> bool {
         match expr {
             Expr::Lit(_) => true,
             Expr::Path(p) => {
@@ -256,25 +273,30 @@ impl Stability {
                     return false;
                 }
                 match p.path.get_ident() {
-                    Some(name) => {
-                        let name = name.to_string();
+                    Some(ident) => {
+                        let name = ident.to_string();
                         self.stable.contains(&name)
                             || self.frozen(&name)
                             || !self.counts.contains_key(&name)
+                            || unstable(ident)
                     }
                     // a path (`N`, `Self::K`, `std::f64::consts::PI`): an item
                     None => p.path.segments.len() > 1,
                 }
             }
-            Expr::Binary(b) => is_pure_op(&b.op) && self.pure(&b.left) && self.pure(&b.right),
-            Expr::Unary(u) => self.pure(&u.expr),
-            Expr::Paren(p) => self.pure(&p.expr),
-            Expr::Group(g) => self.pure(&g.expr),
-            Expr::Cast(c) => self.pure(&c.expr),
-            Expr::Field(f) => self.pure(&f.base),
-            Expr::Index(i) => self.pure(&i.expr) && self.pure(&i.index),
+            Expr::Binary(b) => {
+                is_pure_op(&b.op)
+                    && self.pure_but(&b.left, unstable)
+                    && self.pure_but(&b.right, unstable)
+            }
+            Expr::Unary(u) => self.pure_but(&u.expr, unstable),
+            Expr::Paren(p) => self.pure_but(&p.expr, unstable),
+            Expr::Group(g) => self.pure_but(&g.expr, unstable),
+            Expr::Cast(c) => self.pure_but(&c.expr, unstable),
+            Expr::Field(f) => self.pure_but(&f.base, unstable),
+            Expr::Index(i) => self.pure_but(&i.expr, unstable) && self.pure_but(&i.index, unstable),
             Expr::MethodCall(m) if m.turbofish.is_none() => {
-                let receiver = self.pure(&m.receiver);
+                let receiver = self.pure_but(&m.receiver, unstable);
                 if m.method == "len" {
                     return m.args.is_empty() && receiver;
                 }
@@ -284,7 +306,7 @@ impl Stability {
                 literal
                     && crate::rules::method(&m.method.to_string())
                         .is_some_and(|method| method.args == m.args.len())
-                    && m.args.iter().all(|a| self.pure(a))
+                    && m.args.iter().all(|a| self.pure_but(a, unstable))
             }
             _ => false,
         }

@@ -247,6 +247,11 @@ impl Sweep<'_> {
                 let id = self.stored(kept, out);
                 if self.stability.as_ref().is_some_and(|s| s.pure(expr)) {
                     self.values[id].recompute = Some(expr.clone());
+                } else if let Some((again, copies)) = self.again_from_copies(expr) {
+                    // from copies of names a loop around does not change
+                    // (see `lower/snapshots.rs`)
+                    self.values[id].recompute = Some(again);
+                    self.values[id].deps = copies;
                 }
                 let store = self.values[id].store.to_token_stream();
                 Ok((Operand::Stored(id), store))

@@ -253,7 +253,10 @@ impl Sweep<'_> {
         };
         let mut lp = self.open_loop(capacity.clone(), out);
         lp.facts = crate::facts::loops::LoopFacts::of_for(&f.pat, &f.expr, &f.body);
-        self.enter_around(&lp.facts, out);
+        let mut pattern = PatNames::default();
+        pattern.visit_pat(&f.pat);
+        let pattern = pattern.0.iter().map(Ident::to_string).collect();
+        self.enter_around(&lp.facts, pattern, out);
         let it = self.names.fresh("it");
         let (tape, expr) = (&lp.tape, &f.expr);
         match &range {

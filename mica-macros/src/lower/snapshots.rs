@@ -34,12 +34,24 @@
 //!   macro naming it, see `facts/loops.rs`): the outermost such loop takes
 //!   the copy where it starts.
 //!
-//! The copy is written only if the reverse reads it (`lazy_temp`).
+//! The same holds for a local constant an index or a bound reads: after a
+//! selection, `c[nearest * d + j]` in the loop over `j` reads `nearest`,
+//! which changes in the selection's loop but not in this one; a length
+//! `let b = row.len();` taken each step of a loop whose `row` is
+//! reassigned holds for the loops inside the step. Such a constant is
+//! evaluated again in the reverse from copies of those names (values, used
+//! only as operands: not indexed, a field's base or a method's receiver),
+//! taken where the outermost loop around that changes none of them starts,
+//! instead of being kept per iteration.
+//!
+//! Each copy is written where its loop starts only if the reverse reads it
+//! (several may wait at one placeholder).
 
 use super::*;
 use crate::facts::loops::LoopFacts;
 use crate::facts::syntax::strip_parens;
 use std::collections::HashSet;
+use syn::visit_mut::VisitMut;
 
 /// A loop around the code being lowered.
 pub(super) struct Around {
@@ -47,9 +59,16 @@ pub(super) struct Around {
     var: Option<String>,
     /// `lo..hi` as written, for a counter over a range
     range: Option<(String, String)>,
-    /// the names its body may change
+    /// the names its body may change, and those its pattern binds
     bound: HashSet<String>,
-    /// whole arrays it does not change → their copy where it starts
+    /// where it starts, in the code around it: the copies taken there (none
+    /// where that code is a branch arm or a nested block, whose temporaries
+    /// are hoisted and written anyway)
+    at: Option<Ident>,
+    /// the region and storage scope of the code around it
+    region: usize,
+    scope: usize,
+    /// names → their copy where it starts, made when first read
     copies: HashMap<String, ValueId>,
 }
 
@@ -63,48 +82,41 @@ impl Sweep<'_> {
         let key = name.to_string();
         if self.stability.as_ref().is_some_and(|s| s.bound_once(&key)) {
             let len = &r.len;
-            self.whole
-                .insert(key, (name.clone(), quote!(#len).to_string()));
+            self.whole.insert(key, quote!(#len).to_string());
         }
     }
 
-    /// Entering a loop with `facts`, its code about to go into `out`: a
-    /// copy of each whole array it does not change, taken here (written
-    /// only if read).
-    pub(super) fn enter_around(&mut self, facts: &LoopFacts, out: &mut TokenStream) {
+    /// Entering a loop with `facts` (and the names its pattern binds), its
+    /// code about to go into `out`: the place where copies of what it does
+    /// not change are taken, if read.
+    pub(super) fn enter_around(
+        &mut self,
+        facts: &LoopFacts,
+        pattern: HashSet<String>,
+        out: &mut TokenStream,
+    ) {
         let hoisted = self
             .hoists
             .last()
             .is_some_and(|h| h.base != self.depth || h.arms > 0);
-        let mut copies = HashMap::new();
-        if self.stability.is_some() && !hoisted {
-            let mut names: Vec<String> = self
-                .whole
-                .keys()
-                .filter(|name| !facts.bound.contains(*name))
-                .filter(|name| {
-                    self.lookup(name).is_some_and(
-                        |b| matches!(&b.val, Val::Array { prefix, .. } if prefix.is_empty()),
-                    )
-                })
-                .cloned()
-                .collect();
-            names.sort();
-            for name in names {
-                // the name as the user wrote it (its hygiene)
-                let ident = self.whole[&name].0.clone();
-                let id = self.lazy_temp(quote!(::mica::__private::snapshot(&#ident)), "s", out);
-                copies.insert(name, id);
-            }
-        }
+        let at = (self.stability.is_some() && !hoisted).then(|| {
+            let at = self.names.fresh("fill");
+            out.extend([at.to_token_stream()]);
+            at
+        });
+        let mut bound = facts.bound.clone();
+        bound.extend(pattern);
         self.around.push(Around {
             var: facts.var.clone(),
             range: facts
                 .range
                 .as_ref()
                 .map(|(lo, hi)| (quote!(#lo).to_string(), quote!(#hi).to_string())),
-            bound: facts.bound.clone(),
-            copies,
+            bound,
+            at,
+            region: self.region,
+            scope: self.scope,
+            copies: HashMap::new(),
         });
     }
 
@@ -112,32 +124,140 @@ impl Sweep<'_> {
         self.around.pop();
     }
 
+    /// The outermost loop around, from the innermost out, whose body
+    /// changes `name` nowhere, strictly outside the innermost if `outside`.
+    fn unchanged_in(&self, name: &str, outside: bool) -> Option<usize> {
+        let mut found = None;
+        for (k, around) in self.around.iter().enumerate().rev() {
+            if around.bound.contains(name) {
+                break;
+            }
+            if (!outside || k + 1 < self.around.len()) && around.at.is_some() {
+                found = Some(k);
+            }
+        }
+        found
+    }
+
+    /// The copy of `name` taken where the loop `k` around starts: a value
+    /// of the code around that loop, written there only if read.
+    fn copy_at(&mut self, k: usize, name: &Ident) -> Option<ValueId> {
+        let key = name.to_string();
+        if let Some(id) = self.around[k].copies.get(&key) {
+            return Some(*id);
+        }
+        let at = self.around[k].at.clone()?;
+        let store = self.names.fresh("s");
+        let id = self.new_value(store.clone(), None);
+        self.values[id].region = self.around[k].region;
+        self.values[id].scope = self.around[k].scope;
+        self.lazy.push((
+            at,
+            vec![id],
+            quote!(let #store = ::core::clone::Clone::clone(&#name);),
+        ));
+        self.around[k].copies.insert(key, id);
+        Some(id)
+    }
+
     /// For a read `name[index]`: the copy of `name` the reverse may read
     /// instead (see the module's documentation).
-    pub(super) fn copy_for(&self, name: &Expr, index: &Expr) -> Option<ValueId> {
+    pub(super) fn copy_for(&mut self, name: &Expr, index: &Expr) -> Option<ValueId> {
         let (Expr::Path(name), Expr::Path(index)) = (strip_parens(name), strip_parens(index))
         else {
             return None;
         };
-        let name = name.path.get_ident()?.to_string();
-        let (_, len) = self.whole.get(&name)?;
+        let name = name.path.get_ident()?;
+        let key = name.to_string();
+        let len = self.whole.get(&key)?;
         let inner = self.around.last()?;
         if *index.path.get_ident()? != inner.var.as_deref()? {
             return None;
         }
         let (lo, hi) = inner.range.as_ref()?;
-        if lo != "0" || (hi != len && *hi != format!("{name} . len ()")) {
+        if lo != "0" || (hi != len && *hi != format!("{key} . len ()")) {
             return None;
         }
-        let mut copy = None;
-        for (k, around) in self.around.iter().enumerate().rev() {
-            if around.bound.contains(&name) {
-                break;
-            }
-            if k + 1 < self.around.len() {
-                copy = around.copies.get(&name).copied().or(copy);
-            }
-        }
-        copy
+        let k = self.unchanged_in(&key, true)?;
+        self.copy_at(k, name)
     }
+
+    /// A constant `expr` (an index, a bound) that reads names the reverse
+    /// cannot read again, each of them a local constant that a loop around
+    /// changes nowhere: `expr` with those names replaced by their copies
+    /// where that loop starts, and the copies.
+    pub(super) fn again_from_copies(&mut self, expr: &Expr) -> Option<(Expr, Vec<ValueId>)> {
+        if self.around.is_empty() {
+            return None;
+        }
+        let names = self.stability.as_ref()?.unstable_names(expr)?;
+        // each a scalar: copied, not an array or a struct
+        if !names.iter().all(|name| scalar_uses(expr, name)) {
+            return None;
+        }
+        let mut copies = HashMap::new();
+        let mut ids = Vec::new();
+        for name in names {
+            let key = name.to_string();
+            if copies.contains_key(&key) {
+                continue;
+            }
+            let local = self.lookup(&key).is_some_and(|b| {
+                b.origin == Origin::Local && matches!(b.val, Val::Const) && !b.by_ref
+            });
+            if !local {
+                return None;
+            }
+            let k = self.unchanged_in(&key, false)?;
+            let id = self.copy_at(k, &name)?;
+            copies.insert(key, self.values[id].store.clone());
+            ids.push(id);
+        }
+        let mut again = expr.clone();
+        Rename(&copies).visit_expr_mut(&mut again);
+        Some((again, ids))
+    }
+}
+
+/// Replaces names by others.
+struct Rename<'a>(&'a HashMap<String, Ident>);
+
+impl syn::visit_mut::VisitMut for Rename<'_> {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if let Some(to) = p
+            .path
+            .get_ident()
+            .and_then(|name| self.0.get(&name.to_string()))
+        {
+            *p = syn::parse_quote!(#to);
+        }
+    }
+}
+
+/// Whether every use of `name` in `expr` is as a value (an operand), never
+/// indexed, a field's base or a method's receiver.
+fn scalar_uses(expr: &Expr, name: &Ident) -> bool {
+    struct Uses<'a> {
+        name: &'a Ident,
+        scalar: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Uses<'_> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            let base = match e {
+                Expr::Index(i) => Some(&*i.expr),
+                Expr::Field(f) => Some(&*f.base),
+                Expr::MethodCall(m) => Some(&*m.receiver),
+                _ => None,
+            };
+            if let Some(Expr::Path(p)) = base.map(strip_parens) {
+                if p.path.is_ident(self.name) {
+                    self.scalar = false;
+                }
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut uses = Uses { name, scalar: true };
+    syn::visit::Visit::visit_expr(&mut uses, expr);
+    uses.scalar
 }
