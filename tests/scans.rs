@@ -190,6 +190,32 @@ macro_rules! programs {
                 total
             }
 
+            /// A length taken in a helper of a `#[tape] mod`, inlined
+            /// into the loop over steps (its body a block there).
+            #[tape$(($mode))?]
+            pub mod layered {
+                pub fn layer(w: &[$t], state: &mut [$t], x: &[$t]) {
+                    let b = x.len();
+                    for i in 0..state.len() {
+                        let mut z = state[i];
+                        for j in 0..b {
+                            z += w[i * b + j] * x[j];
+                        }
+                        state[i] = z.tanh();
+                    }
+                }
+
+                pub fn run(#[tracked] w: &[$t], xs: &[$t], width: usize) -> $t {
+                    let mut state = vec![0.1; 2];
+                    let mut x = &xs[0..width];
+                    for t in 1..xs.len() / width {
+                        layer(w, &mut state, x);
+                        x = &xs[t * width..(t + 1) * width];
+                    }
+                    state[0] + state[1] * 0.5
+                }
+            }
+
             /// A `while` loop around the scan, and a loop over `i` that
             /// may stop early.
             #[tape$(($mode))?]
@@ -324,6 +350,20 @@ macro_rules! checks {
                     $rel,
                 );
                 let rows: Vec<$t> = (0..12).map(|k| 0.2 * k as $t - 1.0).collect();
+                let (_, g) = p::layered::run_grad(&w[..6], &rows, 3);
+                fd::agrees(
+                    "layered",
+                    &|v| p::layered::run(v, &rows, 3),
+                    &w[..6],
+                    &g,
+                    $tol,
+                );
+                fd::same(
+                    "layered, plain",
+                    &g,
+                    &q::layered::run_grad(&w[..6], &rows, 3).1,
+                    $rel,
+                );
                 let (_, g) = p::lengths_grad(&w[..6], &rows, 3);
                 fd::agrees("lengths", &|v| p::lengths(v, &rows, 3), &w[..6], &g, $tol);
                 fd::same(

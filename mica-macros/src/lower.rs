@@ -379,7 +379,12 @@ impl<'a> Sweep<'a> {
 
     /// Code that goes in only if the reverse sweep reads one of `values`
     /// (a placeholder for it now; see [`Self::lazy_fills`]).
-    fn lazy(&mut self, values: Vec<ValueId>, code: TokenStream, out: &mut TokenStream) -> Ident {
+    pub(super) fn lazy(
+        &mut self,
+        values: Vec<ValueId>,
+        code: TokenStream,
+        out: &mut TokenStream,
+    ) -> Ident {
         let placeholder = self.names.fresh("fill");
         out.extend([placeholder.to_token_stream()]);
         self.lazy.push((placeholder.clone(), values, code));
@@ -443,7 +448,13 @@ impl<'a> Sweep<'a> {
                 .filter(|name| v.scope == 0 && v.region == 0 && *name != store)
                 .map(|name| quote!(let #store = #name;))
         });
-        let hoisted = self.hoists.first().map(hoisted_decls).unwrap_or_default();
+        let mut hoisted = self.hoists.first().map(hoisted_decls).unwrap_or_default();
+        // copies taken in nested blocks of the top level, if read
+        for (store, id) in self.hoists.first().map_or(&[][..], |h| &h.copies[..]) {
+            if reads.contains(id) {
+                hoisted.extend([quote!(let #store;)]);
+            }
+        }
         let tapes = self
             .tapes
             .iter()

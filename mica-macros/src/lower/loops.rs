@@ -247,7 +247,10 @@ impl Sweep<'_> {
         self.depth -= 1;
         (self.region, self.scope) = saved;
         bound?;
-        let decls = hoisted_decls(&hoist);
+        let mut decls = hoisted_decls(&hoist);
+        for (store, id) in hoist.copies {
+            self.lazy(vec![id], quote!(let #store;), &mut decls);
+        }
         let fill = &lp.fill;
         Ok((
             quote!(#decls #body #fill),

@@ -23,6 +23,9 @@ pub(super) struct Hoist {
     pub(super) base: usize,
     /// branch arms entered within this scope
     pub(super) arms: usize,
+    /// copies taken in a nested block of this scope (see
+    /// `lower/snapshots.rs`): declared here only if the reverse reads them
+    pub(super) copies: Vec<(Ident, crate::record::ValueId)>,
 }
 
 /// `let` lines for a storage scope's hoisted temporaries.

@@ -45,7 +45,10 @@
 //! instead of being kept per iteration.
 //!
 //! Each copy is written where its loop starts only if the reverse reads it
-//! (several may wait at one placeholder).
+//! (several may wait at one placeholder). In a nested block (an inlined
+//! helper's body) it is declared at the top of the storage scope, as the
+//! block's other temporaries are, and assigned in the block; in a branch
+//! arm, which may not run, none is taken.
 
 use super::*;
 use crate::facts::loops::LoopFacts;
@@ -62,9 +65,11 @@ pub(super) struct Around {
     /// the names its body may change, and those its pattern binds
     bound: HashSet<String>,
     /// where it starts, in the code around it: the copies taken there (none
-    /// where that code is a branch arm or a nested block, whose temporaries
-    /// are hoisted and written anyway)
+    /// where that code is a branch arm, which may not run)
     at: Option<Ident>,
+    /// for a loop in a nested block: the storage scope's hoist, where its
+    /// copies are declared
+    hoist: Option<usize>,
     /// the region and storage scope of the code around it
     region: usize,
     scope: usize,
@@ -95,11 +100,15 @@ impl Sweep<'_> {
         pattern: HashSet<String>,
         out: &mut TokenStream,
     ) {
-        let hoisted = self
+        // in a nested block (an inlined helper's body), temporaries are
+        // declared at the top of the storage scope and assigned in the
+        // block; in a branch arm, which may not run, no copy is taken
+        let (arms, block) = self
             .hoists
             .last()
-            .is_some_and(|h| h.base != self.depth || h.arms > 0);
-        let at = (self.stability.is_some() && !hoisted).then(|| {
+            .map_or((false, false), |h| (h.arms > 0, h.base != self.depth));
+        let hoist = block.then(|| self.hoists.len() - 1);
+        let at = (self.stability.is_some() && !arms).then(|| {
             let at = self.names.fresh("fill");
             out.extend([at.to_token_stream()]);
             at
@@ -114,6 +123,7 @@ impl Sweep<'_> {
                 .map(|(lo, hi)| (quote!(#lo).to_string(), quote!(#hi).to_string())),
             bound,
             at,
+            hoist,
             region: self.region,
             scope: self.scope,
             copies: HashMap::new(),
@@ -151,11 +161,15 @@ impl Sweep<'_> {
         let id = self.new_value(store.clone(), None);
         self.values[id].region = self.around[k].region;
         self.values[id].scope = self.around[k].scope;
-        self.lazy.push((
-            at,
-            vec![id],
-            quote!(let #store = ::core::clone::Clone::clone(&#name);),
-        ));
+        let copy = quote!(::core::clone::Clone::clone(&#name));
+        let code = match self.around[k].hoist {
+            Some(hoist) => {
+                self.hoists[hoist].copies.push((store.clone(), id));
+                quote!(#store = #copy;)
+            }
+            None => quote!(let #store = #copy;),
+        };
+        self.lazy.push((at, vec![id], code));
         self.around[k].copies.insert(key, id);
         Some(id)
     }
