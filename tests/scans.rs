@@ -46,8 +46,9 @@ macro_rules! programs {
                 h[0] + 2.0 * h[1] - h[2]
             }
 
-            /// The inner loop over `0..h.len()`, the state started from a
-            /// knob and read after each step too.
+            /// The inner loop over `0..h.len()` (a method on `h` in the loop
+            /// around: no copy), the state started from a knob and read
+            /// after each step too.
             #[tape$(($mode))?]
             pub fn by_len(#[tracked] w: &[$t], #[tracked] s: $t, steps: usize) -> $t {
                 let mut h = [s; H];
@@ -169,6 +170,24 @@ macro_rules! programs {
                         z = (z + w[(m + i) % n]).tanh();
                     }
                     t += 1;
+                }
+                z
+            }
+
+            /// An offset changed by a destructuring assignment, and one
+            /// read through a reference: neither is copied.
+            #[tape$(($mode))?]
+            pub fn destructured(#[tracked] w: &[$t], steps: usize) -> $t {
+                let n = w.len();
+                let offsets = [0usize, 1, 2, 3];
+                let mut k = 0usize;
+                let mut z = 0.5;
+                for t in 0..steps {
+                    let r = &offsets[t % 4];
+                    for i in 0..3 {
+                        z = (z * w[(k + i) % n]).sin() + w[(*r + i) % n];
+                    }
+                    (k, _) = (k + 2, 0);
                 }
                 z
             }

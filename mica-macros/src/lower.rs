@@ -193,6 +193,10 @@ pub struct Sweep<'a> {
     around: Vec<snapshots::Around>,
     /// local arrays made by `[x; n]`, bound once → `n` as written
     whole: HashMap<String, String>,
+    /// names whose last binding holds a value, not a reference (a `let` of a
+    /// literal, a cast, arithmetic, an element, a length, another such name,
+    /// or a range's counter): what a copy may clone
+    owned: std::collections::HashSet<String>,
 }
 
 /// The names of `generics`' `const` parameters.
@@ -236,6 +240,7 @@ impl<'a> Sweep<'a> {
             iterating_by_ref: false,
             around: Vec::new(),
             whole: HashMap::new(),
+            owned: Default::default(),
         }
     }
 

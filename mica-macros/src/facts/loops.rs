@@ -119,7 +119,40 @@ fn bound_in(body: &syn::Block) -> HashSet<String> {
 #[derive(Default)]
 struct Bound(HashSet<String>);
 
+/// Whether a pattern binds by `ref mut`.
+struct RefMut<'a>(&'a mut bool);
+
+impl<'ast> Visit<'ast> for RefMut<'_> {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        if p.by_ref.is_some() && p.mutability.is_some() {
+            *self.0 = true;
+        }
+        syn::visit::visit_pat_ident(self, p);
+    }
+}
+
+/// The names an expression may change: every name `bound` would note in
+/// it (a loop's header or condition, run in or around its iterations).
+pub fn changed_in(expr: &Expr) -> HashSet<String> {
+    let mut names = Bound::default();
+    names.visit_expr(expr);
+    names.0
+}
+
 impl Bound {
+    /// The left side of `=`: a place, or a destructuring of several
+    /// (`(a, b) = …`, `[a, b] = …`, `S { x, .. } = …`, `T(a, b) = …`).
+    fn assignee(&mut self, left: &Expr) {
+        match left {
+            Expr::Tuple(t) => t.elems.iter().for_each(|e| self.assignee(e)),
+            Expr::Array(a) => a.elems.iter().for_each(|e| self.assignee(e)),
+            Expr::Paren(p) => self.assignee(&p.expr),
+            Expr::Struct(s) => s.fields.iter().for_each(|f| self.assignee(&f.expr)),
+            Expr::Call(c) => c.args.iter().for_each(|e| self.assignee(e)),
+            _ => self.place(left),
+        }
+    }
+
     /// The name at the root of a place the body changes.
     fn place(&mut self, expr: &Expr) {
         if let Some(name) = root(expr, Reach::Grouped) {
@@ -146,8 +179,19 @@ impl<'ast> Visit<'ast> for Bound {
         syn::visit::visit_pat_ident(self, p);
     }
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
-        self.place(&e.left);
+        self.assignee(&e.left);
         syn::visit::visit_expr_assign(self, e);
+    }
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        // `let ref mut r = n;` (or `(ref mut a, _) = …`): what `r` borrows
+        // may change through it
+        let mut by_mut_ref = false;
+        let mut refs = RefMut(&mut by_mut_ref);
+        refs.visit_pat(&l.pat);
+        if let (true, Some(init)) = (by_mut_ref, &l.init) {
+            self.place(&init.expr);
+        }
+        syn::visit::visit_local(self, l);
     }
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
         if is_compound(&e.op) {

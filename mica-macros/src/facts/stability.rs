@@ -52,6 +52,8 @@ pub struct Stability {
     /// and top-level `let`s bound once to `vec![…]` or an array literal →
     /// how many indices their type takes by range (`&[[f64; 3]]`: 2)
     sliceable: HashMap<String, usize>,
+    /// the body defines a macro (see [`Self::defines_macros`])
+    defines_macros: bool,
     /// sliceable names of one level whose elements are `Copy` scalars: a
     /// parameter typed `&[f64]`, `Vec<usize>`, `[f32; N]`, …, or a `let`
     /// bound to `vec![0.0; n]`, `[1.0, 2.0]`, …
@@ -116,6 +118,7 @@ impl Stability {
             statement: 0,
             sliceable,
             scalar_rows,
+            defines_macros: stmts.iter().any(defines_macro),
         };
         for input in &sig.inputs {
             match input {
@@ -186,6 +189,12 @@ impl Stability {
     /// are `Copy` scalars (a read of one is a value, not a place).
     pub fn scalar_row(&self, name: &str) -> bool {
         self.scalar_rows.contains(name)
+    }
+
+    /// Whether the function defines a macro (`macro_rules!` in its body),
+    /// which may change a local without naming it where it is called.
+    pub fn defines_macros(&self) -> bool {
+        self.defines_macros
     }
 
     /// The top-level statement being lowered.
@@ -311,6 +320,23 @@ impl Stability {
             _ => false,
         }
     }
+}
+
+/// Whether a statement defines a macro, in it or in a block inside it.
+fn defines_macro(stmt: &syn::Stmt) -> bool {
+    struct Finds(bool);
+    impl<'ast> Visit<'ast> for Finds {
+        fn visit_item_macro(&mut self, _: &'ast syn::ItemMacro) {
+            self.0 = true;
+        }
+        fn visit_stmt_macro(&mut self, m: &'ast syn::StmtMacro) {
+            self.0 |= m.mac.path.is_ident("macro_rules");
+            syn::visit::visit_stmt_macro(self, m);
+        }
+    }
+    let mut finds = Finds(false);
+    finds.visit_stmt(stmt);
+    finds.0
 }
 
 /// `a + b` and friends; not `a += b`.

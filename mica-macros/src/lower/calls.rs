@@ -381,6 +381,7 @@ impl Sweep<'_> {
         let hoisted = self.hoists.last().map(|h| (h.names.len(), h.options.len()));
         let (tapes, steps) = (self.tapes.len(), self.building.last().map_or(0, Vec::len));
         let (lazy, arrays) = (self.lazy.len(), self.arrays.len());
+        let values = self.values.len();
         let fast = self.fast_mark();
         // elements read while looking are not kept: no later read may
         // take them from the statement's cache
@@ -411,6 +412,8 @@ impl Sweep<'_> {
         }
         self.tapes.truncate(tapes);
         self.lazy.truncate(lazy);
+        // copies its elements asked for were thrown away with `lazy`
+        self.forget_copies_from(values);
         // a row literal among the elements registered an array of its own
         self.arrays.truncate(arrays);
         self.fast_rollback(fast);

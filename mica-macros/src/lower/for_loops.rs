@@ -253,10 +253,16 @@ impl Sweep<'_> {
         };
         let mut lp = self.open_loop(capacity.clone(), out);
         lp.facts = crate::facts::loops::LoopFacts::of_for(&f.pat, &f.expr, &f.body);
+        // what its pattern binds, and what its header may change
         let mut pattern = PatNames::default();
         pattern.visit_pat(&f.pat);
-        let pattern = pattern.0.iter().map(Ident::to_string).collect();
-        self.enter_around(&lp.facts, pattern, out);
+        let mut changed: HashSet<String> = pattern.0.iter().map(Ident::to_string).collect();
+        changed.extend(crate::facts::loops::changed_in(&f.expr));
+        self.enter_around(&lp.facts, changed, out);
+        // a range's counter holds integers, not references
+        if let (Some(_), Some(name)) = (&range, crate::facts::stability::immutable_name(&f.pat)) {
+            self.owned.insert(name);
+        }
         let it = self.names.fresh("it");
         let (tape, expr) = (&lp.tape, &f.expr);
         match &range {

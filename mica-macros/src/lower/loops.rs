@@ -113,7 +113,8 @@ impl Sweep<'_> {
         let carried = self.carried(&w.body.stmts, &[]);
         let mut lp = self.open_loop(None, out);
         lp.facts = crate::facts::loops::LoopFacts::of_while(&w.cond, &w.body);
-        self.enter_around(&lp.facts, Default::default(), out);
+        let changed = crate::facts::loops::changed_in(&w.cond);
+        self.enter_around(&lp.facts, changed, out);
         let lowered = self.loop_body(&mut lp, &carried, &w.body, |_, _, _| Ok(()));
         self.leave_around();
         let (body, record) = lowered?;

@@ -26,9 +26,8 @@
 //! - `h` is a local array made by `[x; n]` (a `Copy` value), bound once in
 //!   a function without `return` (where values are read again at all);
 //! - the index is the variable of the innermost loop around the read, a
-//!   loop over `0..n` (`n` as written in `[x; n]`) or `0..h.len()`: that
-//!   loop reads every element once, so the copy costs no more than the
-//!   reads it replaces;
+//!   loop over `0..n` (`n` as written in `[x; n]`): that loop reads every
+//!   element once, so the copy costs no more than the reads it replaces;
 //! - and a loop around that one changes `h` nowhere in its body (no
 //!   assignment, element write, method call, mutable borrow, binding or
 //!   macro naming it, see `facts/loops.rs`): the outermost such loop takes
@@ -91,6 +90,60 @@ impl Sweep<'_> {
         }
     }
 
+    /// A constant `let`: whether its name now holds a value, not a
+    /// reference (see `Sweep::owned`).
+    pub(super) fn note_owned(&mut self, local: &Local) {
+        let (name, ty) = match &local.pat {
+            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (&p.ident, None),
+            Pat::Type(t) => match &*t.pat {
+                Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                    (&p.ident, Some(&*t.ty))
+                }
+                _ => return,
+            },
+            _ => return,
+        };
+        let name = name.to_string();
+        let owned = match (ty, &local.init) {
+            (Some(ty), _) => !matches!(ty, syn::Type::Reference(_) | syn::Type::Infer(_)),
+            (None, Some(init)) => self.value_like(&init.expr),
+            (None, None) => false,
+        };
+        if owned {
+            self.owned.insert(name);
+        } else {
+            self.owned.remove(&name);
+        }
+    }
+
+    /// Whether `expr` surely gives a value, not a reference.
+    fn value_like(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Lit(_) | Expr::Cast(_) | Expr::Index(_) | Expr::Field(_) => true,
+            Expr::Binary(_) => true,
+            Expr::Unary(u) => !matches!(u.op, syn::UnOp::Deref(_)) || self.value_like(&u.expr),
+            Expr::Paren(p) => self.value_like(&p.expr),
+            Expr::Group(g) => self.value_like(&g.expr),
+            Expr::MethodCall(m) => m.args.is_empty() && (m.method == "len" || m.method == "count"),
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .is_some_and(|name| self.owned.contains(&name.to_string())),
+            _ => false,
+        }
+    }
+
+    /// Forgets the copies made from value `mark` on: the lowering tried an
+    /// expression and threw its code away (see `constant_array`).
+    pub(super) fn forget_copies_from(&mut self, mark: ValueId) {
+        for around in &mut self.around {
+            around.copies.retain(|_, id| *id < mark);
+        }
+        for hoist in &mut self.hoists {
+            hoist.copies.retain(|(_, id)| *id < mark);
+        }
+    }
+
     /// Entering a loop with `facts` (and the names its pattern binds), its
     /// code about to go into `out`: the place where copies of what it does
     /// not change are taken, if read.
@@ -108,7 +161,10 @@ impl Sweep<'_> {
             .last()
             .map_or((false, false), |h| (h.arms > 0, h.base != self.depth));
         let hoist = block.then(|| self.hoists.len() - 1);
-        let at = (self.stability.is_some() && !arms).then(|| {
+        // a macro defined in the function may change a name without naming
+        // it where it is called: no copies there
+        let copies = self.stability.as_ref().is_some_and(|s| !s.defines_macros());
+        let at = (copies && !arms).then(|| {
             let at = self.names.fresh("fill");
             out.extend([at.to_token_stream()]);
             at
@@ -189,7 +245,7 @@ impl Sweep<'_> {
             return None;
         }
         let (lo, hi) = inner.range.as_ref()?;
-        if lo != "0" || (hi != len && *hi != format!("{key} . len ()")) {
+        if lo != "0" || hi != len {
             return None;
         }
         let k = self.unchanged_in(&key, true)?;
@@ -216,9 +272,10 @@ impl Sweep<'_> {
             if copies.contains_key(&key) {
                 continue;
             }
-            let local = self.lookup(&key).is_some_and(|b| {
-                b.origin == Origin::Local && matches!(b.val, Val::Const) && !b.by_ref
-            });
+            let local = self.owned.contains(&key)
+                && self.lookup(&key).is_some_and(|b| {
+                    b.origin == Origin::Local && matches!(b.val, Val::Const) && !b.by_ref
+                });
             if !local {
                 return None;
             }
@@ -258,6 +315,7 @@ fn scalar_uses(expr: &Expr, name: &Ident) -> bool {
     impl<'ast> syn::visit::Visit<'ast> for Uses<'_> {
         fn visit_expr(&mut self, e: &'ast Expr) {
             let base = match e {
+                Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => Some(&*u.expr),
                 Expr::Index(i) => Some(&*i.expr),
                 Expr::Field(f) => Some(&*f.base),
                 Expr::MethodCall(m) => Some(&*m.receiver),

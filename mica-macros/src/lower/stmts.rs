@@ -172,6 +172,7 @@ impl Sweep<'_> {
                 }
                 out.extend([local.to_token_stream()]);
                 self.bind_pattern(&local.pat, Val::Const)?;
+                self.note_owned(local);
                 self.note_constant_array(local);
                 self.top_level_let(local);
                 return Ok(());
