@@ -118,7 +118,7 @@ impl Stability {
             statement: 0,
             sliceable,
             scalar_rows,
-            defines_macros: stmts.iter().any(defines_macro),
+            defines_macros: stmts.iter().any(crate::facts::syntax::defines_macro),
         };
         for input in &sig.inputs {
             match input {
@@ -320,23 +320,6 @@ impl Stability {
             _ => false,
         }
     }
-}
-
-/// Whether a statement defines a macro, in it or in a block inside it.
-fn defines_macro(stmt: &syn::Stmt) -> bool {
-    struct Finds(bool);
-    impl<'ast> Visit<'ast> for Finds {
-        fn visit_item_macro(&mut self, _: &'ast syn::ItemMacro) {
-            self.0 = true;
-        }
-        fn visit_stmt_macro(&mut self, m: &'ast syn::StmtMacro) {
-            self.0 |= m.mac.path.is_ident("macro_rules");
-            syn::visit::visit_stmt_macro(self, m);
-        }
-    }
-    let mut finds = Finds(false);
-    finds.visit_stmt(stmt);
-    finds.0
 }
 
 /// `a + b` and friends; not `a += b`.

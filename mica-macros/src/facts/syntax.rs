@@ -161,3 +161,20 @@ pub fn visit_macro<V: for<'ast> syn::visit::Visit<'ast>>(v: &mut V, m: &syn::Mac
         vec_elements_mut(&mut copy, |e| v.visit_expr(e));
     }
 }
+
+/// Whether a statement defines a macro, in it or in a block inside it.
+pub fn defines_macro(stmt: &syn::Stmt) -> bool {
+    struct Finds(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finds {
+        fn visit_item_macro(&mut self, _: &'ast syn::ItemMacro) {
+            self.0 = true;
+        }
+        fn visit_stmt_macro(&mut self, m: &'ast syn::StmtMacro) {
+            self.0 |= m.mac.path.is_ident("macro_rules");
+            syn::visit::visit_stmt_macro(self, m);
+        }
+    }
+    let mut finds = Finds(false);
+    syn::visit::Visit::visit_stmt(&mut finds, stmt);
+    finds.0
+}

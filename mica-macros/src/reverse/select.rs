@@ -28,13 +28,7 @@ impl Gen<'_> {
         };
         let c = &l.carried[0];
         let carry = self.names.fresh("k");
-        let init = match self.total(c.exit) {
-            Some(total) => total,
-            None => {
-                let exit = self.read_store(c.exit);
-                quote!(::mica::__private::zeros_like(&#exit))
-            }
-        };
+        let init = self.total_or_zero(c.exit);
         code.extend([quote!(let #carry = #init;)]);
         // the winner's iteration: its rule hands the whole adjoint to the
         // iteration's own value and exactly zero to the running value, so

@@ -33,13 +33,7 @@ impl Gen<'_> {
         let mut carries = Vec::new();
         for c in &l.carried {
             let carry = self.names.fresh("k");
-            let init = match self.total(c.exit) {
-                Some(total) => total,
-                None => {
-                    let exit = self.read_store(c.exit);
-                    quote!(::mica::__private::zeros_like(&#exit))
-                }
-            };
+            let init = self.total_or_zero(c.exit);
             code.extend([quote!(let mut #carry = #init;)]);
             carries.push(carry);
         }
@@ -57,13 +51,7 @@ impl Gen<'_> {
         // all carries move at once: one carry's next value may read another's
         let mut nexts = Vec::new();
         for c in &l.carried {
-            let next = match self.total(c.entry) {
-                Some(total) => total,
-                None => {
-                    let entry = self.read_store(c.entry);
-                    quote!(::mica::__private::zeros_like(&#entry))
-                }
-            };
+            let next = self.total_or_zero(c.entry);
             let name = self.names.fresh("n");
             body.extend([quote!(let #name = #next;)]);
             nexts.push(name);
@@ -166,6 +154,17 @@ impl Gen<'_> {
         for (c, carry) in l.carried.iter().zip(carries) {
             if let Val::Active(before) = c.before {
                 self.contribute(before, carry, code);
+            }
+        }
+    }
+
+    /// Everything that reached `v`, or a zero shaped like its value.
+    pub(super) fn total_or_zero(&mut self, v: ValueId) -> TokenStream {
+        match self.total(v) {
+            Some(total) => total,
+            None => {
+                let store = self.read_store(v);
+                quote!(::mica::__private::zeros_like(&#store))
             }
         }
     }
