@@ -346,6 +346,12 @@ macro_rules! checks {
                             p::moving_offset_grad,
                             q::moving_offset_grad,
                         ),
+                        (
+                            "destructured",
+                            p::destructured,
+                            p::destructured_grad,
+                            q::destructured_grad,
+                        ),
                     ] {
                         let g = gf(&w, steps).1;
                         fd::agrees(what, &|v| f(v, steps), &w, &g, $tol);

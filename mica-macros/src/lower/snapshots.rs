@@ -290,7 +290,9 @@ impl Sweep<'_> {
     }
 }
 
-/// Replaces names by others.
+/// Replaces names by the copies' stores, each keeping its own span (the
+/// helpers' `subst::Rename` gives the new name the old one's span, whose
+/// hygiene may not see a store the macro declared).
 struct Rename<'a>(&'a HashMap<String, Ident>);
 
 impl syn::visit_mut::VisitMut for Rename<'_> {

@@ -42,6 +42,8 @@ use crate::record::{Loop, OpKind, Operand, Step, Val, ValueId};
 
 /// What the reverse of a selection needs.
 pub struct Selection {
+    /// the loop's pattern over its range (a name or `_`)
+    pub pat: proc_macro2::TokenStream,
     /// the carried binding's value at the start of an iteration
     pub entry: ValueId,
     /// its value at the end: `max` or `min` of `entry` and `other`
@@ -62,8 +64,8 @@ pub fn selection(view: &View<'_>, l: &Loop) -> Result<Selection, &'static str> {
     };
     // the loop's variable, read at the end of an iteration, is the
     // iteration's own
-    let pat = pat.to_string();
-    if pat != "_" && l.facts.var.as_deref() != Some(pat.as_str()) {
+    let written = pat.to_string();
+    if written != "_" && l.facts.var.as_deref() != Some(written.as_str()) {
         return Err("its body rebinds or assigns its variable");
     }
     if !l.steps.iter().all(|s| matches!(s, Step::Op(_))) {
@@ -105,6 +107,7 @@ pub fn selection(view: &View<'_>, l: &Loop) -> Result<Selection, &'static str> {
         return Err("a value it tests is written inside its consumer");
     }
     Ok(Selection {
+        pat: pat.clone(),
         entry: c.entry,
         out,
         other: other.clone(),

@@ -23,9 +23,7 @@ use crate::plan::select::Selection;
 impl Gen<'_> {
     /// The reverse of a selection `l` (the plan's verdict `sel`).
     pub(super) fn walk_selection(&mut self, l: &Loop, sel: &Selection, code: &mut TokenStream) {
-        let Some((pat, _)) = &l.range else {
-            return;
-        };
+        let pat = &sel.pat;
         let c = &l.carried[0];
         let carry = self.names.fresh("k");
         let init = self.total_or_zero(c.exit);
