@@ -13,6 +13,18 @@ impl Gen<'_> {
                 // `x.sin()`'s slope is `x.cos()`, and the other way round:
                 // the one the function made, where the reverse can read it
                 let sibling = self.trig_sibling(op, name).map(|s| self.read_store(s));
+                // `a / b` with both sides tracked: one division, `t = adj / b`,
+                // gives both slopes, `t` and `-(t * y)` (a division is the
+                // slowest step of most reverses, and often on their chain)
+                let quotient = match (*name, &op.inputs[..]) {
+                    ("div", [Operand::Active(_), Operand::Active(_)]) => {
+                        let b = self.operand(&op.inputs[1]);
+                        let t = self.names.fresh("q");
+                        code.extend([quote!(let #t = #adj / #b;)]);
+                        Some(t)
+                    }
+                    _ => None,
+                };
                 for (i, input) in op.inputs.iter().enumerate() {
                     let Operand::Active(id) = input else { continue };
                     let reads = crate::rules::reads(name, i);
@@ -27,6 +39,11 @@ impl Gen<'_> {
                         // products and quotients inline, as the runtime's
                         // pullbacks write them: no call for the compiler to
                         // resolve, and fast in unoptimised builds
+                        (None, "div", 0, _) if quotient.is_some() => quote!(#quotient),
+                        (None, "div", 1, _) if quotient.is_some() => {
+                            let y = self.read_store(op.out);
+                            quote!(-(#quotient * #y))
+                        }
                         (None, "mul", 0 | 1, _) | (None, "div", 0, _) => {
                             let other = self.operand(&op.inputs[1 - i]);
                             if *name == "mul" {
