@@ -250,6 +250,11 @@ pub enum S {
     Assign(String, &'static str, E),
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
+    /// `let mut m = [[0.0; n]; n]` (None) or a literal of `n` rows, with the
+    /// flag at the end of a block: `{ let m_l: f64 = e00; [[m_l, …], …] }`
+    LetMat(String, usize, Option<Vec<Vec<E>>>, bool),
+    /// `m[i][j] op e` on a local matrix of `n` rows and columns
+    SetMat(String, Ix, Ix, usize, &'static str, E),
     LetVec(String, Vec<E>),
     /// `let mut h = vec![e; 3]` (or `[e; 3]` without the first flag; `e`
     /// is `0.0` where absent); among the program's outputs (as `h[0]`) only
@@ -1547,6 +1552,7 @@ impl Gen {
             match self.rng.below(26) {
                 0..=2 => out.extend(self.stopping_loop(&s)),
                 3..=5 => out.extend(self.arms_sum_loop(&s)),
+                23..=25 if self.rng.chance(0.3) => out.extend(self.matrix_chain()),
                 23..=25 => {
                     let scan = self.scan_loop(&s);
                     if scan.is_empty() {
@@ -1688,6 +1694,10 @@ impl Gen {
         // a recurrent scan over a local state
         if self.rng.chance(0.25) {
             out.extend(self.scan_loop(&s));
+        }
+        // a chain of products of small local matrices
+        if self.rng.chance(0.2) {
+            out.extend(self.matrix_chain());
         }
         // two rows of a matrix knob read in one loop over its columns
         // (`z += m[i][j] * m[i + 1][j]`), or a row and the diagonal
@@ -2140,6 +2150,92 @@ impl Gen {
             S::LetArr(h.clone(), 3, init),
             S::For(For::Range(t, 1 + self.rng.below(3)), step),
             S::Let(out, E::Index(h, Ix::Const(self.rng.below(3)))),
+        ]
+    }
+
+    /// A chain of products of small local matrices, as forward kinematics
+    /// writes it: `let mut p = [[..]; n]; for t in 0..T { let r = [[..],
+    /// ..]; let mut q = [[0.0; n]; n]; for a in 0..n { for b in 0..n { for
+    /// k in 0..n { q[a][b] += p[a][k] * r[k][b]; } } } p = q; }`. Nothing in
+    /// the loop over `a` changes `p` or `r`, so the reverse may read copies
+    /// of them taken where it starts instead of each element kept. Now and
+    /// then `r` holds constants (at the end of a block, as an inlined
+    /// helper's value is), the loops run in another order, an element is
+    /// read at a constant index, or the loop over `a` changes `p` (`p[a][b]
+    /// *= 0.5` after the sum), where no copy of `p` may be read.
+    fn matrix_chain(&mut self) -> Vec<S> {
+        let n = 2 + self.rng.below(2);
+        let (p, r, q, t, out) = (
+            self.name("m"),
+            self.name("m"),
+            self.name("m"),
+            self.name("i"),
+            self.name("t"),
+        );
+        let (a, bb, k) = (self.name("i"), self.name("j"), self.name("k"));
+        let constants = self.rng.chance(0.3);
+        let mut entry = |g: &mut Self, i: usize, j: usize| {
+            let lit = E::Lit(g.rng.lit(-0.6, 0.6) + if i == j { 0.8 } else { 0.0 });
+            match (constants, g.rng.below(3)) {
+                (true, 0) => E::Bin('*', b(lit), b(E::IdxF(t.clone()))),
+                (true, _) => lit,
+                (false, 0) => lit,
+                (false, 1) => E::M1("sin", b(with_knob(lit, &g.knobs))),
+                (false, _) => with_knob(lit, &g.knobs),
+            }
+        };
+        let rows = |g: &mut Self, entry: &mut dyn FnMut(&mut Self, usize, usize) -> E| {
+            (0..n)
+                .map(|i| (0..n).map(|j| entry(g, i, j)).collect())
+                .collect::<Vec<Vec<E>>>()
+        };
+        let start = match self.rng.chance(0.5) {
+            true => rows(self, &mut |_, i, j| E::Lit(if i == j { 1.0 } else { 0.0 })),
+            false => rows(self, &mut |g: &mut Self, _, _| {
+                with_knob(E::Lit(g.rng.lit(-0.5, 0.5)), &g.knobs)
+            }),
+        };
+        let turn = rows(self, &mut entry);
+        let block = self.rng.chance(0.4);
+        let var = |x: &str| Ix::Var(x.to_string(), false);
+        let read_p = match self.rng.chance(0.85) {
+            true => E::Index2(p.clone(), var(&a), n, var(&k), n),
+            false => E::Index2(p.clone(), var(&a), n, Ix::Const(self.rng.below(n)), n),
+        };
+        let product = E::Bin(
+            '*',
+            b(read_p),
+            b(E::Index2(r.clone(), var(&k), n, var(&bb), n)),
+        );
+        let sum = S::SetMat(q.clone(), var(&a), var(&bb), n, "+=", product);
+        let mut order = [a.clone(), bb.clone(), k.clone()];
+        if self.rng.chance(0.3) {
+            order.swap(1, 2);
+        }
+        let [o0, o1, o2] = order;
+        let mut middle = vec![S::For(For::Range(o2, n), vec![sum])];
+        if self.rng.chance(0.2) && o1 == bb {
+            // the loop over `a` changes `p`: read where it starts, wrong
+            middle.push(S::SetMat(
+                p.clone(),
+                var(&a),
+                var(&bb),
+                n,
+                "*=",
+                E::Lit(0.5),
+            ));
+        }
+        let step = vec![
+            S::LetMat(r, n, Some(turn), block),
+            S::LetMat(q.clone(), n, None, false),
+            S::For(For::Range(o0, n), vec![S::For(For::Range(o1, n), middle)]),
+            S::Assign(p.clone(), "=", E::Var(q)),
+        ];
+        let (i, j) = (self.rng.below(n), self.rng.below(n));
+        vec![
+            S::LetMat(p.clone(), n, Some(start), false),
+            S::For(For::Range(t, 1 + self.rng.below(3)), step),
+            S::Let(out, E::Index2(p, Ix::Const(i), n, Ix::Const(j), n)),
         ]
     }
 
@@ -3004,7 +3100,18 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_e(e, r);
         }
         S::LetArr(_, _, init) => init.iter().flatten().for_each(|e| refs_e(e, r)),
+        S::LetMat(_, _, rows, _) => rows.iter().flatten().flatten().for_each(|e| refs_e(e, r)),
         S::LetVec(_, el) => el.iter().for_each(|e| refs_e(e, r)),
+        S::SetMat(n, ix, jx, _, _, e) => {
+            assigned.insert(n.clone());
+            r.insert(n.clone());
+            for x in [ix, jx] {
+                if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = x {
+                    r.insert(i.clone());
+                }
+            }
+            refs_e(e, r);
+        }
         S::LetFill(_, e, _, _) => e.iter().for_each(|e| refs_e(e, r)),
         S::Regrow(h, i, e) => {
             assigned.insert(h.clone());
@@ -3607,6 +3714,57 @@ impl R<'_> {
                 let el: Vec<String> = el.iter().map(|e| self.e(e).0).collect();
                 writeln!(o, "{pad}let {} = vec![{}];", self.n(n), el.join(", ")).unwrap()
             }
+            S::LetMat(n, len, rows, block) => {
+                let first = format!("{n}_l");
+                let v = match rows {
+                    None => format!("[[{}; {len}]; {len}]", self.lit(0.0).0),
+                    Some(rows) => {
+                        let rows: Vec<String> = rows
+                            .iter()
+                            .enumerate()
+                            .map(|(i, row)| {
+                                let row: Vec<String> = row
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(j, e)| match (i, j, block) {
+                                        (0, 0, true) => first.clone(),
+                                        _ => self.e(e).0,
+                                    })
+                                    .collect();
+                                format!("[{}]", row.join(", "))
+                            })
+                            .collect();
+                        format!("[{}]", rows.join(", "))
+                    }
+                };
+                let v = match (rows, block) {
+                    (Some(rows), true) => format!(
+                        "{{ let {first}: {} = {}; {v} }}",
+                        self.t(),
+                        self.e(&rows[0][0]).0
+                    ),
+                    _ => v,
+                };
+                writeln!(o, "{pad}let {}{} = {v};", self.mutk(n), self.n(n)).unwrap()
+            }
+            S::SetMat(n, ix, jx, len, op, e) => {
+                let one = |x: &Ix| match x {
+                    Ix::Const(k) => k.to_string(),
+                    Ix::Var(i, true) => format!("{i} % {len}"),
+                    Ix::Var(i, false) => i.clone(),
+                    Ix::Off(i, k) => format!("{i} + {k}"),
+                    Ix::Twice(i) => format!("2 * {i}"),
+                    Ix::Borrowed(k) => k.to_string(),
+                };
+                writeln!(
+                    o,
+                    "{pad}{n}[{}][{}] {op} {};",
+                    one(ix),
+                    one(jx),
+                    self.e(e).0
+                )
+                .unwrap()
+            }
             S::LetFill(n, e, vec, _) => {
                 let (open, close) = if *vec { ("vec![", "]") } else { ("[", "]") };
                 let e = e.as_ref().map_or_else(|| self.lit(0.0).0, |e| self.e(e).0);
@@ -3874,6 +4032,9 @@ fn outputs_of(body: &[S]) -> Vec<E> {
                 out.push(E::Index(n.clone(), Ix::Const(0)))
             }
             S::LetIf(names, true, ..) => out.push(E::Index(names[0].clone(), Ix::Const(1))),
+            S::LetMat(n, len, ..) => {
+                out.push(E::Index2(n.clone(), Ix::Const(0), *len, Ix::Const(0), *len))
+            }
             S::LetIf(names, false, ..) => names.iter().for_each(|n| out.push(E::Var(n.clone()))),
             S::LoopValue(t, ..) => out.push(E::Var(t.clone())),
             S::Call(names, _, Ret::Arr, _) => out.push(E::Index(names[0].clone(), Ix::Const(0))),
@@ -5031,6 +5192,7 @@ fn defs(s: &S) -> Vec<String> {
     match s {
         S::Let(n, _)
         | S::LetArr(n, _, _)
+        | S::LetMat(n, ..)
         | S::LetVec(n, _)
         | S::ShadowLet(n, _)
         | S::LetClosure(n, _, _) => vec![n.clone()],
@@ -5169,6 +5331,12 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::Shadow(_, e, _)
         | S::ShadowLet(_, e) => ucalls_e(e, f),
         S::LetArr(_, _, es) => es.iter_mut().flatten().for_each(|e| ucalls_e(e, f)),
+        S::LetMat(_, _, rows, _) => rows
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .for_each(|e| ucalls_e(e, f)),
+        S::SetMat(.., e) => ucalls_e(e, f),
         S::LetVec(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
         S::LetFill(_, e, _, _) => e.iter_mut().for_each(|e| ucalls_e(e, f)),
         S::LetTuple(_, _, x, y) => {
