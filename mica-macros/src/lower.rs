@@ -191,8 +191,9 @@ pub struct Sweep<'a> {
     /// the loops around the code being lowered, outermost first, with the
     /// copies of whole arrays taken where each starts (`lower/snapshots.rs`)
     around: Vec<snapshots::Around>,
-    /// local arrays made by `[x; n]`, bound once → `n` as written
-    whole: HashMap<String, String>,
+    /// local arrays made by a literal (`[x; n]`, `[[a, b], [c, d]]`) → their
+    /// lengths as written, outermost first, and the scope that binds them
+    whole: HashMap<String, (Vec<String>, usize)>,
     /// names whose last binding holds a value, not a reference (a `let` of a
     /// literal, a cast, arithmetic, an element, a length, another such name,
     /// or a range's counter): what a copy may clone
@@ -347,6 +348,7 @@ impl<'a> Sweep<'a> {
 
     fn bind(&mut self, name: &Ident, val: Val, origin: Origin) {
         self.const_arrays.remove(&name.to_string());
+        self.whole.remove(&name.to_string());
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(
                 name.to_string(),

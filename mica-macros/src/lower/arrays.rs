@@ -84,7 +84,6 @@ impl Sweep<'_> {
         // a scalar of a one-level array: through a slice where a loop
         // proves it in bounds (see `lower/fast.rs`)
         let fast = prefix.is_empty() && self.arrays[array].rank == 1;
-        let prefix_empty = fast;
         let read = fast
             .then(|| self.fast_read(&i.expr, &i.index, &place, true))
             .flatten()
@@ -97,12 +96,18 @@ impl Sweep<'_> {
             if stability.pure(&i.expr) {
                 self.values[*id].recompute = syn::parse2(place).ok();
                 self.values[*id].deps = deps;
-            } else if let Some(copy) = prefix_empty
-                .then(|| self.copy_for(&i.expr, &i.index))
-                .flatten()
-            {
+            } else if let Some(copy) = self.copy_for(i) {
+                // the read as the forward wrote it, from the copy
                 let store = &self.values[copy].store;
-                self.values[*id].recompute = syn::parse2(quote!(#store[#index_fwd])).ok();
+                let mut again: Option<Expr> = syn::parse2(place).ok();
+                let mut root = again.as_mut();
+                while let Some(Expr::Index(at)) = root {
+                    root = Some(&mut *at.expr);
+                }
+                if let Some(root) = root {
+                    *root = syn::parse_quote!(#store);
+                }
+                self.values[*id].recompute = again;
                 self.values[*id].deps = deps.into_iter().chain([copy]).collect();
             }
         }
@@ -238,9 +243,6 @@ impl Sweep<'_> {
             Expr::Repeat(r) if is_vec && rank == 1 => self.capped_constant(&r.len, 0),
             _ => None,
         };
-        if rank == 1 {
-            self.note_whole_array(&name, &literal, is_vec);
-        }
         let array = self.register_array(&name, rank, inline, Some(fill), out);
         self.bind(
             &name,
@@ -250,6 +252,7 @@ impl Sweep<'_> {
             },
             Origin::Local,
         );
+        self.note_whole_array(&name, &init.expr, false);
         Ok(())
     }
 
@@ -271,7 +274,7 @@ impl Sweep<'_> {
             .unwrap_or(1);
         let arrays = self.arrays.len();
         let lowered = self.lower_expr(&init.expr, out)?;
-        match lowered.val {
+        let made = match lowered.val {
             Val::Array { array, .. } => self.let_copy(local, lowered, array >= arrays, out),
             Val::Const => {
                 let (attrs, pat, fwd) = (&local.attrs, &local.pat, &lowered.fwd);
@@ -291,7 +294,11 @@ impl Sweep<'_> {
                 &local.pat,
                 "this array is bound to a value that is not an array",
             )),
+        };
+        if made.is_ok() && array_binding(&local.pat).is_some() {
+            self.note_whole_array(name, &init.expr, false);
         }
+        made
     }
 
     /// A `let` of a constant array by a literal: noted with its rank.
@@ -303,6 +310,7 @@ impl Sweep<'_> {
             let rank = crate::facts::syntax::literal_rank(&literal);
             self.const_arrays.insert(name.to_string(), rank);
         }
+        self.note_whole_array(&name, &init.expr, true);
     }
 
     /// The names in scope that hold recorded values.

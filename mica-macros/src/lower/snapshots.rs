@@ -21,17 +21,23 @@
 //! what every read inside it sees, and the reverse reads `copy[j]` instead
 //! (`H` values a step, as a hand-written adjoint keeps the state).
 //!
-//! A read `h[j]` reads the copy when:
+//! A read `h[j]`, or `pose[a][k]` of a matrix, reads the copy when:
 //!
-//! - `h` is a local array made by `[x; n]` (a `Copy` value), bound once in
-//!   a function without `return` (where values are read again at all);
-//! - the index is the variable of the innermost loop around the read, a
-//!   loop over `0..n` (`n` as written in `[x; n]`): that loop reads every
-//!   element once, so the copy costs no more than the reads it replaces;
-//! - and a loop around that one changes `h` nowhere in its body (no
-//!   assignment, element write, method call, mutable borrow, binding or
-//!   macro naming it, see `facts/loops.rs`): the outermost such loop takes
-//!   the copy where it starts.
+//! - the name is a local array made whole by one literal, `[x; n]`,
+//!   `[[c, -s], [s, c]]` or `[[0.0; 3]; 3]`, as written or at the end of a
+//!   block (an inlined helper returning a matrix) or of a branch, its
+//!   elements values (a copy keeps nothing borrowed), in a function
+//!   without `return` (where values are read again at all); the binding
+//!   read is the one noted, not a name bound again in an inner block;
+//! - it is read by a full chain of indices, each the counter of a distinct
+//!   loop over `0..n` (`n` that dimension's length as written), from the
+//!   loop the copy is taken at inwards: those loops read every element, so
+//!   the copy costs no more than the reads it replaces;
+//! - and each loop from there to the read changes the name nowhere in its
+//!   body (no assignment, element write, method call, mutable borrow,
+//!   binding or macro naming it, see `facts/loops.rs`): the outermost loop
+//!   around, strictly outside the innermost, before the first one (from the
+//!   read outwards) that changes it, takes the copy where it starts.
 //!
 //! The same holds for a local constant an index or a bound reads: after a
 //! selection, `c[nearest * d + j]` in the loop over `j` reads `nearest`,
@@ -39,9 +45,10 @@
 //! `let b = row.len();` taken each step of a loop whose `row` is
 //! reassigned holds for the loops inside the step. Such a constant is
 //! evaluated again in the reverse from copies of those names (values, used
-//! only as operands: not indexed, a field's base or a method's receiver),
-//! taken where the outermost loop around that changes none of them starts,
-//! instead of being kept per iteration.
+//! only as operands: not a field's base or a method's receiver, and
+//! indexed only as a whole array read above: `link[k][b]` of a constant
+//! matrix made each joint), taken where the outermost loop around that
+//! changes none of them starts, instead of being kept per iteration.
 //!
 //! Each copy is written where its loop starts only if the reverse reads it
 //! (several may wait at one placeholder). In a nested block (an inlined
@@ -77,16 +84,33 @@ pub(super) struct Around {
 }
 
 impl Sweep<'_> {
-    /// `let name = [x; n];`: a whole array of `n` elements, if `name` is
-    /// bound once.
-    pub(super) fn note_whole_array(&mut self, name: &Ident, literal: &Expr, is_vec: bool) {
-        let (Expr::Repeat(r), false) = (literal, is_vec) else {
+    /// `let name = [x; n];`, `let name = [[a, b], [c, d]];`, or such a
+    /// literal at the end of a block or a branch: a whole array, its lengths
+    /// as written, outermost first. Call once `name` is bound. For an array
+    /// of constants, `values` asks its elements to be values, not references
+    /// a copy would keep borrowed.
+    pub(super) fn note_whole_array(&mut self, name: &Ident, init: &Expr, values: bool) {
+        let mut owned = self.owned.clone();
+        let Some(literal) = whole_literal(init, &mut owned) else {
             return;
         };
-        let key = name.to_string();
-        if self.stability.as_ref().is_some_and(|s| s.bound_once(&key)) {
-            let len = &r.len;
-            self.whole.insert(key, quote!(#len).to_string());
+        let leaves_are_values = || {
+            let mut leaves = vec![literal];
+            while let Some(e) = leaves.pop() {
+                match strip_parens(e) {
+                    Expr::Array(a) => leaves.extend(&a.elems),
+                    Expr::Repeat(r) => leaves.push(&r.expr),
+                    e if !self.value_like(e, &owned) => return false,
+                    _ => {}
+                }
+            }
+            true
+        };
+        if let Some(dims) = literal_lengths(literal) {
+            if !values || leaves_are_values() {
+                let scope = self.scopes.len().saturating_sub(1);
+                self.whole.insert(name.to_string(), (dims, scope));
+            }
         }
     }
 
@@ -106,7 +130,7 @@ impl Sweep<'_> {
         let name = name.to_string();
         let owned = match (ty, &local.init) {
             (Some(ty), _) => !matches!(ty, syn::Type::Reference(_) | syn::Type::Infer(_)),
-            (None, Some(init)) => self.value_like(&init.expr),
+            (None, Some(init)) => self.value_like(&init.expr, &self.owned),
             (None, None) => false,
         };
         if owned {
@@ -116,19 +140,24 @@ impl Sweep<'_> {
         }
     }
 
-    /// Whether `expr` surely gives a value, not a reference.
-    fn value_like(&self, expr: &Expr) -> bool {
+    /// Whether `expr` surely gives a value, not a reference, the names in
+    /// `owned` holding values.
+    fn value_like(&self, expr: &Expr, owned: &HashSet<String>) -> bool {
         match expr {
             Expr::Lit(_) | Expr::Cast(_) | Expr::Index(_) | Expr::Field(_) => true,
+            Expr::Array(a) => a.elems.iter().all(|e| self.value_like(e, owned)),
+            Expr::Repeat(r) => self.value_like(&r.expr, owned),
             Expr::Binary(_) => true,
-            Expr::Unary(u) => !matches!(u.op, syn::UnOp::Deref(_)) || self.value_like(&u.expr),
-            Expr::Paren(p) => self.value_like(&p.expr),
-            Expr::Group(g) => self.value_like(&g.expr),
+            Expr::Unary(u) => {
+                !matches!(u.op, syn::UnOp::Deref(_)) || self.value_like(&u.expr, owned)
+            }
+            Expr::Paren(p) => self.value_like(&p.expr, owned),
+            Expr::Group(g) => self.value_like(&g.expr, owned),
             Expr::MethodCall(m) => m.args.is_empty() && (m.method == "len" || m.method == "count"),
             Expr::Path(p) => p
                 .path
                 .get_ident()
-                .is_some_and(|name| self.owned.contains(&name.to_string())),
+                .is_some_and(|name| owned.contains(&name.to_string())),
             _ => false,
         }
     }
@@ -230,26 +259,51 @@ impl Sweep<'_> {
         Some(id)
     }
 
-    /// For a read `name[index]`: the copy of `name` the reverse may read
-    /// instead (see the module's documentation).
-    pub(super) fn copy_for(&mut self, name: &Expr, index: &Expr) -> Option<ValueId> {
-        let (Expr::Path(name), Expr::Path(index)) = (strip_parens(name), strip_parens(index))
-        else {
+    /// For a read `name[i]…[j]` of an element: the copy of `name` the
+    /// reverse may read instead (see the module's documentation).
+    pub(super) fn copy_for(&mut self, read: &syn::ExprIndex) -> Option<ValueId> {
+        let (name, indices) = crate::facts::places::index_chain(read);
+        let Expr::Path(name) = strip_parens(name) else {
             return None;
         };
         let name = name.path.get_ident()?;
-        let key = name.to_string();
-        let len = self.whole.get(&key)?;
-        let inner = self.around.last()?;
-        if *index.path.get_ident()? != inner.var.as_deref()? {
-            return None;
-        }
-        let (lo, hi) = inner.range.as_ref()?;
-        if lo != "0" || hi != len {
-            return None;
-        }
-        let k = self.unchanged_in(&key, true)?;
+        let k = self.unchanged_in(&name.to_string(), true)?;
+        self.reads_whole(name, &indices, k)?;
         self.copy_at(k, name)
+    }
+
+    /// Whether `name[i]…[j]` reads one element of a whole array, each index
+    /// the counter of a distinct loop from the loop `k` around inwards, over
+    /// `0..n` with `n` that dimension's length as written: the loops inside
+    /// `k` read every element at least once, so a copy taken where `k`
+    /// starts costs no more than the reads it replaces.
+    fn reads_whole(&self, name: &Ident, indices: &[&Expr], k: usize) -> Option<()> {
+        let key = name.to_string();
+        let (dims, scope) = self.whole.get(&key)?;
+        // the binding noted, not one of an inner block since left
+        if self.scopes.iter().rposition(|s| s.contains_key(&key)) != Some(*scope) {
+            return None;
+        }
+        if dims.len() != indices.len() {
+            return None;
+        }
+        let mut used = HashSet::new();
+        for (index, len) in indices.iter().zip(dims) {
+            let Expr::Path(index) = strip_parens(index) else {
+                return None;
+            };
+            let index = index.path.get_ident()?.to_string();
+            // the innermost loop whose counter it is
+            let at = self
+                .around
+                .iter()
+                .rposition(|a| a.var.as_deref() == Some(index.as_str()))?;
+            let (lo, hi) = self.around[at].range.as_ref()?;
+            if at < k || lo != "0" || hi != len || !used.insert(at) {
+                return None;
+            }
+        }
+        Some(())
     }
 
     /// A constant `expr` (an index, a bound) that reads names the reverse
@@ -261,10 +315,13 @@ impl Sweep<'_> {
             return None;
         }
         let names = self.stability.as_ref()?.unstable_names(expr)?;
-        // each a scalar: copied, not an array or a struct
-        if !names.iter().all(|name| scalar_uses(expr, name)) {
-            return None;
-        }
+        // each a scalar, or a whole array read only by its elements (see
+        // `Self::reads_whole`): copied, not a struct
+        let arrays: HashSet<String> = names
+            .iter()
+            .filter(|name| !scalar_uses(expr, name))
+            .map(|name| name.to_string())
+            .collect();
         let mut copies = HashMap::new();
         let mut ids = Vec::new();
         for name in names {
@@ -272,14 +329,24 @@ impl Sweep<'_> {
             if copies.contains_key(&key) {
                 continue;
             }
-            let local = self.owned.contains(&key)
+            // an array's elements were checked to be values when noted
+            let local = (arrays.contains(&key) || self.owned.contains(&key))
                 && self.lookup(&key).is_some_and(|b| {
                     b.origin == Origin::Local && matches!(b.val, Val::Const) && !b.by_ref
                 });
             if !local {
                 return None;
             }
-            let k = self.unchanged_in(&key, false)?;
+            let k = match arrays.contains(&key) {
+                true => {
+                    let k = self.unchanged_in(&key, true)?;
+                    element_reads(expr, &name)?
+                        .iter()
+                        .try_for_each(|indices| self.reads_whole(&name, indices, k))?;
+                    k
+                }
+                false => self.unchanged_in(&key, false)?,
+            };
             let id = self.copy_at(k, &name)?;
             copies.insert(key, self.values[id].store.clone());
             ids.push(id);
@@ -334,4 +401,101 @@ fn scalar_uses(expr: &Expr, name: &Ident) -> bool {
     let mut uses = Uses { name, scalar: true };
     syn::visit::Visit::visit_expr(&mut uses, expr);
     uses.scalar
+}
+
+/// The array literal `init` ends in: itself, a block's tail or a branch's
+/// first arm (the others have its type), not a `vec!`; the names the block
+/// binds to values on the way added to `owned`.
+fn whole_literal<'e>(init: &'e Expr, owned: &mut HashSet<String>) -> Option<&'e Expr> {
+    let tail = |b: &'e syn::Block, owned: &mut HashSet<String>| {
+        let (last, lets) = b.stmts.split_last()?;
+        for stmt in lets {
+            let Stmt::Local(local) = stmt else { continue };
+            // `let name: T = …;` with `T` not a reference
+            if let Pat::Type(t) = &local.pat {
+                if let (Pat::Ident(p), false) = (
+                    &*t.pat,
+                    matches!(&*t.ty, syn::Type::Reference(_) | syn::Type::Infer(_)),
+                ) {
+                    if p.by_ref.is_none() {
+                        owned.insert(p.ident.to_string());
+                    }
+                }
+            }
+        }
+        match last {
+            Stmt::Expr(e, None) => whole_literal(e, owned),
+            _ => None,
+        }
+    };
+    match init {
+        Expr::Array(_) | Expr::Repeat(_) => Some(init),
+        Expr::Paren(p) => whole_literal(&p.expr, owned),
+        Expr::Block(b) if b.label.is_none() => tail(&b.block, owned),
+        Expr::If(i) => tail(&i.then_branch, owned),
+        _ => None,
+    }
+}
+
+/// The lengths of a nested array literal as written, outermost first
+/// (`[[0.0; 3]; 2]` → `2, 3`), if its elements are values (no reference
+/// into what may change).
+fn literal_lengths(literal: &Expr) -> Option<Vec<String>> {
+    let mut dims = Vec::new();
+    let mut at = strip_parens(literal);
+    loop {
+        match at {
+            Expr::Repeat(r) => {
+                let len = &r.len;
+                dims.push(quote!(#len).to_string());
+                at = strip_parens(&r.expr);
+            }
+            Expr::Array(a) => {
+                if a.elems.iter().any(|e| matches!(e, Expr::Reference(_))) {
+                    return None;
+                }
+                dims.push(a.elems.len().to_string());
+                at = strip_parens(a.elems.first()?);
+            }
+            Expr::Reference(_) => return None,
+            _ => return Some(dims),
+        }
+    }
+}
+
+/// Each place `expr` reads `name`, as the indices of an element read
+/// `name[i]…[j]`; `None` if it reads `name` any other way.
+fn element_reads<'e>(expr: &'e Expr, name: &Ident) -> Option<Vec<Vec<&'e Expr>>> {
+    struct Reads<'a, 'e> {
+        name: &'a Ident,
+        reads: Vec<Vec<&'e Expr>>,
+        other: bool,
+    }
+    impl<'e> syn::visit::Visit<'e> for Reads<'_, 'e> {
+        fn visit_expr(&mut self, e: &'e Expr) {
+            match e {
+                Expr::Index(i) => {
+                    let (base, indices) = crate::facts::places::index_chain(i);
+                    match strip_parens(base) {
+                        Expr::Path(p) if p.path.is_ident(self.name) => {
+                            for index in &indices {
+                                self.visit_expr(index);
+                            }
+                            self.reads.push(indices);
+                        }
+                        _ => syn::visit::visit_expr(self, e),
+                    }
+                }
+                Expr::Path(p) if p.path.is_ident(self.name) => self.other = true,
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut reads = Reads {
+        name,
+        reads: Vec::new(),
+        other: false,
+    };
+    syn::visit::Visit::visit_expr(&mut reads, expr);
+    (!reads.other).then_some(reads.reads)
 }
