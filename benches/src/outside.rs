@@ -444,6 +444,39 @@ pub fn primal_calls() -> Vec<Calls> {
         .collect()
 }
 
+/// The Newton fit's second hand-written adjoint, the iterations reversed
+/// (`newton::implicit_fit_iterations_hand`), against Mica's `_backward`.
+pub fn newton_iterations_calls() -> Calls {
+    let (xs, ys) = newton::data(newton::N);
+    let (xs2, ys2) = (xs.clone(), ys.clone());
+    let (mut da, mut dk, mut ma, mut mk) = (0.0, 0.0, 0.0, 0.0);
+    Calls {
+        name: "Implicit fit by Newton, against the iterations reversed by hand",
+        hand: Box::new(move || {
+            bb(newton::implicit_fit_iterations_hand(
+                bb(0.4),
+                bb(1.3),
+                &xs,
+                &ys,
+                bb(1.0),
+                &mut da,
+                &mut dk,
+            ));
+        }),
+        mica: Box::new(move || {
+            bb(newton::implicit_fit_backward(
+                bb(0.4),
+                bb(1.3),
+                &xs2,
+                &ys2,
+                bb(1.0),
+                &mut ma,
+                &mut mk,
+            ));
+        }),
+    }
+}
+
 /// One call of the outside program named `name`: its primal, its
 /// hand-written adjoint or Mica's `_backward`, with its inputs and slots.
 ///

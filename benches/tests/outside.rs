@@ -306,6 +306,21 @@ fn newton_implicit_fit() {
     // Mica differentiates the iterations, the hand adjoint the equation at
     // the last iterate: they differ by about the last step (below 1e-12)
     assert_agree("newton _backward", &[ma, mk], &[ha, hk], 1e-9);
+    // the iterations reversed by hand: what Mica differentiates, closely
+    let (mut ia, mut ik) = (0.0, 0.0);
+    let u = newton::implicit_fit_iterations_hand(a, k, &xs, &ys, 1.0, &mut ia, &mut ik);
+    same_value("newton iterations hand", u, v);
+    check_fd("newton iterations hand", &f, &[a, k], &[ia, ik], None);
+    assert_agree("newton _backward, iterations", &[ma, mk], &[ia, ik], 1e-12);
+    // and scaled by a seed
+    let (mut sa, mut sk) = (0.0, 0.0);
+    newton::implicit_fit_iterations_hand(a, k, &xs, &ys, -2.5, &mut sa, &mut sk);
+    assert_agree(
+        "newton iterations hand, seed",
+        &[sa, sk],
+        &[-2.5 * ia, -2.5 * ik],
+        1e-12,
+    );
 }
 
 #[test]

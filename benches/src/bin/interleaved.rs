@@ -272,6 +272,15 @@ fn outside(rounds: usize) {
         "**Outside programs, Mica `_backward` / primal, geometric mean of the medians: {:.2}.**",
         mean(&primal_logs)
     );
+    let mut n = outside::newton_iterations_calls();
+    let t = turns(&mut n, rounds);
+    let [l, m, u] = t.ratio;
+    println!();
+    println!(
+        "The Newton fit against a second hand adjoint, of the iterations reversed (what Mica differentiates; `newton::implicit_fit_iterations_hand`): hand {}, Mica {}, Mica/hand **{m:.2}** (quartiles {l:.2}–{u:.2}).",
+        time(t.hand),
+        time(t.mica),
+    );
 }
 
 /// echidna's bytecode tape and eager tape against Mica's `_backward`, in
