@@ -12,7 +12,7 @@
 mod counting;
 mod fd;
 
-use counting::allocations;
+use counting::{allocations, bytes};
 
 macro_rules! programs {
     ($m:ident, $t:ty) => {
@@ -197,6 +197,77 @@ macro_rules! programs {
                 t + h[1] * w[0]
             }
 
+            /// Sums with an operand written inside them (`s - (w + s * w)`,
+            /// `-(s + w)`, `1.0 + 3.0 * s * s`), read by the reverse: each
+            /// is evaluated again with its operands in their order and
+            /// grouping, not kept.
+            #[tape]
+            pub fn grouped(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut s = 0.5;
+                for t in 0..steps {
+                    let wt = w[t % w.len()];
+                    let d = s - (wt + s * wt);
+                    let e = -(s + wt);
+                    let g = 1.0 + 3.0 * s * s;
+                    s = (d * e).sin() + 0.25 * d * wt + wt / g;
+                }
+                s
+            }
+
+            /// A sum of five elements of an array the loop changes later:
+            /// evaluated again, it would keep five elements where keeping
+            /// the sum keeps one.
+            #[tape]
+            pub fn five(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut u = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
+                for k in 0..6 {
+                    u[k] += w[k % w.len()];
+                }
+                let mut total = 0.0;
+                for t in 0..steps {
+                    let v = u[0] + u[1] - u[2] + u[3] + u[4] - (u[5] + 1.0);
+                    total += v * v * w[t % w.len()];
+                    u[t % 6] = (v * 0.3).sin();
+                }
+                total
+            }
+
+            /// `grouped` and `five` with every shortcut off: the oracle.
+            /// Sums with an operand written inside them (`s - (w + s * w)`,
+            /// `-(s + w)`, `1.0 + 3.0 * s * s`), read by the reverse: each
+            /// is evaluated again with its operands in their order and
+            /// grouping, not kept.
+            #[tape(plain)]
+            pub fn grouped_plain(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut s = 0.5;
+                for t in 0..steps {
+                    let wt = w[t % w.len()];
+                    let d = s - (wt + s * wt);
+                    let e = -(s + wt);
+                    let g = 1.0 + 3.0 * s * s;
+                    s = (d * e).sin() + 0.25 * d * wt + wt / g;
+                }
+                s
+            }
+
+            /// A sum of five elements of an array the loop changes later:
+            /// evaluated again, it would keep five elements where keeping
+            /// the sum keeps one.
+            #[tape(plain)]
+            pub fn five_plain(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut u = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
+                for k in 0..6 {
+                    u[k] += w[k % w.len()];
+                }
+                let mut total = 0.0;
+                for t in 0..steps {
+                    let v = u[0] + u[1] - u[2] + u[3] + u[4] - (u[5] + 1.0);
+                    total += v * v * w[t % w.len()];
+                    u[t % 6] = (v * 0.3).sin();
+                }
+                total
+            }
+
             /// A `while` loop with a loop-invariant factor.
             #[tape]
             pub fn invariant(#[tracked] a: $t, c: $t, steps: usize) -> $t {
@@ -244,6 +315,15 @@ macro_rules! check_all {
             check(&|p: &[$t]| thawed(p, &x), &w, &thawed_grad(&w, &x).1);
             let model = Model { x: x.clone() };
             check(&|p: &[$t]| model.loss(p), &w, &model.loss_grad(&w).1);
+            for steps in [0, 1, 5] {
+                let at = &w[..3];
+                let g = grouped_grad(at, steps).1;
+                fd::same("grouped, plain", &g, &grouped_plain_grad(at, steps).1, 1e-5);
+                check(&|p: &[$t]| grouped(p, steps), at, &g);
+                let g = five_grad(at, steps).1;
+                fd::same("five, plain", &g, &five_plain_grad(at, steps).1, 1e-5);
+                check(&|p: &[$t]| five(p, steps), at, &g);
+            }
             let c = 0.9 + shift;
             check(
                 &|p: &[$t]| invariant(p[0], c, 7),
@@ -279,5 +359,28 @@ fn an_inner_loop_of_constant_reads_stores_nothing() {
             p64::rows_backward(&w, 0.2, &x, &y, 1.0, &mut d_w, &mut d_b);
         });
         assert_eq!(count, 0, "n = {n}, d = {d}, fused");
+    }
+}
+
+/// `five`'s sum of five elements of an array the loop changes is kept, one
+/// value a step, not evaluated again from five kept elements; `grouped`'s
+/// sums, evaluated again from what the step keeps anyway, add nothing.
+#[test]
+fn a_sum_is_kept_rather_than_five_of_its_inputs() {
+    let w = [0.2, -0.1, 0.3];
+    let mut d_w = [0.0; 3];
+    for steps in [100, 1000] {
+        let kept = bytes(|| {
+            p64::five_backward(&w, steps, 1.0, &mut d_w);
+        });
+        // the sum and `u[t % 6]`'s index or old value: at most three values
+        assert!(kept <= 3 * 8 * steps + 256, "{steps} steps: {kept} bytes");
+        let kept = bytes(|| {
+            p64::grouped_backward(&w, steps, 1.0, &mut d_w);
+        });
+        let plain = bytes(|| {
+            p64::grouped_plain_backward(&w, steps, 1.0, &mut d_w);
+        });
+        assert!(kept < plain, "{steps} steps: {kept} bytes, plain {plain}");
     }
 }

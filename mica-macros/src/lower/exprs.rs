@@ -377,6 +377,9 @@ impl Sweep<'_> {
 
     /// `a ± b`, `a * b` and `-a` are cheaper to evaluate again than to
     /// store: their value, from their inputs' stores, the same operation.
+    /// An input written inside the operation (`1.0 + b * z`) is evaluated
+    /// again with it, in parentheses, the same operations in the same
+    /// order.
     pub(super) fn cheap_again(&mut self, id: ValueId, kind: &OpKind, inputs: &[Operand]) {
         let OpKind::Rule(rule) = kind else { return };
         let mut deps = Vec::new();
@@ -385,7 +388,14 @@ impl Sweep<'_> {
             match input {
                 Operand::Active(v) | Operand::Stored(v) => {
                     if self.inlined.contains(v) {
-                        return;
+                        // written inside this operation (no store of its
+                        // own): evaluated again as part of it, if it can be
+                        let Some(inner) = &self.values[*v].recompute else {
+                            return;
+                        };
+                        deps.extend(self.values[*v].deps.iter().copied());
+                        args.push(quote!((#inner)));
+                        continue;
                     }
                     deps.push(*v);
                     args.push(self.values[*v].store.to_token_stream());

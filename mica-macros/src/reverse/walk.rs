@@ -280,6 +280,9 @@ impl Gen<'_> {
         // what is evaluated again needs its inputs: read again or stored;
         // an element read through a slice needs none
         let mut sliced: HashMap<ValueId, TokenStream> = HashMap::new();
+        // values kept although they could be evaluated again: doing so
+        // would keep more of their inputs in their place
+        let mut kept = HashSet::new();
         let values = self.record.values;
         for id in l.values.clone().rev() {
             let v = &values[id];
@@ -293,6 +296,19 @@ impl Gen<'_> {
                     continue;
                 }
             }
+            // inputs of this loop's body that nothing else reads and that
+            // cannot be evaluated again themselves: each would be kept
+            let new_kept = v
+                .deps
+                .iter()
+                .filter(|d| l.values.contains(d) && values[**d].scope == l.scope)
+                .filter(|d| !self.reads.contains(d) && !again_here(&values[**d]))
+                .collect::<HashSet<_>>()
+                .len();
+            if new_kept > 1 {
+                kept.insert(id);
+                continue;
+            }
             self.reads.extend(v.deps.iter().copied());
         }
         let mut again = TokenStream::new();
@@ -305,7 +321,9 @@ impl Gen<'_> {
             match (&v.recompute, sliced.remove(&id)) {
                 // an element of a parameter, through a slice
                 (_, Some(read)) => again.extend([quote!(let #store = #read;)]),
-                (Some(expr), None) if again_here(v) => again.extend([quote!(let #store = #expr;)]),
+                (Some(expr), None) if again_here(v) && !kept.contains(&id) => {
+                    again.extend([quote!(let #store = #expr;)])
+                }
                 _ => stored.push(store.clone()),
             }
         }
