@@ -848,8 +848,24 @@ impl Gen {
         }
         let t = s.muts[self.rng.below(s.muts.len())].clone();
         let (e, _) = fit(self.expr(s, d), 1.0);
-        Some(match self.rng.below(5) {
+        Some(match self.rng.below(7) {
             0 => S::Assign(t, "+=", E::Bin('*', b(e), b(E::Lit(0.1)))),
+            // a sum inside a difference, and inside a negation, each read
+            // by the reverse of `sin` / `tanh`: evaluated again there with
+            // its grouping, `(t - (t * 0.05 + e * 0.1)).sin()`
+            5 | 6 => {
+                let me = E::Var(t.clone());
+                let inner = E::Bin(
+                    '+',
+                    b(E::Bin('*', b(me.clone()), b(E::Lit(0.05)))),
+                    b(E::Bin('*', b(e), b(E::Lit(0.1)))),
+                );
+                let (f, outer) = match self.rng.below(2) {
+                    0 => ("sin", E::Bin('-', b(me), b(inner))),
+                    _ => ("tanh", E::Neg(b(inner))),
+                };
+                S::Assign(t, "=", E::M1(f, b(outer)))
+            }
             // a difference on the right of `-=`: `t - (e * 0.1 - t * 0.05)`
             1 => {
                 let tt = E::Bin('*', b(E::Var(t.clone())), b(E::Lit(0.05)));
