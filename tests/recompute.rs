@@ -197,77 +197,6 @@ macro_rules! programs {
                 t + h[1] * w[0]
             }
 
-            /// Sums with an operand written inside them (`s - (w + s * w)`,
-            /// `-(s + w)`, `1.0 + 3.0 * s * s`), read by the reverse: each
-            /// is evaluated again with its operands in their order and
-            /// grouping, not kept.
-            #[tape]
-            pub fn grouped(#[tracked] w: &[$t], steps: usize) -> $t {
-                let mut s = 0.5;
-                for t in 0..steps {
-                    let wt = w[t % w.len()];
-                    let d = s - (wt + s * wt);
-                    let e = -(s + wt);
-                    let g = 1.0 + 3.0 * s * s;
-                    s = (d * e).sin() + 0.25 * d * wt + wt / g;
-                }
-                s
-            }
-
-            /// A sum of five elements of an array the loop changes later:
-            /// evaluated again, it would keep five elements where keeping
-            /// the sum keeps one.
-            #[tape]
-            pub fn five(#[tracked] w: &[$t], steps: usize) -> $t {
-                let mut u = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
-                for k in 0..6 {
-                    u[k] += w[k % w.len()];
-                }
-                let mut total = 0.0;
-                for t in 0..steps {
-                    let v = u[0] + u[1] - u[2] + u[3] + u[4] - (u[5] + 1.0);
-                    total += v * v * w[t % w.len()];
-                    u[t % 6] = (v * 0.3).sin();
-                }
-                total
-            }
-
-            /// `grouped` and `five` with every shortcut off: the oracle.
-            /// Sums with an operand written inside them (`s - (w + s * w)`,
-            /// `-(s + w)`, `1.0 + 3.0 * s * s`), read by the reverse: each
-            /// is evaluated again with its operands in their order and
-            /// grouping, not kept.
-            #[tape(plain)]
-            pub fn grouped_plain(#[tracked] w: &[$t], steps: usize) -> $t {
-                let mut s = 0.5;
-                for t in 0..steps {
-                    let wt = w[t % w.len()];
-                    let d = s - (wt + s * wt);
-                    let e = -(s + wt);
-                    let g = 1.0 + 3.0 * s * s;
-                    s = (d * e).sin() + 0.25 * d * wt + wt / g;
-                }
-                s
-            }
-
-            /// A sum of five elements of an array the loop changes later:
-            /// evaluated again, it would keep five elements where keeping
-            /// the sum keeps one.
-            #[tape(plain)]
-            pub fn five_plain(#[tracked] w: &[$t], steps: usize) -> $t {
-                let mut u = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
-                for k in 0..6 {
-                    u[k] += w[k % w.len()];
-                }
-                let mut total = 0.0;
-                for t in 0..steps {
-                    let v = u[0] + u[1] - u[2] + u[3] + u[4] - (u[5] + 1.0);
-                    total += v * v * w[t % w.len()];
-                    u[t % 6] = (v * 0.3).sin();
-                }
-                total
-            }
-
             /// A `while` loop with a loop-invariant factor.
             #[tape]
             pub fn invariant(#[tracked] a: $t, c: $t, steps: usize) -> $t {
@@ -286,10 +215,61 @@ macro_rules! programs {
 programs!(p64, f64);
 programs!(p32, f32);
 
+/// Sums with an operand written inside them, and a sum of five changing
+/// elements, as `#[tape]` and as `#[tape(plain)]` (every shortcut off, the
+/// oracle).
+macro_rules! sums {
+    ($m:ident, $t:ty, $($mode:ident)?) => {
+        pub mod $m {
+            use mica::tape;
+
+            /// Sums with an operand written inside them (`s - (w + s * w)`,
+            /// `-(s + w)`, `1.0 + 3.0 * s * s`), read by the reverse: each
+            /// is evaluated again with its operands in their order and
+            /// grouping, not kept.
+            #[tape$(($mode))?]
+            pub fn grouped(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut s = 0.5;
+                for t in 0..steps {
+                    let wt = w[t % w.len()];
+                    let d = s - (wt + s * wt);
+                    let e = -(s + wt);
+                    let g = 1.0 + 3.0 * s * s;
+                    s = (d * e).sin() + 0.25 * d * wt + wt / g;
+                }
+                s
+            }
+
+            /// A sum of five elements of an array the loop changes later:
+            /// evaluated again, it would keep five elements where keeping
+            /// the sum keeps one.
+            #[tape$(($mode))?]
+            pub fn five(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut u = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6];
+                for k in 0..6 {
+                    u[k] += w[k % w.len()];
+                }
+                let mut total = 0.0;
+                for t in 0..steps {
+                    let v = u[0] + u[1] - u[2] + u[3] + u[4] - (u[5] + 1.0);
+                    total += v * v * w[t % w.len()];
+                    u[t % 6] = (v * 0.3).sin();
+                }
+                total
+            }
+        }
+    };
+}
+
+sums!(s64, f64,);
+sums!(q64, f64, plain);
+sums!(s32, f32,);
+sums!(q32, f32, plain);
+
 /// Checks every program's gradient against finite differences at `points`
 /// (weights), for one float type.
 macro_rules! check_all {
-    ($m:ident, $t:ty, $tol:expr) => {{
+    ($m:ident, $s:ident, $q:ident, $t:ty, $tol:expr) => {{
         use $m::*;
         let check = |f: &dyn Fn(&[$t]) -> $t, at: &[$t], g: &[$t]| {
             fd::agrees(stringify!($m), f, at, g, $tol)
@@ -317,12 +297,12 @@ macro_rules! check_all {
             check(&|p: &[$t]| model.loss(p), &w, &model.loss_grad(&w).1);
             for steps in [0, 1, 5] {
                 let at = &w[..3];
-                let g = grouped_grad(at, steps).1;
-                fd::same("grouped, plain", &g, &grouped_plain_grad(at, steps).1, 1e-5);
-                check(&|p: &[$t]| grouped(p, steps), at, &g);
-                let g = five_grad(at, steps).1;
-                fd::same("five, plain", &g, &five_plain_grad(at, steps).1, 1e-5);
-                check(&|p: &[$t]| five(p, steps), at, &g);
+                let g = $s::grouped_grad(at, steps).1;
+                fd::same("grouped, plain", &g, &$q::grouped_grad(at, steps).1, 1e-5);
+                check(&|p: &[$t]| $s::grouped(p, steps), at, &g);
+                let g = $s::five_grad(at, steps).1;
+                fd::same("five, plain", &g, &$q::five_grad(at, steps).1, 1e-5);
+                check(&|p: &[$t]| $s::five(p, steps), at, &g);
             }
             let c = 0.9 + shift;
             check(
@@ -336,8 +316,8 @@ macro_rules! check_all {
 
 #[test]
 fn programs_that_read_again_agree_with_finite_differences() {
-    check_all!(p64, f64, 1e-6);
-    check_all!(p32, f32, 2e-2);
+    check_all!(p64, s64, q64, f64, 1e-6);
+    check_all!(p32, s32, q32, f32, 2e-2);
 }
 
 /// `rows_root`'s inner loop (`n × d` iterations) stores nothing: the
@@ -371,15 +351,15 @@ fn a_sum_is_kept_rather_than_five_of_its_inputs() {
     let mut d_w = [0.0; 3];
     for steps in [100, 1000] {
         let kept = bytes(|| {
-            p64::five_backward(&w, steps, 1.0, &mut d_w);
+            s64::five_backward(&w, steps, 1.0, &mut d_w);
         });
         // the sum and `u[t % 6]`'s index or old value: at most three values
         assert!(kept <= 3 * 8 * steps + 256, "{steps} steps: {kept} bytes");
         let kept = bytes(|| {
-            p64::grouped_backward(&w, steps, 1.0, &mut d_w);
+            s64::grouped_backward(&w, steps, 1.0, &mut d_w);
         });
         let plain = bytes(|| {
-            p64::grouped_plain_backward(&w, steps, 1.0, &mut d_w);
+            q64::grouped_backward(&w, steps, 1.0, &mut d_w);
         });
         assert!(kept < plain, "{steps} steps: {kept} bytes, plain {plain}");
     }
