@@ -3764,22 +3764,9 @@ impl R<'_> {
                 writeln!(o, "{pad}let {}{} = {v};", self.mutk(n), self.n(n)).unwrap()
             }
             S::SetMat(n, ix, jx, len, op, e) => {
-                let one = |x: &Ix| match x {
-                    Ix::Const(k) => k.to_string(),
-                    Ix::Var(i, true) => format!("{i} % {len}"),
-                    Ix::Var(i, false) => i.clone(),
-                    Ix::Off(i, k) => format!("{i} + {k}"),
-                    Ix::Twice(i) => format!("2 * {i}"),
-                    Ix::Borrowed(k) => k.to_string(),
-                };
-                writeln!(
-                    o,
-                    "{pad}{n}[{}][{}] {op} {};",
-                    one(ix),
-                    one(jx),
-                    self.e(e).0
-                )
-                .unwrap()
+                // the place as a read of it prints
+                let place = E::Index2(n.clone(), ix.clone(), *len, jx.clone(), *len);
+                writeln!(o, "{pad}{} {op} {};", self.e(&place).0, self.e(e).0).unwrap()
             }
             S::LetFill(n, e, vec, _) => {
                 let (open, close) = if *vec { ("vec![", "]") } else { ("[", "]") };

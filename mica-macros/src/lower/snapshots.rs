@@ -117,19 +117,12 @@ impl Sweep<'_> {
     /// A constant `let`: whether its name now holds a value, not a
     /// reference (see `Sweep::owned`).
     pub(super) fn note_owned(&mut self, local: &Local) {
-        let (name, ty) = match &local.pat {
-            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (&p.ident, None),
-            Pat::Type(t) => match &*t.pat {
-                Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
-                    (&p.ident, Some(&*t.ty))
-                }
-                _ => return,
-            },
-            _ => return,
+        let Some((name, ty)) = plain_binding(local) else {
+            return;
         };
         let name = name.to_string();
         let owned = match (ty, &local.init) {
-            (Some(ty), _) => !matches!(ty, syn::Type::Reference(_) | syn::Type::Infer(_)),
+            (Some(ty), _) => value_type(ty),
             (None, Some(init)) => self.value_like(&init.expr, &self.owned),
             (None, None) => false,
         };
@@ -403,6 +396,26 @@ fn scalar_uses(expr: &Expr, name: &Ident) -> bool {
     uses.scalar
 }
 
+/// `let name …` or `let name: T …` (not `ref`, no `@`): the name, and the
+/// type if written.
+fn plain_binding(local: &Local) -> Option<(&Ident, Option<&syn::Type>)> {
+    match &local.pat {
+        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some((&p.ident, None)),
+        Pat::Type(t) => match &*t.pat {
+            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                Some((&p.ident, Some(&*t.ty)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a written type surely holds a value, not a reference.
+fn value_type(ty: &syn::Type) -> bool {
+    !matches!(ty, syn::Type::Reference(_) | syn::Type::Infer(_))
+}
+
 /// The array literal `init` ends in: itself, a block's tail or a branch's
 /// first arm (the others have its type), not a `vec!`; the names the block
 /// binds to values on the way added to `owned`.
@@ -410,15 +423,11 @@ fn whole_literal<'e>(init: &'e Expr, owned: &mut HashSet<String>) -> Option<&'e 
     let tail = |b: &'e syn::Block, owned: &mut HashSet<String>| {
         let (last, lets) = b.stmts.split_last()?;
         for stmt in lets {
-            let Stmt::Local(local) = stmt else { continue };
             // `let name: T = …;` with `T` not a reference
-            if let Pat::Type(t) = &local.pat {
-                if let (Pat::Ident(p), false) = (
-                    &*t.pat,
-                    matches!(&*t.ty, syn::Type::Reference(_) | syn::Type::Infer(_)),
-                ) {
-                    if p.by_ref.is_none() {
-                        owned.insert(p.ident.to_string());
+            if let Stmt::Local(local) = stmt {
+                if let Some((name, Some(ty))) = plain_binding(local) {
+                    if value_type(ty) {
+                        owned.insert(name.to_string());
                     }
                 }
             }
