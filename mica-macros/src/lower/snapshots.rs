@@ -90,9 +90,14 @@ impl Sweep<'_> {
     /// of constants, `values` asks its elements to be values, not references
     /// a copy would keep borrowed.
     pub(super) fn note_whole_array(&mut self, name: &Ident, init: &Expr, values: bool) {
-        let mut owned = self.owned.clone();
-        let Some(literal) = whole_literal(init, &mut owned) else {
+        // the names a block binds to values on the way to its literal
+        let mut bound = HashSet::new();
+        let Some(literal) = whole_literal(init, &mut bound) else {
             return;
+        };
+        let owned = match bound.is_empty() {
+            true => std::borrow::Cow::Borrowed(&self.owned),
+            false => std::borrow::Cow::Owned(self.owned.union(&bound).cloned().collect()),
         };
         let leaves_are_values = || {
             let mut leaves = vec![literal];
