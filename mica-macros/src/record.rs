@@ -294,6 +294,8 @@ pub enum RangeSource {
 /// A binding the loop body assigns, whose value flows from one iteration to
 /// the next.
 pub struct Carried {
+    /// the binding's name (its value before the loop, read just before it)
+    pub name: Ident,
     /// its value at the start of an iteration
     pub entry: ValueId,
     /// its value at the end of an iteration

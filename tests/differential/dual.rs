@@ -292,7 +292,8 @@ macro_rules! dual_numbers {
                 }
                 pub fn min(self, o: Dual) -> Dual {
                     note((self.v - o.v) as f64);
-                    let d = if self.v <= o.v { self.d } else { o.d };
+                    // as `f64::min`: a NaN gives way to the other value
+                    let d = if o.v.is_nan() || self.v <= o.v { self.d } else { o.d };
                     Dual {
                         v: self.v.min(o.v),
                         d,
@@ -300,7 +301,7 @@ macro_rules! dual_numbers {
                 }
                 pub fn max(self, o: Dual) -> Dual {
                     note((self.v - o.v) as f64);
-                    let d = if self.v >= o.v { self.d } else { o.d };
+                    let d = if o.v.is_nan() || self.v >= o.v { self.d } else { o.d };
                     Dual {
                         v: self.v.max(o.v),
                         d,

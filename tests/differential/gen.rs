@@ -2081,9 +2081,13 @@ impl Gen {
             false => E::M2(rule, b(value), b(E::Var(t.clone()))),
         };
         let sign = if max { 1.0 } else { -1.0 };
-        let init = match self.rng.below(3) {
+        // a start every value beats: a bound, `-inf` (`inf` for `min`), or
+        // NaN, which `max` and `min` pass over
+        let init = match self.rng.below(5) {
             0 => E::Lit(-9.0 * sign),
-            1 => E::Index(w.name.clone(), Ix::Const(0)),
+            1 => E::Lit(f64::NEG_INFINITY * sign),
+            2 => E::Lit(f64::NAN),
+            3 => E::Index(w.name.clone(), Ix::Const(0)),
             _ => with_knob(E::Lit(9.0 * sign), &self.knobs),
         };
         vec![
@@ -3298,6 +3302,21 @@ impl R<'_> {
         format!("cst{}({s})", self.sfx())
     }
     fn lit(&self, l: f64) -> (String, bool) {
+        if !l.is_finite() {
+            let name = match l {
+                _ if l.is_nan() => "NAN",
+                _ if l > 0.0 => "INFINITY",
+                _ => "NEG_INFINITY",
+            };
+            let float = if self.f32 { "f32" } else { "f64" };
+            return if self.dual {
+                (self.cst(&format!("{float}::{name}")), true)
+            } else if self.generic {
+                (format!("T::from(f64::{name}).unwrap()"), true)
+            } else {
+                (format!("{float}::{name}"), true)
+            };
+        }
         let s = format!("{l:?}");
         if self.dual {
             (self.cst(&s), true)

@@ -294,6 +294,7 @@ impl Sweep<'_> {
             let exit = self.lazy_temp(quote!(#name), "x", out);
             self.set(&name, Val::Active(exit));
             record.push(Carried {
+                name,
                 entry,
                 end,
                 before,

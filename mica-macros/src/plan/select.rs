@@ -17,9 +17,11 @@
 //! the plain adjoint (if no iteration took its value, the adjoint goes to
 //! the value before the loop, as the plain walk passes it).
 //!
-//! The forward keeps, instead of a tape, the winner's iteration: its
-//! variable and what its reverse reads, overwritten each time an
-//! iteration's rule takes its value (`reverse/select.rs`).
+//! The forward keeps no tape: where each iteration's value can be
+//! evaluated again after the loop, the reverse finds the winner then, the
+//! iteration whose value equals the result (`reverse/select.rs`); else the
+//! forward keeps the winner's iteration, its variable and what its reverse
+//! reads, overwritten each time an iteration's rule takes its value.
 //!
 //! The verdict is yes when:
 //!
@@ -52,6 +54,8 @@ pub struct Selection {
     pub other: Operand,
     /// `entry`'s place among the rule's inputs (0: the receiver)
     pub at: usize,
+    /// `max` (else `min`)
+    pub largest: bool,
 }
 
 /// The verdict on `l` being a selection (see the module's documentation).
@@ -112,6 +116,7 @@ pub fn selection(view: &View<'_>, l: &Loop) -> Result<Selection, &'static str> {
         out,
         other: other.clone(),
         at,
+        largest: matches!(op.kind, OpKind::Rule("max")),
     })
 }
 

@@ -1,21 +1,43 @@
 //! A selection's reverse: the winner's iteration alone (why it is the plain
 //! adjoint: `plan/select.rs`).
 //!
+//! Where the reverse can evaluate each iteration's value again (nothing of
+//! the iteration need be kept), the forward keeps nothing: the reverse walks
+//! the range again, after the loop, up to the iteration whose value equals
+//! the result (`search_winner`, which says why that one is the winner):
+//!
+//! ```text
+//! let s = m;                                // forward: the start
+//! for i in 0..x.len() {
+//!     m = m.max(x[i]);
+//! }
+//! …
+//! let k = …;                                // reverse: m's adjoint
+//! if !(m <= s) {
+//!     for i in 0..x.len() {
+//!         let e = x[i];                     // evaluated again
+//!         if e == m {
+//!             d_x[i] += k;                  // `e` seeded with `k`
+//!             break;
+//!         }
+//!     }
+//! }
+//! ```
+//!
+//! Otherwise the forward keeps the winner's iteration as it runs:
+//!
 //! ```text
 //! let mut win = None;                       // forward
 //! for i in 0..x.len() {
 //!     let p = m;
-//!     let e = x[i];
+//!     let e = f(x[i]);
 //!     let y = p.max(e);
 //!     m = y;
-//!     if picked_argument(p, e, y) { win = Some((i,)); }
+//!     if picked_argument(p, e, y) { win = Some((i, e)); }
 //! }
 //! …
-//! let k = …;                                // reverse: m's adjoint
-//! if let Some((i,)) = win {                 // the winner's iteration,
-//!     d_x[i] += k;                          // `e` seeded with `k`
-//! }
-//! //! ```
+//! if let Some((i, e)) = win { … }           // reverse: that iteration
+//! ```
 
 use super::*;
 use crate::plan::select::Selection;
@@ -44,6 +66,26 @@ impl Gen<'_> {
         self.nest.push(Level::of_loop(&l.trip));
         let body = self.region(&l.steps[..at], l.region, seeds);
         let next = quote!(::mica::__private::zeros_like(&#carry));
+        // the winner found after the loop, where its iteration's value is
+        // evaluated again: the forward keeps nothing
+        let before_reads = self.reads.clone();
+        let search = match (&sel.other, &l.range) {
+            (Operand::Active(v), Some(_)) => {
+                self.reads.insert(*v);
+                let (again, stored) = self.loop_reads(l, None);
+                let store = self.record.values[*v].store.clone();
+                let evaluated = crate::names::mentions_ident(&again, &store.to_string());
+                (stored.is_empty() && evaluated).then_some((again, store))
+            }
+            _ => None,
+        };
+        if let Some((again, value)) = search {
+            self.nest.pop();
+            self.empty_tapes.insert(l.tape.to_string());
+            self.search_winner(l, sel, (again, value, body), (carry, next), code);
+            return;
+        }
+        self.reads = before_reads;
         let (again, stored) = self.loop_reads(l, None);
         self.nest.pop();
         self.empty_tapes.insert(l.tape.to_string());
@@ -97,6 +139,100 @@ impl Gen<'_> {
                     #body
                 }
             }]),
+        }
+    }
+
+    /// The reverse of a selection whose winner is found after the loop:
+    /// the iterations are walked again, each one's value evaluated again
+    /// (`again` binds `value`), until the one equal to the result, whose
+    /// reverse (`body`, seeded with `carry`) runs alone.
+    ///
+    /// Which iteration the plain walk seeds (`plan/select.rs`): with the
+    /// running value the receiver, `m.max(e)`, an iteration takes the slope
+    /// when `e > m` (or `m` is NaN and `e` is not), so the winner is the
+    /// last to exceed all before it: the first whose value equals the
+    /// result `r`, if `r` left the start `s` (`!(r <= s)`: also when `s` is
+    /// NaN; an `r` that is NaN equals nothing, and no iteration took it).
+    /// With the running value the argument, `e.max(m)`, ties go to the
+    /// iteration, which takes the slope when `e >= m` or `m` is NaN: the
+    /// winner is the last whose value equals `r`, or, when `r` is NaN (the
+    /// start and every value NaN), the last iteration. `min` likewise.
+    fn search_winner(
+        &mut self,
+        l: &Loop,
+        sel: &Selection,
+        (again, value, body): (TokenStream, Ident, TokenStream),
+        (carry, next): (Ident, TokenStream),
+        code: &mut TokenStream,
+    ) {
+        let c = &l.carried[0];
+        let result = self.read_store(c.exit);
+        let Some((_, source)) = &l.range else {
+            return;
+        };
+        let range = match source {
+            RangeSource::Again(expr) => expr.to_token_stream(),
+            RangeSource::Kept(id) => self.read_store(*id).into_token_stream(),
+        };
+        let (range, test, guard) = match sel.at {
+            0 => {
+                let start = self.names.fresh("s");
+                let name = &c.name;
+                self.before_loops
+                    .entry(l.before.to_string())
+                    .or_default()
+                    .extend([quote!(let #start = #name;)]);
+                let guard = match sel.largest {
+                    true => quote!(!(#result <= #start)),
+                    false => quote!(!(#result >= #start)),
+                };
+                (range, quote!(#value == #result), Some(guard))
+            }
+            _ => (
+                quote!(::core::iter::Iterator::rev(#range)),
+                quote!(#value == #result || #result != #result),
+                None,
+            ),
+        };
+        let walked = quote!(#again #test #body);
+        let pat = if mentions(&walked, &sel.pat) {
+            sel.pat.clone()
+        } else {
+            quote!(_)
+        };
+        let guarded = |search: TokenStream| match &guard {
+            Some(guard) => quote!(if #guard { #search }),
+            None => search,
+        };
+        match c.before {
+            Val::Active(before) => {
+                let taken = self.names.fresh("k");
+                let search = guarded(quote! {
+                    for #pat in #range {
+                        #again
+                        if #test {
+                            #body
+                            #taken = #next;
+                            break;
+                        }
+                    }
+                });
+                code.extend([quote! {
+                    let mut #taken = #carry;
+                    #search
+                }]);
+                self.contribute(before, taken, code);
+            }
+            _ if body.is_empty() => {}
+            _ => code.extend([guarded(quote! {
+                for #pat in #range {
+                    #again
+                    if #test {
+                        #body
+                        break;
+                    }
+                }
+            })]),
         }
     }
 }
