@@ -6,8 +6,11 @@
 //! read tracked arrays, untracked slices, arrays and `Vec`s and a local
 //! `vec!` at every shift form (`j`, `j + e`, `e + j`, `j - e`, literal
 //! offsets), over ranges whose ends are known only at run time, and also as
-//! places (borrowed, compared, a method's receiver). They are checked in
-//! `f64` and `f32`:
+//! places (borrowed, compared, a method's receiver). A loop nested in
+//! another that only reads over a range not constant takes its runs only
+//! from `mica::__private::LONG_RUN` (4) elements on: `shifts` runs such a
+//! loop over 6 elements (through runs) and over 3 (as written). They are
+//! checked in `f64` and `f32`:
 //!
 //! - the value equals the plain function's, and the gradient equals the
 //!   same body recorded in a `tape!` window (which reads as written), bit

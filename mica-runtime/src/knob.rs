@@ -849,6 +849,21 @@ fn slot_len_failed(slot: usize, len: usize, name: &str) -> ! {
     panic!("the slot of `{name}` has {slot} slopes for its {len} elements")
 }
 
+/// The fewest elements for which a loop nested in another, that only reads,
+/// takes its runs (see [`long_run`]).
+#[doc(hidden)]
+pub const LONG_RUN: usize = 4;
+
+/// Whether the range `lo..hi` has at least [`LONG_RUN`] elements: a loop
+/// nested in another that only reads, over a range not constant, takes its
+/// runs ([`run`]) only then, since below that the runs, taken each time
+/// the loop starts, cost more than the bounds checks they spare.
+#[doc(hidden)]
+#[inline(always)]
+pub fn long_run(lo: usize, hi: usize) -> bool {
+    hi.saturating_sub(lo) >= LONG_RUN
+}
+
 /// `x[start..][..hi - lo]`, if `lo <= hi` and every element of it is there:
 /// the run a forward loop `for j in lo..hi` reads, taken without panicking.
 #[doc(hidden)]

@@ -34,7 +34,9 @@
 //!
 //! - in a loop `for j in lo..hi` whose ends are pure (see `Stability`) and
 //!   whose variable is its counter (the body neither rebinds nor assigns
-//!   it: `LoopFacts::var`);
+//!   it: `LoopFacts::var`); nested in another loop, if it only reads and
+//!   its range is not constant, only when the range is long
+//!   (`writes_elements` says why);
 //! - of a name that is stable or frozen (nothing changes it from here on),
 //!   whose type is written as one level of slice, array or `Vec` (or that
 //!   is bound once to `vec![…]` or an array literal), of recorded values or
@@ -72,8 +74,12 @@ pub(super) struct FastLoop {
     local: TokenStream,
     /// whether `lo` is `0`
     zero: bool,
-    /// the slices, in order: name and `Option<&[T]>` expression
-    decls: Vec<(Ident, TokenStream)>,
+    /// whether the runs are taken only for a range of at least
+    /// `LONG_RUN` elements (see [`writes_elements`])
+    long_only: bool,
+    /// the slices, in order: name, the array (`base[..]`) and the run's
+    /// start
+    decls: Vec<(Ident, TokenStream, TokenStream)>,
     /// the base's name and the index's linear form less the variable → the
     /// slice
     slices: HashMap<(String, Linear), Ident>,
@@ -85,6 +91,7 @@ impl FastLoop {
         var: &Ident,
         range: &Expr,
         facts: &crate::facts::loops::LoopFacts,
+        long_only: bool,
     ) -> Option<Self> {
         // the variable is the loop's counter
         if facts.var.as_deref() != Some(var.to_string().as_str()) {
@@ -111,18 +118,30 @@ impl FastLoop {
             hi,
             local,
             zero,
+            long_only,
             decls: Vec::new(),
             slices: HashMap::new(),
         })
     }
 
-    /// The slices, declared.
-    pub(super) fn decls(&self) -> TokenStream {
+    /// The loop `looped`, its slices declared before it: where the runs
+    /// are taken only for a long range, each is `None` for a short one
+    /// (every read as written).
+    pub(super) fn around(&self, looped: TokenStream) -> TokenStream {
         let (lo, hi) = (&self.lo, &self.hi);
-        self.decls
-            .iter()
-            .map(|(slice, run)| quote!(let #slice = ::mica::__private::run(&#run, #lo, #hi);))
-            .collect()
+        let runs = self.decls.iter().map(|(slice, array, start)| {
+            let run = quote!(::mica::__private::run(&#array, #start, #lo, #hi));
+            match self.long_only {
+                true => quote! {
+                    let #slice = match ::mica::__private::long_run(#lo, #hi) {
+                        true => #run,
+                        false => ::core::option::Option::None,
+                    };
+                },
+                false => quote!(let #slice = #run;),
+            }
+        });
+        quote!(#(#runs)* #looped)
     }
 }
 
@@ -140,7 +159,7 @@ impl Sweep<'_> {
     /// them was thrown away.
     pub(super) fn fast_rollback(&mut self, mark: FastMark) {
         for (l, len) in self.fast.iter_mut().zip(mark.0) {
-            for (slice, _) in l.decls.drain(len..) {
+            for (slice, _, _) in l.decls.drain(len..) {
                 l.slices.retain(|_, s| *s != slice);
             }
         }
@@ -230,7 +249,7 @@ impl Sweep<'_> {
         let slice = self.names.fresh("run");
         let l = &mut self.fast[at];
         l.slices.insert(key, slice.clone());
-        l.decls.push((slice.clone(), quote!(#base[..], #start)));
+        l.decls.push((slice.clone(), quote!(#base[..]), start));
         Some((slice, local))
     }
 }
@@ -343,6 +362,66 @@ impl Rewrite<'_, '_> {
     }
 }
 
+/// Whether a loop's `body` may write elements: an element assigned, a
+/// mutable borrow, or a method that writes its receiver.
+///
+/// A loop nested in another takes its runs each time it starts. One that
+/// only reads (a dot product, a distance) over a range whose length is
+/// known only at run time loses by them when the range is very short: in
+/// k-means' loop over its centres, a 2-element distance made the whole
+/// gradient 1.7 times the hand adjoint's time with runs and 1.4 times with
+/// them taken only from `mica::__private::LONG_RUN` (4) elements on. Longer
+/// ranges gain (an 8-element dot product, a 100-element one), and the
+/// price of leaving the runs out there is higher than the test's. So such
+/// a loop takes its runs only when its range is that long, and otherwise
+/// reads as written; a loop that writes elements (which runs may let the
+/// compiler vectorise), one at the top level (its runs taken once) and one
+/// over a constant range (unrolled, its runs checked once) always take
+/// them.
+pub(super) fn writes_elements(body: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
+            self.0 |= has_index(&e.left);
+            syn::visit::visit_expr_assign(self, e);
+        }
+        fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+            use syn::BinOp::*;
+            let assigns = matches!(
+                e.op,
+                AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_)
+            );
+            self.0 |= assigns && has_index(&e.left);
+            syn::visit::visit_expr_binary(self, e);
+        }
+        fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
+            self.0 |= e.mutability.is_some();
+            syn::visit::visit_expr_reference(self, e);
+        }
+        fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
+            let name = e.method.to_string();
+            self.0 |= name.ends_with("_mut")
+                || matches!(
+                    name.as_str(),
+                    "fill"
+                        | "push"
+                        | "insert"
+                        | "extend"
+                        | "swap"
+                        | "copy_from_slice"
+                        | "clone_from_slice"
+                );
+            syn::visit::visit_expr_method_call(self, e);
+        }
+        fn visit_macro(&mut self, _: &'ast syn::Macro) {
+            self.0 = true;
+        }
+    }
+    let mut f = Finder(false);
+    syn::visit::Visit::visit_block(&mut f, body);
+    f.0
+}
+
 /// Whether `expr` indexes anything.
 fn has_index(expr: &Expr) -> bool {
     struct Finder(bool);
@@ -384,14 +463,14 @@ mod tests {
             }",
         );
         for run in [
-            "run (& w [..] , :: core :: option :: Option :: Some (lo) , lo , d) ;",
+            "run (& w [..] , :: core :: option :: Option :: Some (lo) , lo , d)",
             "run (& x [..] , :: mica :: __private :: index_add (:: core :: option :: Option :: Some (lo) , \
              :: mica :: __private :: index_mul (:: mica :: __private :: index (i) , \
-             :: mica :: __private :: index (d))) , lo , d) ;",
+             :: mica :: __private :: index (d))) , lo , d)",
             "run (& y [..] , :: mica :: __private :: index_sub (:: core :: option :: Option :: Some (lo) , \
-             :: mica :: __private :: index (1)) , lo , d) ;",
+             :: mica :: __private :: index (1)) , lo , d)",
             "run (& h [..] , :: mica :: __private :: index_add (:: core :: option :: Option :: Some (lo) , \
-             :: mica :: __private :: index (2)) , lo , d) ;",
+             :: mica :: __private :: index (2)) , lo , d)",
         ] {
             assert!(code.contains(run), "{run}: {code}");
         }
@@ -402,6 +481,43 @@ mod tests {
         );
         // the user's read, where the run is not all there
         assert!(code.contains(":: None => x [i * d + j]"), "{code}");
+        // nested in a loop, reading only, over a range not constant: each
+        // run taken only for a long range
+        assert_eq!(
+            code.matches("match :: mica :: __private :: long_run (lo , d)")
+                .count(),
+            4,
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn runs_are_taken_for_short_ranges_where_they_pay() {
+        // at the top level, writing elements, over a constant range: the
+        // runs are taken whatever the range's length
+        for (what, body) in [
+            ("top level", "for j in 0..d { t += w[j] * x[j]; }"),
+            (
+                "writes",
+                "for i in 0..n { for j in 0..d { out[j] = w[j] * x[i * d + j]; } t += out[0]; }",
+            ),
+            (
+                "constant range",
+                "for i in 0..n { for j in 0..4 { t += w[j] * x[i * 4 + j]; } }",
+            ),
+        ] {
+            let code = forward(&format!(
+                "fn f(#[tracked] w: &[f64], x: &[f64], n: usize) -> f64 {{
+                    let d = w.len();
+                    let mut out = vec![0.0; 8];
+                    let mut t = 0.0;
+                    {body}
+                    t
+                }}"
+            ));
+            assert!(code.contains("run (& w [..]"), "{what}: {code}");
+            assert!(!code.contains("long_run"), "{what}: {code}");
+        }
     }
 
     #[test]

@@ -310,8 +310,13 @@ impl Sweep<'_> {
         // its reads may go through slices (see `lower/fast.rs`)
         let fast = match (&entered, &range) {
             (Some(_), Some((_, RangeSource::Again(_)))) => {
+                // runs only for a long range, where they are taken again
+                // each time the loop starts (see `fast::writes_elements`)
+                let long_only = self.depth > 0
+                    && !super::fast::writes_elements(&f.body)
+                    && self.constant_trip_bound(strip_parens(&f.expr)).is_none();
                 crate::facts::stability::immutable_ident(&f.pat).and_then(|var| {
-                    super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts)
+                    super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts, long_only)
                 })
             }
             _ => None,
@@ -331,9 +336,12 @@ impl Sweep<'_> {
         }
         let fast = if fast { self.fast.pop() } else { None };
         let (body, record) = lowered?;
-        let decls = fast.map(|l| l.decls()).unwrap_or_default();
         let stop = stops.map(|flag| quote!(if #flag { break; }));
-        out.extend([quote!(#decls for #pat in #it { #body #stop })]);
+        let looped = quote!(for #pat in #it { #body #stop });
+        out.extend([match fast {
+            Some(l) => l.around(looped),
+            None => looped,
+        }]);
         if let Some(trip) = &trip {
             out.extend([trip.end.to_token_stream()]);
         }
