@@ -219,3 +219,54 @@ macro_rules! checks {
 
 checks!(selection_edges_f64, p64, q64, f64, 1e-6);
 checks!(selection_edges_f32, p32, q32, f32, 3e-2);
+
+/// The Hessian-vector product goes through the same reverse: log-sum-exp
+/// with its maximum by a fold, `H·v` against central differences of the
+/// gradient and against `diag(p)·v − p (p·v)`, `p` the softmax.
+mod hessians {
+    use mica::tape;
+
+    #[tape(hvp)]
+    pub fn lse(#[tracked] x: &[f64]) -> f64 {
+        let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let s: f64 = x.iter().map(|xi| (xi - m).exp()).sum();
+        m + s.ln()
+    }
+
+    #[test]
+    fn lse_hessian_times_a_vector() {
+        for seed in 0..4 {
+            let x: Vec<f64> = (0..5)
+                .map(|k| (((k * 7 + seed * 3) % 11) as f64) / 4.0 - 1.1)
+                .collect();
+            let v: Vec<f64> = (0..5).map(|k| 0.3 * k as f64 - 0.5).collect();
+            let (_, g, hv) = lse_hvp(&x, &v);
+            let h = 1e-5;
+            let shifted = |s: f64| {
+                let q: Vec<f64> = x.iter().zip(&v).map(|(a, b)| a + s * b).collect();
+                lse_grad(&q).1
+            };
+            let (up, down) = (shifted(h), shifted(-h));
+            let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let s: f64 = x.iter().map(|xi| (xi - m).exp()).sum();
+            let p: Vec<f64> = x.iter().map(|xi| (xi - m).exp() / s).collect();
+            let pv: f64 = p.iter().zip(&v).map(|(a, b)| a * b).sum();
+            for i in 0..5 {
+                let fd = (up[i] - down[i]) / (2.0 * h);
+                assert!((hv[i] - fd).abs() < 1e-6, "{i}: {} against {fd}", hv[i]);
+                let exact = p[i] * v[i] - p[i] * pv;
+                assert!(
+                    (hv[i] - exact).abs() < 1e-12,
+                    "{i}: {} against {exact}",
+                    hv[i]
+                );
+                assert!(
+                    (g[i] - p[i]).abs() < 1e-12,
+                    "{i}: {} against {}",
+                    g[i],
+                    p[i]
+                );
+            }
+        }
+    }
+}

@@ -312,7 +312,8 @@ impl Sweep<'_> {
             (Some(_), Some((_, RangeSource::Again(_)))) => {
                 // runs only for a long range, where they are taken again
                 // each time the loop starts (see `fast::writes_elements`)
-                let long_only = self.depth > 0
+                // (`around` holds this loop and those around it)
+                let long_only = self.around.len() > 1
                     && !super::fast::writes_elements(&f.body)
                     && self.constant_trip_bound(strip_parens(&f.expr)).is_none();
                 crate::facts::stability::immutable_ident(&f.pat).and_then(|var| {
