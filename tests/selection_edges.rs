@@ -113,22 +113,45 @@ macro_rules! checks {
             use $q as q;
             type F = fn(&[$t], $t) -> ($t, Vec<$t>);
             type T = fn(&[$t], $t) -> ($t, (Vec<$t>, $t));
-            let untracked: [(&str, F, F); 6] = [
-                ("max receiver", p::max_receiver_grad, q::max_receiver_grad),
-                ("max argument", p::max_argument_grad, q::max_argument_grad),
-                ("min receiver", p::min_receiver_grad, q::min_receiver_grad),
-                ("min argument", p::min_argument_grad, q::min_argument_grad),
-                ("fold max", p::fold_max_grad, q::fold_max_grad),
-                ("fold min", p::fold_min_grad, q::fold_min_grad),
+            // each program: its name, the function, `_grad`, the plain twin's
+            let untracked: [(&str, fn(&[$t], $t) -> $t, F, F); 6] = [
+                (
+                    "max receiver",
+                    p::max_receiver,
+                    p::max_receiver_grad,
+                    q::max_receiver_grad,
+                ),
+                (
+                    "max argument",
+                    p::max_argument,
+                    p::max_argument_grad,
+                    q::max_argument_grad,
+                ),
+                (
+                    "min receiver",
+                    p::min_receiver,
+                    p::min_receiver_grad,
+                    q::min_receiver_grad,
+                ),
+                (
+                    "min argument",
+                    p::min_argument,
+                    p::min_argument_grad,
+                    q::min_argument_grad,
+                ),
+                ("fold max", p::fold_max, p::fold_max_grad, q::fold_max_grad),
+                ("fold min", p::fold_min, p::fold_min_grad, q::fold_min_grad),
             ];
-            let tracked: [(&str, T, T); 2] = [
+            let tracked: [(&str, fn(&[$t], $t) -> $t, T, T); 2] = [
                 (
                     "tracked receiver",
+                    p::tracked_receiver,
                     p::tracked_receiver_grad,
                     q::tracked_receiver_grad,
                 ),
                 (
                     "tracked argument",
+                    p::tracked_argument,
                     p::tracked_argument_grad,
                     q::tracked_argument_grad,
                 ),
@@ -161,14 +184,14 @@ macro_rules! checks {
             };
             for x in &elements {
                 for &s in &starts {
-                    for (what, g, h) in &untracked {
+                    for (what, _, g, h) in &untracked {
                         let ((a, ga), (b, gb)) = (g(x, s), h(x, s));
                         same(what, a, b, x, s);
                         for (u, v) in ga.iter().zip(&gb) {
                             same(what, *u, *v, x, s);
                         }
                     }
-                    for (what, g, h) in &tracked {
+                    for (what, _, g, h) in &tracked {
                         let ((a, (ga, sa)), (b, (gb, sb))) = (g(x, s), h(x, s));
                         same(what, a, b, x, s);
                         same(what, sa, sb, x, s);
@@ -181,30 +204,10 @@ macro_rules! checks {
             // away from ties: finite differences, the start beaten or not
             let x: Vec<$t> = vec![0.25, -1.5, 1.75, 0.5, -0.75];
             for s in [-2.5, 0.1, 0.6, 5.0] {
-                let fs: [(&str, fn(&[$t], $t) -> $t, F); 6] = [
-                    ("max receiver", p::max_receiver, p::max_receiver_grad),
-                    ("max argument", p::max_argument, p::max_argument_grad),
-                    ("min receiver", p::min_receiver, p::min_receiver_grad),
-                    ("min argument", p::min_argument, p::min_argument_grad),
-                    ("fold max", p::fold_max, p::fold_max_grad),
-                    ("fold min", p::fold_min, p::fold_min_grad),
-                ];
-                for (what, f, g) in fs {
+                for (what, f, g, _) in untracked {
                     fd::agrees(what, &|v| f(v, s), &x, &g(&x, s).1, $tol);
                 }
-                let ts: [(&str, fn(&[$t], $t) -> $t, T); 2] = [
-                    (
-                        "tracked receiver",
-                        p::tracked_receiver,
-                        p::tracked_receiver_grad,
-                    ),
-                    (
-                        "tracked argument",
-                        p::tracked_argument,
-                        p::tracked_argument_grad,
-                    ),
-                ];
-                for (what, f, g) in ts {
+                for (what, f, g, _) in tracked {
                     let (_, (gx, gs)) = g(&x, s);
                     let mut at = x.clone();
                     at.push(s);
