@@ -70,19 +70,19 @@ impl Gen<'_> {
         // evaluated again: the forward keeps nothing
         let before_reads = self.reads.clone();
         let search = match (&sel.other, &l.range) {
-            (Operand::Active(v), Some(_)) => {
+            (Operand::Active(v), Some((_, source))) => {
                 self.reads.insert(*v);
                 let (again, stored) = self.loop_reads(l, None);
                 let store = self.record.values[*v].store.clone();
                 let evaluated = crate::names::mentions_ident(&again, &store.to_string());
-                (stored.is_empty() && evaluated).then_some((again, store))
+                (stored.is_empty() && evaluated).then_some((again, store, source))
             }
             _ => None,
         };
-        if let Some((again, value)) = search {
+        if let Some((again, value, source)) = search {
             self.nest.pop();
             self.empty_tapes.insert(l.tape.to_string());
-            self.search_winner(l, sel, (again, value, body), (carry, next), code);
+            self.search_winner(l, sel, source, (again, value, body), (carry, next), code);
             return;
         }
         self.reads = before_reads;
@@ -161,15 +161,13 @@ impl Gen<'_> {
         &mut self,
         l: &Loop,
         sel: &Selection,
+        source: &RangeSource,
         (again, value, body): (TokenStream, Ident, TokenStream),
         (carry, next): (Ident, TokenStream),
         code: &mut TokenStream,
     ) {
         let c = &l.carried[0];
         let result = self.read_store(c.exit);
-        let Some((_, source)) = &l.range else {
-            return;
-        };
         let range = match source {
             RangeSource::Again(expr) => expr.to_token_stream(),
             RangeSource::Kept(id) => self.read_store(*id).into_token_stream(),
