@@ -1278,3 +1278,25 @@ fn unusual_token_shapes() {
          backward!(l); gradient!(a); }}"
     ));
 }
+
+/// A closure of an iterator chain that binds several names, and one whose
+/// names clash with the places it reads: the names made for them follow
+/// the names, not the order of a hash set, so every expansion is the same
+/// (each program expanded many times over: two orders in two sets differ
+/// half the time).
+#[test]
+fn closure_names_are_made_in_one_order() {
+    for program in [
+        "fn f(#[tracked] x: &[f64]) -> f64 { (0..x.len() / 2).map(|i| { \
+         let (a, b) = (x[2 * i], x[2 * i + 1]); let t = b - a * a; let u = 1.0 - a; \
+         100.0 * t * t + u * u }).sum() }",
+        "fn f(#[tracked] x: &[f64]) -> f64 { let (a, b) = (1.0, 2.0); \
+         x.iter().map(|v| { let a = v * b; let b = a + 1.0; a * b }).sum() }",
+    ] {
+        let input: TokenStream = program.parse().expect("a program");
+        for _ in 0..16 {
+            let report = check_all(&TokenStream::new(), &input);
+            assert!(report.is_ok(), "{}", report.unwrap_err());
+        }
+    }
+}

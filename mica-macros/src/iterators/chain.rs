@@ -396,8 +396,14 @@ impl Chains {
         for s in &stmts {
             bound.visit_stmt(s);
         }
-        let fresh: HashMap<String, Ident> =
-            bound.0.iter().map(|n| (n.clone(), self.fresh(n))).collect();
+        // fresh names in the order of the names, not of the set: the
+        // expansion is the same in every build
+        let mut names: Vec<&String> = bound.0.iter().collect();
+        names.sort();
+        let fresh: HashMap<String, Ident> = names
+            .into_iter()
+            .map(|n| (n.clone(), self.fresh(n)))
+            .collect();
         let mut rename = Rename(fresh);
         for s in stmts.iter_mut() {
             rename.visit_stmt_mut(s);
@@ -434,10 +440,14 @@ impl Chains {
                 let mut bound = Bound::default();
                 bound.visit_expr(&body);
                 let params: HashSet<String> = pairs.iter().map(|(n, _)| n.clone()).collect();
-                let clashes: HashMap<String, Ident> = bound
+                let mut names: Vec<&String> = bound
                     .0
                     .iter()
                     .filter(|n| used.contains(*n) && !params.contains(*n))
+                    .collect();
+                names.sort();
+                let clashes: HashMap<String, Ident> = names
+                    .into_iter()
                     .map(|n| (n.clone(), self.fresh(n)))
                     .collect();
                 if !clashes.is_empty() {
