@@ -243,6 +243,17 @@ pub struct Loop {
     pub facts: crate::facts::loops::LoopFacts,
 }
 
+/// Whether a step among `steps` (inside loops and arms too) writes an
+/// array.
+pub fn writes_array(steps: &[Step]) -> bool {
+    steps.iter().any(|step| match step {
+        Step::Op(_) => false,
+        Step::Loop(inner) => writes_array(&inner.steps),
+        Step::Branch(b) => b.arms.iter().any(|(_, arm)| writes_array(arm)),
+        _ => true,
+    })
+}
+
 /// The regions of a loop's body: its own and those of the loops and branch
 /// arms inside it.
 pub fn regions_of(l: &Loop, out: &mut std::collections::BTreeSet<usize>) {

@@ -34,9 +34,9 @@
 //!
 //! - in a loop `for j in lo..hi` whose ends are pure (see `Stability`) and
 //!   whose variable is its counter (the body neither rebinds nor assigns
-//!   it: `LoopFacts::var`); nested in another loop, if it only reads and
-//!   its range is not constant, only when the range is long
-//!   (`writes_elements` says why);
+//!   it: `LoopFacts::var`); nested in another loop, if it writes no
+//!   recorded element and its range is not constant, only when the range
+//!   is long (`FastLoop::around` says why);
 //! - of a name that is stable or frozen (nothing changes it from here on),
 //!   whose type is written as one level of slice, array or `Vec` (or that
 //!   is bound once to `vec![…]` or an array literal), of recorded values or
@@ -74,9 +74,6 @@ pub(super) struct FastLoop {
     local: TokenStream,
     /// whether `lo` is `0`
     zero: bool,
-    /// whether the runs are taken only for a range of at least
-    /// `LONG_RUN` elements (see [`writes_elements`])
-    long_only: bool,
     /// the slices, in order: name, the array (`base[..]`) and the run's
     /// start
     decls: Vec<(Ident, TokenStream, TokenStream)>,
@@ -91,7 +88,6 @@ impl FastLoop {
         var: &Ident,
         range: &Expr,
         facts: &crate::facts::loops::LoopFacts,
-        long_only: bool,
     ) -> Option<Self> {
         // the variable is the loop's counter
         if facts.var.as_deref() != Some(var.to_string().as_str()) {
@@ -118,20 +114,32 @@ impl FastLoop {
             hi,
             local,
             zero,
-            long_only,
             decls: Vec::new(),
             slices: HashMap::new(),
         })
     }
 
-    /// The loop `looped`, its slices declared before it: where the runs
-    /// are taken only for a long range, each is `None` for a short one
-    /// (every read as written).
-    pub(super) fn around(&self, looped: TokenStream) -> TokenStream {
+    /// The loop `looped`, its slices declared before it. With `long_only`
+    /// each is taken only for a range of at least `LONG_RUN` elements, and
+    /// is `None` (every read as written) for a shorter one.
+    ///
+    /// That is for a loop nested in another, which takes its runs each time
+    /// it starts, that writes no recorded element and runs over a range not
+    /// constant (a dot product, a distance). A very short range loses by
+    /// the runs: in k-means' loop over its centres, a 2-element distance
+    /// made the whole gradient 1.7 times the hand adjoint's time with runs
+    /// and 1.4 times with them taken only from `mica::__private::LONG_RUN`
+    /// (4) elements on. Longer ranges gain (an 8-element dot product, a
+    /// 100-element one), and the price of leaving the runs out there is
+    /// higher than the test's. A loop that writes elements (which runs may
+    /// let the compiler vectorise), one at the top level (its runs taken
+    /// once) and one over a constant range (unrolled, its runs checked
+    /// once) take them always.
+    pub(super) fn around(&self, looped: TokenStream, long_only: bool) -> TokenStream {
         let (lo, hi) = (&self.lo, &self.hi);
         let runs = self.decls.iter().map(|(slice, array, start)| {
             let run = quote!(::mica::__private::run(&#array, #start, #lo, #hi));
-            match self.long_only {
+            match long_only {
                 true => quote! {
                     let #slice = match ::mica::__private::long_run(#lo, #hi) {
                         true => #run,
@@ -360,66 +368,6 @@ impl Rewrite<'_, '_> {
             _ => {}
         }
     }
-}
-
-/// Whether a loop's `body` may write elements: an element assigned, a
-/// mutable borrow, or a method that writes its receiver.
-///
-/// A loop nested in another takes its runs each time it starts. One that
-/// only reads (a dot product, a distance) over a range whose length is
-/// known only at run time loses by them when the range is very short: in
-/// k-means' loop over its centres, a 2-element distance made the whole
-/// gradient 1.7 times the hand adjoint's time with runs and 1.4 times with
-/// them taken only from `mica::__private::LONG_RUN` (4) elements on. Longer
-/// ranges gain (an 8-element dot product, a 100-element one), and the
-/// price of leaving the runs out there is higher than the test's. So such
-/// a loop takes its runs only when its range is that long, and otherwise
-/// reads as written; a loop that writes elements (which runs may let the
-/// compiler vectorise), one at the top level (its runs taken once) and one
-/// over a constant range (unrolled, its runs checked once) always take
-/// them.
-pub(super) fn writes_elements(body: &syn::Block) -> bool {
-    struct Finder(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
-            self.0 |= has_index(&e.left);
-            syn::visit::visit_expr_assign(self, e);
-        }
-        fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
-            use syn::BinOp::*;
-            let assigns = matches!(
-                e.op,
-                AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_)
-            );
-            self.0 |= assigns && has_index(&e.left);
-            syn::visit::visit_expr_binary(self, e);
-        }
-        fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
-            self.0 |= e.mutability.is_some();
-            syn::visit::visit_expr_reference(self, e);
-        }
-        fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
-            let name = e.method.to_string();
-            self.0 |= name.ends_with("_mut")
-                || matches!(
-                    name.as_str(),
-                    "fill"
-                        | "push"
-                        | "insert"
-                        | "extend"
-                        | "swap"
-                        | "copy_from_slice"
-                        | "clone_from_slice"
-                );
-            syn::visit::visit_expr_method_call(self, e);
-        }
-        fn visit_macro(&mut self, _: &'ast syn::Macro) {
-            self.0 = true;
-        }
-    }
-    let mut f = Finder(false);
-    syn::visit::Visit::visit_block(&mut f, body);
-    f.0
 }
 
 /// Whether `expr` indexes anything.

@@ -310,14 +310,8 @@ impl Sweep<'_> {
         // its reads may go through slices (see `lower/fast.rs`)
         let fast = match (&entered, &range) {
             (Some(_), Some((_, RangeSource::Again(_)))) => {
-                // runs only for a long range, where they are taken again
-                // each time the loop starts (see `fast::writes_elements`)
-                // (`around` holds this loop and those around it)
-                let long_only = self.around.len() > 1
-                    && !super::fast::writes_elements(&f.body)
-                    && self.constant_trip_bound(strip_parens(&f.expr)).is_none();
                 crate::facts::stability::immutable_ident(&f.pat).and_then(|var| {
-                    super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts, long_only)
+                    super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts)
                 })
             }
             _ => None,
@@ -340,7 +334,15 @@ impl Sweep<'_> {
         let stop = stops.map(|flag| quote!(if #flag { break; }));
         let looped = quote!(for #pat in #it { #body #stop });
         out.extend([match fast {
-            Some(l) => l.around(looped),
+            Some(l) => {
+                // runs only for a long range where they are taken again each
+                // time the loop starts (`around` now holds the loops around
+                // this one; see `FastLoop::around`)
+                let long_only = !self.around.is_empty()
+                    && !crate::record::writes_array(&record.steps)
+                    && self.constant_trip_bound(strip_parens(&f.expr)).is_none();
+                l.around(looped, long_only)
+            }
             None => looped,
         }]);
         if let Some(trip) = &trip {

@@ -36,7 +36,7 @@ use crate::facts::activity::Assignments;
 
 /// What lowering a loop body left for the record.
 pub(super) struct LoopRecord {
-    steps: Vec<Step>,
+    pub(super) steps: Vec<Step>,
     entries: Vec<ValueId>,
     ends: Vec<Val>,
 }

@@ -167,6 +167,15 @@ impl Gen<'_> {
         code: &mut TokenStream,
     ) {
         let c = &l.carried[0];
+        // the winner's reverse, and with a value before the loop, that
+        // value's adjoint from it: exactly zero (else the adjoint after the
+        // loop, when no iteration won)
+        let before = match c.before {
+            Val::Active(before) => Some(before),
+            _ if body.is_empty() => return,
+            _ => None,
+        };
+        let taken = before.map(|_| self.names.fresh("k"));
         let result = self.read_store(c.exit);
         let range = match source {
             RangeSource::Again(expr) => expr.to_token_stream(),
@@ -198,39 +207,27 @@ impl Gen<'_> {
         } else {
             quote!(_)
         };
-        let guarded = |search: TokenStream| match &guard {
+        let passed = taken.as_ref().map(|k| quote!(#k = #next;));
+        let search = quote! {
+            for #pat in #range {
+                #again
+                if #test {
+                    #body
+                    #passed
+                    break;
+                }
+            }
+        };
+        let search = match guard {
             Some(guard) => quote!(if #guard { #search }),
             None => search,
         };
-        match c.before {
-            Val::Active(before) => {
-                let taken = self.names.fresh("k");
-                let search = guarded(quote! {
-                    for #pat in #range {
-                        #again
-                        if #test {
-                            #body
-                            #taken = #next;
-                            break;
-                        }
-                    }
-                });
-                code.extend([quote! {
-                    let mut #taken = #carry;
-                    #search
-                }]);
-                self.contribute(before, taken, code);
-            }
-            _ if body.is_empty() => {}
-            _ => code.extend([guarded(quote! {
-                for #pat in #range {
-                    #again
-                    if #test {
-                        #body
-                        break;
-                    }
-                }
-            })]),
+        if let Some(k) = &taken {
+            code.extend([quote!(let mut #k = #carry;)]);
+        }
+        code.extend([search]);
+        if let (Some(before), Some(k)) = (before, taken) {
+            self.contribute(before, k, code);
         }
     }
 }

@@ -181,7 +181,7 @@ impl Gen<'_> {
             matches!(c.end, Val::Active(_) | Val::Const)
                 && self.contributions.get(&c.exit).is_none_or(Vec::is_empty)
                 && !self.accumulators.contains_key(&c.exit)
-        }) && !writes_array(&l.steps)
+        }) && !crate::record::writes_array(&l.steps)
     }
 
     /// For the tape of the loop on top of `nest`, pushed once per
@@ -329,17 +329,6 @@ impl Gen<'_> {
         }
         (again, stored)
     }
-}
-
-/// Whether a step among `steps` (inside loops and arms too) writes an
-/// array.
-fn writes_array(steps: &[Step]) -> bool {
-    steps.iter().any(|step| match step {
-        Step::Op(_) => false,
-        Step::Loop(inner) => writes_array(&inner.steps),
-        Step::Branch(b) => b.arms.iter().any(|(_, arm)| writes_array(arm)),
-        _ => true,
-    })
 }
 
 /// `l`'s tape and those of the loops inside it, left empty: a loop with no
