@@ -61,6 +61,7 @@ pub mod __private {
         Shaped, StackTape, Untracked, Writer,
     };
     pub use mica_runtime::{assert_knob_type, step_field, zeros_field, AddScaled};
+    pub use mica_runtime::{chunks_count, chunks_exact_count, view_bounds, windows_count};
     pub use mica_runtime::{
         flat_basis, flat_column, flat_into, flat_len, flat_unit, DirectionOf, Flat, FlatMut,
         Tangent, TangentOf,

@@ -93,7 +93,8 @@ fn function_of(
         crate::structs::window_knobs(&mut item, &outer, errors);
     }
     let written = (*item.block).clone();
-    let closures = crate::closures::rewrite(&mut item.block, errors);
+    let views = crate::views::rewrite(&mut item.block, errors);
+    let closures = crate::closures::rewrite(&mut item.block, errors) || views;
     let knobs = crate::iterators::knobs(&item);
     let chains = crate::iterators::rewrite(&mut item, knobs, errors) || closures;
     // named indices read through their definitions, for the reverse to

@@ -91,7 +91,9 @@ struct Words(bool);
 
 /// The methods a chain ends in (`consumers.rs`), `unwrap` after
 /// `max_by`/`min_by`.
-const CONSUMERS: &[&str] = &["sum", "product", "fold", "count", "collect", "unwrap"];
+const CONSUMERS: &[&str] = &[
+    "sum", "product", "fold", "count", "collect", "unwrap", "to_vec", "to_owned",
+];
 
 impl<'ast> syn::visit::Visit<'ast> for Words {
     fn visit_expr(&mut self, e: &'ast Expr) {
@@ -285,6 +287,78 @@ struct Chains {
 }
 
 impl Chains {
+    /// `u = w[a..b].to_vec();` (or `.to_owned()`) of an array that may be
+    /// recorded, into a `Vec` `u` other than `w`: `u` made anew of the
+    /// part's length and its elements copied one by one, so the copy is
+    /// `u`'s own writes (no second array, whose adjoint the reverse would
+    /// make each time).
+    fn part_copies(&mut self, block: &mut syn::Block) {
+        let mut out = Vec::with_capacity(block.stmts.len());
+        for stmt in std::mem::take(&mut block.stmts) {
+            match self.part_copy(&stmt) {
+                Some(lines) => {
+                    out.extend(lines);
+                    self.changed = true;
+                }
+                None => out.push(stmt),
+            }
+        }
+        block.stmts = out;
+    }
+
+    fn part_copy(&mut self, stmt: &Stmt) -> Option<Vec<Stmt>> {
+        let Stmt::Expr(Expr::Assign(a), Some(_)) = stmt else {
+            return None;
+        };
+        let Expr::Path(to) = &*a.left else {
+            return None;
+        };
+        let to = to.path.get_ident()?;
+        let Expr::MethodCall(m) = chain::unparen(&a.right) else {
+            return None;
+        };
+        if !matches!(m.method.to_string().as_str(), "to_vec" | "to_owned") || !m.args.is_empty() {
+            return None;
+        }
+        let Expr::Index(ix) = chain::unparen(&m.receiver) else {
+            return None;
+        };
+        let Expr::Range(range) = chain::unparen(&ix.index) else {
+            return None;
+        };
+        // the part's array: a name or a field path, not `u` itself
+        let mut base = &*ix.expr;
+        while let Expr::Field(f) = base {
+            base = &f.base;
+        }
+        let Expr::Path(root) = base else { return None };
+        if root.path.get_ident().is_none_or(|r| r == to) || !self.mentions_active(&ix.expr) {
+            return None;
+        }
+        let from = &ix.expr;
+        let lo: Expr = match &range.start {
+            Some(lo) => (**lo).clone(),
+            None => syn::parse_quote!(0),
+        };
+        let hi: Expr = match (&range.end, range.limits) {
+            (None, _) => syn::parse_quote!(#from.len()),
+            (Some(hi), syn::RangeLimits::HalfOpen(_)) => (**hi).clone(),
+            (Some(hi), syn::RangeLimits::Closed(_)) => syn::parse_quote!(#hi + 1),
+        };
+        let zero: Expr = match self.floats.as_slice() {
+            [t] => crate::generics::zero(t),
+            _ => syn::parse_quote!(0.0),
+        };
+        let (l, h, j) = (self.fresh("lo"), self.fresh("hi"), self.fresh("j"));
+        Some(vec![
+            syn::parse_quote!(let #l: usize = #lo;),
+            syn::parse_quote!(let #h: usize = #hi;),
+            syn::parse_quote!(::mica::__private::view_bounds(#l, #h, #from.len());),
+            syn::parse_quote!(#to = vec![#zero; #h - #l];),
+            syn::parse_quote!(for #j in 0..#h - #l { #to[#j] = #from[#l + #j]; }),
+        ])
+    }
+
     /// A consumer's block (`{ let mut acc = …; for … { … } acc }`): its
     /// lines and its result.
     fn result_block(&self, e: &Expr) -> Option<(Vec<Stmt>, Expr)> {
@@ -351,7 +425,11 @@ impl VisitMut for Chains {
         }
         visit_mut::visit_expr_mut(self, e);
         let rewritten = match e {
-            Expr::ForLoop(f) if self.mentions_active(&f.expr) => chain::for_loop(self, f),
+            // a loop over `::mica::detach(…)` (an error reported before
+            // left it so) iterates a constant
+            Expr::ForLoop(f) if self.mentions_active(&f.expr) && !is_detached(&f.expr) => {
+                chain::for_loop(self, f)
+            }
             Expr::MethodCall(_) if self.mentions_active(e) => consumers::consumer(self, e, false),
             _ => Ok(None),
         };
@@ -393,6 +471,7 @@ impl VisitMut for Chains {
     /// itself, its loop among the block's lines (where a loop of the
     /// function's body may take the shortcuts a nested block's may not).
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        self.part_copies(block);
         visit_mut::visit_block_mut(self, block);
         let mut out = Vec::with_capacity(block.stmts.len());
         for stmt in std::mem::take(&mut block.stmts) {
@@ -418,6 +497,26 @@ impl VisitMut for Chains {
                     }
                     None => out.push(Stmt::Expr(e, None)),
                 },
+                // `u = chain;`, `total += chain;` into a place whose
+                // indices are names or literals: the chain's value is
+                // made before the place is written, its loop among the
+                // block's lines
+                Stmt::Expr(Expr::Assign(mut a), Some(semi)) if simple_place(&a.left) => {
+                    if let Some((lines, value)) = self.result_block(&a.right) {
+                        out.extend(lines);
+                        *a.right = value;
+                    }
+                    out.push(Stmt::Expr(Expr::Assign(a), Some(semi)));
+                }
+                Stmt::Expr(Expr::Binary(mut b), Some(semi))
+                    if compound(&b.op) && simple_place(&b.left) =>
+                {
+                    if let Some((lines, value)) = self.result_block(&b.right) {
+                        out.extend(lines);
+                        *b.right = value;
+                    }
+                    out.push(Stmt::Expr(Expr::Binary(b), Some(semi)));
+                }
                 other => out.push(other),
             }
         }
@@ -461,4 +560,32 @@ pub(super) fn place_or_slice(e: &Expr) -> Option<(Expr, Option<Expr>, Expr)> {
         }
     };
     Some((x, start, len))
+}
+
+/// Whether `e` is a call to `detach` (`::mica::detach(…)`).
+fn is_detached(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+        if p.path.segments.last().is_some_and(|s| s.ident == "detach")))
+}
+
+/// A place whose evaluation reads no value a chain's lines make: a name, a
+/// field, an element at indices that are names or literals.
+fn simple_place(e: &Expr) -> bool {
+    match e {
+        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        Expr::Field(f) => simple_place(&f.base),
+        Expr::Index(i) => {
+            simple_place(&i.expr) && matches!(&*i.index, Expr::Lit(_) | Expr::Path(_))
+        }
+        _ => false,
+    }
+}
+
+/// `+=`, `-=`, `*=`, `/=`.
+fn compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_)
+    )
 }

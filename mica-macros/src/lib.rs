@@ -57,6 +57,7 @@ mod rules;
 mod spellings;
 mod structs;
 mod tangent;
+mod views;
 mod window_form;
 mod windows;
 mod wrapped;

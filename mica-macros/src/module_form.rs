@@ -156,6 +156,7 @@ fn functions(
         let outer_names: Vec<String> = outer.iter().map(|(t, _)| t.to_string()).collect();
         crate::structs::each_loops(&mut f, &outer_names);
         // closures and chains first, so `.map(helper)` becomes a call to inline
+        crate::views::rewrite(&mut f.block, errors);
         crate::closures::rewrite(&mut f.block, errors);
         let knobs = crate::iterators::knobs(&f);
         crate::iterators::rewrite(&mut f, knobs, errors);

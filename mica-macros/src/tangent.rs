@@ -171,6 +171,7 @@ pub fn companions(
     // the body as every form reads it: closures, chains and spellings
     // rewritten into loops and method calls
     let mut body = item.clone();
+    crate::views::rewrite(&mut body.block, &mut scratch);
     crate::closures::rewrite(&mut body.block, &mut scratch);
     let knobs = crate::iterators::knobs(&body);
     crate::iterators::rewrite(&mut body, knobs, &mut scratch);

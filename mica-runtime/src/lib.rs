@@ -17,6 +17,7 @@ mod real;
 pub mod rules;
 mod tangents;
 mod tape;
+mod views;
 
 #[doc(hidden)]
 pub use flat::{flat_basis, flat_column, flat_into, flat_len, flat_unit, Flat, FlatMut};
@@ -28,6 +29,9 @@ pub use tangents::{DirectionOf, Tangent, TangentOf};
 pub use tape::{
     room_each, room_times, trip, zip_back, Rewind, StackBack, StackTape, TakenBack, Writer,
 };
+
+#[doc(hidden)]
+pub use views::{chunks_count, chunks_exact_count, view_bounds, windows_count};
 
 pub use knob::{
     add_into, assert_knob, assert_knob_type, clear, element, grow_shape, index, index_add,

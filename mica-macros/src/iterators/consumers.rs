@@ -31,6 +31,13 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
     if deref {
         return Ok(None);
     }
+    // `x[a..b].to_vec()`: the elements collected (a whole array's copy is
+    // the lowering's)
+    let sub_slice = matches!(unparen(&m.receiver), Expr::Index(ix) if matches!(unparen(&ix.index), Expr::Range(_)));
+    let method = match method.as_str() {
+        "to_vec" | "to_owned" if sub_slice && m.args.is_empty() => "collect".to_string(),
+        _ => method,
+    };
     let consumers = ["sum", "product", "fold", "count", "collect"];
     if !consumers.contains(&method.as_str()) {
         return Ok(None);

@@ -153,6 +153,14 @@ impl Sweep<'_> {
                 let (and, x) = (&r.and_token, &inner.fwd);
                 Ok(Lowered { val: inner.val, fwd: quote!(#and #x) })
             }
+            Expr::Reference(r)
+                if matches!(crate::facts::syntax::strip_parens(&r.expr), Expr::Index(i) if matches!(crate::facts::syntax::strip_parens(&i.index), Expr::Range(_))) =>
+            {
+                Err(syn::Error::new_spanned(
+                    r.and_token,
+                    "a part of an array of recorded values is borrowed as a view bound by `let` (`let row = &x[a..b];`, not `mut`, of a name or a field), passed to a function, or read by index: `x[a + i]`",
+                ))
+            }
             Expr::Reference(r) => Err(syn::Error::new_spanned(
                 r.and_token,
                 "a reference to a recorded value is outside the recorded vocabulary; pass the value itself",

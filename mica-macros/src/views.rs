@@ -1,0 +1,437 @@
+//! Slice views written as the indices they stand for, before any analysis:
+//!
+//! ```text
+//! let row = &x[i * d..(i + 1) * d];   row[j]   row.len()   dot(row, w)
+//! // is
+//! let lo = i * d; let hi = (i + 1) * d;   x[lo + j]   (hi - lo)   dot(&x[lo..hi], w)
+//! ```
+//!
+//! A view is a `let` of a borrowed sub-slice (`&x[a..b]`, `&mut x[a..]`,
+//! `&x[..b]`), the halves of `x.split_at(k)`, or the element of a loop
+//! over `x.chunks(d)`, `x.chunks_exact(d)`, `x.windows(k)` (and the
+//! `_mut` chunks), alone or under `enumerate`, `zip`, `rev`, `skip`,
+//! `take` and `step_by`: that loop runs over the chunks' numbers and binds
+//! the chunk as a view. Each use of the view's name is then the place it
+//! borrows, so every recorded read is an element of an array Mica knows.
+//!
+//! The view's ends are computed once, where the view is made: the names
+//! they mention may change after it. Rust's borrow rules keep the viewed
+//! array itself unchanged while the view is in use, so reading it there
+//! reads what the view held. A view whose array's name is bound again
+//! later in its block stays as written (and is refused as before). The
+//! view's bounds are checked where it is made, as slicing checks them;
+//! an index past the view's end reads the array beyond it (the function
+//! as written, the primal, panics there).
+
+use crate::errors::Errors;
+use crate::helpers::subst::{Borrow, Bound};
+use proc_macro2::Span;
+use quote::format_ident;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, Pat, Stmt};
+
+mod chunks;
+
+/// Writes the views of `block` as indices; whether anything changed.
+pub fn rewrite(block: &mut syn::Block, errors: &mut Errors) -> bool {
+    let mut pass = Views {
+        next: first_free(block),
+        changed: false,
+        errors: Vec::new(),
+    };
+    pass.visit_block_mut(block);
+    for e in pass.errors {
+        errors.push(e);
+    }
+    pass.changed
+}
+
+struct Views {
+    next: usize,
+    changed: bool,
+    errors: Vec<syn::Error>,
+}
+
+/// Whether `stmts` up to the last that names `view` bind `array` again:
+/// the view's uses would then read another array under the same name.
+fn rebound_while_used(stmts: &[Stmt], view: &syn::Ident, array: &str) -> bool {
+    let view = view.to_string();
+    let last = stmts
+        .iter()
+        .rposition(|s| crate::names::mentions_ident(&quote::quote!(#s), &view));
+    match last {
+        Some(last) => binds_in(&stmts[..=last], array),
+        None => false,
+    }
+}
+
+/// A refused view's value as a constant, so nothing else is said about it.
+fn detach(local: &mut syn::Local) {
+    if let Some(init) = &mut local.init {
+        let value = &init.expr;
+        *init.expr = syn::parse_quote!(::mica::detach(#value));
+    }
+}
+
+/// The error for a view whose array's name is bound again while it is in
+/// use.
+fn rebound(at: &syn::Ident, array: &str) -> syn::Error {
+    syn::Error::new(
+        at.span(),
+        format!("`{at}` views `{array}`, and `{array}` is bound again while `{at}` is in use; give the new binding another name"),
+    )
+}
+
+fn unparen(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => unparen(&p.expr),
+        Expr::Group(g) => unparen(&g.expr),
+        other => other,
+    }
+}
+
+/// A place a view may borrow: a name, a field of one, an element of one
+/// (`m[i]`; its indices are computed once, where the view is made).
+fn is_stable_place(e: &Expr) -> bool {
+    match unparen(e) {
+        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        Expr::Field(f) => is_stable_place(&f.base),
+        Expr::Index(i) => is_stable_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
+        _ => false,
+    }
+}
+
+/// The name a place starts from (`m` of `m.w[0]`).
+fn root(e: &Expr) -> Option<String> {
+    match unparen(e) {
+        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        Expr::Field(f) => root(&f.base),
+        Expr::Index(i) => root(&i.expr),
+        _ => None,
+    }
+}
+
+/// The number after the last `__mica_view_` name already in `block` (a
+/// body rewritten before, as a helper's inlined body is, keeps its names).
+fn first_free(block: &syn::Block) -> usize {
+    let mut names = std::collections::HashSet::new();
+    crate::names::idents_in(quote::quote!(#block), &mut names);
+    names
+        .iter()
+        .filter_map(|n| n.strip_prefix("__mica_view_"))
+        .filter_map(|rest| rest.rsplit('_').next()?.parse::<usize>().ok())
+        .max()
+        .map_or(0, |n| n + 1)
+}
+
+/// How a view borrows.
+struct View {
+    /// the view's name
+    name: syn::Ident,
+    /// the array viewed
+    place: Expr,
+    /// `&mut`
+    mutable: bool,
+    /// where the view starts and ends (`None`: the array's end)
+    lo: Option<Expr>,
+    hi: Option<Expr>,
+}
+
+impl Views {
+    fn fresh(&mut self, role: &str) -> syn::Ident {
+        let n = self.next;
+        self.next += 1;
+        format_ident!("__mica_view_{}_{}", role, n, span = Span::mixed_site())
+    }
+
+    /// `place` with each index that is not a literal computed once, in a
+    /// `let` pushed to `lines` (`m[i]` as `m[ix]`): the view then reads the
+    /// row it was made of, whatever `i` becomes.
+    fn stable(&mut self, place: &Expr, lines: &mut Vec<Stmt>) -> Expr {
+        match place {
+            Expr::Paren(p) => self.stable(&p.expr, lines),
+            Expr::Group(g) => self.stable(&g.expr, lines),
+            Expr::Field(f) => {
+                let mut f = f.clone();
+                *f.base = self.stable(&f.base, lines);
+                Expr::Field(f)
+            }
+            Expr::Index(i) => {
+                let mut i = i.clone();
+                *i.expr = self.stable(&i.expr, lines);
+                if !matches!(unparen(&i.index), Expr::Lit(_)) {
+                    let name = self.fresh("ix");
+                    let index = &i.index;
+                    lines.push(syn::parse_quote!(let #name: usize = #index;));
+                    *i.index = syn::parse_quote!(#name);
+                }
+                Expr::Index(i)
+            }
+            other => other.clone(),
+        }
+    }
+
+    /// `let` lines binding the view's ends, and the view's name replaced
+    /// by what it borrows in `rest`.
+    fn bind(&mut self, view: View, rest: &mut [Stmt]) -> Vec<Stmt> {
+        let View {
+            name,
+            place,
+            mutable,
+            lo,
+            hi,
+        } = view;
+        let mut lines: Vec<Stmt> = Vec::new();
+        let place = self.stable(&place, &mut lines);
+        let lo_name = self.fresh("lo");
+        let lo: Expr = match lo {
+            Some(lo) if matches!(unparen(&lo), Expr::Lit(_)) => lo,
+            Some(lo) => {
+                lines.push(syn::parse_quote!(let #lo_name: usize = #lo;));
+                syn::parse_quote!(#lo_name)
+            }
+            None => syn::parse_quote!(0),
+        };
+        let hi_name = self.fresh("hi");
+        let hi: Expr = match hi {
+            Some(hi) if matches!(unparen(&hi), Expr::Lit(_)) => hi,
+            Some(hi) => {
+                lines.push(syn::parse_quote!(let #hi_name: usize = #hi;));
+                syn::parse_quote!(#hi_name)
+            }
+            None => syn::parse_quote!(#place.len()),
+        };
+        // the bounds slicing checks, checked where the view is made
+        lines.push(syn::parse_quote!(
+            ::mica::__private::view_bounds(#lo, #hi, #place.len());
+        ));
+        let bare: Expr = match mutable {
+            true => syn::parse_quote!(&mut #place[#lo..#hi]),
+            false => syn::parse_quote!(&#place[#lo..#hi]),
+        };
+        let mut borrow = Borrow {
+            name: name.to_string(),
+            place,
+            bare,
+            slice: Some((lo, Some(hi))),
+        };
+        borrow.stmts(rest);
+        lines
+    }
+}
+
+/// `let name = &x[a..b];` (or `&mut`, or typed `let name: &[f64] = …`):
+/// the view.
+fn view_let(local: &syn::Local) -> Option<View> {
+    let init = local.init.as_ref()?;
+    if init.diverge.is_some() {
+        return None;
+    }
+    let name = simple_name(&local.pat)?;
+    let Expr::Reference(r) = unparen(&init.expr) else {
+        return None;
+    };
+    let Expr::Index(ix) = unparen(&r.expr) else {
+        return None;
+    };
+    let Expr::Range(range) = unparen(&ix.index) else {
+        return None;
+    };
+    if !is_stable_place(&ix.expr) {
+        return None;
+    }
+    let hi = range.end.as_deref().map(|hi| match range.limits {
+        syn::RangeLimits::HalfOpen(_) => hi.clone(),
+        syn::RangeLimits::Closed(_) => syn::parse_quote!(#hi + 1),
+    });
+    Some(View {
+        name,
+        place: (*ix.expr).clone(),
+        mutable: r.mutability.is_some(),
+        lo: range.start.as_deref().cloned(),
+        hi,
+    })
+}
+
+/// A name bound plainly (`row`, `row: &[f64]`): not `mut`, not `ref`.
+fn simple_name(pat: &Pat) -> Option<syn::Ident> {
+    match pat {
+        Pat::Ident(p) if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() => {
+            Some(p.ident.clone())
+        }
+        Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)) => simple_name(&t.pat),
+        _ => None,
+    }
+}
+
+/// `let (a, b) = x.split_at(k);` (or `split_at_mut`).
+struct Split2 {
+    /// the halves' names (`None` for `_`)
+    halves: [Option<syn::Ident>; 2],
+    /// the array split
+    place: Expr,
+    /// where
+    at: Expr,
+    /// `split_at_mut`
+    mutable: bool,
+}
+
+/// The split a `let` makes, if it is one.
+fn split_let(local: &syn::Local) -> Option<Split2> {
+    let init = local.init.as_ref()?;
+    if init.diverge.is_some() {
+        return None;
+    }
+    let Expr::MethodCall(m) = unparen(&init.expr) else {
+        return None;
+    };
+    let mutable = match m.method.to_string().as_str() {
+        "split_at" => false,
+        "split_at_mut" => true,
+        _ => return None,
+    };
+    if m.args.len() != 1 || !is_stable_place(&m.receiver) {
+        return None;
+    }
+    let pat = match &local.pat {
+        Pat::Type(t) => &*t.pat,
+        p => p,
+    };
+    let Pat::Tuple(t) = pat else { return None };
+    if t.elems.len() != 2 {
+        return None;
+    }
+    let half = |p: &Pat| -> Option<Option<syn::Ident>> {
+        match p {
+            Pat::Wild(_) => Some(None),
+            p => simple_name(p).map(Some),
+        }
+    };
+    let first = half(&t.elems[0])?;
+    let second = half(&t.elems[1])?;
+    Some(Split2 {
+        halves: [first, second],
+        place: (*m.receiver).clone(),
+        at: m.args[0].clone(),
+        mutable,
+    })
+}
+
+/// Whether `name` is bound anywhere in `stmts` (conservatively: in any
+/// pattern, at any depth).
+fn binds_in(stmts: &[Stmt], name: &str) -> bool {
+    let mut bound = Bound::default();
+    for s in stmts {
+        bound.visit_stmt(s);
+    }
+    bound.0.contains(name)
+}
+
+impl Views {
+    /// A block's statements, views bound and chunk loops rewritten in
+    /// order, each statement then visited.
+    fn stmts(&mut self, stmts: Vec<Stmt>) -> Vec<Stmt> {
+        let mut rest = stmts;
+        let mut out = Vec::with_capacity(rest.len());
+        while !rest.is_empty() {
+            let mut stmt = rest.remove(0);
+            match &mut stmt {
+                Stmt::Local(local) => {
+                    if let Some(view) = view_let(local) {
+                        let array = root(&view.place).unwrap_or_default();
+                        if rebound_while_used(&rest, &view.name, &array) {
+                            self.errors.push(rebound(&view.name, &array));
+                            detach(local);
+                        } else {
+                            out.extend(self.bind(view, &mut rest));
+                            self.changed = true;
+                            continue;
+                        }
+                    }
+                    if let Some(Split2 {
+                        halves: [a, b],
+                        place,
+                        at,
+                        mutable,
+                    }) = split_let(local)
+                    {
+                        let array = root(&place).unwrap_or_default();
+                        let clash = [&a, &b]
+                            .into_iter()
+                            .flatten()
+                            .find(|name| rebound_while_used(&rest, name, &array));
+                        if let Some(name) = clash {
+                            self.errors.push(rebound(name, &array));
+                            detach(local);
+                        } else {
+                            let mut lines = Vec::new();
+                            let place = self.stable(&place, &mut lines);
+                            out.extend(lines);
+                            let point = self.fresh("at");
+                            out.push(syn::parse_quote!(let #point: usize = #at;));
+                            for (name, lo, hi) in [
+                                (a, None, Some(syn::parse_quote!(#point))),
+                                (b, Some(syn::parse_quote!(#point)), None),
+                            ] {
+                                let Some(name) = name else { continue };
+                                let view = View {
+                                    name,
+                                    place: place.clone(),
+                                    mutable,
+                                    lo,
+                                    hi,
+                                };
+                                out.extend(self.bind(view, &mut rest));
+                            }
+                            self.changed = true;
+                            continue;
+                        }
+                    }
+                }
+                Stmt::Expr(Expr::ForLoop(f), _) => {
+                    if let Some(before) = self.chunk_loop(f) {
+                        out.extend(before);
+                        self.changed = true;
+                    }
+                }
+                _ => {}
+            }
+            self.visit_stmt_mut(&mut stmt);
+            out.push(stmt);
+        }
+        out
+    }
+}
+
+impl VisitMut for Views {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let stmts = std::mem::take(&mut block.stmts);
+        block.stmts = self.stmts(stmts);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let Expr::MethodCall(m) = e {
+            if self.chunk_chain(m).is_some() {
+                self.changed = true;
+            }
+        }
+    }
+
+    /// the lines of a `tape!` window, the elements of a `vec![…]`
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        if m.path.segments.last().is_some_and(|s| s.ident == "tape") {
+            if let Ok(stmts) =
+                syn::parse::Parser::parse2(syn::Block::parse_within, m.tokens.clone())
+            {
+                let stmts = self.stmts(stmts);
+                m.tokens = quote::quote!(#(#stmts)*);
+            }
+        } else {
+            crate::facts::syntax::visit_macro_mut(self, m);
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}

@@ -1,0 +1,502 @@
+//! Loops and chains over `chunks`, `chunks_exact`, `chunks_mut` and
+//! `windows`: over the chunks' numbers, each closure or loop body that is
+//! given a chunk binding it as a view (`super`).
+
+use super::*;
+/// What a loop's source splits its array into.
+#[derive(Clone, Copy)]
+enum Split {
+    Chunks,
+    ChunksExact,
+    Windows,
+}
+
+/// A loop over `x.chunks(d)` (possibly under adapters that keep the
+/// chunk's place in the pattern): the array, the split, its size, whether
+/// the chunks are `&mut`, and the path from the pattern to the chunk's
+/// binding (`0` for `zip`'s first, `1` for `enumerate`'s second).
+struct ChunkLoop {
+    place: Expr,
+    /// for a part of the array (`x[a..b].chunks(d)`): where it starts and
+    /// ends (`None`: the array's start, its end)
+    start: Option<Expr>,
+    end: Option<Expr>,
+    split: Split,
+    size: Expr,
+    mutable: bool,
+    /// the chain with the source replaced, written back by the caller
+    path: Vec<usize>,
+}
+
+/// The chunk source under `e`'s adapters, if any; `path` collects the
+/// tuple positions from the outermost adapter in.
+fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
+    let Expr::MethodCall(m) = unparen(e) else {
+        return None;
+    };
+    let method = m.method.to_string();
+    let (split, mutable) = match method.as_str() {
+        "chunks" => (Split::Chunks, false),
+        "chunks_mut" => (Split::Chunks, true),
+        "chunks_exact" => (Split::ChunksExact, false),
+        "chunks_exact_mut" => (Split::ChunksExact, true),
+        "windows" => (Split::Windows, false),
+        "enumerate" if m.args.is_empty() => {
+            path.push(1);
+            return chunk_source(&m.receiver, path);
+        }
+        "zip" if m.args.len() == 1 => {
+            path.push(0);
+            return chunk_source(&m.receiver, path);
+        }
+        "rev" if m.args.is_empty() => return chunk_source(&m.receiver, path),
+        "skip" | "take" | "step_by" if m.args.len() == 1 => return chunk_source(&m.receiver, path),
+        // the chunk passes through; the closure is given it too
+        "filter" if matches!(m.args.first(), Some(Expr::Closure(c)) if c.inputs.len() == 1) => {
+            return chunk_source(&m.receiver, path)
+        }
+        _ => return None,
+    };
+    if m.args.len() != 1 {
+        return None;
+    }
+    // the array, or a part of it (a view's chunks, once the view is
+    // written as its array's indices)
+    let (place, start, end) = match unparen(&m.receiver) {
+        Expr::Index(ix) => match unparen(&ix.index) {
+            Expr::Range(r) => {
+                let end = r.end.as_deref().map(|hi| match r.limits {
+                    syn::RangeLimits::HalfOpen(_) => hi.clone(),
+                    syn::RangeLimits::Closed(_) => syn::parse_quote!(#hi + 1),
+                });
+                ((*ix.expr).clone(), r.start.as_deref().cloned(), end)
+            }
+            _ => ((*m.receiver).clone(), None, None),
+        },
+        _ => ((*m.receiver).clone(), None, None),
+    };
+    if !is_stable_place(&place) {
+        return None;
+    }
+    Some(ChunkLoop {
+        place,
+        start,
+        end,
+        split,
+        size: m.args[0].clone(),
+        mutable,
+        path: Vec::new(),
+    })
+}
+
+/// The adapters a chunk loop may sit under.
+fn is_adapter(method: &str) -> bool {
+    matches!(
+        method,
+        "enumerate" | "zip" | "rev" | "skip" | "take" | "step_by" | "filter"
+    )
+}
+
+/// The closures of the `filter`s between `e` and its chunk source, each
+/// with the path from its parameter to the chunk (outermost first).
+fn filters<'e>(
+    e: &'e mut Expr,
+    out: &mut Vec<(&'e mut syn::ExprClosure, Vec<usize>)>,
+) -> Vec<usize> {
+    match e {
+        Expr::Paren(p) => filters(&mut p.expr, out),
+        Expr::Group(g) => filters(&mut g.expr, out),
+        Expr::MethodCall(m) if is_adapter(&m.method.to_string()) => {
+            let method = m.method.to_string();
+            let mut path = filters(&mut m.receiver, out);
+            match method.as_str() {
+                "enumerate" => path.insert(0, 1),
+                "zip" => path.insert(0, 0),
+                "filter" => {
+                    if let Some(Expr::Closure(c)) = m.args.first_mut() {
+                        out.push((c, path.clone()));
+                    }
+                }
+                _ => {}
+            }
+            path
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `e` with its chunk source (found as [`chunk_source`] does) replaced by
+/// `with`.
+fn replace_source(e: &mut Expr, with: Expr) {
+    match e {
+        Expr::Paren(p) => replace_source(&mut p.expr, with),
+        Expr::Group(g) => replace_source(&mut g.expr, with),
+        Expr::MethodCall(m) if is_adapter(&m.method.to_string()) => {
+            replace_source(&mut m.receiver, with)
+        }
+        other => *other = with,
+    }
+}
+
+/// The sub-pattern at `path` of `pat`, if each step is a pair.
+fn pattern_at<'p>(pat: &'p mut Pat, path: &[usize]) -> Option<&'p mut Pat> {
+    let Some((first, rest)) = path.split_first() else {
+        return Some(pat);
+    };
+    match pat {
+        Pat::Paren(p) => pattern_at(&mut p.pat, path),
+        Pat::Reference(r) => pattern_at(&mut r.pat, path),
+        Pat::Tuple(t) if t.elems.len() == 2 => pattern_at(&mut t.elems[*first], rest),
+        _ => None,
+    }
+}
+
+impl Views {
+    /// `for row in x.chunks(d) { … }` as a loop over the chunks' numbers
+    /// binding `row` as a view; the lines that go before the loop (the
+    /// size, computed once).
+    pub(super) fn chunk_loop(&mut self, f: &mut syn::ExprForLoop) -> Option<Vec<Stmt>> {
+        let mut path = Vec::new();
+        let mut source = chunk_source(&f.expr, &mut path)?;
+        path.reverse();
+        source.path = path;
+        let chunk = match pattern_at(&mut f.pat, &source.path)? {
+            Pat::Wild(_) => None,
+            p => Some(simple_name(p)?),
+        };
+        // the array's name must mean the array wherever the chunk is used
+        let array = root(&source.place)?;
+        let mut bound = Bound::default();
+        bound.visit_pat(&f.pat);
+        let shadowed = match &chunk {
+            Some(chunk) => rebound_while_used(&f.body.stmts, chunk, &array),
+            None => false,
+        };
+        if bound.0.contains(&array) || shadowed {
+            let at = chunk.unwrap_or_else(|| format_ident!("{}", array));
+            self.errors.push(rebound(&at, &array));
+            // reported: the loop stays, over a constant, so nothing else
+            // is said about it
+            let iterated = &f.expr;
+            *f.expr = syn::parse_quote!(::mica::detach(#iterated));
+            return None;
+        }
+        let mut before: Vec<Stmt> = Vec::new();
+        let (place, size, count) = self.chunk_parts(&source, &mut before);
+        self.filter_views(&mut f.expr, &source, &place, &size, &array)?;
+        let counter = self.fresh("chunk");
+        // the chunks' numbers in the source's place, under its adapters
+        let direct = chunk_source(&f.expr, &mut Vec::new()).is_some()
+            && matches!(unparen(&f.expr), Expr::MethodCall(m) if !is_adapter(&m.method.to_string()));
+        match direct {
+            true => *f.expr = syn::parse_quote!(0..#count),
+            false => replace_source(&mut f.expr, syn::parse_quote!((0..#count))),
+        }
+        if let Some(p) = pattern_at(&mut f.pat, &source.path) {
+            *p = syn::parse_quote!(#counter);
+        }
+        if let Some(chunk) = chunk {
+            let view = chunk_view(&source, chunk, &counter, &place, &size);
+            let mut body = std::mem::take(&mut f.body.stmts);
+            let mut lines = self.bind(view, &mut body);
+            lines.extend(body);
+            f.body.stmts = lines;
+        }
+        Some(before)
+    }
+
+    /// The closures of the `filter`s between `e` and its chunk source given
+    /// the chunk's number, each binding the chunk as a view; `None`, and
+    /// `e` unchanged, if one cannot.
+    fn filter_views(
+        &mut self,
+        e: &mut Expr,
+        source: &ChunkLoop,
+        place: &Part,
+        size: &Expr,
+        array: &str,
+    ) -> Option<()> {
+        let mut copy = e.clone();
+        let mut list = Vec::new();
+        filters(&mut copy, &mut list);
+        for (c, path) in list {
+            let mut bound = Bound::default();
+            for p in &c.inputs {
+                bound.visit_pat(p);
+            }
+            if bound.0.contains(array) {
+                return None;
+            }
+            let target = pattern_at(c.inputs.first_mut()?, &path)?;
+            // `|&c|`: the chunk's number, given by reference or not
+            let target = match target {
+                Pat::Reference(r) => &mut *r.pat,
+                t => t,
+            };
+            let name = match &*target {
+                Pat::Wild(_) => None,
+                p => Some(simple_name(p)?),
+            };
+            let given = self.fresh("given");
+            *target = syn::parse_quote!(#given);
+            if let Some(name) = name {
+                let body = &c.body;
+                let mut rest: Vec<Stmt> = vec![Stmt::Expr(syn::parse_quote!(#body), None)];
+                if rebound_while_used(&rest, &name, array) {
+                    return None;
+                }
+                let counter = self.fresh("chunk");
+                let view = chunk_view(source, name, &counter, place, size);
+                let mut lines: Vec<Stmt> = vec![syn::parse_quote!(
+                    let #counter: usize = *::core::borrow::Borrow::<usize>::borrow(&#given);
+                )];
+                lines.extend(self.bind(view, &mut rest));
+                lines.extend(rest);
+                *c.body = syn::parse_quote!({ #(#lines)* });
+            }
+        }
+        *e = copy;
+        Some(())
+    }
+
+    /// The part split (the array's indices and the part's ends computed
+    /// once, its bounds checked), the size (computed once unless a
+    /// literal) and the number of chunks of a chunk source; the lines
+    /// computing them go to `before`.
+    fn chunk_parts(&mut self, source: &ChunkLoop, before: &mut Vec<Stmt>) -> (Part, Expr, Expr) {
+        let place = self.stable(&source.place, before);
+        let mut once = |e: &Expr, role: &str, before: &mut Vec<Stmt>| -> Expr {
+            match unparen(e) {
+                Expr::Lit(_) => e.clone(),
+                _ => {
+                    let name = self.fresh(role);
+                    before.push(syn::parse_quote!(let #name: usize = #e;));
+                    syn::parse_quote!(#name)
+                }
+            }
+        };
+        let start = source.start.as_ref().map(|e| once(e, "lo", before));
+        let end = source.end.as_ref().map(|e| once(e, "hi", before));
+        let size = once(&source.size, "size", before);
+        if source.start.is_some() || source.end.is_some() {
+            let lo: Expr = start.clone().unwrap_or_else(|| syn::parse_quote!(0));
+            let hi: Expr = end
+                .clone()
+                .unwrap_or_else(|| syn::parse_quote!(#place.len()));
+            before.push(syn::parse_quote!(
+                ::mica::__private::view_bounds(#lo, #hi, #place.len());
+            ));
+        }
+        let part = part_of(place, start, end);
+        let count = count_of(source, &part, &size);
+        (part, size, count)
+    }
+
+    /// `src.chunks(d).map(|c| …)` (or `filter`, `fold`, `for_each`, `any`,
+    /// `all`, after adapters): the chain over the chunks' numbers, the
+    /// closure binding the chunk as a view; `None` if `m` is no such call.
+    pub(super) fn chunk_chain(&mut self, m: &mut syn::ExprMethodCall) -> Option<()> {
+        let method = m.method.to_string();
+        let (arg, param) = match method.as_str() {
+            "map" | "for_each" | "any" | "all" | "filter_map" | "flat_map" => (0, 0),
+            "fold" => (1, 1),
+            _ => return None,
+        };
+        let mut path = Vec::new();
+        let mut source = chunk_source(&m.receiver, &mut path)?;
+        path.reverse();
+        source.path = path;
+        // a function named for the closure (`.map(pair)`): called by one
+        let named = m.args.iter().nth(arg).and_then(|f| match unparen(f) {
+            Expr::Path(p) if p.qself.is_none() => Some(p.clone()),
+            _ => None,
+        });
+        if let Some(f) = named {
+            m.args[arg] = match arg {
+                0 => syn::parse_quote!(|__mica_chunk| #f(__mica_chunk)),
+                _ => syn::parse_quote!(|__mica_acc, __mica_chunk| #f(__mica_acc, __mica_chunk)),
+            };
+        }
+        let Some(Expr::Closure(closure)) = m.args.iter_mut().nth(arg) else {
+            return None;
+        };
+        let pat = closure.inputs.iter_mut().nth(param)?;
+        let chunk = match pattern_at(pat, &source.path)? {
+            Pat::Wild(_) => None,
+            p => Some(simple_name(p)?),
+        };
+        let array = root(&source.place)?;
+        let mut bound = Bound::default();
+        for p in &closure.inputs {
+            bound.visit_pat(p);
+        }
+        let body = &closure.body;
+        let shadowed = match &chunk {
+            Some(chunk) => rebound_while_used(&[syn::parse_quote!(#body;)], chunk, &array),
+            None => false,
+        };
+        if bound.0.contains(&array) || shadowed {
+            let at = chunk.unwrap_or_else(|| format_ident!("{}", array));
+            self.errors.push(rebound(&at, &array));
+            return None;
+        }
+        // the size and the array's indices are read inside the closure:
+        // literals, or names the closure does not assign
+        let mut assigned = Assigned::default();
+        assigned.visit_expr(&closure.body);
+        assigned.visit_expr(&m.receiver);
+        bound.visit_expr(&m.receiver);
+        // (nor binds as a parameter)
+        let fixed = |e: &Expr| match unparen(e) {
+            Expr::Lit(_) => true,
+            Expr::Path(p) => p.path.get_ident().is_some_and(|i| {
+                let i = i.to_string();
+                !assigned.0.contains(&i) && !bound.0.contains(&i)
+            }),
+            _ => false,
+        };
+        let ends_fixed = [&source.start, &source.end]
+            .into_iter()
+            .flatten()
+            .all(&fixed);
+        if !fixed(&source.size) || !indices_fixed(&source.place, &fixed) || !ends_fixed {
+            return None;
+        }
+        let place = part_of(
+            source.place.clone(),
+            source.start.clone(),
+            source.end.clone(),
+        );
+        let size = source.size.clone();
+        let count = count_of(&source, &place, &size);
+        self.filter_views(&mut m.receiver, &source, &place, &size, &array)?;
+        let counter = self.fresh("chunk");
+        if let Some(p) = pattern_at(closure.inputs.iter_mut().nth(param)?, &source.path) {
+            *p = syn::parse_quote!(#counter);
+        }
+        if let Some(chunk) = chunk {
+            let view = chunk_view(&source, chunk, &counter, &place, &size);
+            let body = &closure.body;
+            let mut rest: Vec<Stmt> = vec![Stmt::Expr(syn::parse_quote!(#body), None)];
+            let mut lines = self.bind(view, &mut rest);
+            lines.extend(rest);
+            *closure.body = syn::parse_quote!({ #(#lines)* });
+        }
+        replace_source(&mut m.receiver, syn::parse_quote!((0..#count)));
+        Some(())
+    }
+}
+
+/// The names a body assigns (`d = …`, `d += …`, `d[i] = …`: `d`).
+#[derive(Default)]
+struct Assigned(std::collections::HashSet<String>);
+
+impl<'ast> Visit<'ast> for Assigned {
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        if let Some(name) = root(&a.left) {
+            self.0.insert(name);
+        }
+        syn::visit::visit_expr_assign(self, a);
+    }
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        use syn::BinOp::*;
+        let compound = matches!(
+            b.op,
+            AddAssign(_)
+                | SubAssign(_)
+                | MulAssign(_)
+                | DivAssign(_)
+                | RemAssign(_)
+                | BitXorAssign(_)
+                | BitAndAssign(_)
+                | BitOrAssign(_)
+                | ShlAssign(_)
+                | ShrAssign(_)
+        );
+        if let (true, Some(name)) = (compound, root(&b.left)) {
+            self.0.insert(name);
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+}
+
+/// Whether every index of `place` is `fixed`.
+fn indices_fixed(place: &Expr, fixed: &dyn Fn(&Expr) -> bool) -> bool {
+    match unparen(place) {
+        Expr::Field(f) => indices_fixed(&f.base, fixed),
+        Expr::Index(i) => fixed(&i.index) && indices_fixed(&i.expr, fixed),
+        _ => true,
+    }
+}
+
+/// The part `place[start..end]` (`None`: its start, its end).
+fn part_of(place: Expr, start: Option<Expr>, end: Option<Expr>) -> Part {
+    let len: Expr = match (&start, end) {
+        (None, None) => syn::parse_quote!(#place.len()),
+        (None, Some(end)) => end,
+        (Some(start), None) => syn::parse_quote!((#place.len() - #start)),
+        (Some(start), Some(end)) => syn::parse_quote!((#end - #start)),
+    };
+    Part { place, start, len }
+}
+
+/// The elements a chunk source splits: `place[start..start + len]`.
+pub(super) struct Part {
+    place: Expr,
+    start: Option<Expr>,
+    len: Expr,
+}
+
+impl Part {
+    /// The index `e` counts from the part's start.
+    fn at(&self, e: Expr) -> Expr {
+        match &self.start {
+            Some(start) => syn::parse_quote!(#start + #e),
+            None => e,
+        }
+    }
+}
+
+/// How many chunks a chunk source yields.
+fn count_of(source: &ChunkLoop, part: &Part, size: &Expr) -> Expr {
+    let len = &part.len;
+    match source.split {
+        Split::Chunks => syn::parse_quote!(::mica::__private::chunks_count(#len, #size)),
+        Split::ChunksExact => {
+            syn::parse_quote!(::mica::__private::chunks_exact_count(#len, #size))
+        }
+        Split::Windows => syn::parse_quote!(::mica::__private::windows_count(#len, #size)),
+    }
+}
+
+/// The view a chunk source binds for chunk number `counter`.
+fn chunk_view(
+    source: &ChunkLoop,
+    name: syn::Ident,
+    counter: &syn::Ident,
+    part: &Part,
+    size: &Expr,
+) -> View {
+    let len = &part.len;
+    let (lo, hi): (Expr, Expr) = match source.split {
+        Split::Chunks => (
+            syn::parse_quote!(#counter * #size),
+            syn::parse_quote!(::core::cmp::min((#counter + 1) * #size, #len)),
+        ),
+        Split::ChunksExact => (
+            syn::parse_quote!(#counter * #size),
+            syn::parse_quote!((#counter + 1) * #size),
+        ),
+        Split::Windows => (
+            syn::parse_quote!(#counter),
+            syn::parse_quote!(#counter + #size),
+        ),
+    };
+    View {
+        name,
+        place: part.place.clone(),
+        mutable: source.mutable,
+        lo: Some(part.at(lo)),
+        hi: Some(part.at(hi)),
+    }
+}
