@@ -1069,3 +1069,42 @@ fn regression_helper_parameter_named_as_the_tracked_one() {
     assert_eq!(y, shadowed_parameter::f(-1.26, 0.5));
     assert_eq!(g, 1.0, "d/dx0 of a constant plus x0");
 }
+
+/// The generator writes views and loops over chunks and windows, each in
+/// some of a run's programs (with `enumerate`, and a view's chunk of a
+/// length that varies), so the differential run checks them.
+#[test]
+fn the_generator_writes_views_and_chunk_loops() {
+    let texts: Vec<String> = (0..300)
+        .map(|i| gen::render(&gen::generate(7_000_003 * 11 + i), i as usize))
+        .collect();
+    let count = |what: &str| texts.iter().filter(|t| t.contains(what)).count();
+    let views = texts
+        .iter()
+        .filter(|t| {
+            t.lines()
+                .any(|l| l.contains("let ") && l.contains(" = &") && l.contains(".."))
+        })
+        .count();
+    for (what, n) in [
+        ("a view", views),
+        ("chunks_exact", count(".chunks_exact(")),
+        ("windows", count(".windows(")),
+        ("chunks", count(".chunks(")),
+        (
+            "enumerate over chunks",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines().any(|l| {
+                        (l.contains(".chunks") || l.contains(".windows("))
+                            && l.contains(".enumerate()")
+                    })
+                })
+                .count(),
+        ),
+    ] {
+        println!("{what}: in {n} of 300 programs");
+        assert!(n >= 10, "{what}: in {n} of 300 programs");
+    }
+}

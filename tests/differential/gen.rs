@@ -241,6 +241,10 @@ pub enum For {
     Len(String, String),
     Enum(String, String, String),
     Zip(String, String, String, String),
+    /// `c in w.chunks_exact(k)` (form 0), `w.windows(k)` (1) or
+    /// `w.chunks(k)` (2), with `(j, c)` and `.enumerate()` where the index
+    /// is named: the chunk a view of `w`
+    Chunks(String, String, u8, usize, Option<String>),
 }
 
 #[derive(Clone, Debug)]
@@ -301,6 +305,8 @@ pub enum S {
     /// `let f = |x: f64| e;`: a closure of one scalar that reads only its
     /// parameter, the knobs and the untracked parameter
     LetClosure(String, String, E),
+    /// `let v = &w[lo..hi];`: a view of an array, read until its block ends
+    View(String, String, usize, usize),
     /// a call to block helper `u{k}`: `let r = u0(..);` (an array),
     /// `let (p, q) = u0(..);`, `let t = u0(..);` or `u0(..);` by what it
     /// returns
@@ -514,6 +520,11 @@ const FLOW_CALLS: bool = false;
 /// closures bound by `let` (called, and passed to `map`): a switch to take
 /// them out while a fault they show is tracked down.
 const CHAINS: bool = true;
+
+/// Views of arrays (`let v = &w[1..3];`) and loops over `chunks`,
+/// `chunks_exact` and `windows` (the chunk a view): a switch to take them
+/// out while a fault they show is tracked down.
+const VIEWS: bool = true;
 
 const MONO: [&str; 24] = [
     "sqrt", "cbrt", "exp", "exp2", "exp_m1", "ln", "log2", "log10", "ln_1p", "sin", "cos", "tan",
@@ -912,6 +923,12 @@ impl Gen {
                 self.closure(s, top, &mut out);
                 continue;
             }
+            if VIEWS && self.rng.chance(0.05) {
+                if let Some(v) = self.view(s) {
+                    out.push(v);
+                }
+                continue;
+            }
             let k = self.rng.below(if depth >= 2 { 6 } else { 13 });
             match k {
                 // shadow an outer scalar (not an assignment target, whose
@@ -1080,12 +1097,71 @@ impl Gen {
         out
     }
 
+    /// `let v = &w[lo..hi];` of an array in scope (at least 2 long): `v`
+    /// joins the scope, and `w` is read, not written, until the block ends.
+    fn view(&mut self, s: &mut Scope) -> Option<S> {
+        let cands: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.dynamic && a.len >= 2)
+            .cloned()
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let w = cands[self.rng.below(cands.len())].clone();
+        let len = 1 + self.rng.below(w.len);
+        let lo = self.rng.below(w.len - len + 1);
+        let v = self.name("v");
+        for a in s.arrays.iter_mut().filter(|a| a.name == w.name) {
+            a.local = false;
+        }
+        s.arrays
+            .push(Arr::new(v.clone(), len, false, true, Src::SliceRef));
+        Some(S::View(v, w.name, lo, lo + len))
+    }
+
     fn for_loop(&mut self, s: &mut Scope, depth: usize) -> S {
         let mut inner = s.clone();
         inner.in_loop += 1;
         inner.exits = Some(true);
         let iterable: Vec<Arr> = s.arrays.iter().filter(|a| a.iterable).cloned().collect();
-        let kind = match self.rng.below(4) {
+        let chunkable: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.dynamic && a.len >= 2)
+            .cloned()
+            .collect();
+        let kind = match self.rng.below(if VIEWS { 5 } else { 4 }) {
+            4 if !chunkable.is_empty() => {
+                let w = chunkable[self.rng.below(chunkable.len())].clone();
+                let (c, mut form) = (self.name("c"), self.rng.below(3) as u8);
+                let k = 1 + self.rng.below(w.len);
+                if form == 2 && !w.len.is_multiple_of(k) && k > 4 {
+                    form = 0;
+                }
+                // the shortest chunk's length, and how many there are; a
+                // last chunk shorter than the others makes the chunk's
+                // length vary (at most 4: a "dynamic" slice's bound)
+                let (len, count, varies) = match form {
+                    0 => (k, w.len / k, false),
+                    1 => (k, w.len + 1 - k, false),
+                    _ if w.len.is_multiple_of(k) => (k, w.len / k, false),
+                    _ => (w.len % k, w.len.div_ceil(k), true),
+                };
+                let j = self.rng.chance(0.4).then(|| self.name("j"));
+                if let Some(j) = &j {
+                    inner.idx.push((j.clone(), count));
+                }
+                // the array is borrowed by the loop: read, not written
+                for a in inner.arrays.iter_mut().filter(|a| a.name == w.name) {
+                    a.local = false;
+                }
+                let mut chunk = Arr::new(c.clone(), len, false, true, Src::SliceRef);
+                chunk.dynamic = varies;
+                inner.arrays.push(chunk);
+                For::Chunks(c, w.name, form, k, j)
+            }
             1 if !iterable.is_empty() => {
                 let a = self.name("a");
                 let arr = &iterable[self.rng.below(iterable.len())];
@@ -3115,6 +3191,9 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
     match s {
         S::Let(_, e) => refs_e(e, r),
         S::LetClosure(_, _, e) => refs_e(e, r),
+        S::View(_, w, _, _) => {
+            r.insert(w.clone());
+        }
         S::Assign(n, _, e) => {
             assigned.insert(n.clone());
             refs_e(e, r);
@@ -3163,6 +3242,9 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
                 For::Zip(_, _, a, c) => {
                     r.insert(a.clone());
                     r.insert(c.clone());
+                }
+                For::Chunks(_, a, _, _, _) => {
+                    r.insert(a.clone());
                 }
             }
             body.iter().for_each(|s| refs_s(s, r, assigned));
@@ -3243,6 +3325,7 @@ fn label_of(f: &For) -> String {
         | For::Iter(i, _)
         | For::Len(i, _) => i,
         For::Enum(j, _, _) | For::Zip(j, _, _, _) => j,
+        For::Chunks(c, _, _, _, j) => j.as_ref().unwrap_or(c),
     };
     format!("l{first}")
 }
@@ -3829,6 +3912,9 @@ impl R<'_> {
                 self.e(y).0
             )
             .unwrap(),
+            S::View(v, w, lo, hi) => {
+                writeln!(o, "{pad}let {} = &{w}[{lo}..{hi}];", self.n(v)).unwrap()
+            }
             S::For(f, body) => {
                 let head = match f {
                     For::Range(i, n) => format!("{} in 0..{n}", self.n(i)),
@@ -3846,6 +3932,17 @@ impl R<'_> {
                             self.n(a),
                             self.n(c)
                         )
+                    }
+                    For::Chunks(c, w, form, k, j) => {
+                        let split = ["chunks_exact", "windows", "chunks"][*form as usize];
+                        match j {
+                            Some(j) => format!(
+                                "({}, {}) in {w}.{split}({k}).enumerate()",
+                                self.n(j),
+                                self.n(c)
+                            ),
+                            None => format!("{} in {w}.{split}({k})", self.n(c)),
+                        }
                     }
                 };
                 let label = label_of(f);
@@ -5217,7 +5314,8 @@ fn defs(s: &S) -> Vec<String> {
         | S::LetMat(n, ..)
         | S::LetVec(n, _)
         | S::ShadowLet(n, _)
-        | S::LetClosure(n, _, _) => vec![n.clone()],
+        | S::LetClosure(n, _, _)
+        | S::View(n, ..) => vec![n.clone()],
         S::ShiftIdx(i, _) => vec![i.clone()],
         S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
         S::LetIf(names, ..) => names.clone(),
@@ -5383,7 +5481,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
             ucalls_e(e, f);
         }
         S::Exit(c, _) | S::ExitTo(c, _, _) => ucalls_c(c, f),
-        S::ShiftIdx(..) | S::SwapScalars(..) => {}
+        S::ShiftIdx(..) | S::SwapScalars(..) | S::View(..) => {}
         S::Whole(_, op) => match op {
             Whole::Assign(es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
             Whole::Fill(e) => ucalls_e(e, f),
