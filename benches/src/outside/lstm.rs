@@ -88,11 +88,7 @@ pub mod adbench_lstm {
                 &mut cell[i * b..(i + 1) * b],
                 &xp,
             );
-            // as written, `xp = hidden[i * b..(i + 1) * b].to_vec();`, Mica
-            // refuses (`to_vec` of a sub-slice has no rule): the copy by hand
-            for j in 0..b {
-                xp[j] = hidden[i * b + j];
-            }
+            xp = hidden[i * b..(i + 1) * b].to_vec();
         }
         let mut ypred = vec![0.0; b];
         for i in 0..b {
