@@ -3,7 +3,9 @@
 //! sliced again, copied with `to_vec`), `&mut` views written through,
 //! `split_at` and `split_at_mut`, and loops over `chunks`, `chunks_exact`,
 //! `chunks_mut`, `windows`, under `enumerate`, `zip`, `rev`, `skip`,
-//! `step_by` and `take`, and in chains (`map`, `fold`, `filter`); copies of
+//! `step_by` and `take`, and in chains (`map`, `fold`, `filter`); elements
+//! by `iter_mut` and `for_each`, arrays destructured, `first` and `last`;
+//! copies of
 //! sub-slices by `to_vec()` and `to_owned()`; a view inside a `tape!`
 //! window and in a generic `T: Float` function.
 //!
@@ -150,6 +152,31 @@ macro_rules! programs {
                     row[0] * w[k] + row[2] + last[0] * m[i][1]
                 }
 
+                /// Elements by `iter_mut` (alone, zipped, enumerated, in
+                /// `for_each`, as `&mut out`), arrays destructured, and
+                /// `first`/`last`.
+                pub fn elements(#[tracked] w: &[$t]) -> $t {
+                    let mut out = vec![0.0; w.len()];
+                    for (o, v) in out.iter_mut().zip(w) {
+                        *o = v * 2.0;
+                    }
+                    for v in out.iter_mut() {
+                        *v = v.tanh();
+                    }
+                    for v in &mut out {
+                        *v *= 1.5;
+                    }
+                    out.iter_mut().enumerate().for_each(|(k, v)| *v += k as $t * 0.1);
+                    out.iter_mut().for_each(|v| *v = *v * *v);
+                    let head = [w[0], w[1] * w[2], w[2]];
+                    let [p, q, r] = head;
+                    let trio: [$t; 3] = [w[3], w[4].sin(), w[5]];
+                    let [a, _, c]: [$t; 3] = trio;
+                    *w.last().unwrap() * a + w.first().unwrap() * q + c * p - q * r
+                        + out[w.len() - 1]
+                        + out[0]
+                }
+
                 /// A view written through: `&mut` of a local array's part.
                 pub fn written(#[tracked] w: &[$t]) -> $t {
                     let mut state = vec![0.0; 2 * w.len()];
@@ -253,6 +280,11 @@ macro_rules! check_all {
                 0.0,
             ];
             same(&g, &by_hand, "moving by hand");
+
+            let (value, g) = elements_grad(p);
+            assert_eq!(value, elements(p), "elements: the value");
+            same(&g, &$q::models::elements_grad(p).1, "elements");
+            agree("elements", &|v| elements(v), p, &g);
 
             let (_, g) = written_grad(p);
             same(&g, &$q::models::written_grad(p).1, "written");

@@ -32,6 +32,11 @@ use syn::visit_mut::VisitMut;
 use syn::{Expr, Pat, Stmt};
 
 mod chunks;
+mod elements;
+mod places;
+
+use elements::{arithmetic, destructured, end_element, for_each_loop};
+use places::{is_stable_place, root, simple_name, unparen};
 
 /// Writes the views of `block` as indices; whether anything changed.
 pub fn rewrite(block: &mut syn::Block, errors: &mut Errors) -> bool {
@@ -83,35 +88,6 @@ fn rebound(at: &syn::Ident, array: &str) -> syn::Error {
     )
 }
 
-fn unparen(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => unparen(&p.expr),
-        Expr::Group(g) => unparen(&g.expr),
-        other => other,
-    }
-}
-
-/// A place a view may borrow: a name, a field of one, an element of one
-/// (`m[i]`; its indices are computed once, where the view is made).
-fn is_stable_place(e: &Expr) -> bool {
-    match unparen(e) {
-        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
-        Expr::Field(f) => is_stable_place(&f.base),
-        Expr::Index(i) => is_stable_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
-        _ => false,
-    }
-}
-
-/// The name a place starts from (`m` of `m.w[0]`).
-fn root(e: &Expr) -> Option<String> {
-    match unparen(e) {
-        Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
-        Expr::Field(f) => root(&f.base),
-        Expr::Index(i) => root(&i.expr),
-        _ => None,
-    }
-}
-
 /// The number after the last `__mica_view_` name already in `block` (a
 /// body rewritten before, as a helper's inlined body is, keeps its names).
 fn first_free(block: &syn::Block) -> usize {
@@ -136,6 +112,8 @@ struct View {
     /// where the view starts and ends (`None`: the array's end)
     lo: Option<Expr>,
     hi: Option<Expr>,
+    /// one element (at `lo`), not a part
+    element: bool,
 }
 
 impl Views {
@@ -181,9 +159,34 @@ impl Views {
             mutable,
             lo,
             hi,
+            element,
         } = view;
         let mut lines: Vec<Stmt> = Vec::new();
         let place = self.stable(&place, &mut lines);
+        if element {
+            // `&mut x[i]`: the element itself, at an index computed once
+            let at = self.fresh("at");
+            let index: Expr = match lo {
+                Some(lo) if matches!(unparen(&lo), Expr::Lit(_)) => lo,
+                Some(lo) => {
+                    lines.push(syn::parse_quote!(let #at: usize = #lo;));
+                    syn::parse_quote!(#at)
+                }
+                None => syn::parse_quote!(0),
+            };
+            let bare: Expr = match mutable {
+                true => syn::parse_quote!(&mut #place[#index]),
+                false => syn::parse_quote!(&#place[#index]),
+            };
+            let mut borrow = Borrow {
+                name: name.to_string(),
+                place: syn::parse_quote!(#place[#index]),
+                bare,
+                slice: None,
+            };
+            borrow.stmts(rest);
+            return lines;
+        }
         let lo_name = self.fresh("lo");
         let lo: Expr = match lo {
             Some(lo) if matches!(unparen(&lo), Expr::Lit(_)) => lo,
@@ -251,18 +254,8 @@ fn view_let(local: &syn::Local) -> Option<View> {
         mutable: r.mutability.is_some(),
         lo: range.start.as_deref().cloned(),
         hi,
+        element: false,
     })
-}
-
-/// A name bound plainly (`row`, `row: &[f64]`): not `mut`, not `ref`.
-fn simple_name(pat: &Pat) -> Option<syn::Ident> {
-    match pat {
-        Pat::Ident(p) if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() => {
-            Some(p.ident.clone())
-        }
-        Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)) => simple_name(&t.pat),
-        _ => None,
-    }
 }
 
 /// `let (a, b) = x.split_at(k);` (or `split_at_mut`).
@@ -336,6 +329,15 @@ impl Views {
         let mut out = Vec::with_capacity(rest.len());
         while !rest.is_empty() {
             let mut stmt = rest.remove(0);
+            if let Some(lp) = for_each_loop(&stmt) {
+                stmt = lp;
+                self.changed = true;
+            }
+            if let Some(lines) = destructured(&stmt) {
+                out.extend(lines);
+                self.changed = true;
+                continue;
+            }
             match &mut stmt {
                 Stmt::Local(local) => {
                     if let Some(view) = view_let(local) {
@@ -381,6 +383,7 @@ impl Views {
                                     mutable,
                                     lo,
                                     hi,
+                                    element: false,
                                 };
                                 out.extend(self.bind(view, &mut rest));
                             }
@@ -416,6 +419,26 @@ impl VisitMut for Views {
             if self.chunk_chain(m).is_some() {
                 self.changed = true;
             }
+            return;
+        }
+        match e {
+            // `*x.last().unwrap()`, `*x.first().unwrap()`: the element
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                if let Some(element) = end_element(&u.expr) {
+                    *e = element;
+                    self.changed = true;
+                }
+            }
+            // `x.last().unwrap() * 2.0`: an operand, the element's value
+            Expr::Binary(b) if arithmetic(&b.op) => {
+                for side in [&mut b.left, &mut b.right] {
+                    if let Some(element) = end_element(side) {
+                        **side = element;
+                        self.changed = true;
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

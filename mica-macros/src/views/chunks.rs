@@ -9,6 +9,8 @@ enum Split {
     Chunks,
     ChunksExact,
     Windows,
+    /// `iter_mut()`: each element
+    Each,
 }
 
 /// A loop over `x.chunks(d)` (possibly under adapters that keep the
@@ -41,6 +43,7 @@ fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
         "chunks_exact" => (Split::ChunksExact, false),
         "chunks_exact_mut" => (Split::ChunksExact, true),
         "windows" => (Split::Windows, false),
+        "iter_mut" if m.args.is_empty() => (Split::Each, true),
         "enumerate" if m.args.is_empty() => {
             path.push(1);
             return chunk_source(&m.receiver, path);
@@ -57,9 +60,11 @@ fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
         }
         _ => return None,
     };
-    if m.args.len() != 1 {
-        return None;
-    }
+    let size: Expr = match split {
+        Split::Each => syn::parse_quote!(1),
+        _ if m.args.len() == 1 => m.args[0].clone(),
+        _ => return None,
+    };
     // the array, or a part of it (a view's chunks, once the view is
     // written as its array's indices)
     let (place, start, end) = match unparen(&m.receiver) {
@@ -83,7 +88,7 @@ fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
         start,
         end,
         split,
-        size: m.args[0].clone(),
+        size,
         mutable,
         path: Vec::new(),
     })
@@ -156,6 +161,13 @@ impl Views {
     /// binding `row` as a view; the lines that go before the loop (the
     /// size, computed once).
     pub(super) fn chunk_loop(&mut self, f: &mut syn::ExprForLoop) -> Option<Vec<Stmt>> {
+        // `for v in &mut x`: `x.iter_mut()`
+        if let Expr::Reference(r) = unparen(&f.expr) {
+            if r.mutability.is_some() && is_stable_place(&r.expr) {
+                let place = &r.expr;
+                *f.expr = syn::parse_quote!(#place.iter_mut());
+            }
+        }
         let mut path = Vec::new();
         let mut source = chunk_source(&f.expr, &mut path)?;
         path.reverse();
@@ -466,6 +478,7 @@ fn count_of(source: &ChunkLoop, part: &Part, size: &Expr) -> Expr {
             syn::parse_quote!(::mica::__private::chunks_exact_count(#len, #size))
         }
         Split::Windows => syn::parse_quote!(::mica::__private::windows_count(#len, #size)),
+        Split::Each => len.clone(),
     }
 }
 
@@ -491,6 +504,7 @@ fn chunk_view(
             syn::parse_quote!(#counter),
             syn::parse_quote!(#counter + #size),
         ),
+        Split::Each => (syn::parse_quote!(#counter), syn::parse_quote!(#counter + 1)),
     };
     View {
         name,
@@ -498,5 +512,6 @@ fn chunk_view(
         mutable: source.mutable,
         lo: Some(part.at(lo)),
         hi: Some(part.at(hi)),
+        element: matches!(source.split, Split::Each),
     }
 }

@@ -1,0 +1,112 @@
+//! Elements and whole arrays read as Rust code reads them: `for_each` as
+//! the loop it is, `let [a, b, c] = x;` as one `let` per element, and
+//! `x.first().unwrap()`, `x.last().unwrap()` as the elements.
+
+use super::places::{is_stable_place, unparen};
+use syn::{Expr, Pat, Stmt};
+
+/// `chain.for_each(|p| body);` as `for p in chain { body }` (no `return`
+/// in the closure: there it would leave the function).
+pub(super) fn for_each_loop(stmt: &Stmt) -> Option<Stmt> {
+    let Stmt::Expr(Expr::MethodCall(m), Some(_)) = stmt else {
+        return None;
+    };
+    if m.method != "for_each" || m.args.len() != 1 {
+        return None;
+    }
+    let Expr::Closure(c) = &m.args[0] else {
+        return None;
+    };
+    if c.inputs.len() != 1 || crate::names::mentions_ident(&quote::quote!(#c), "return") {
+        return None;
+    }
+    let pat = match &c.inputs[0] {
+        Pat::Type(t) => (*t.pat).clone(),
+        p => p.clone(),
+    };
+    let (chain, body) = (&m.receiver, &c.body);
+    Some(Stmt::Expr(
+        syn::parse_quote!(for #pat in #chain { #body; }),
+        None,
+    ))
+}
+
+/// `let [a, b, c] = x;` (or `*x`) of an array place: one `let` per
+/// element (`let a = x[0];`), each a copy as the pattern's is.
+pub(super) fn destructured(stmt: &Stmt) -> Option<Vec<Stmt>> {
+    let Stmt::Local(local) = stmt else {
+        return None;
+    };
+    let init = local.init.as_ref()?;
+    if init.diverge.is_some() {
+        return None;
+    }
+    let pat = match &local.pat {
+        Pat::Type(t) => &*t.pat,
+        p => p,
+    };
+    let Pat::Slice(slice) = pat else {
+        return None;
+    };
+    let place = match unparen(&init.expr) {
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => &*u.expr,
+        other => other,
+    };
+    if !matches!(unparen(place), Expr::Path(_) | Expr::Field(_)) || !is_stable_place(place) {
+        return None;
+    }
+    let mut lines = Vec::new();
+    for (k, p) in slice.elems.iter().enumerate() {
+        match p {
+            Pat::Wild(_) => {}
+            Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
+                let k = syn::Index::from(k);
+                lines.push(syn::parse_quote!(let #i = #place[#k];));
+            }
+            _ => return None,
+        }
+    }
+    Some(lines)
+}
+
+/// `x.last().unwrap()` or `x.first().unwrap()` of an array place: its
+/// element, `x[x.len() - 1]` or `x[0]`.
+pub(super) fn end_element(e: &Expr) -> Option<Expr> {
+    let Expr::MethodCall(unwrap) = unparen(e) else {
+        return None;
+    };
+    if unwrap.method != "unwrap" || !unwrap.args.is_empty() {
+        return None;
+    }
+    let Expr::MethodCall(end) = unparen(&unwrap.receiver) else {
+        return None;
+    };
+    let place = &end.receiver;
+    if !end.args.is_empty()
+        || !matches!(unparen(place), Expr::Path(_) | Expr::Field(_))
+        || !is_stable_place(place)
+    {
+        return None;
+    }
+    match end.method.to_string().as_str() {
+        "first" => Some(syn::parse_quote!(#place[0])),
+        "last" => Some(syn::parse_quote!(#place[#place.len() - 1])),
+        _ => None,
+    }
+}
+
+/// `+`, `-`, `*`, `/` and their assignments.
+pub(super) fn arithmetic(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        Add(_)
+            | Sub(_)
+            | Mul(_)
+            | Div(_)
+            | AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+    )
+}
