@@ -1070,8 +1070,8 @@ fn regression_helper_parameter_named_as_the_tracked_one() {
     assert_eq!(g, 1.0, "d/dx0 of a constant plus x0");
 }
 
-/// The generator writes views and loops over chunks and windows, each in
-/// some of a run's programs (with `enumerate`, and a view's chunk of a
+/// The generator writes views, loops over chunks and windows, and loops
+/// over `iter_mut`, each in some of a run's programs (with `enumerate`, and a view's chunk of a
 /// length that varies), so the differential run checks them.
 #[test]
 fn the_generator_writes_views_and_chunk_loops() {
@@ -1091,6 +1091,16 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("chunks_exact", count(".chunks_exact(")),
         ("windows", count(".windows(")),
         ("chunks", count(".chunks(")),
+        (
+            "iter_mut",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines()
+                        .any(|l| l.contains(".iter_mut()") && !l.contains(".zip(t)"))
+                })
+                .count(),
+        ),
         (
             "enumerate over chunks",
             texts

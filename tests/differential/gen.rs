@@ -307,6 +307,9 @@ pub enum S {
     LetClosure(String, String, E),
     /// `let v = &w[lo..hi];`: a view of an array, read until its block ends
     View(String, String, usize, usize),
+    /// `for v in h.iter_mut() { *v op e; }` (with `(j, v)` and
+    /// `.enumerate()` where the index is named) over a local array
+    MutEach(String, String, &'static str, E, Option<String>),
     /// a call to block helper `u{k}`: `let r = u0(..);` (an array),
     /// `let (p, q) = u0(..);`, `let t = u0(..);` or `u0(..);` by what it
     /// returns
@@ -986,7 +989,14 @@ impl Gen {
                         .filter(|a| a.local || a.out)
                         .cloned()
                         .collect();
-                    if !locals.is_empty() {
+                    let whole: Vec<Arr> = locals
+                        .iter()
+                        .filter(|a| a.local && !a.out && !a.dynamic)
+                        .cloned()
+                        .collect();
+                    if VIEWS && !whole.is_empty() && self.rng.chance(0.25) {
+                        out.push(self.mut_each(s, &whole));
+                    } else if !locals.is_empty() {
                         let a = &locals[self.rng.below(locals.len())];
                         let ix = self.pick_ix(s, a, true);
                         let (e, _) = fit(self.expr(s, 2), 1.0);
@@ -1095,6 +1105,28 @@ impl Gen {
             }
         }
         out
+    }
+
+    /// `for v in h.iter_mut() { *v op e; }` over one of `locals`: `e` may
+    /// read `*v`, not `h` (borrowed by the loop).
+    fn mut_each(&mut self, s: &Scope, locals: &[Arr]) -> S {
+        let h = locals[self.rng.below(locals.len())].clone();
+        let mut inner = s.clone();
+        inner.arrays.retain(|a| a.name != h.name);
+        inner.in_loop += 1;
+        let v = self.name("e");
+        inner.derefs.push(v.clone());
+        let j = self.rng.chance(0.4).then(|| self.name("j"));
+        if let Some(j) = &j {
+            inner.idx.push((j.clone(), h.len));
+        }
+        let (e, _) = fit(self.expr(&inner, 2), 1.0);
+        if self.rng.chance(0.5) {
+            S::MutEach(v, h.name, "=", e, j)
+        } else {
+            let e = E::Bin('*', b(e), b(E::Lit(0.25)));
+            S::MutEach(v, h.name, "+=", e, j)
+        }
     }
 
     /// `let v = &w[lo..hi];` of an array in scope (at least 2 long): `v`
@@ -3218,6 +3250,11 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(i.clone());
             refs_e(e, r);
         }
+        S::MutEach(_, h, _, e, _) => {
+            assigned.insert(h.clone());
+            r.insert(h.clone());
+            refs_e(e, r);
+        }
         S::SetArr(n, ix, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
@@ -3914,6 +3951,15 @@ impl R<'_> {
             .unwrap(),
             S::View(v, w, lo, hi) => {
                 writeln!(o, "{pad}let {} = &{w}[{lo}..{hi}];", self.n(v)).unwrap()
+            }
+            S::MutEach(v, h, op, e, j) => {
+                let head = match j {
+                    Some(j) => format!("({}, {v}) in {h}.iter_mut().enumerate()", self.n(j)),
+                    None => format!("{v} in {h}.iter_mut()"),
+                };
+                writeln!(o, "{pad}for {head} {{").unwrap();
+                writeln!(o, "{pad}    *{v} {op} {};", self.e(e).0).unwrap();
+                writeln!(o, "{pad}}}").unwrap();
             }
             S::For(f, body) => {
                 let head = match f {
@@ -5447,6 +5493,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::LetClosure(_, _, e)
         | S::Assign(_, _, e)
         | S::SetArr(_, _, _, e)
+        | S::MutEach(_, _, _, e, _)
         | S::Regrow(_, _, e)
         | S::Shadow(_, e, _)
         | S::ShadowLet(_, e) => ucalls_e(e, f),
