@@ -49,11 +49,15 @@ impl Sweep<'_> {
         i: &syn::ExprIf,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        if matches!(&*i.cond, Expr::Let(_)) && self.mentions_active(&i.cond) {
-            return Err(syn::Error::new_spanned(
-                i.if_token,
-                "`if let` on recorded values is not supported; compare them instead",
-            ));
+        if let Expr::Let(l) = &*i.cond {
+            if self.mentions_active(&i.cond) {
+                let get = matches!(crate::facts::syntax::strip_parens(&l.expr), Expr::MethodCall(m) if m.method == "get" && m.args.len() == 1);
+                let message = match get {
+                    true => "`if let … = x.get(i)` on recorded values is not supported; test the index: `if i < x.len() { let v = x[i]; … }`",
+                    false => "`if let` on recorded values is not supported; compare them instead: `if x > 0.0 { … }`",
+                };
+                return Err(syn::Error::new_spanned(i.if_token, message));
+            }
         }
         let cond = self.lower_expr(&i.cond, out)?;
         if cond.val.is_active() {
