@@ -20,9 +20,7 @@ pub fn rewrite(block: &mut syn::Block, errors: &mut Errors) -> bool {
         errors: Vec::new(),
     };
     pass.visit_block_mut(block);
-    for e in pass.errors {
-        errors.push(e);
-    }
+    errors.extend(pass.errors);
     pass.changed
 }
 

@@ -10,6 +10,12 @@ pub struct Errors {
     list: Vec<syn::Error>,
 }
 
+impl Extend<syn::Error> for Errors {
+    fn extend<I: IntoIterator<Item = syn::Error>>(&mut self, errors: I) {
+        self.list.extend(errors);
+    }
+}
+
 impl Errors {
     pub fn push(&mut self, error: syn::Error) {
         self.list.push(error);

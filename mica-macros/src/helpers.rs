@@ -112,9 +112,7 @@ impl Helpers {
             caller: names_of(block),
         };
         visitor.visit_block_mut(block);
-        for e in visitor.errors {
-            errors.push(e);
-        }
+        errors.extend(visitor.errors);
         visitor.changed
     }
 

@@ -79,9 +79,7 @@ pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors
         errors: Vec::new(),
     };
     visitor.visit_block_mut(&mut item.block);
-    for e in visitor.errors {
-        errors.push(e);
-    }
+    errors.extend(visitor.errors);
     visitor.changed
 }
 

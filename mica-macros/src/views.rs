@@ -46,9 +46,7 @@ pub fn rewrite(block: &mut syn::Block, errors: &mut Errors) -> bool {
         errors: Vec::new(),
     };
     pass.visit_block_mut(block);
-    for e in pass.errors {
-        errors.push(e);
-    }
+    errors.extend(pass.errors);
     pass.changed
 }
 
@@ -138,15 +136,23 @@ impl Views {
             Expr::Index(i) => {
                 let mut i = i.clone();
                 *i.expr = self.stable(&i.expr, lines);
-                if !matches!(unparen(&i.index), Expr::Lit(_)) {
-                    let name = self.fresh("ix");
-                    let index = &i.index;
-                    lines.push(syn::parse_quote!(let #name: usize = #index;));
-                    *i.index = syn::parse_quote!(#name);
-                }
+                *i.index = self.once(&i.index, "ix", lines);
                 Expr::Index(i)
             }
             other => other.clone(),
+        }
+    }
+
+    /// `e` computed once: a literal as it is, anything else bound to a
+    /// fresh name by a `let` pushed to `lines`.
+    fn once(&mut self, e: &Expr, role: &str, lines: &mut Vec<Stmt>) -> Expr {
+        match unparen(e) {
+            Expr::Lit(_) => e.clone(),
+            _ => {
+                let name = self.fresh(role);
+                lines.push(syn::parse_quote!(let #name: usize = #e;));
+                syn::parse_quote!(#name)
+            }
         }
     }
 
@@ -163,46 +169,25 @@ impl Views {
         } = view;
         let mut lines: Vec<Stmt> = Vec::new();
         let place = self.stable(&place, &mut lines);
+        let zero: Expr = syn::parse_quote!(0);
+        let lo = lo.map_or(zero, |lo| self.once(&lo, "lo", &mut lines));
         if element {
             // `&mut x[i]`: the element itself, at an index computed once
-            let at = self.fresh("at");
-            let index: Expr = match lo {
-                Some(lo) if matches!(unparen(&lo), Expr::Lit(_)) => lo,
-                Some(lo) => {
-                    lines.push(syn::parse_quote!(let #at: usize = #lo;));
-                    syn::parse_quote!(#at)
-                }
-                None => syn::parse_quote!(0),
-            };
             let bare: Expr = match mutable {
-                true => syn::parse_quote!(&mut #place[#index]),
-                false => syn::parse_quote!(&#place[#index]),
+                true => syn::parse_quote!(&mut #place[#lo]),
+                false => syn::parse_quote!(&#place[#lo]),
             };
             let mut borrow = Borrow {
                 name: name.to_string(),
-                place: syn::parse_quote!(#place[#index]),
+                place: syn::parse_quote!(#place[#lo]),
                 bare,
                 slice: None,
             };
             borrow.stmts(rest);
             return lines;
         }
-        let lo_name = self.fresh("lo");
-        let lo: Expr = match lo {
-            Some(lo) if matches!(unparen(&lo), Expr::Lit(_)) => lo,
-            Some(lo) => {
-                lines.push(syn::parse_quote!(let #lo_name: usize = #lo;));
-                syn::parse_quote!(#lo_name)
-            }
-            None => syn::parse_quote!(0),
-        };
-        let hi_name = self.fresh("hi");
-        let hi: Expr = match hi {
-            Some(hi) if matches!(unparen(&hi), Expr::Lit(_)) => hi,
-            Some(hi) => {
-                lines.push(syn::parse_quote!(let #hi_name: usize = #hi;));
-                syn::parse_quote!(#hi_name)
-            }
+        let hi = match hi {
+            Some(hi) => self.once(&hi, "hi", &mut lines),
             None => syn::parse_quote!(#place.len()),
         };
         // the bounds slicing checks, checked where the view is made

@@ -277,19 +277,9 @@ impl Views {
     /// computing them go to `before`.
     fn chunk_parts(&mut self, source: &ChunkLoop, before: &mut Vec<Stmt>) -> (Part, Expr, Expr) {
         let place = self.stable(&source.place, before);
-        let mut once = |e: &Expr, role: &str, before: &mut Vec<Stmt>| -> Expr {
-            match unparen(e) {
-                Expr::Lit(_) => e.clone(),
-                _ => {
-                    let name = self.fresh(role);
-                    before.push(syn::parse_quote!(let #name: usize = #e;));
-                    syn::parse_quote!(#name)
-                }
-            }
-        };
-        let start = source.start.as_ref().map(|e| once(e, "lo", before));
-        let end = source.end.as_ref().map(|e| once(e, "hi", before));
-        let size = once(&source.size, "size", before);
+        let start = source.start.as_ref().map(|e| self.once(e, "lo", before));
+        let end = source.end.as_ref().map(|e| self.once(e, "hi", before));
+        let size = self.once(&source.size, "size", before);
         if source.start.is_some() || source.end.is_some() {
             let lo: Expr = start.clone().unwrap_or_else(|| syn::parse_quote!(0));
             let hi: Expr = end
@@ -354,16 +344,15 @@ impl Views {
         }
         // the size and the array's indices are read inside the closure:
         // literals, or names the closure does not assign
-        let mut assigned = Assigned::default();
-        assigned.visit_expr(&closure.body);
-        assigned.visit_expr(&m.receiver);
+        let mut assigned = crate::facts::loops::changed_in(&closure.body);
+        assigned.extend(crate::facts::loops::changed_in(&m.receiver));
         bound.visit_expr(&m.receiver);
         // (nor binds as a parameter)
         let fixed = |e: &Expr| match unparen(e) {
             Expr::Lit(_) => true,
             Expr::Path(p) => p.path.get_ident().is_some_and(|i| {
                 let i = i.to_string();
-                !assigned.0.contains(&i) && !bound.0.contains(&i)
+                !assigned.contains(&i) && !bound.0.contains(&i)
             }),
             _ => false,
         };
@@ -396,39 +385,6 @@ impl Views {
         }
         replace_source(&mut m.receiver, syn::parse_quote!((0..#count)));
         Some(())
-    }
-}
-
-/// The names a body assigns (`d = …`, `d += …`, `d[i] = …`: `d`).
-#[derive(Default)]
-struct Assigned(std::collections::HashSet<String>);
-
-impl<'ast> Visit<'ast> for Assigned {
-    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
-        if let Some(name) = root(&a.left) {
-            self.0.insert(name);
-        }
-        syn::visit::visit_expr_assign(self, a);
-    }
-    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-        use syn::BinOp::*;
-        let compound = matches!(
-            b.op,
-            AddAssign(_)
-                | SubAssign(_)
-                | MulAssign(_)
-                | DivAssign(_)
-                | RemAssign(_)
-                | BitXorAssign(_)
-                | BitAndAssign(_)
-                | BitOrAssign(_)
-                | ShlAssign(_)
-                | ShrAssign(_)
-        );
-        if let (true, Some(name)) = (compound, root(&b.left)) {
-            self.0.insert(name);
-        }
-        syn::visit::visit_expr_binary(self, b);
     }
 }
 
