@@ -59,7 +59,9 @@ macro_rules! programs {
                 pub fn split(#[tracked] p: &[$t], x: &[$t]) -> $t {
                     let (weights, rest) = p.split_at(x.len());
                     let bias = rest[0];
-                    let z = dot(weights, x) + bias;
+                    // views read inside `vec![…]`
+                    let pair = vec![weights[0] * 2.0, rest[rest.len() - 1]];
+                    let z = dot(weights, x) + bias + pair[0] * pair[1];
                     let mut h = vec![0.0; p.len()];
                     for i in 0..p.len() {
                         h[i] = p[i].sin();

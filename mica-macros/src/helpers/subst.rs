@@ -295,7 +295,26 @@ impl VisitMut for Borrow {
         }
     }
 
+    /// `vec![…]`'s elements and length as expressions (`s[j]` of a
+    /// sub-slice `s` is then `x[lo + j]`); any other macro's tokens, name
+    /// by name
     fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        if m.path.segments.last().is_some_and(|s| s.ident == "vec") {
+            let tokens = &m.tokens;
+            if let Ok(mut repeat) = syn::parse2::<syn::ExprRepeat>(quote::quote!([#tokens])) {
+                self.visit_expr_mut(&mut repeat.expr);
+                self.visit_expr_mut(&mut repeat.len);
+                let (value, count) = (&repeat.expr, &repeat.len);
+                m.tokens = quote::quote!(#value; #count);
+                return;
+            }
+            if let Ok(mut list) = syn::parse2::<syn::ExprArray>(quote::quote!([#tokens])) {
+                list.elems.iter_mut().for_each(|e| self.visit_expr_mut(e));
+                let elems = &list.elems;
+                m.tokens = quote::quote!(#elems);
+                return;
+            }
+        }
         m.tokens = self.tokens(std::mem::take(&mut m.tokens));
     }
 
