@@ -1086,8 +1086,17 @@ fn the_generator_writes_views_and_chunk_loops() {
                 .any(|l| l.contains("let ") && l.contains(" = &") && l.contains(".."))
         })
         .count();
+    let shifted = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| {
+                l.contains("let ") && l.contains(" = &") && l.contains("..") && l.contains(" + ")
+            })
+        })
+        .count();
     for (what, n) in [
         ("a view", views),
+        ("a view shifted by a loop's index", shifted),
         ("chunks_exact", count(".chunks_exact(")),
         ("windows", count(".windows(")),
         ("chunks", count(".chunks(")),

@@ -305,8 +305,9 @@ pub enum S {
     /// `let f = |x: f64| e;`: a closure of one scalar that reads only its
     /// parameter, the knobs and the untracked parameter
     LetClosure(String, String, E),
-    /// `let v = &w[lo..hi];`: a view of an array, read until its block ends
-    View(String, String, usize, usize),
+    /// `let v = &w[lo..hi];` (or `&w[i + lo..i + hi]`, `i` a loop's index):
+    /// a view of an array, read until its block ends
+    View(String, String, usize, usize, Option<String>),
     /// `for v in h.iter_mut() { *v op e; }` (with `(j, v)` and
     /// `.enumerate()` where the index is named) over a local array
     MutEach(String, String, &'static str, E, Option<String>),
@@ -422,6 +423,9 @@ struct Scope {
     lens: Vec<(String, String)>,
     /// closures bound by `let`, with a bound on their values
     closures: Vec<(String, f64)>,
+    /// the indices of `for i in 0..n` loops around (a `let i = i + 1;`
+    /// may shadow one)
+    fors: Vec<String>,
 }
 
 /// A block helper's signature, as its callers see it.
@@ -927,9 +931,7 @@ impl Gen {
                 continue;
             }
             if VIEWS && self.rng.chance(0.05) {
-                if let Some(v) = self.view(s) {
-                    out.push(v);
-                }
+                out.extend(self.view(s));
                 continue;
             }
             let k = self.rng.below(if depth >= 2 { 6 } else { 13 });
@@ -1131,7 +1133,9 @@ impl Gen {
 
     /// `let v = &w[lo..hi];` of an array in scope (at least 2 long): `v`
     /// joins the scope, and `w` is read, not written, until the block ends.
-    fn view(&mut self, s: &mut Scope) -> Option<S> {
+    /// A view shifted by a `for` loop's index `i` may be followed by `let
+    /// i = i + 1;`: the view keeps the part it was made of.
+    fn view(&mut self, s: &mut Scope) -> Vec<S> {
         let cands: Vec<Arr> = s
             .arrays
             .iter()
@@ -1139,18 +1143,49 @@ impl Gen {
             .cloned()
             .collect();
         if cands.is_empty() {
-            return None;
+            return Vec::new();
         }
         let w = cands[self.rng.below(cands.len())].clone();
-        let len = 1 + self.rng.below(w.len);
-        let lo = self.rng.below(w.len - len + 1);
+        // now and then shifted by a loop's index `i < n` (`&w[i + lo..i +
+        // hi]`), its part then inside for every `i`
+        let shifts: Vec<(String, usize)> = s
+            .idx
+            .iter()
+            .filter(|(_, n)| *n >= 1 && *n <= w.len)
+            .cloned()
+            .collect();
+        let shift = (!shifts.is_empty() && self.rng.chance(0.5))
+            .then(|| shifts[self.rng.below(shifts.len())].clone());
+        let room = w.len - shift.as_ref().map_or(0, |(_, n)| n - 1);
+        let len = 1 + self.rng.below(room);
+        let lo = self.rng.below(room - len + 1);
+        let by = shift.map(|(i, _)| i);
         let v = self.name("v");
         for a in s.arrays.iter_mut().filter(|a| a.name == w.name) {
             a.local = false;
         }
         s.arrays
             .push(Arr::new(v.clone(), len, false, true, Src::SliceRef));
-        Some(S::View(v, w.name, lo, lo + len))
+        let mut out = vec![S::View(v.clone(), w.name, lo, lo + len, by.clone())];
+        let shift = by.filter(|i| s.fors.contains(i) && !s.muts.is_empty() && self.rng.chance(0.5));
+        if let Some(i) = shift {
+            // `i` one more from here on (its bound too), read at once
+            for (_, n) in s.idx.iter_mut().filter(|(j, _)| *j == i) {
+                *n += 1;
+            }
+            out.push(S::ShiftIdx(i.clone(), 1));
+            let m = s.muts[self.rng.below(s.muts.len())].clone();
+            let e = E::Bin('*', b(E::IdxF(i)), b(E::Lit(0.01)));
+            out.push(S::Assign(m, "+=", e));
+        }
+        // read at once (after the shift, where there is one)
+        if !s.muts.is_empty() && self.rng.chance(0.7) {
+            let m = s.muts[self.rng.below(s.muts.len())].clone();
+            let at = Ix::Const(self.rng.below(len));
+            let e = E::Bin('*', b(E::M1("tanh", b(E::Index(v, at)))), b(E::Lit(0.1)));
+            out.push(S::Assign(m, "+=", e));
+        }
+        out
     }
 
     fn for_loop(&mut self, s: &mut Scope, depth: usize) -> S {
@@ -1238,6 +1273,7 @@ impl Gen {
                 } else {
                     let n = 1 + self.rng.below(4);
                     inner.idx.push((i.clone(), n));
+                    inner.fors.push(i.clone());
                     For::Range(i, n)
                 }
             }
@@ -3223,8 +3259,11 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
     match s {
         S::Let(_, e) => refs_e(e, r),
         S::LetClosure(_, _, e) => refs_e(e, r),
-        S::View(_, w, _, _) => {
+        S::View(_, w, _, _, by) => {
             r.insert(w.clone());
+            if let Some(i) = by {
+                r.insert(i.clone());
+            }
         }
         S::Assign(n, _, e) => {
             assigned.insert(n.clone());
@@ -3949,7 +3988,11 @@ impl R<'_> {
                 self.e(y).0
             )
             .unwrap(),
-            S::View(v, w, lo, hi) => {
+            S::View(v, w, lo, hi, by) => {
+                let (lo, hi) = match by {
+                    Some(i) => (format!("{i} + {lo}"), format!("{i} + {hi}")),
+                    None => (lo.to_string(), hi.to_string()),
+                };
                 writeln!(o, "{pad}let {} = &{w}[{lo}..{hi}];", self.n(v)).unwrap()
             }
             S::MutEach(v, h, op, e, j) => {
