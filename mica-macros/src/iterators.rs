@@ -321,11 +321,9 @@ impl Chains {
         let Expr::Index(ix) = chain::unparen(&m.receiver) else {
             return None;
         };
-        let Expr::Range(range) = chain::unparen(&ix.index) else {
-            return None;
-        };
+        let (from, start, len) = place_or_slice(&m.receiver)?;
         // the part's array: a name or a field path, not `u` itself
-        let mut base = &*ix.expr;
+        let mut base = &from;
         while let Expr::Field(f) = base {
             base = &f.base;
         }
@@ -333,27 +331,18 @@ impl Chains {
         if root.path.get_ident().is_none_or(|r| r == to) || !self.mentions_active(&ix.expr) {
             return None;
         }
-        let from = &ix.expr;
-        let lo: Expr = match &range.start {
-            Some(lo) => (**lo).clone(),
-            None => syn::parse_quote!(0),
-        };
-        let hi: Expr = match (&range.end, range.limits) {
-            (None, _) => syn::parse_quote!(#from.len()),
-            (Some(hi), syn::RangeLimits::HalfOpen(_)) => (**hi).clone(),
-            (Some(hi), syn::RangeLimits::Closed(_)) => syn::parse_quote!(#hi + 1),
-        };
+        let lo: Expr = start.unwrap_or_else(|| syn::parse_quote!(0));
         let zero: Expr = match self.floats.as_slice() {
             [t] => crate::generics::zero(t),
             _ => syn::parse_quote!(0.0),
         };
-        let (l, h, j) = (self.fresh("lo"), self.fresh("hi"), self.fresh("j"));
+        let (l, n, j) = (self.fresh("lo"), self.fresh("n"), self.fresh("j"));
         Some(vec![
             syn::parse_quote!(let #l: usize = #lo;),
-            syn::parse_quote!(let #h: usize = #hi;),
-            syn::parse_quote!(::mica::__private::view_bounds(#l, #h, #from.len());),
-            syn::parse_quote!(#to = vec![#zero; #h - #l];),
-            syn::parse_quote!(for #j in 0..#h - #l { #to[#j] = #from[#l + #j]; }),
+            syn::parse_quote!(let #n: usize = #len;),
+            syn::parse_quote!(::mica::__private::view_bounds(#l, #l + #n, #from.len());),
+            syn::parse_quote!(#to = vec![#zero; #n];),
+            syn::parse_quote!(for #j in 0..#n { #to[#j] = #from[#l + #j]; }),
         ])
     }
 
@@ -425,7 +414,9 @@ impl VisitMut for Chains {
         let rewritten = match e {
             // a loop over `::mica::detach(…)` (an error reported before
             // left it so) iterates a constant
-            Expr::ForLoop(f) if self.mentions_active(&f.expr) && !is_detached(&f.expr) => {
+            Expr::ForLoop(f)
+                if self.mentions_active(&f.expr) && !crate::facts::syntax::is_detach(&f.expr) =>
+            {
                 chain::for_loop(self, f)
             }
             Expr::MethodCall(_) if self.mentions_active(e) => consumers::consumer(self, e, false),
@@ -507,7 +498,7 @@ impl VisitMut for Chains {
                     out.push(Stmt::Expr(Expr::Assign(a), Some(semi)));
                 }
                 Stmt::Expr(Expr::Binary(mut b), Some(semi))
-                    if compound(&b.op) && simple_place(&b.left) =>
+                    if crate::facts::syntax::is_compound(&b.op) && simple_place(&b.left) =>
                 {
                     if let Some((lines, value)) = self.result_block(&b.right) {
                         out.extend(lines);
@@ -560,12 +551,6 @@ pub(super) fn place_or_slice(e: &Expr) -> Option<(Expr, Option<Expr>, Expr)> {
     Some((x, start, len))
 }
 
-/// Whether `e` is a call to `detach` (`::mica::detach(…)`).
-fn is_detached(e: &Expr) -> bool {
-    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
-        if p.path.segments.last().is_some_and(|s| s.ident == "detach")))
-}
-
 /// A place whose evaluation reads no value a chain's lines make: a name, a
 /// field, an element at indices that are names or literals.
 fn simple_place(e: &Expr) -> bool {
@@ -577,13 +562,4 @@ fn simple_place(e: &Expr) -> bool {
         }
         _ => false,
     }
-}
-
-/// `+=`, `-=`, `*=`, `/=`.
-fn compound(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_)
-    )
 }

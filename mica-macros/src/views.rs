@@ -36,7 +36,7 @@ mod elements;
 mod places;
 
 use elements::{arithmetic, destructured, end_element, for_each_loop};
-use places::{is_stable_place, root, simple_name, unparen};
+use places::{is_stable_place, range_ends, root, simple_name, unparen};
 
 /// Writes the views of `block` as indices; whether anything changed.
 pub fn rewrite(block: &mut syn::Block, errors: &mut Errors) -> bool {
@@ -229,15 +229,12 @@ fn view_let(local: &syn::Local) -> Option<View> {
     if !is_stable_place(&ix.expr) {
         return None;
     }
-    let hi = range.end.as_deref().map(|hi| match range.limits {
-        syn::RangeLimits::HalfOpen(_) => hi.clone(),
-        syn::RangeLimits::Closed(_) => syn::parse_quote!(#hi + 1),
-    });
+    let (lo, hi) = range_ends(range);
     Some(View {
         name,
         place: (*ix.expr).clone(),
         mutable: r.mutability.is_some(),
-        lo: range.start.as_deref().cloned(),
+        lo,
         hi,
         element: false,
     })

@@ -64,6 +64,12 @@ pub fn literal_rank(expr: &Expr) -> usize {
     }
 }
 
+/// Whether `e` is a call to `detach` (`mica::detach(…)`, `detach(…)`).
+pub fn is_detach(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)
+        if p.path.segments.last().is_some_and(|s| s.ident == "detach")))
+}
+
 /// Whether `op` is a compound assignment (`+=`, `<<=`, …).
 pub fn is_compound(op: &BinOp) -> bool {
     use BinOp::*;

@@ -39,9 +39,7 @@ impl Sweep<'_> {
         match expr {
             Expr::Paren(p) => self.source(&p.expr, out),
             // `::mica::detach(…)`: a constant
-            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "detach")) => {
-                Ok(Source::Const)
-            }
+            e if crate::facts::syntax::is_detach(e) => Ok(Source::Const),
             // `0..w.len()`: integers, whatever the bounds read
             Expr::Range(r) => {
                 for bound in r.start.iter().chain(r.end.iter()) {

@@ -70,11 +70,8 @@ fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
     let (place, start, end) = match unparen(&m.receiver) {
         Expr::Index(ix) => match unparen(&ix.index) {
             Expr::Range(r) => {
-                let end = r.end.as_deref().map(|hi| match r.limits {
-                    syn::RangeLimits::HalfOpen(_) => hi.clone(),
-                    syn::RangeLimits::Closed(_) => syn::parse_quote!(#hi + 1),
-                });
-                ((*ix.expr).clone(), r.start.as_deref().cloned(), end)
+                let (start, end) = range_ends(r);
+                ((*ix.expr).clone(), start, end)
             }
             _ => ((*m.receiver).clone(), None, None),
         },

@@ -43,3 +43,13 @@ pub(super) fn simple_name(pat: &Pat) -> Option<syn::Ident> {
         _ => None,
     }
 }
+
+/// A range's start and exclusive end, as written (`a..=b` ends at `b + 1`;
+/// `None` where the range leaves it out).
+pub(super) fn range_ends(r: &syn::ExprRange) -> (Option<Expr>, Option<Expr>) {
+    let end = r.end.as_deref().map(|hi| match r.limits {
+        syn::RangeLimits::HalfOpen(_) => hi.clone(),
+        syn::RangeLimits::Closed(_) => syn::parse_quote!(#hi + 1),
+    });
+    (r.start.as_deref().cloned(), end)
+}
