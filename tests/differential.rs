@@ -1097,6 +1097,16 @@ fn the_generator_writes_views_and_chunk_loops() {
     for (what, n) in [
         ("a view", views),
         ("a view shifted by a loop's index", shifted),
+        (
+            "a copy of a part",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines()
+                        .any(|l| l.contains("let v") && l.contains("].to_vec();"))
+                })
+                .count(),
+        ),
         ("chunks_exact", count(".chunks_exact(")),
         ("windows", count(".windows(")),
         ("chunks", count(".chunks(")),

@@ -306,8 +306,9 @@ pub enum S {
     /// parameter, the knobs and the untracked parameter
     LetClosure(String, String, E),
     /// `let v = &w[lo..hi];` (or `&w[i + lo..i + hi]`, `i` a loop's index):
-    /// a view of an array, read until its block ends
-    View(String, String, usize, usize, Option<String>),
+    /// a view of an array, read until its block ends; with the flag a copy
+    /// of the part, `let v = w[lo..hi].to_vec();`
+    View(String, String, usize, usize, Option<String>, bool),
     /// `for v in h.iter_mut() { *v op e; }` (with `(j, v)` and
     /// `.enumerate()` where the index is named) over a local array
     MutEach(String, String, &'static str, E, Option<String>),
@@ -1161,12 +1162,16 @@ impl Gen {
         let lo = self.rng.below(room - len + 1);
         let by = shift.map(|(i, _)| i);
         let v = self.name("v");
-        for a in s.arrays.iter_mut().filter(|a| a.name == w.name) {
-            a.local = false;
+        let copy = self.rng.chance(0.25);
+        if !copy {
+            // borrowed: `w` read, not written, while `v` may be in use
+            for a in s.arrays.iter_mut().filter(|a| a.name == w.name) {
+                a.local = false;
+            }
         }
-        s.arrays
-            .push(Arr::new(v.clone(), len, false, true, Src::SliceRef));
-        let mut out = vec![S::View(v.clone(), w.name, lo, lo + len, by.clone())];
+        let src = if copy { Src::Vec } else { Src::SliceRef };
+        s.arrays.push(Arr::new(v.clone(), len, false, true, src));
+        let mut out = vec![S::View(v.clone(), w.name, lo, lo + len, by.clone(), copy)];
         let shift = by.filter(|i| s.fors.contains(i) && !s.muts.is_empty() && self.rng.chance(0.5));
         if let Some(i) = shift {
             // `i` one more from here on (its bound too), read at once
@@ -3259,7 +3264,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
     match s {
         S::Let(_, e) => refs_e(e, r),
         S::LetClosure(_, _, e) => refs_e(e, r),
-        S::View(_, w, _, _, by) => {
+        S::View(_, w, _, _, by, _) => {
             r.insert(w.clone());
             if let Some(i) = by {
                 r.insert(i.clone());
@@ -3988,12 +3993,16 @@ impl R<'_> {
                 self.e(y).0
             )
             .unwrap(),
-            S::View(v, w, lo, hi, by) => {
+            S::View(v, w, lo, hi, by, copy) => {
                 let (lo, hi) = match by {
                     Some(i) => (format!("{i} + {lo}"), format!("{i} + {hi}")),
                     None => (lo.to_string(), hi.to_string()),
                 };
-                writeln!(o, "{pad}let {} = &{w}[{lo}..{hi}];", self.n(v)).unwrap()
+                let part = match copy {
+                    true => format!("{w}[{lo}..{hi}].to_vec()"),
+                    false => format!("&{w}[{lo}..{hi}]"),
+                };
+                writeln!(o, "{pad}let {} = {part};", self.n(v)).unwrap()
             }
             S::MutEach(v, h, op, e, j) => {
                 let head = match j {
