@@ -26,7 +26,7 @@ impl Sweep<'_> {
                     let lowered = self
                         .check_no_escape(expr)
                         .and_then(|()| self.lower_expr(expr, out));
-                    tail = self.errors.ok(lowered);
+                    tail = Some(self.recover_value(lowered, expr));
                 }
                 Stmt::Expr(Expr::Return(ret), _)
                     if last && self.function_form && self.depth == 0 =>
@@ -34,7 +34,7 @@ impl Sweep<'_> {
                     tail = match &ret.expr {
                         Some(expr) => {
                             let lowered = self.lower_expr(expr, out);
-                            self.errors.ok(lowered)
+                            Some(self.recover_value(lowered, expr))
                         }
                         None => None,
                     };
@@ -70,6 +70,19 @@ impl Sweep<'_> {
             self.read_cache = None;
         }
         tail
+    }
+
+    /// A value lowered, or after an error in it the user's expression as
+    /// a constant: a block's value stays a value of its type, so the
+    /// error is the only one said.
+    fn recover_value(&mut self, lowered: syn::Result<Lowered>, expr: &Expr) -> Lowered {
+        lowered.unwrap_or_else(|e| {
+            self.errors.push(e);
+            Lowered {
+                val: Val::Const,
+                fwd: expr.to_token_stream(),
+            }
+        })
     }
 
     /// After an error in `stmt`: keep the user's code (so later lines still
