@@ -3,7 +3,8 @@
 //! `.to_vec()`, `.clone()`, `.copy_from_slice(…)`), `.fill(x)`,
 //! `.swap(i, j)`, `std::mem::swap` of two arrays (a stencil's double
 //! buffer) and of two scalars, arrays that start constant and receive
-//! recorded values later, and tuples and arrays as the values of `if` and
+//! recorded values later (by element, or whole inside a loop: a copy, a
+//! part's copy, a borrowed slice), and tuples and arrays as the values of `if` and
 //! `match`. Every program is written twice, as `#[tape]` and
 //! as `#[tape(plain)]`, and checked in `f64` and `f32` against central
 //! finite differences at several points and against its plain twin; some
@@ -196,6 +197,27 @@ macro_rules! programs {
                 t + h[0] * w[3]
             }
 
+            /// Arrays that hold constants where a loop starts and recorded
+            /// arrays after its first iteration: a copy of data, a part
+            /// of it, a borrowed slice, given `v.to_vec()`, `v[k..k + 2]
+            /// .to_vec()` and `&v`. The value is a constant plus
+            /// `2 v₀ v₁ + v₂ + v₂²`, `v = [sin w₀, w₁ w₂, w₃]`.
+            #[tape$(($mode))?]
+            pub fn carried_copies(#[tracked] w: &[$t], data: &[$t]) -> $t {
+                let v = [w[0].sin(), w[1] * w[2], w[3]];
+                let mut prev = data.to_vec();
+                let mut part = data[1..3].to_vec();
+                let mut seen: &[$t] = data;
+                let mut s = 0.0;
+                for k in 0..2 {
+                    s += prev[0] * prev[1] + part[0] * part[1] + seen[2];
+                    prev = v.to_vec();
+                    part = v[k..k + 2].to_vec();
+                    seen = &v;
+                }
+                s + prev[2] * part[1]
+            }
+
             /// Two scalars swapped, and a swap under a recorded condition.
             #[tape$(($mode))?]
             pub fn scalars(#[tracked] w: &[$t]) -> $t {
@@ -317,6 +339,19 @@ macro_rules! check_all {
                 p,
                 &g,
             );
+
+            let data: [$t; 3] = [0.5, 0.25, 0.75];
+            let (_, g) = carried_copies_grad(p, &data);
+            let (w0, w1, w2, w3) = (p[0], p[1], p[2], p[3]);
+            let by_hand = [
+                2.0 * w0.cos() * w1 * w2,
+                2.0 * w0.sin() * w2,
+                2.0 * w0.sin() * w1,
+                1.0 + 2.0 * w3,
+            ];
+            same(&g, &by_hand, "carried_copies by hand");
+            same(&g, &$q::carried_copies_grad(p, &data).1, "carried_copies");
+            agree("carried_copies", &|v| carried_copies(v, &data), p, &g);
 
             let (_, g) = scalars_grad(p);
             same(&g, &$q::scalars_grad(p).1, "scalars");

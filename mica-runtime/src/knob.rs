@@ -521,8 +521,9 @@ impl<K: Shaped, const N: usize> Shaped for [K; N] {
     }
 }
 
-/// A borrowed array (`let r = &h;`): the array's shape and buffer.
-impl<A: Shaped> Shaped for &A {
+/// A borrowed array (`let r = &h;`, a slice `let mut r: &[f64] = x;`):
+/// the array's shape and buffer.
+impl<A: Shaped + ?Sized> Shaped for &A {
     type Shape = A::Shape;
     type Grad = A::Grad;
     type Owned = A::Owned;
@@ -549,6 +550,24 @@ where
     }
     /// `vec![zero; len]`: zeroed memory from the allocator for floats, and
     /// a length the optimiser sees (so indices below it need no checks)
+    #[inline]
+    fn zeros((len, shape): Self::Shape) -> Self::Grad {
+        vec![K::zeros(shape); len]
+    }
+}
+
+/// A slice, behind the reference that holds it: shaped as a `Vec`.
+impl<K: Shaped> Shaped for [K]
+where
+    K::Grad: Clone,
+{
+    type Shape = (usize, K::Shape);
+    type Grad = Vec<K::Grad>;
+    type Owned = Vec<K::Owned>;
+    #[inline]
+    fn shape(&self) -> Self::Shape {
+        (self.len(), self.first().map(K::shape).unwrap_or_default())
+    }
     #[inline]
     fn zeros((len, shape): Self::Shape) -> Self::Grad {
         vec![K::zeros(shape); len]

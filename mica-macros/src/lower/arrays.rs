@@ -56,6 +56,21 @@ impl Sweep<'_> {
                 }
             }
         }
+        // a local name carried through a loop as one value, that the loop
+        // gives a recorded array: its first value is no array Mica knows
+        if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
+            if let Some(name) = p.path.get_ident() {
+                if self
+                    .lookup(&name.to_string())
+                    .is_some_and(|b| b.origin == Origin::Local)
+                {
+                    return Err(syn::Error::new_spanned(
+                        name,
+                        format!("`{name}` holds a recorded array after an iteration of this loop, but where it is bound its value is no array Mica knows; bind it to an array literal, `vec![…]` or a copy (`x.to_vec()`)"),
+                    ));
+                }
+            }
+        }
         let Val::Array { array, prefix } = base.val else {
             return Err(syn::Error::new(
                 i.bracket_token.span.join(),
@@ -367,6 +382,10 @@ impl Sweep<'_> {
                     return None;
                 }
                 self.const_arrays.get(&name).copied()
+            }
+            // a part (`xs[a..b]`) keeps the rank; an element drops one
+            Expr::Index(i) if matches!(strip_parens(&i.index), Expr::Range(_)) => {
+                self.const_rank(&i.expr)
             }
             Expr::Index(i) => self
                 .const_rank(&i.expr)

@@ -194,6 +194,20 @@ impl Sweep<'_> {
             Operand::Stored(index),
             self.values[index].store.to_token_stream(),
         );
+        // which names of the enclosing code the body assigns, and whether
+        // each held a recorded value (or array) where the loop starts
+        let mut assigned = Assignments::default();
+        for stmt in &block.stmts {
+            assigned.visit_stmt(stmt);
+        }
+        let recorded_before: HashMap<String, bool> = assigned
+            .outer()
+            .map(|(name, _, _)| {
+                let name = name.to_string();
+                let recorded = self.lookup(&name).is_some_and(|b| b.val.is_active());
+                (name, recorded)
+            })
+            .collect();
         // each carried binding as this iteration found it
         let mut entries = Vec::new();
         for (name, origin, _) in carried {
@@ -214,24 +228,34 @@ impl Sweep<'_> {
         self.scopes.pop();
         // a binding of the enclosing code that now holds a value of this
         // body, without being carried, would be read after the loop where
-        // that value no longer exists
-        let mut assigned = Assignments::default();
-        for stmt in &block.stmts {
-            assigned.visit_stmt(stmt);
-        }
+        // that value no longer exists; one that held a constant where the
+        // loop starts and now holds a recorded array was read as a
+        // constant by this iteration, but not by the next
         // (a name a `let` in the body shadows is the body's own)
         for (name, _, _) in assigned.outer() {
             if carried.iter().any(|(c, _, _)| c == name) {
                 continue;
             }
-            if let Some(Val::Active(v)) = self.lookup(&name.to_string()).map(|b| b.val.clone()) {
-                if self.values[v].scope == lp.region {
+            let before = recorded_before
+                .get(&name.to_string())
+                .copied()
+                .unwrap_or(false);
+            match self.lookup(&name.to_string()).map(|b| b.val.clone()) {
+                Some(Val::Active(v)) if self.values[v].scope == lp.region => {
                     self.errors.push(syn::Error::new_spanned(
                         name,
                         format!("`{name}` carries a recorded value from one iteration to the next in a way Mica cannot follow; start it from a recorded value before the loop"),
                     ));
                     self.set(name, Val::Const);
                 }
+                Some(Val::Array { .. }) if !before => {
+                    self.errors.push(syn::Error::new_spanned(
+                        name,
+                        format!("`{name}` holds constants where this loop starts and a recorded array after an iteration, which Mica cannot follow; copy the recorded values into it element by element (`for i in 0..n {{ {name}[i] = w[i]; }}`)"),
+                    ));
+                    self.set(name, Val::Const);
+                }
+                _ => {}
             }
         }
         let ends: Vec<Val> = carried
