@@ -4,7 +4,9 @@
 //! `split_at` and `split_at_mut`, and loops over `chunks`, `chunks_exact`,
 //! `chunks_mut`, `windows`, under `enumerate`, `zip`, `rev`, `skip`,
 //! `step_by` and `take`, and in chains (`map`, `fold`, `filter`); elements
-//! by `iter_mut` and `for_each`, arrays destructured, `first` and `last`;
+//! by `iter_mut` and `for_each`, arrays destructured, `first` and `last`
+//! (of views and of a helper's slice given a part too, and as methods'
+//! receivers);
 //! copies of
 //! sub-slices by `to_vec()` and `to_owned()`; a view inside a `tape!`
 //! window and in a generic `T: Float` function.
@@ -179,6 +181,22 @@ macro_rules! programs {
                         + out[0]
                 }
 
+                /// A part's ends, as values and as methods' receivers.
+                pub fn ends_of(s: &[$t]) -> $t {
+                    s.first().unwrap().sin() * *s.last().unwrap()
+                }
+
+                /// `first`, `last` and `split_at` of views, of views' halves
+                /// and of a helper's slice given a part.
+                pub fn parts(#[tracked] w: &[$t], k: usize) -> $t {
+                    let mid = &w[1..w.len() - 1];
+                    let (left, right) = mid.split_at(k);
+                    let (_, tail) = right.split_at(1);
+                    let a = *left.last().unwrap() * right.first().unwrap().cos();
+                    let b = ends_of(&w[2..5]) + ends_of(mid) + tail[0] * tail.last().unwrap().exp();
+                    a + b + mid.last().unwrap() * w.first().unwrap()
+                }
+
                 /// A view written through: `&mut` of a local array's part.
                 pub fn written(#[tracked] w: &[$t]) -> $t {
                     let mut state = vec![0.0; 2 * w.len()];
@@ -287,6 +305,22 @@ macro_rules! check_all {
             assert_eq!(value, elements(p), "elements: the value");
             same(&g, &$q::models::elements_grad(p).1, "elements");
             agree("elements", &|v| elements(v), p, &g);
+
+            let (value, g) = parts_grad(p, 2);
+            assert_eq!(value, parts(p, 2), "parts: the value");
+            same(&g, &$q::models::parts_grad(p, 2).1, "parts");
+            agree("parts", &|v| parts(v, 2), p, &g);
+            // by hand: w₂ cos w₃ + w₄ sin w₂ + w₅ sin w₁ + w₄ e^{w₅} + w₀ w₅
+            let by_hand = [
+                p[5],
+                p[1].cos() * p[5],
+                p[3].cos() + p[2].cos() * p[4],
+                -p[2] * p[3].sin(),
+                p[2].sin() + p[5].exp(),
+                p[1].sin() + p[4] * p[5].exp() + p[0],
+                0.0,
+            ];
+            same(&g, &by_hand, "parts by hand");
 
             let (_, g) = written_grad(p);
             same(&g, &$q::models::written_grad(p).1, "written");
@@ -402,4 +436,12 @@ fn bounds_and_sizes_panic_as_slices_do() {
     // a split past the end
     let split = std::panic::catch_unwind(|| p64::models::split_grad(&w[..2], &[1.0, 2.0, 3.0]));
     assert!(split.is_err(), "split_at past the end");
+    // a view's split past the view's end (`mid` holds 5 of 7)
+    let w7 = [0.3, -0.7, 0.45, 0.9, 0.2, -0.15, 0.5];
+    let primal = std::panic::catch_unwind(|| p64::models::parts(&w7, 6));
+    let grad = std::panic::catch_unwind(|| p64::models::parts_grad(&w7, 6));
+    assert!(
+        primal.is_err() && grad.is_err(),
+        "a view's split_at past its end"
+    );
 }

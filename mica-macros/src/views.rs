@@ -36,7 +36,7 @@ mod elements;
 mod places;
 
 use elements::{arithmetic, destructured, end_element, for_each_loop};
-use places::{is_stable_place, range_ends, root, simple_name, unparen};
+use places::{is_stable_place, part_of, range_ends, root, simple_name, unparen};
 
 /// Writes the views of `block` as indices; whether anything changed.
 pub fn rewrite(block: &mut syn::Block, errors: &mut Errors) -> bool {
@@ -244,9 +244,10 @@ fn view_let(local: &syn::Local) -> Option<View> {
 struct Split2 {
     /// the halves' names (`None` for `_`)
     halves: [Option<syn::Ident>; 2],
-    /// the array split
+    /// the array split, or the part of it (`x[a..b]`) with its ends
     place: Expr,
-    /// where
+    ends: (Option<Expr>, Option<Expr>),
+    /// where, from the part's start
     at: Expr,
     /// `split_at_mut`
     mutable: bool,
@@ -266,9 +267,10 @@ fn split_let(local: &syn::Local) -> Option<Split2> {
         "split_at_mut" => true,
         _ => return None,
     };
-    if m.args.len() != 1 || !is_stable_place(&m.receiver) {
+    if m.args.len() != 1 {
         return None;
     }
+    let (place, lo, hi) = part_of(&m.receiver)?;
     let pat = match &local.pat {
         Pat::Type(t) => &*t.pat,
         p => p,
@@ -287,7 +289,8 @@ fn split_let(local: &syn::Local) -> Option<Split2> {
     let second = half(&t.elems[1])?;
     Some(Split2 {
         halves: [first, second],
-        place: (*m.receiver).clone(),
+        place,
+        ends: (lo, hi),
         at: m.args[0].clone(),
         mutable,
     })
@@ -336,6 +339,7 @@ impl Views {
                     if let Some(Split2 {
                         halves: [a, b],
                         place,
+                        ends,
                         at,
                         mutable,
                     }) = split_let(local)
@@ -351,12 +355,29 @@ impl Views {
                         } else {
                             let mut lines = Vec::new();
                             let place = self.stable(&place, &mut lines);
-                            out.extend(lines);
                             let point = self.fresh("at");
-                            out.push(syn::parse_quote!(let #point: usize = #at;));
+                            let (lo, hi) = match ends {
+                                (None, None) => {
+                                    lines.push(syn::parse_quote!(let #point: usize = #at;));
+                                    (None, None)
+                                }
+                                // a part's split: its ends computed once,
+                                // the point inside the part as std checks
+                                (lo, hi) => {
+                                    let lo = lo.unwrap_or_else(|| syn::parse_quote!(0));
+                                    let lo = self.once(&lo, "lo", &mut lines);
+                                    let hi = hi.unwrap_or_else(|| syn::parse_quote!(#place.len()));
+                                    let hi = self.once(&hi, "hi", &mut lines);
+                                    lines.push(syn::parse_quote!(::mica::__private::view_bounds(#lo, #hi, #place.len());));
+                                    lines.push(syn::parse_quote!(let #point: usize = #lo + #at;));
+                                    lines.push(syn::parse_quote!(::mica::__private::view_bounds(#lo, #point, #hi);));
+                                    (Some(lo), Some(hi))
+                                }
+                            };
+                            out.extend(lines);
                             for (name, lo, hi) in [
-                                (a, None, Some(syn::parse_quote!(#point))),
-                                (b, Some(syn::parse_quote!(#point)), None),
+                                (a, lo, Some(syn::parse_quote!(#point))),
+                                (b, Some(syn::parse_quote!(#point)), hi),
                             ] {
                                 let Some(name) = name else { continue };
                                 let view = View {
@@ -399,6 +420,11 @@ impl VisitMut for Views {
         syn::visit_mut::visit_expr_mut(self, e);
         if let Expr::MethodCall(m) = e {
             if self.chunk_chain(m).is_some() {
+                self.changed = true;
+            }
+            // `x.last().unwrap().sin()`: the method of the element itself
+            else if let Some(element) = end_element(&m.receiver) {
+                *m.receiver = element;
                 self.changed = true;
             }
             return;

@@ -67,19 +67,7 @@ fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
     };
     // the array, or a part of it (a view's chunks, once the view is
     // written as its array's indices)
-    let (place, start, end) = match unparen(&m.receiver) {
-        Expr::Index(ix) => match unparen(&ix.index) {
-            Expr::Range(r) => {
-                let (start, end) = range_ends(r);
-                ((*ix.expr).clone(), start, end)
-            }
-            _ => ((*m.receiver).clone(), None, None),
-        },
-        _ => ((*m.receiver).clone(), None, None),
-    };
-    if !is_stable_place(&place) {
-        return None;
-    }
+    let (place, start, end) = super::places::part_of(&m.receiver)?;
     Some(ChunkLoop {
         place,
         start,

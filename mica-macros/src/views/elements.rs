@@ -2,7 +2,7 @@
 //! the loop it is, `let [a, b, c] = x;` as one `let` per element, and
 //! `x.first().unwrap()`, `x.last().unwrap()` as the elements.
 
-use super::places::{is_stable_place, unparen};
+use super::places::{is_stable_place, part_of, unparen};
 use syn::{Expr, Pat, Stmt};
 
 /// `chain.for_each(|p| body);` as `for p in chain { body }` (no `return`
@@ -69,8 +69,9 @@ pub(super) fn destructured(stmt: &Stmt) -> Option<Vec<Stmt>> {
     Some(lines)
 }
 
-/// `x.last().unwrap()` or `x.first().unwrap()` of an array place: its
-/// element, `x[x.len() - 1]` or `x[0]`.
+/// `x.last().unwrap()` or `x.first().unwrap()` of an array place, or of
+/// a part of one: its element, `x[x.len() - 1]` or `x[0]` (`x[b - 1]`,
+/// `x[a]` of `x[a..b]`).
 pub(super) fn end_element(e: &Expr) -> Option<Expr> {
     let Expr::MethodCall(unwrap) = unparen(e) else {
         return None;
@@ -81,16 +82,16 @@ pub(super) fn end_element(e: &Expr) -> Option<Expr> {
     let Expr::MethodCall(end) = unparen(&unwrap.receiver) else {
         return None;
     };
-    let place = &end.receiver;
-    if !end.args.is_empty()
-        || !matches!(unparen(place), Expr::Path(_) | Expr::Field(_))
-        || !is_stable_place(place)
-    {
+    if !end.args.is_empty() {
         return None;
     }
-    match end.method.to_string().as_str() {
-        "first" => Some(syn::parse_quote!(#place[0])),
-        "last" => Some(syn::parse_quote!(#place[#place.len() - 1])),
+    // the array, or a part of it (a view, a helper's slice given a part)
+    let (place, lo, hi) = part_of(&end.receiver)?;
+    match (end.method.to_string().as_str(), lo, hi) {
+        ("first", None, _) => Some(syn::parse_quote!(#place[0])),
+        ("first", Some(lo), _) => Some(syn::parse_quote!(#place[#lo])),
+        ("last", _, None) => Some(syn::parse_quote!(#place[#place.len() - 1])),
+        ("last", _, Some(hi)) => Some(syn::parse_quote!(#place[#hi - 1])),
         _ => None,
     }
 }

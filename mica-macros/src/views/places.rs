@@ -53,3 +53,24 @@ pub(super) fn range_ends(r: &syn::ExprRange) -> (Option<Expr>, Option<Expr>) {
     });
     (r.start.as_deref().cloned(), end)
 }
+
+/// An array or a part of one, as a method's receiver names it: `x`,
+/// `x[a..b]` (a view written as its array's indices), `&x[a..]` (a
+/// helper's slice parameter given a part): the array and the part's ends.
+pub(super) fn part_of(e: &Expr) -> Option<(Expr, Option<Expr>, Option<Expr>)> {
+    let e = match unparen(e) {
+        Expr::Reference(r) => unparen(&r.expr),
+        other => other,
+    };
+    let (place, lo, hi) = match e {
+        Expr::Index(ix) => match unparen(&ix.index) {
+            Expr::Range(r) => {
+                let (lo, hi) = range_ends(r);
+                ((*ix.expr).clone(), lo, hi)
+            }
+            _ => (e.clone(), None, None),
+        },
+        _ => (e.clone(), None, None),
+    };
+    is_stable_place(&place).then_some((place, lo, hi))
+}
