@@ -1120,6 +1120,55 @@ fn the_generator_writes_views_and_chunk_loops() {
                 })
                 .count(),
         ),
+        ("split_at", count(".split_at(")),
+        (
+            "a Vec made anew whole",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines().any(|l| {
+                        let l = l.trim_start();
+                        !l.starts_with("let ")
+                            && (l.ends_with(".to_vec();") || l.ends_with(".clone();"))
+                            && !l.contains("..")
+                    })
+                })
+                .count(),
+        ),
+        (
+            "a Vec made anew from a part",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines().any(|l| {
+                        let l = l.trim_start();
+                        !l.starts_with("let ") && l.contains(" = ") && l.ends_with("].to_vec();")
+                    })
+                })
+                .count(),
+        ),
+        ("an array destructured", count("let [")),
+        ("for_each over iter", count(".iter().for_each(")),
+        ("for_each over iter_mut", count(".iter_mut().for_each(")),
+        (
+            "first or last",
+            texts
+                .iter()
+                .filter(|t| t.contains(".first().unwrap()") || t.contains(".last().unwrap()"))
+                .count(),
+        ),
+        (
+            "a chain over chunks",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines().any(|l| {
+                        (l.contains(".chunks") || l.contains(".windows("))
+                            && (l.contains(".map(") || l.contains(".fold("))
+                    })
+                })
+                .count(),
+        ),
         (
             "enumerate over chunks",
             texts

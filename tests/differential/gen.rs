@@ -53,6 +53,9 @@ pub enum Ix {
     /// a constant index read through a borrow of the array, `{ let r =
     /// &h; r[k] }`
     Borrowed(usize),
+    /// the first element (`*h.first().unwrap()`), or the last (with the
+    /// flag, `*h.last().unwrap()`); as a method's receiver without the `*`
+    End(bool),
 }
 
 #[derive(Clone, Debug)]
@@ -141,6 +144,9 @@ pub struct Chain {
     pub k: String,
     pub map: Box<E>,
     pub consume: Consume,
+    /// over `src.chunks_exact(k)` (form 0), `src.windows(k)` (1) or
+    /// `src.chunks(k)` (2): the element `v` a chunk, not a number
+    pub chunks: Option<(u8, usize)>,
     /// `.copied().map(f)`, `f` a closure bound by `let` (`map` is `f(v)`)
     pub pass: Option<String>,
 }
@@ -236,7 +242,9 @@ pub enum For {
     Back(String, usize, usize),
     /// `j in i + 1..3`, `i` an enclosing loop's index
     Tail(String, String),
-    Iter(String, String),
+    /// `a in w.iter()`; with the flag `w.iter().for_each(|a| { … });`, its
+    /// body leaving nothing early
+    Iter(String, String, bool),
     /// `i in 0..s.len()`, `s` a helper's slice
     Len(String, String),
     Enum(String, String, String),
@@ -306,16 +314,38 @@ pub enum S {
     /// parameter, the knobs and the untracked parameter
     LetClosure(String, String, E),
     /// `let v = &w[lo..hi];` (or `&w[i + lo..i + hi]`, `i` a loop's index):
-    /// a view of an array, read until its block ends; with the flag a copy
-    /// of the part, `let v = w[lo..hi].to_vec();`
-    View(String, String, usize, usize, Option<String>, bool),
+    /// a view of an array, read until its block ends; by its form (`View`)
+    /// a copy of the part or a half of `split_at`
+    View(String, String, usize, usize, Option<String>, View),
+    /// `h = w[lo..hi].to_vec();` (or `w[i + lo..i + hi]`): a `Vec` in scope
+    /// made anew from a part of as many elements (`w` may be `h`); by the
+    /// last field, of all of `w`: `h = w.to_vec();` (1) or `h =
+    /// w.clone();` (2, `w` a `Vec` in both dialects)
+    Recopy(String, String, usize, usize, Option<String>, u8),
+    /// `let [a, _, c] = h;` (or `*h` where `h` is a reference, in Mica's
+    /// dialect and in the dual numbers'): the elements named, `None` a `_`
+    Unpack(Vec<Option<String>>, String, (bool, bool)),
     /// `for v in h.iter_mut() { *v op e; }` (with `(j, v)` and
-    /// `.enumerate()` where the index is named) over a local array
-    MutEach(String, String, &'static str, E, Option<String>),
+    /// `.enumerate()` where the index is named) over a local array; with
+    /// the flag `h.iter_mut().for_each(|v| *v op e);`
+    MutEach(String, String, &'static str, E, Option<String>, bool),
     /// a call to block helper `u{k}`: `let r = u0(..);` (an array),
     /// `let (p, q) = u0(..);`, `let t = u0(..);` or `u0(..);` by what it
     /// returns
     Call(Vec<String>, usize, Ret, Vec<Arg>),
+}
+
+/// How `S::View` takes its part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum View {
+    /// `let v = &w[lo..hi];`
+    Ref,
+    /// `let v = w[lo..hi].to_vec();`
+    Copy,
+    /// `let (v, _) = w.split_at(hi);` (`lo` is 0)
+    Head,
+    /// `let (_, v) = w.split_at(lo);` (`hi` is the length)
+    Tail,
 }
 
 #[derive(Clone, Debug)]
@@ -427,6 +457,9 @@ struct Scope {
     /// the indices of `for i in 0..n` loops around (a `let i = i + 1;`
     /// may shadow one)
     fors: Vec<String>,
+    /// `Vec`s that may be made anew (`h = w[..].to_vec();`): declared
+    /// `mut`, not borrowed by a view or a loop in use
+    vecs: Vec<String>,
 }
 
 /// A block helper's signature, as its callers see it.
@@ -534,6 +567,9 @@ const CHAINS: bool = true;
 /// out while a fault they show is tracked down.
 const VIEWS: bool = true;
 
+/// The chunk sources, by form.
+const CHUNKS: [&str; 3] = ["chunks_exact", "windows", "chunks"];
+
 const MONO: [&str; 24] = [
     "sqrt", "cbrt", "exp", "exp2", "exp_m1", "ln", "log2", "log10", "ln_1p", "sin", "cos", "tan",
     "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "abs", "recip",
@@ -602,7 +638,11 @@ impl Gen {
                 }
                 3 if !s.arrays.is_empty() => {
                     let a = s.arrays[self.rng.below(s.arrays.len())].clone();
-                    let ix = self.pick_ix(s, &a, false);
+                    let ix = if VIEWS && !a.out && self.rng.chance(0.08) {
+                        Ix::End(self.rng.chance(0.5))
+                    } else {
+                        self.pick_ix(s, &a, false)
+                    };
                     return (E::Index(a.name, ix), 4.0);
                 }
                 4 if !s.mats.is_empty() && self.rng.chance(0.5) => {
@@ -931,8 +971,12 @@ impl Gen {
                 self.closure(s, top, &mut out);
                 continue;
             }
-            if VIEWS && self.rng.chance(0.05) {
+            if VIEWS && self.rng.chance(0.07) {
                 out.extend(self.view(s));
+                continue;
+            }
+            if VIEWS && top && self.rng.chance(0.04) {
+                out.extend(self.carried_vec(s));
                 continue;
             }
             let k = self.rng.below(if depth >= 2 { 6 } else { 13 });
@@ -997,7 +1041,7 @@ impl Gen {
                         .filter(|a| a.local && !a.out && !a.dynamic)
                         .cloned()
                         .collect();
-                    if VIEWS && !whole.is_empty() && self.rng.chance(0.25) {
+                    if VIEWS && !whole.is_empty() && self.rng.chance(0.3) {
                         out.push(self.mut_each(s, &whole));
                     } else if !locals.is_empty() {
                         let a = &locals[self.rng.below(locals.len())];
@@ -1124,12 +1168,156 @@ impl Gen {
             inner.idx.push((j.clone(), h.len));
         }
         let (e, _) = fit(self.expr(&inner, 2), 1.0);
+        let each = self.rng.chance(0.6);
         if self.rng.chance(0.5) {
-            S::MutEach(v, h.name, "=", e, j)
+            S::MutEach(v, h.name, "=", e, j, each)
         } else {
             let e = E::Bin('*', b(e), b(E::Lit(0.25)));
-            S::MutEach(v, h.name, "+=", e, j)
+            S::MutEach(v, h.name, "+=", e, j, each)
         }
+    }
+
+    /// `let mut c = vec![k; 3];` of a constant, read in a loop that then
+    /// makes it anew from a recorded array (`c = w.to_vec();`, `c =
+    /// w.clone();`, `c = w[lo..lo + 3].to_vec();`) and reads it again, and
+    /// read after the loop: constants in the first iteration, recorded
+    /// values after it.
+    fn carried_vec(&mut self, s: &mut Scope) -> Vec<S> {
+        let srcs: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.dynamic && a.len >= 3)
+            .cloned()
+            .collect();
+        if srcs.is_empty() || s.muts.is_empty() {
+            return Vec::new();
+        }
+        let w = srcs[self.rng.below(srcs.len())].clone();
+        let (c, i) = (self.name("h"), self.name("i"));
+        let lo = self.rng.below(w.len - 2);
+        let whole = match (lo, w.len) {
+            (0, 3) if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => 2,
+            (0, 3) => 1,
+            _ => 0,
+        };
+        let mut read = |c: &str| {
+            let m = s.muts[self.rng.below(s.muts.len())].clone();
+            let at = Ix::Const(self.rng.below(3));
+            let e = E::Bin(
+                '*',
+                b(E::M1("tanh", b(E::Index(c.to_string(), at)))),
+                b(E::Lit(0.1)),
+            );
+            S::Assign(m, "+=", e)
+        };
+        let body = vec![
+            read(&c),
+            S::Recopy(c.clone(), w.name, lo, lo + 3, None, whole),
+            read(&c),
+        ];
+        let after = read(&c);
+        let start = E::Lit(self.rng.lit(-1.0, 1.0));
+        let n = 1 + self.rng.below(3);
+        s.arrays.push(Arr::new(c.clone(), 3, false, true, Src::Vec));
+        s.vecs.push(c.clone());
+        vec![
+            S::LetFill(c, Some(start), true, false),
+            S::For(For::Range(i, n), body),
+            after,
+        ]
+    }
+
+    /// `let [a, _, c] = h;` (`*h` through a reference) of a fixed-length
+    /// array in scope, its elements named as scalars and one read at once.
+    fn unpack(&mut self, s: &mut Scope) -> Option<Vec<S>> {
+        let whole = |x: Src| matches!(x, Src::Own | Src::Ref);
+        let cands: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.dynamic && a.len <= 6 && whole(a.src.0) && whole(a.src.1))
+            .cloned()
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let h = cands[self.rng.below(cands.len())].clone();
+        let mut names: Vec<Option<String>> = (0..h.len)
+            .map(|_| self.rng.chance(0.7).then(|| self.name("u")))
+            .collect();
+        if names.iter().all(Option::is_none) {
+            names[self.rng.below(h.len)] = Some(self.name("u"));
+        }
+        let named: Vec<String> = names.iter().flatten().cloned().collect();
+        for n in &named {
+            s.scalars.push((n.clone(), 4.0));
+        }
+        let by_ref = (h.src.0 == Src::Ref, h.src.1 == Src::Ref);
+        let mut out = vec![S::Unpack(names, h.name, by_ref)];
+        if !s.muts.is_empty() {
+            let m = s.muts[self.rng.below(s.muts.len())].clone();
+            let u = named[self.rng.below(named.len())].clone();
+            let e = E::Bin('*', b(E::M1("tanh", b(E::Var(u)))), b(E::Lit(0.1)));
+            out.push(S::Assign(m, "+=", e));
+        }
+        Some(out)
+    }
+
+    /// `h = w[lo..hi].to_vec();` of a `Vec` `h` that may be made anew, from
+    /// a part of as many elements of an array in scope (`h` itself now and
+    /// then; shifted by a loop's index now and then), read at once.
+    fn recopy(&mut self, s: &Scope) -> Option<Vec<S>> {
+        if s.vecs.is_empty() || s.muts.is_empty() {
+            return None;
+        }
+        let h = s.vecs[self.rng.below(s.vecs.len())].clone();
+        let len = s.arrays.iter().rev().find(|a| a.name == h)?.len;
+        let cands: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.dynamic && a.len >= len)
+            .cloned()
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let w = match cands.iter().find(|a| a.name == h) {
+            Some(a) if self.rng.chance(0.3) => a.clone(),
+            _ => cands[self.rng.below(cands.len())].clone(),
+        };
+        let shifts: Vec<(String, usize)> = s
+            .idx
+            .iter()
+            .filter(|(_, n)| *n >= 1 && n - 1 + len <= w.len)
+            .cloned()
+            .collect();
+        let shift = (!shifts.is_empty() && self.rng.chance(0.5))
+            .then(|| shifts[self.rng.below(shifts.len())].clone());
+        let room = w.len - shift.as_ref().map_or(0, |(_, n)| n - 1);
+        let lo = self.rng.below(room - len + 1);
+        let by = shift.map(|(i, _)| i);
+        // read before and after: the value replaced and the new one
+        let mut read = |h: &str| {
+            let m = s.muts[self.rng.below(s.muts.len())].clone();
+            let at = Ix::Const(self.rng.below(len));
+            let e = E::Bin(
+                '*',
+                b(E::M1("tanh", b(E::Index(h.to_string(), at)))),
+                b(E::Lit(0.1)),
+            );
+            S::Assign(m, "+=", e)
+        };
+        let before = read(&h);
+        let after = read(&h);
+        let whole = match by.is_none() && lo == 0 && len == w.len && self.rng.chance(0.6) {
+            false => 0,
+            true if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => 2,
+            true => 1,
+        };
+        Some(vec![
+            before,
+            S::Recopy(h, w.name, lo, lo + len, by, whole),
+            after,
+        ])
     }
 
     /// `let v = &w[lo..hi];` of an array in scope (at least 2 long): `v`
@@ -1137,6 +1325,19 @@ impl Gen {
     /// A view shifted by a `for` loop's index `i` may be followed by `let
     /// i = i + 1;`: the view keeps the part it was made of.
     fn view(&mut self, s: &mut Scope) -> Vec<S> {
+        match self.rng.below(8) {
+            0 => {
+                if let Some(out) = self.unpack(s) {
+                    return out;
+                }
+            }
+            1 | 2 => {
+                if let Some(out) = self.recopy(s) {
+                    return out;
+                }
+            }
+            _ => {}
+        }
         let cands: Vec<Arr> = s
             .arrays
             .iter()
@@ -1146,7 +1347,16 @@ impl Gen {
         if cands.is_empty() {
             return Vec::new();
         }
-        let w = cands[self.rng.below(cands.len())].clone();
+        // often a view itself (a view of a view, a view's split)
+        let views: Vec<&Arr> = cands
+            .iter()
+            .filter(|a| a.name.starts_with('v') && a.src.0 == Src::SliceRef)
+            .collect();
+        let w = match views.len() {
+            0 => cands[self.rng.below(cands.len())].clone(),
+            n if self.rng.chance(0.5) => views[self.rng.below(n)].clone(),
+            _ => cands[self.rng.below(cands.len())].clone(),
+        };
         // now and then shifted by a loop's index `i < n` (`&w[i + lo..i +
         // hi]`), its part then inside for every `i`
         let shifts: Vec<(String, usize)> = s
@@ -1159,19 +1369,36 @@ impl Gen {
             .then(|| shifts[self.rng.below(shifts.len())].clone());
         let room = w.len - shift.as_ref().map_or(0, |(_, n)| n - 1);
         let len = 1 + self.rng.below(room);
-        let lo = self.rng.below(room - len + 1);
+        let mut lo = self.rng.below(room - len + 1);
         let by = shift.map(|(i, _)| i);
         let v = self.name("v");
-        let copy = self.rng.chance(0.25);
-        if !copy {
+        // a half of `split_at` (not shifted: a half's other end is fixed)
+        let form = match self.rng.below(8) {
+            0 | 1 => View::Copy,
+            2 if by.is_none() && len < w.len => {
+                lo = 0;
+                View::Head
+            }
+            3 if by.is_none() && len < w.len => {
+                lo = w.len - len;
+                View::Tail
+            }
+            _ => View::Ref,
+        };
+        let copy = form == View::Copy;
+        if copy {
+            // may be made anew later, `v = u[..].to_vec();`
+            s.vecs.push(v.clone());
+        } else {
             // borrowed: `w` read, not written, while `v` may be in use
             for a in s.arrays.iter_mut().filter(|a| a.name == w.name) {
                 a.local = false;
             }
+            s.vecs.retain(|h| *h != w.name);
         }
         let src = if copy { Src::Vec } else { Src::SliceRef };
         s.arrays.push(Arr::new(v.clone(), len, false, true, src));
-        let mut out = vec![S::View(v.clone(), w.name, lo, lo + len, by.clone(), copy)];
+        let mut out = vec![S::View(v.clone(), w.name, lo, lo + len, by.clone(), form)];
         let shift = by.filter(|i| s.fors.contains(i) && !s.muts.is_empty() && self.rng.chance(0.5));
         if let Some(i) = shift {
             // `i` one more from here on (its bound too), read at once
@@ -1187,8 +1414,18 @@ impl Gen {
         if !s.muts.is_empty() && self.rng.chance(0.7) {
             let m = s.muts[self.rng.below(s.muts.len())].clone();
             let at = Ix::Const(self.rng.below(len));
-            let e = E::Bin('*', b(E::M1("tanh", b(E::Index(v, at)))), b(E::Lit(0.1)));
+            let e = E::Bin(
+                '*',
+                b(E::M1("tanh", b(E::Index(v.clone(), at)))),
+                b(E::Lit(0.1)),
+            );
             out.push(S::Assign(m, "+=", e));
+        }
+        // a copy made anew now and then, `v = w[..].to_vec();`
+        if copy && self.rng.chance(0.4) {
+            let mut only = s.clone();
+            only.vecs = vec![v];
+            out.extend(self.recopy(&only).into_iter().flatten());
         }
         out
     }
@@ -1238,7 +1475,14 @@ impl Gen {
                 let a = self.name("a");
                 let arr = &iterable[self.rng.below(iterable.len())];
                 inner.derefs.push(a.clone());
-                For::Iter(a, arr.name.clone())
+                // `.for_each(|a| { … })`: its body leaves nothing early
+                let each = VIEWS && self.rng.chance(0.4);
+                if each {
+                    inner.exits = None;
+                    inner.labels.clear();
+                    inner.in_value = true;
+                }
+                For::Iter(a, arr.name.clone(), each)
             }
             2 if !iterable.is_empty() => {
                 let (j, a) = (self.name("j"), self.name("a"));
@@ -1283,14 +1527,24 @@ impl Gen {
                 }
             }
         };
+        // the arrays the loop borrows are not made anew in its body
+        let borrowed: Vec<String> = match &kind {
+            For::Iter(_, a, _) | For::Enum(_, _, a) | For::Chunks(_, a, ..) => vec![a.clone()],
+            For::Zip(_, _, a, c) => vec![a.clone(), c.clone()],
+            _ => Vec::new(),
+        };
+        inner.vecs.retain(|h| !borrowed.contains(h));
+        let each = matches!(kind, For::Iter(_, _, true));
         // the exit's condition reads only what is bound before the body
-        inner.labels.push((label_of(&kind), true));
+        if !each {
+            inner.labels.push((label_of(&kind), true));
+        }
         let before = inner.clone();
         let mut body = {
             let n = 1 + self.rng.below(3);
             self.block(&mut inner, depth + 1, n)
         };
-        if self.rng.chance(0.3) {
+        if !each && self.rng.chance(0.3) {
             self.early_exit(&before, &mut body, true);
         }
         S::For(kind, body)
@@ -2178,6 +2432,9 @@ impl Gen {
         // later code may read and write it again (a `Vec` is not passed to
         // the array helper, which takes `[f64; 3]`)
         let src = if is_vec { Src::Vec } else { Src::Own };
+        if later && is_vec {
+            s.vecs.push(h.clone());
+        }
         s.arrays.push(Arr::new(h, 3, later && !is_vec, false, src));
         out
     }
@@ -2481,12 +2738,31 @@ impl Gen {
             a.len = es.len();
             a.dynamic = false;
         }
-        let zip = self
-            .rng
-            .chance(0.3)
+        // now and then over chunks of the array: the element a chunk of
+        // `len` elements or more (of varying length with a shorter last
+        // one), `count` of them
+        let chunks = (VIEWS && lit.is_none() && !a.dynamic && a.len >= 2 && self.rng.chance(0.2))
+            .then(|| {
+                let mut form = self.rng.below(3) as u8;
+                let k = 1 + self.rng.below(a.len);
+                if form == 2 && !a.len.is_multiple_of(k) && k > 4 {
+                    form = 0;
+                }
+                (form, k)
+            });
+        let chunk = chunks.map(|(form, k)| match form {
+            0 => (k, a.len / k, false),
+            1 => (k, a.len + 1 - k, false),
+            _ if a.len.is_multiple_of(k) => (k, a.len / k, false),
+            _ => (a.len % k, a.len.div_ceil(k), true),
+        });
+        let zip = (chunks.is_none() && self.rng.chance(0.3))
             .then(|| arrays[self.rng.below(arrays.len())].clone());
         // a helper's slice may be longer than its least length
-        let n = zip.as_ref().map_or(a.len, |z| z.len.min(a.len));
+        let n = match chunk {
+            Some((_, count, _)) => count,
+            None => zip.as_ref().map_or(a.len, |z| z.len.min(a.len)),
+        };
         let rev = self.rng.chance(0.3);
         let skip = if n > 1 && self.rng.chance(0.3) { 1 } else { 0 };
         let take = self.rng.chance(0.3).then(|| 1 + self.rng.below(2));
@@ -2495,7 +2771,14 @@ impl Gen {
             (zip.is_none() && !enumerate && self.rng.chance(0.25)).then(|| self.rng.lit(-0.5, 0.5));
         let (v, w, k) = (self.name("v"), self.name("w"), self.name("k"));
         let mut inner = s.clone();
-        inner.scalars.push((v.clone(), 4.0));
+        match chunk {
+            Some((len, _, varies)) => {
+                let mut c = Arr::new(v.clone(), len, false, true, Src::SliceRef);
+                c.dynamic = varies;
+                inner.arrays.push(c);
+            }
+            None => inner.scalars.push((v.clone(), 4.0)),
+        }
         if zip.is_some() {
             inner.scalars.push((w.clone(), 4.0));
         }
@@ -2523,6 +2806,7 @@ impl Gen {
             4.0
         };
         let pass = (zip.is_none()
+            && chunks.is_none()
             && !enumerate
             && filter.is_none()
             && !s.closures.is_empty()
@@ -2531,6 +2815,15 @@ impl Gen {
         let (map, bm) = match &pass {
             Some((f, bf)) => (E::CallC(f.clone(), b(E::Var(v.clone()))), *bf),
             None => fit(self.expr(&inner, d), limit),
+        };
+        // a chunk's map reads the chunk
+        let (map, bm) = match chunk {
+            Some((len, _, _)) => {
+                let at = E::Index(v.clone(), Ix::Const(self.rng.below(len)));
+                let read = E::Bin('*', b(E::M1("tanh", b(at))), b(E::Lit(0.5)));
+                (E::Bin('+', b(read), b(map)), bm + 0.5)
+            }
+            None => (map, bm),
         };
         self.ucount = ucount;
         let count = (take.unwrap_or(n + 3)).min(n + 3) as f64;
@@ -2555,6 +2848,7 @@ impl Gen {
             map: b(map),
             consume,
             pass: pass.map(|(f, _)| f),
+            chunks,
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -3270,6 +3564,17 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
                 r.insert(i.clone());
             }
         }
+        S::Recopy(h, w, _, _, by, _) => {
+            assigned.insert(h.clone());
+            r.insert(h.clone());
+            r.insert(w.clone());
+            if let Some(i) = by {
+                r.insert(i.clone());
+            }
+        }
+        S::Unpack(_, h, _) => {
+            r.insert(h.clone());
+        }
         S::Assign(n, _, e) => {
             assigned.insert(n.clone());
             refs_e(e, r);
@@ -3294,7 +3599,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(i.clone());
             refs_e(e, r);
         }
-        S::MutEach(_, h, _, e, _) => {
+        S::MutEach(_, h, _, e, _, _) => {
             assigned.insert(h.clone());
             r.insert(h.clone());
             refs_e(e, r);
@@ -3317,7 +3622,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
                 For::Tail(_, i) => {
                     r.insert(i.clone());
                 }
-                For::Iter(_, a) | For::Enum(_, _, a) | For::Len(_, a) => {
+                For::Iter(_, a, _) | For::Enum(_, _, a) | For::Len(_, a) => {
                     r.insert(a.clone());
                 }
                 For::Zip(_, _, a, c) => {
@@ -3403,7 +3708,7 @@ fn label_of(f: &For) -> String {
         | For::Span(i, _, _)
         | For::Back(i, _, _)
         | For::Tail(i, _)
-        | For::Iter(i, _)
+        | For::Iter(i, _, _)
         | For::Len(i, _) => i,
         For::Enum(j, _, _) | For::Zip(j, _, _, _) => j,
         For::Chunks(c, _, _, _, j) => j.as_ref().unwrap_or(c),
@@ -3498,6 +3803,11 @@ impl R<'_> {
         if let (E::Deref(n, true), false) = (e, self.generic) {
             return n.clone();
         }
+        // `h.last().unwrap().sin()`: the method through the reference
+        if let (E::Index(a, Ix::End(last)), false) = (e, self.generic) {
+            let end = if *last { "last" } else { "first" };
+            return format!("{a}.{end}().unwrap()");
+        }
         self.atom(e)
     }
     fn atom(&self, e: &E) -> String {
@@ -3512,6 +3822,8 @@ impl R<'_> {
         match ix {
             Ix::Const(c) => format!("{arr}[{c}]"),
             Ix::Borrowed(c) => format!("{{ let r = &{arr}; r[{c}] }}"),
+            Ix::End(false) => format!("*{arr}.first().unwrap()"),
+            Ix::End(true) => format!("*{arr}.last().unwrap()"),
             Ix::Var(i, true) => match len {
                 Some(l) => format!("{arr}[{i} % {l}]"),
                 None => format!("{arr}[{i} % {arr}.len()]"),
@@ -3560,7 +3872,7 @@ impl R<'_> {
                 (format!("{{ let qi = {i} - {}; {a}[qi] }}", -k), false)
             }
             // a block: parenthesised as an operand or a receiver
-            E::Index(a, ix @ Ix::Borrowed(_)) => (self.ix(a, ix, None), false),
+            E::Index(a, ix @ (Ix::Borrowed(_) | Ix::End(_))) => (self.ix(a, ix, None), false),
             E::Index(a, ix) => (self.ix(a, ix, None), true),
             E::Index2(m, ix, r, jx, c) => {
                 let one = |x: &Ix, n: usize| match x {
@@ -3570,6 +3882,7 @@ impl R<'_> {
                     Ix::Off(i, k) => format!("{i} + {k}"),
                     Ix::Twice(i) => format!("2 * {i}"),
                     Ix::Borrowed(k) => k.to_string(),
+                    Ix::End(_) => unreachable!("a matrix's rows are indexed"),
                 };
                 (format!("{m}[{}][{}]", one(ix, *r), one(jx, *c)), true)
             }
@@ -3684,14 +3997,18 @@ impl R<'_> {
                 format!("_{n}")
             }
         };
-        let mut s = match &c.lit {
-            Some(es) => {
+        let mut s = match (&c.lit, c.chunks) {
+            (Some(es), _) => {
                 let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
                 format!("[{}].iter()", es.join(", "))
             }
-            None => format!("{}.iter()", c.src),
+            (None, Some((form, k))) => format!("{}.{}({k})", c.src, CHUNKS[form as usize]),
+            (None, None) => format!("{}.iter()", c.src),
         };
-        let mut pat = format!("&{}", name(&c.v));
+        let mut pat = match c.chunks {
+            Some(_) => name(&c.v),
+            None => format!("&{}", name(&c.v)),
+        };
         if let Some(z) = &c.zip {
             write!(s, ".zip({z}.iter())").unwrap();
             pat = format!("({pat}, &{})", name(&c.w));
@@ -3709,8 +4026,12 @@ impl R<'_> {
             s += ".enumerate()";
             pat = format!("({}, {pat})", name(&c.k));
         }
-        if let Some(f) = c.filter {
-            write!(s, ".filter(|x| **x > {})", self.lit(f).0).unwrap();
+        match c.filter {
+            Some(f) if c.chunks.is_some() => {
+                write!(s, ".filter(|x| x[0] > {})", self.lit(f).0).unwrap()
+            }
+            Some(f) => write!(s, ".filter(|x| **x > {})", self.lit(f).0).unwrap(),
+            None => {}
         }
         match &c.pass {
             Some(f) => write!(s, ".copied().map({f})").unwrap(),
@@ -3761,7 +4082,10 @@ impl R<'_> {
             Some(z) => format!("{src}.len().min({z}.len())"),
             None => format!("{src}.len()"),
         };
-        let mut range = format!("(0..{len})");
+        let mut range = match c.chunks {
+            Some((form, k)) => format!("{src}.{}({k})", CHUNKS[form as usize]),
+            None => format!("(0..{len})"),
+        };
         if c.rev {
             range += ".rev()";
         }
@@ -3787,23 +4111,28 @@ impl R<'_> {
                 format!("{acc}.min(x)"),
             ),
         };
-        let mut s = format!(
-            "{{ {bind}let mut {acc} = {init}; for ({}, {i}) in {range} {{ ",
-            name(&c.k)
-        );
         let v = if c.pass.is_some() || c.filter.is_some() {
             c.v.clone()
         } else {
             name(&c.v)
         };
-        write!(s, "let {v} = {src}[{i}]; ").unwrap();
+        // a chunk is the element itself; else the element at `i`
+        let each = if c.chunks.is_some() { &v } else { &i };
+        let mut s = format!(
+            "{{ {bind}let mut {acc} = {init}; for ({}, {each}) in {range} {{ ",
+            name(&c.k)
+        );
+        if c.chunks.is_none() {
+            write!(s, "let {v} = {src}[{i}]; ").unwrap();
+        }
         if let Some(z) = &c.zip {
             write!(s, "let {} = {z}[{i}]; ", name(&c.w)).unwrap();
         }
         if let Some(f) = c.filter {
+            let first = if c.chunks.is_some() { "[0]" } else { "" };
             write!(
                 s,
-                "if !gt{}({}, {}) {{ continue; }} ",
+                "if !gt{}({}{first}, {}) {{ continue; }} ",
                 self.sfx(),
                 c.v,
                 self.cst(&format!("{f:?}"))
@@ -3993,25 +4322,68 @@ impl R<'_> {
                 self.e(y).0
             )
             .unwrap(),
-            S::View(v, w, lo, hi, by, copy) => {
+            S::View(v, w, lo, hi, by, form) => {
                 let (lo, hi) = match by {
                     Some(i) => (format!("{i} + {lo}"), format!("{i} + {hi}")),
                     None => (lo.to_string(), hi.to_string()),
                 };
-                let part = match copy {
-                    true => format!("{w}[{lo}..{hi}].to_vec()"),
-                    false => format!("&{w}[{lo}..{hi}]"),
-                };
-                writeln!(o, "{pad}let {} = {part};", self.n(v)).unwrap()
+                let (m, v) = (self.mutk(v), self.n(v));
+                match form {
+                    View::Ref => writeln!(o, "{pad}let {v} = &{w}[{lo}..{hi}];"),
+                    View::Copy => {
+                        writeln!(o, "{pad}let {m}{v} = {w}[{lo}..{hi}].to_vec();")
+                    }
+                    View::Head => writeln!(o, "{pad}let ({v}, _) = {w}.split_at({hi});"),
+                    View::Tail => writeln!(o, "{pad}let (_, {v}) = {w}.split_at({lo});"),
+                }
+                .unwrap()
             }
-            S::MutEach(v, h, op, e, j) => {
-                let head = match j {
-                    Some(j) => format!("({}, {v}) in {h}.iter_mut().enumerate()", self.n(j)),
-                    None => format!("{v} in {h}.iter_mut()"),
+            S::Recopy(h, w, lo, hi, by, whole) => {
+                let (lo, hi) = match by {
+                    Some(i) => (format!("{i} + {lo}"), format!("{i} + {hi}")),
+                    None => (lo.to_string(), hi.to_string()),
                 };
-                writeln!(o, "{pad}for {head} {{").unwrap();
-                writeln!(o, "{pad}    *{v} {op} {};", self.e(e).0).unwrap();
-                writeln!(o, "{pad}}}").unwrap();
+                let copy = match whole {
+                    2 => format!("{w}.clone()"),
+                    1 => format!("{w}.to_vec()"),
+                    _ => format!("{w}[{lo}..{hi}].to_vec()"),
+                };
+                writeln!(o, "{pad}{h} = {copy};").unwrap()
+            }
+            S::Unpack(names, h, by_ref) => {
+                let names: Vec<String> = names
+                    .iter()
+                    .map(|n| n.as_ref().map_or("_".to_string(), |n| self.n(n)))
+                    .collect();
+                let deref = if self.dual { by_ref.1 } else { by_ref.0 };
+                let star = if deref { "*" } else { "" };
+                writeln!(o, "{pad}let [{}] = {star}{h};", names.join(", ")).unwrap()
+            }
+            S::MutEach(v, h, op, e, j, each) => {
+                let (pat, chain) = match j {
+                    Some(j) => (
+                        format!("({}, {v})", self.n(j)),
+                        format!("{h}.iter_mut().enumerate()"),
+                    ),
+                    None => (v.clone(), format!("{h}.iter_mut()")),
+                };
+                if *each {
+                    writeln!(
+                        o,
+                        "{pad}{chain}.for_each(|{pat}| *{v} {op} {});",
+                        self.e(e).0
+                    )
+                    .unwrap();
+                } else {
+                    writeln!(o, "{pad}for {pat} in {chain} {{").unwrap();
+                    writeln!(o, "{pad}    *{v} {op} {};", self.e(e).0).unwrap();
+                    writeln!(o, "{pad}}}").unwrap();
+                }
+            }
+            S::For(For::Iter(a, arr, true), body) => {
+                writeln!(o, "{pad}{arr}.iter().for_each(|{}| {{", self.n(a)).unwrap();
+                self.block(body, ind + 1, o);
+                writeln!(o, "{pad}}});").unwrap();
             }
             S::For(f, body) => {
                 let head = match f {
@@ -4019,7 +4391,7 @@ impl R<'_> {
                     For::Span(i, lo, hi) => format!("{} in {lo}..{hi}", self.n(i)),
                     For::Back(i, lo, hi) => format!("{} in ({lo}..{hi}).rev()", self.n(i)),
                     For::Tail(j, i) => format!("{} in {} + 1..3", self.n(j), self.n(i)),
-                    For::Iter(a, arr) => format!("{} in {arr}.iter()", self.n(a)),
+                    For::Iter(a, arr, _) => format!("{} in {arr}.iter()", self.n(a)),
                     For::Len(i, arr) => format!("{} in 0..{arr}.len()", self.n(i)),
                     For::Enum(j, a, arr) => {
                         format!("({}, {}) in {arr}.iter().enumerate()", self.n(j), self.n(a))
@@ -5414,6 +5786,7 @@ fn defs(s: &S) -> Vec<String> {
         | S::ShadowLet(n, _)
         | S::LetClosure(n, _, _)
         | S::View(n, ..) => vec![n.clone()],
+        S::Unpack(names, ..) => names.iter().flatten().cloned().collect(),
         S::ShiftIdx(i, _) => vec![i.clone()],
         S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
         S::LetIf(names, ..) => names.clone(),
@@ -5545,7 +5918,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::LetClosure(_, _, e)
         | S::Assign(_, _, e)
         | S::SetArr(_, _, _, e)
-        | S::MutEach(_, _, _, e, _)
+        | S::MutEach(_, _, _, e, _, _)
         | S::Regrow(_, _, e)
         | S::Shadow(_, e, _)
         | S::ShadowLet(_, e) => ucalls_e(e, f),
@@ -5580,7 +5953,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
             ucalls_e(e, f);
         }
         S::Exit(c, _) | S::ExitTo(c, _, _) => ucalls_c(c, f),
-        S::ShiftIdx(..) | S::SwapScalars(..) | S::View(..) => {}
+        S::ShiftIdx(..) | S::SwapScalars(..) | S::View(..) | S::Recopy(..) | S::Unpack(..) => {}
         S::Whole(_, op) => match op {
             Whole::Assign(es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
             Whole::Fill(e) => ucalls_e(e, f),
