@@ -137,6 +137,29 @@ macro_rules! programs {
                 h[0] * g[1] + h[1] * g[0] + x[1] * x[0] * g[0]
             }
 
+            /// A recorded `Vec` made anew from constants, an iterator's
+            /// `take(2)` inside an arm giving an array, and a chain over a
+            /// view's chunks of constants.
+            #[tape(tangent, hvp)]
+            pub fn copies(#[tracked] x: &[$t; 2]) -> $t {
+                let h = [0.5, 0.25, 0.125];
+                let mut v = x.to_vec();
+                let mut t = v[0] * v[1];
+                v = h[1..3].to_vec();
+                t += v[0] * x[0] * x[0];
+                let a = if x[0] > 0.2 {
+                    [x[1], h.iter().skip(1).take(2).map(|c| c * x[0]).sum::<$t>()]
+                } else {
+                    [x[0], x[1] * x[1]]
+                };
+                let rest = &h[1..];
+                let r = rest
+                    .chunks(1)
+                    .map(|c| c[0] * x[1])
+                    .fold(0.7, |acc, y| acc * 0.5 + y);
+                t + a[0] * a[1] + r * x[0]
+            }
+
             /// Called by `outer`'s forward mode through its `_tangent`,
             /// and by its `hvp` through its own directional derivative.
             #[tape(tangent, hvp)]
@@ -579,6 +602,32 @@ macro_rules! checks {
                             let fd = (gp[j] - gm[j]) as f64 / (2.0 * H);
                             close("branchy H·v", hv[j] as f64, fd, REL);
                         }
+                    }
+                }
+            }
+
+            /// `hvp` and the tangent of `copies`: against finite
+            /// differences of `_grad`, on both sides of its branch.
+            #[test]
+            fn hvp_of_copies_and_chains() {
+                for at in points(2, 4) {
+                    let x = [at[0] as T, at[1] as T];
+                    let v = [0.6 as T, -0.4];
+                    let (value, g, hv) = p::copies_hvp(&x, &v);
+                    assert_eq!(value, p::copies(&x));
+                    let shift = |h: f64| [x[0] + (h as T) * v[0], x[1] + (h as T) * v[1]];
+                    let gp = p::copies_grad(&shift(H)).1;
+                    let gm = p::copies_grad(&shift(-H)).1;
+                    let (_, dot) = p::copies_tangent(&x, &v);
+                    let gv = g[0] as f64 * v[0] as f64 + g[1] as f64 * v[1] as f64;
+                    close("copies tangent = g·v", dot as f64, gv, 1e-4);
+                    // the gradient itself, against finite differences
+                    let fp = p::copies(&shift(H)) as f64;
+                    let fm = p::copies(&shift(-H)) as f64;
+                    close("copies g·v", gv, (fp - fm) / (2.0 * H), 1e-3);
+                    for j in 0..2 {
+                        let fd = (gp[j] - gm[j]) as f64 / (2.0 * H);
+                        close("copies H·v", hv[j] as f64, fd, REL);
                     }
                 }
             }

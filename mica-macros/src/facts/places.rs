@@ -170,6 +170,12 @@ pub fn is_assignment(expr: &Expr) -> bool {
 }
 
 /// Standard collections' methods that change the receiver.
+/// Whether a call of `method` with `args` arguments may change its
+/// receiver: one of [`MUTATING`], but not an iterator's `take(n)`.
+pub fn mutates(method: &str, args: usize) -> bool {
+    MUTATING.contains(&method) && !(method == "take" && args == 1)
+}
+
 pub const MUTATING: &[&str] = &[
     "push",
     "push_str",

@@ -2,7 +2,7 @@
 //! constants and nested blocks.
 
 use super::*;
-use crate::facts::places::{index_chain, MUTATING};
+use crate::facts::places::{index_chain, mutates};
 use crate::facts::syntax::strip_parens;
 
 impl Sweep<'_> {
@@ -27,7 +27,7 @@ impl Sweep<'_> {
         }
         if rules::method(&name).is_none()
             && !receiver_active
-            && !MUTATING.contains(&name.as_str())
+            && !mutates(&name, m.args.len())
             && m.args.iter().any(|a| self.mentions_active(a))
         {
             return self.lower_tape_method(m, out);

@@ -5,7 +5,7 @@
 //! `gradient!` stand (1, 2, 5, 6, 7); `expand.rs` what `#[tape]` goes on (9).
 
 use super::*;
-use crate::facts::places::{root, PatNames, Reach, MUTATING};
+use crate::facts::places::{mutates, root, PatNames, Reach};
 
 impl Sweep<'_> {
     /// Macros other than the formatting and assertion ones may not be given
@@ -223,7 +223,7 @@ impl<'ast> Visit<'ast> for Writes<'_, '_> {
     }
     fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
         let method = e.method.to_string();
-        if MUTATING.contains(&method.as_str()) {
+        if mutates(&method, e.args.len()) {
             self.check(&e.receiver, &format!("call `{method}` on"));
         }
         syn::visit::visit_expr_method_call(self, e);

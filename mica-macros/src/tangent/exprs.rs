@@ -359,7 +359,19 @@ impl Tan<'_> {
     /// The zero tangent of a constant expression, typed as it is.
     pub(crate) fn zero_of(&self, e: &Expr) -> TokenStream {
         match e {
-            Expr::Lit(_) | Expr::Binary(_) | Expr::Cast(_) | Expr::MethodCall(_) => self.k(0.0),
+            // a copy of an array (`h[1..3].to_vec()`, `h.clone()`): zeros
+            // of its shape, below
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "clone" | "to_vec" | "to_owned"
+                ) && m.args.is_empty() => {}
+            Expr::Lit(_) | Expr::Binary(_) | Expr::Cast(_) | Expr::MethodCall(_) => {
+                return self.k(0.0)
+            }
+            _ => {}
+        }
+        match e {
             Expr::Paren(p) => self.zero_of(&p.expr),
             // a name the inliner declares before its value (`placeholder()`):
             // the tangent too, typed by its first assignment

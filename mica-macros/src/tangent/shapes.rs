@@ -90,8 +90,7 @@ pub(crate) fn arms_only_bind(e: &Expr) -> bool {
                 }
                 Expr::MethodCall(m) => {
                     let name = m.method.to_string();
-                    if name.ends_with("_mut")
-                        || crate::facts::places::MUTATING.contains(&name.as_str())
+                    if name.ends_with("_mut") || crate::facts::places::mutates(&name, m.args.len())
                     {
                         self.changes(&m.receiver);
                     }

@@ -329,16 +329,23 @@ impl Views {
         }
         // the size and the array's indices are read inside the closure:
         // literals, or names the closure does not assign
-        let mut assigned = crate::facts::loops::changed_in(&closure.body);
+        let in_body = crate::facts::loops::changed_in(&closure.body);
+        let mut assigned = in_body.clone();
         assigned.extend(crate::facts::loops::changed_in(&m.receiver));
         bound.visit_expr(&m.receiver);
         // (nor binds as a parameter)
+        let kept = |i: &str| !assigned.contains(i) && !bound.0.contains(i);
         let fixed = |e: &Expr| match unparen(e) {
             Expr::Lit(_) => true,
-            Expr::Path(p) => p.path.get_ident().is_some_and(|i| {
-                let i = i.to_string();
-                !assigned.contains(&i) && !bound.0.contains(&i)
-            }),
+            Expr::Path(p) => p.path.get_ident().is_some_and(|i| kept(&i.to_string())),
+            // a view's open end (`&w[1..]`: `w.len()`): the length of an
+            // array the chain borrows, which nothing changes while it does
+            // (the closure binding its name aside)
+            Expr::MethodCall(c) if c.method == "len" && c.args.is_empty() => {
+                is_stable_place(&c.receiver)
+                    && root(&c.receiver)
+                        .is_some_and(|r| !in_body.contains(&r) && !bound.0.contains(&r))
+            }
             _ => false,
         };
         let ends_fixed = [&source.start, &source.end]
