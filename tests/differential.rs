@@ -1121,6 +1121,8 @@ fn the_generator_writes_views_and_chunk_loops() {
                 .count(),
         ),
         ("split_at", count(".split_at(")),
+        ("reduce", count(".reduce(")),
+        ("fold from an untyped zero by max", count(".fold(0.0, f")),
         (
             "a Vec made anew whole",
             texts

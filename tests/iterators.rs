@@ -1,6 +1,6 @@
 //! Iterator chains and closures over recorded values, written as users
 //! write them: `zip`/`map`/`sum` dot products, `filter`, `fold` (with a
-//! closure and with `f64::max`), `min_by`/`max_by`, `skip`/`take`/`rev`/
+//! closure and with `f64::max`), `reduce`, `min_by`/`max_by`, `skip`/`take`/`rev`/
 //! `step_by`/`enumerate`, `product`, `count`, `collect`, `for` loops over
 //! adapted chains, and closures bound by `let`, called directly, passed to
 //! an adapter, and called where they are written, and chains inside a
@@ -56,6 +56,17 @@ macro_rules! programs {
             pub fn strided(#[tracked] w: &[$t]) -> $t {
                 let even: $t = (0..w.len()).step_by(2).map(|i| w[i] * w[i]).sum();
                 even + w.iter().copied().max_by(|a, b| a.total_cmp(b)).unwrap()
+            }
+
+            /// `reduce` with a float's path and with a closure, and a fold
+            /// from an untyped `0.0` by `f64::max`.
+            #[tape$(($mode))?]
+            pub fn reduced(#[tracked] w: &[$t]) -> $t {
+                let largest = w.iter().copied().reduce(<$t>::max).unwrap();
+                let least = w.iter().map(|v| v.sin()).reduce(<$t>::min).unwrap();
+                let total = w.iter().skip(1).copied().reduce(|a, b| a * 0.5 + b).unwrap();
+                let peak = w.iter().map(|v| v.abs()).fold(0.0, <$t>::max);
+                largest + least * total + peak
             }
 
             /// Sub-slices: iterated, zipped and summed, and a `for` over one.
@@ -204,6 +215,11 @@ macro_rules! check_all {
             same(&g, &$q::nested_grad(p).1, "nested");
             agree("nested", &|v| nested(v), p, &g);
 
+            let (value, g) = reduced_grad(p);
+            assert_eq!(value, reduced(p), "reduced: the value");
+            same(&g, &$q::reduced_grad(p).1, "reduced");
+            agree("reduced", &|v| reduced(v), p, &g);
+
             let (_, g) = strided_grad(p);
             same(&g, &$q::strided_grad(p).1, "strided");
             agree("strided", &|v| strided(v), p, &g);
@@ -266,4 +282,20 @@ fn values_are_unchanged() {
     assert!(empty == 0.0 && empty.is_sign_negative());
     let (value, _) = p64::slices_grad(&w);
     assert!((value - by_index).abs() < 1e-12, "{value} vs {by_index}");
+    // `reduce` as std runs it, and its `unwrap` of nothing panics
+    let by_std = {
+        let largest = w.iter().copied().reduce(f64::max).unwrap();
+        let least = w.iter().map(|v| v.sin()).reduce(f64::min).unwrap();
+        let total = w
+            .iter()
+            .skip(1)
+            .copied()
+            .reduce(|a, b| a * 0.5 + b)
+            .unwrap();
+        let peak = w.iter().map(|v| v.abs()).fold(0.0, f64::max);
+        largest + least * total + peak
+    };
+    assert_eq!(p64::reduced_grad(&w).0, by_std);
+    assert!(std::panic::catch_unwind(|| p64::reduced_grad(&[0.5])).is_err());
+    assert!(std::panic::catch_unwind(|| p64::reduced(&[0.5])).is_err());
 }

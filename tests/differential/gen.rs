@@ -121,6 +121,9 @@ pub enum Consume {
     Max,
     /// `.min_by(|a, b| a.total_cmp(b)).unwrap()`
     Min,
+    /// `.reduce(|a, b| a * 0.5 + b).unwrap()` (0), `.reduce(f64::max)
+    /// .unwrap()` (1), `.fold(0.0, f64::max)` from an untyped zero (2)
+    Reduce(u8),
 }
 
 /// `src.iter()[.zip(z.iter())][.rev()][.skip(n)][.take(n)][.enumerate()]
@@ -2795,7 +2798,13 @@ impl Gen {
         let nonempty = filter.is_none() && n > skip;
         let consume = match self.rng.below(10) {
             0 | 1 => Consume::Fold(b(fit(self.expr(s, d.min(1)), 1.0).0)),
+            2 if nonempty && self.rng.chance(0.5) => Consume::Reduce(if self.generic {
+                1
+            } else {
+                1 + self.rng.below(2) as u8
+            }),
             2 if nonempty => Consume::Max,
+            3 if nonempty && self.rng.chance(0.3) => Consume::Reduce(0),
             3 if nonempty => Consume::Min,
             4 if take.is_some() => Consume::Product,
             _ => Consume::Sum,
@@ -2831,7 +2840,8 @@ impl Gen {
             Consume::Sum => count * bm,
             Consume::Product => bm.powf(count),
             Consume::Fold(_) => 2.0 * bm + 1.0,
-            Consume::Max | Consume::Min => bm,
+            Consume::Max | Consume::Min | Consume::Reduce(1 | 2) => bm,
+            Consume::Reduce(_) => 2.0 * bm,
         };
         let chain = Chain {
             src: a.name,
@@ -4054,6 +4064,11 @@ impl R<'_> {
                 s += ".min_by(|a, b| a.partial_cmp(b).unwrap()).unwrap()"
             }
             Consume::Min => s += ".min_by(|a, b| a.total_cmp(b)).unwrap()",
+            Consume::Reduce(0) => {
+                write!(s, ".reduce(|a, b| a * {} + b).unwrap()", self.lit(0.5).0).unwrap()
+            }
+            Consume::Reduce(1) => write!(s, ".reduce({t}::max).unwrap()").unwrap(),
+            Consume::Reduce(_) => write!(s, ".fold(0.0, {t}::max)").unwrap(),
         }
         s
     }
@@ -4110,6 +4125,23 @@ impl R<'_> {
                 self.cst(&format!("{float}::INFINITY")),
                 format!("{acc}.min(x)"),
             ),
+            // the first element, then the function of the two
+            Consume::Reduce(k @ (0 | 1)) => {
+                let f = if *k == 0 {
+                    format!("{acc} * {} + x", self.cst("0.5"))
+                } else {
+                    format!("{acc}.max(x)")
+                };
+                (
+                    self.cst("0.0"),
+                    format!("if {acc}_f {{ {acc}_f = false; x }} else {{ {f} }}"),
+                )
+            }
+            Consume::Reduce(_) => (self.cst("0.0"), format!("{acc}.max(x)")),
+        };
+        let bind = match &c.consume {
+            Consume::Reduce(0 | 1) => format!("{bind}let mut {acc}_f = true; "),
+            _ => bind,
         };
         let v = if c.pass.is_some() || c.filter.is_some() {
             c.v.clone()

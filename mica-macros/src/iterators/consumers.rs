@@ -1,5 +1,6 @@
 //! The consumers of a chain: `sum`, `product`, `fold`, `count`, `collect`
-//! and `max_by`/`min_by` with `.unwrap()`, each a block holding the loop.
+//! and `max_by`/`min_by`/`reduce` with `.unwrap()`, each a block holding
+//! the loop.
 
 use super::chain::{err, unparen, Elem, Seq};
 use super::Chains;
@@ -20,12 +21,15 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             return Ok(None);
         };
         let which = inner.method.to_string();
-        if !matches!(which.as_str(), "max_by" | "min_by") || inner.args.len() != 1 {
+        if !matches!(which.as_str(), "max_by" | "min_by" | "reduce") || inner.args.len() != 1 {
             return Ok(None);
         }
         let Some(seq) = ch.seq(&inner.receiver)? else {
             return Ok(None);
         };
+        if which == "reduce" {
+            return reduce(ch, seq, &inner.args[0]).map(Some);
+        }
         return extreme(ch, seq, &inner.args[0], which == "max_by").map(Some);
     }
     if deref {
@@ -131,13 +135,78 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         }
         _ => return Ok(None),
     };
+    // `fold(0.0, f64::max)`: the float type the function's path names
+    // (std's call fixes it; the method the path becomes does not)
+    let ty: Option<syn::Ident> = match (method.as_str(), m.args.last().map(unparen)) {
+        ("fold", Some(Expr::Path(p))) => float_of_path(p),
+        _ => None,
+    };
     let (before, lp) = seq.wrap(None, step);
+    let declared: Stmt = match ty {
+        Some(ty) => syn::parse_quote!(let mut #acc: #ty = #init;),
+        None => syn::parse_quote!(let mut #acc = #init;),
+    };
     Ok(Some(syn::parse_quote!({
-        let mut #acc = #init;
+        #declared
         #(#before)*
         #lp
         #acc
     })))
+}
+
+/// The float type a function's path names: `f64` of `f64::max` (and of
+/// `<f64>::max`).
+fn float_of_path(p: &syn::ExprPath) -> Option<syn::Ident> {
+    let ty = match &p.qself {
+        Some(q) if p.path.segments.len() == 1 => {
+            let mut ty = &*q.ty;
+            // (a macro's `$t` stands in an invisible group)
+            while let syn::Type::Group(g) = ty {
+                ty = &g.elem;
+            }
+            match ty {
+                syn::Type::Path(t) if t.qself.is_none() => t.path.get_ident()?.clone(),
+                _ => return None,
+            }
+        }
+        None if p.path.segments.len() == 2 => p.path.segments[0].ident.clone(),
+        _ => return None,
+    };
+    (ty == "f64" || ty == "f32").then_some(ty)
+}
+
+/// `reduce(f).unwrap()`: the first element, then `f` of what is kept and
+/// each next one (`f64::max`, `|a, b| a + b`), as std folds it; an empty
+/// chain panics as the `unwrap` does.
+fn reduce(ch: &mut Chains, seq: Seq, f: &Expr) -> syn::Result<Expr> {
+    let x = seq.scalar(f, "`.reduce(…)`")?;
+    let (acc, first, value) = (ch.fresh("acc"), ch.fresh("first"), ch.fresh("v"));
+    ch.results.insert(acc.to_string());
+    let (mut next_lines, next) = ch.apply_flat(
+        f,
+        vec![
+            Elem::One(syn::parse_quote!(#acc)),
+            Elem::One(syn::parse_quote!(#value)),
+        ],
+    )?;
+    next_lines.push(syn::parse_quote!(#acc = #next;));
+    let step: Vec<Stmt> = vec![
+        syn::parse_quote!(let #value = #x;),
+        syn::parse_quote!(if #first { #acc = #value; #first = false; } else { #(#next_lines)* }),
+    ];
+    let (before, lp) = seq.wrap(None, step);
+    let zero: Expr = match &ch.floats[..] {
+        [t] => crate::generics::zero(t),
+        _ => syn::parse_quote!(0.0),
+    };
+    Ok(syn::parse_quote!({
+        let mut #acc = #zero;
+        let mut #first = true;
+        #(#before)*
+        #lp
+        assert!(!#first, "called `Option::unwrap()` on a `None` value");
+        #acc
+    }))
 }
 
 /// `max_by(cmp).unwrap()` / `min_by(cmp).unwrap()` where `cmp` compares
