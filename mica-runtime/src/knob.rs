@@ -537,7 +537,9 @@ impl<A: Shaped + ?Sized> Shaped for &A {
     }
 }
 
-impl<K: Shaped> Shaped for Vec<K>
+/// A slice, behind the reference that holds it (`let mut r: &[f64] =
+/// x;`), and the elements of a `Vec`.
+impl<K: Shaped> Shaped for [K]
 where
     K::Grad: Clone,
 {
@@ -556,8 +558,8 @@ where
     }
 }
 
-/// A slice, behind the reference that holds it: shaped as a `Vec`.
-impl<K: Shaped> Shaped for [K]
+/// A `Vec`: shaped as its elements' slice.
+impl<K: Shaped> Shaped for Vec<K>
 where
     K::Grad: Clone,
 {
@@ -566,11 +568,11 @@ where
     type Owned = Vec<K::Owned>;
     #[inline]
     fn shape(&self) -> Self::Shape {
-        (self.len(), self.first().map(K::shape).unwrap_or_default())
+        self.as_slice().shape()
     }
     #[inline]
-    fn zeros((len, shape): Self::Shape) -> Self::Grad {
-        vec![K::zeros(shape); len]
+    fn zeros(shape: Self::Shape) -> Self::Grad {
+        <[K]>::zeros(shape)
     }
 }
 

@@ -194,19 +194,33 @@ fn reduce(ch: &mut Chains, seq: Seq, f: &Expr) -> syn::Result<Expr> {
         syn::parse_quote!(let #value = #x;),
         syn::parse_quote!(if #first { #acc = #value; #first = false; } else { #(#next_lines)* }),
     ];
+    Ok(first_kept(ch, seq, step, &acc, &first))
+}
+
+/// The loop of a consumer whose `.unwrap()` needs an element: `kept`
+/// starts at zero and `first` true, `step` runs per element, and an
+/// empty chain panics as the `unwrap` does.
+fn first_kept(
+    ch: &Chains,
+    seq: Seq,
+    step: Vec<Stmt>,
+    kept: &syn::Ident,
+    first: &syn::Ident,
+) -> Expr {
     let (before, lp) = seq.wrap(None, step);
+    // (a generic function's one float type: its zero, not a literal)
     let zero: Expr = match &ch.floats[..] {
         [t] => crate::generics::zero(t),
         _ => syn::parse_quote!(0.0),
     };
-    Ok(syn::parse_quote!({
-        let mut #acc = #zero;
+    syn::parse_quote!({
+        let mut #kept = #zero;
         let mut #first = true;
         #(#before)*
         #lp
         assert!(!#first, "called `Option::unwrap()` on a `None` value");
-        #acc
-    }))
+        #kept
+    })
 }
 
 /// `max_by(cmp).unwrap()` / `min_by(cmp).unwrap()` where `cmp` compares
@@ -263,20 +277,7 @@ fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool) -> syn::Result<Expr
         syn::parse_quote!(let #value = #x;),
         syn::parse_quote!(if #first || #better { #best = #value; #first = false; }),
     ];
-    let (before, lp) = seq.wrap(None, step);
-    // (a generic function's one float type: its zero, not a literal)
-    let zero: Expr = match &ch.floats[..] {
-        [t] => crate::generics::zero(t),
-        _ => syn::parse_quote!(0.0),
-    };
-    Ok(syn::parse_quote!({
-        let mut #best = #zero;
-        let mut #first = true;
-        #(#before)*
-        #lp
-        assert!(!#first, "called `Option::unwrap()` on a `None` value");
-        #best
-    }))
+    Ok(first_kept(ch, seq, step, &best, &first))
 }
 
 /// Whether `body` is `a.partial_cmp(b).unwrap()` or `a.total_cmp(b)`

@@ -43,31 +43,18 @@ impl Sweep<'_> {
             Expr::Call(c) if self.is_tape_call(&i.expr) => self.lower_array_call(c, out)?,
             _ => self.lower_expr(&i.expr, out)?,
         };
+        // a recorded scalar indexed: a knob tracked without its type, or a
+        // local name carried through a loop as one value that the loop
+        // gives a recorded array (its first value no array Mica knows)
         if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
             if let Some(name) = p.path.get_ident() {
-                if self
-                    .lookup(&name.to_string())
-                    .is_some_and(|b| b.origin == Origin::Knob)
-                {
-                    return Err(syn::Error::new_spanned(
-                        name,
-                        format!("`{name}` is tracked as a scalar; a knob that is an array needs its type: `#[tracked] let {name}: [f64; N] = …;`"),
-                    ));
-                }
-            }
-        }
-        // a local name carried through a loop as one value, that the loop
-        // gives a recorded array: its first value is no array Mica knows
-        if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
-            if let Some(name) = p.path.get_ident() {
-                if self
-                    .lookup(&name.to_string())
-                    .is_some_and(|b| b.origin == Origin::Local)
-                {
-                    return Err(syn::Error::new_spanned(
-                        name,
-                        format!("`{name}` holds a recorded array after an iteration of this loop, but where it is bound its value is no array Mica knows; bind it to an array literal, `vec![…]` or a copy (`x.to_vec()`)"),
-                    ));
+                let message = match self.lookup(&name.to_string()).map(|b| b.origin) {
+                    Some(Origin::Knob) => Some(format!("`{name}` is tracked as a scalar; a knob that is an array needs its type: `#[tracked] let {name}: [f64; N] = …;`")),
+                    Some(Origin::Local) => Some(format!("`{name}` holds a recorded array after an iteration of this loop, but where it is bound its value is no array Mica knows; bind it to an array literal, `vec![…]` or a copy (`x.to_vec()`)")),
+                    _ => None,
+                };
+                if let Some(message) = message {
+                    return Err(syn::Error::new_spanned(name, message));
                 }
             }
         }
