@@ -1122,6 +1122,7 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         ("split_at", count(".split_at(")),
         ("reduce", count(".reduce(")),
+        ("Vecs swapped by a tuple", count(") = (h")),
         ("fold from an untyped zero by max", count(".fold(0.0, f")),
         (
             "a Vec made anew whole",

@@ -218,6 +218,30 @@ macro_rules! programs {
                 s + prev[2] * part[1]
             }
 
+            /// Arrays swapped by a tuple, one recorded and one of
+            /// constants: `(a, b) = (b, a);` and `let (p, q) = (b, a);`
+            /// then assigned back, in a loop. The value is a constant plus
+            /// `Σ` over the iterations where `a` holds the recorded array.
+            #[tape$(($mode))?]
+            pub fn tuple_swaps(#[tracked] w: &[$t]) -> $t {
+                let mut a = vec![w[0].sin(), w[1] * w[2]];
+                let mut b = vec![0.5, 0.25];
+                let mut s = 0.0;
+                for _ in 0..3 {
+                    s += a[0] * b[1] + a[1];
+                    (a, b) = (b, a);
+                }
+                let mut c = vec![w[3], w[0]];
+                let mut d = vec![0.75, 0.125];
+                for _ in 0..2 {
+                    s += c[0] * d[1];
+                    let (p, q) = (d, c);
+                    c = p;
+                    d = q;
+                }
+                s + b[0] * c[1]
+            }
+
             /// Two scalars swapped, and a swap under a recorded condition.
             #[tape$(($mode))?]
             pub fn scalars(#[tracked] w: &[$t]) -> $t {
@@ -352,6 +376,22 @@ macro_rules! check_all {
             same(&g, &by_hand, "carried_copies by hand");
             same(&g, &$q::carried_copies_grad(p, &data).1, "carried_copies");
             agree("carried_copies", &|v| carried_copies(v, &data), p, &g);
+
+            let (_, g) = tuple_swaps_grad(p);
+            // a holds [sin w₀, w₁w₂] in iterations 0 and 2, b after;
+            // c = [w₃, w₀] in iteration 0, d = [w₃, w₀] in 1, c again
+            // after: the value is ½ sin w₀ + 2.5 w₁w₂ + ¼ + ⅛ w₃ + ¾ w₀ +
+            // w₀ sin w₀
+            let (w0, w1, w2) = (p[0], p[1], p[2]);
+            let by_hand = [
+                0.5 * w0.cos() + 0.75 + w0.sin() + w0 * w0.cos(),
+                2.5 * w2,
+                2.5 * w1,
+                0.125,
+            ];
+            same(&g, &by_hand, "tuple_swaps by hand");
+            same(&g, &$q::tuple_swaps_grad(p).1, "tuple_swaps");
+            agree("tuple_swaps", &|v| tuple_swaps(v), p, &g);
 
             let (_, g) = scalars_grad(p);
             same(&g, &$q::scalars_grad(p).1, "scalars");

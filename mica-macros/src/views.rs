@@ -35,7 +35,7 @@ mod chunks;
 mod elements;
 mod places;
 
-use elements::{arithmetic, destructured, end_element, for_each_loop};
+use elements::{arithmetic, destructured, end_element, for_each_loop, tuple_assign, tuple_let};
 use places::{is_stable_place, part_of, range_ends, root, simple_name, unparen};
 
 /// Writes the views of `block` as indices; whether anything changed.
@@ -320,6 +320,14 @@ impl Views {
             }
             if let Some(lines) = destructured(&stmt) {
                 out.extend(lines);
+                self.changed = true;
+                continue;
+            }
+            // (the lines these write are read as any others, views and all)
+            let split = tuple_let(&stmt, || self.fresh("part"))
+                .or_else(|| tuple_assign(&stmt, || self.fresh("part")));
+            if let Some(lines) = split {
+                rest.splice(0..0, lines);
                 self.changed = true;
                 continue;
             }

@@ -325,6 +325,9 @@ pub enum S {
     /// last field, of all of `w`: `h = w.to_vec();` (1) or `h =
     /// w.clone();` (2, `w` a `Vec` in both dialects)
     Recopy(String, String, usize, usize, Option<String>, u8),
+    /// two `Vec`s swapped: `(c, r) = (r, c);` (0), `let (c_p, c_q) = (r,
+    /// c); c = c_p; r = c_q;` (1) or `std::mem::swap(&mut c, &mut r);` (2)
+    SwapVecs(String, String, u8),
     /// `let [a, _, c] = h;` (or `*h` where `h` is a reference, in Mica's
     /// dialect and in the dual numbers'): the elements named, `None` a `_`
     Unpack(Vec<Option<String>>, String, (bool, bool)),
@@ -1203,6 +1206,14 @@ impl Gen {
             (0, 3) => 1,
             _ => 0,
         };
+        // or swapped with a recorded `Vec` (by a tuple, or `mem::swap`)
+        let swap = self.rng.chance(0.4).then(|| {
+            let r = self.name("h");
+            let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
+            (r, e, self.rng.below(3) as u8)
+        });
+        let start = E::Lit(self.rng.lit(-1.0, 1.0));
+        let n = 1 + self.rng.below(3);
         let mut read = |c: &str| {
             let m = s.muts[self.rng.below(s.muts.len())].clone();
             let at = Ix::Const(self.rng.below(3));
@@ -1213,21 +1224,24 @@ impl Gen {
             );
             S::Assign(m, "+=", e)
         };
-        let body = vec![
-            read(&c),
-            S::Recopy(c.clone(), w.name, lo, lo + 3, None, whole),
-            read(&c),
-        ];
-        let after = read(&c);
-        let start = E::Lit(self.rng.lit(-1.0, 1.0));
-        let n = 1 + self.rng.below(3);
+        let change = match &swap {
+            Some((r, _, form)) => S::SwapVecs(c.clone(), r.clone(), *form),
+            None => S::Recopy(c.clone(), w.name, lo, lo + 3, None, whole),
+        };
+        let body = vec![read(&c), change, read(&c)];
+        let mut after = vec![read(&c)];
+        let mut out = vec![S::LetFill(c.clone(), Some(start), true, false)];
+        if let Some((r, e, _)) = swap {
+            out.push(S::LetFill(r.clone(), Some(e), true, false));
+            after.push(read(&r));
+            s.arrays.push(Arr::new(r.clone(), 3, false, true, Src::Vec));
+            s.vecs.push(r);
+        }
         s.arrays.push(Arr::new(c.clone(), 3, false, true, Src::Vec));
-        s.vecs.push(c.clone());
-        vec![
-            S::LetFill(c, Some(start), true, false),
-            S::For(For::Range(i, n), body),
-            after,
-        ]
+        s.vecs.push(c);
+        out.push(S::For(For::Range(i, n), body));
+        out.extend(after);
+        out
     }
 
     /// `let [a, _, c] = h;` (`*h` through a reference) of a fixed-length
@@ -3585,6 +3599,12 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::Unpack(_, h, _) => {
             r.insert(h.clone());
         }
+        S::SwapVecs(c, v, _) => {
+            for n in [c, v] {
+                assigned.insert(n.clone());
+                r.insert(n.clone());
+            }
+        }
         S::Assign(n, _, e) => {
             assigned.insert(n.clone());
             refs_e(e, r);
@@ -4382,6 +4402,15 @@ impl R<'_> {
                 };
                 writeln!(o, "{pad}{h} = {copy};").unwrap()
             }
+            S::SwapVecs(c, r, form) => match form {
+                0 => writeln!(o, "{pad}({c}, {r}) = ({r}, {c});").unwrap(),
+                1 => {
+                    writeln!(o, "{pad}let ({c}_p, {c}_q) = ({r}, {c});").unwrap();
+                    writeln!(o, "{pad}{c} = {c}_p;").unwrap();
+                    writeln!(o, "{pad}{r} = {c}_q;").unwrap();
+                }
+                _ => writeln!(o, "{pad}std::mem::swap(&mut {c}, &mut {r});").unwrap(),
+            },
             S::Unpack(names, h, by_ref) => {
                 let names: Vec<String> = names
                     .iter()
@@ -5985,7 +6014,12 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
             ucalls_e(e, f);
         }
         S::Exit(c, _) | S::ExitTo(c, _, _) => ucalls_c(c, f),
-        S::ShiftIdx(..) | S::SwapScalars(..) | S::View(..) | S::Recopy(..) | S::Unpack(..) => {}
+        S::ShiftIdx(..)
+        | S::SwapScalars(..)
+        | S::View(..)
+        | S::Recopy(..)
+        | S::SwapVecs(..)
+        | S::Unpack(..) => {}
         S::Whole(_, op) => match op {
             Whole::Assign(es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
             Whole::Fill(e) => ucalls_e(e, f),

@@ -200,6 +200,21 @@ impl Sweep<'_> {
         self.hint_let(&local.pat);
         let arrays = self.arrays.len();
         let lowered = self.lower_expr(&init.expr, out)?;
+        // an array of a tuple made before this `let` would be another name
+        // for the array it was moved from, which later lines may assign; a
+        // tuple written out (`let (p, q) = (a, b);`) binds each part on
+        // its own (`views/elements.rs`)
+        if let Val::Tuple(items) = &lowered.val {
+            if items
+                .iter()
+                .any(|v| matches!(v, Val::Array { array, .. } if *array < arrays))
+            {
+                return Err(syn::Error::new_spanned(
+                    &local.pat,
+                    "a tuple holding a recorded array is bound here from a value Mica cannot split; write the tuple out where it is bound: `let (p, q) = (a, b);`",
+                ));
+            }
+        }
         match lowered.val {
             Val::Array { array, .. } => self.let_copy(local, lowered, array >= arrays, out),
             _ => self.let_value(local, lowered, out),

@@ -1,5 +1,6 @@
 //! Elements and whole arrays read as Rust code reads them: `for_each` as
-//! the loop it is, `let [a, b, c] = x;` as one `let` per element, and
+//! the loop it is, `let [a, b, c] = x;` as one `let` per element,
+//! `(a, b) = (b, a);` as a `let` and one assignment per place, and
 //! `x.first().unwrap()`, `x.last().unwrap()` as the elements.
 
 use super::places::{is_stable_place, part_of, unparen};
@@ -67,6 +68,74 @@ pub(super) fn destructured(stmt: &Stmt) -> Option<Vec<Stmt>> {
         }
     }
     Some(lines)
+}
+
+/// `let (p, q) = (e1, e2);` of a tuple literal: each value bound to a
+/// fresh name in order, then each name of the pattern to its own (`let
+/// (a, b) = (b, a);` swaps). An array so bound is its own array, not
+/// another name for the array it was moved from, which the code after
+/// may assign.
+pub(super) fn tuple_let(stmt: &Stmt, mut fresh: impl FnMut() -> syn::Ident) -> Option<Vec<Stmt>> {
+    let Stmt::Local(local) = stmt else {
+        return None;
+    };
+    let init = local.init.as_ref()?;
+    if init.diverge.is_some() || !local.attrs.is_empty() {
+        return None;
+    }
+    let (Pat::Tuple(pat), Expr::Tuple(values)) = (&local.pat, unparen(&init.expr)) else {
+        return None;
+    };
+    if pat.elems.len() != values.elems.len() {
+        return None;
+    }
+    let mut first = Vec::new();
+    let mut then = Vec::new();
+    for (p, value) in pat.elems.iter().zip(&values.elems) {
+        match p {
+            Pat::Wild(_) => first.push(syn::parse_quote!(let _ = #value;)),
+            Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
+                let name = fresh();
+                first.push(syn::parse_quote!(let #name = #value;));
+                then.push(syn::parse_quote!(let #i = #name;));
+            }
+            _ => return None,
+        }
+    }
+    first.extend(then);
+    Some(first)
+}
+
+/// `(a, b) = value;` (a destructuring assignment, `(a, b) = (b, a)` the
+/// swap users write): the value bound once to fresh names by a `let`,
+/// then each place assigned its part (`_` skipped). `fresh` names them.
+pub(super) fn tuple_assign(
+    stmt: &Stmt,
+    mut fresh: impl FnMut() -> syn::Ident,
+) -> Option<Vec<Stmt>> {
+    let Stmt::Expr(Expr::Assign(a), Some(_)) = stmt else {
+        return None;
+    };
+    let Expr::Tuple(places) = unparen(&a.left) else {
+        return None;
+    };
+    let mut names = Vec::new();
+    let mut lines = Vec::new();
+    for place in &places.elems {
+        match unparen(place) {
+            Expr::Infer(_) => names.push(quote::quote!(_)),
+            Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => {
+                let name = fresh();
+                names.push(quote::quote!(#name));
+                lines.push(syn::parse_quote!(#place = #name;));
+            }
+            _ => return None,
+        }
+    }
+    let value = &a.right;
+    let mut out: Vec<Stmt> = vec![syn::parse_quote!(let (#(#names,)*) = #value;)];
+    out.extend(lines);
+    Some(out)
 }
 
 /// `x.last().unwrap()` or `x.first().unwrap()` of an array place, or of
