@@ -1188,4 +1188,8 @@ fn the_generator_writes_views_and_chunk_loops() {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 10, "{what}: in {n} of 300 programs");
     }
+    // rarer: a whole `Vec` of the same type, from another one
+    let n = count(".clone_from(&");
+    println!("clone_from: in {n} of 300 programs");
+    assert!(n >= 3, "clone_from: in {n} of 300 programs");
 }

@@ -4,7 +4,8 @@
 //! `.swap(i, j)`, `std::mem::swap` of two arrays (a stencil's double
 //! buffer) and of two scalars, arrays that start constant and receive
 //! recorded values later (by element, or whole inside a loop: a copy, a
-//! part's copy, a borrowed slice), and tuples and arrays as the values of `if` and
+//! part's copy, a borrowed slice, `clone_from`, `copy_from_slice`),
+//! arrays swapped by a tuple, and tuples and arrays as the values of `if` and
 //! `match`. Every program is written twice, as `#[tape]` and
 //! as `#[tape(plain)]`, and checked in `f64` and `f32` against central
 //! finite differences at several points and against its plain twin; some
@@ -218,6 +219,24 @@ macro_rules! programs {
                 s + prev[2] * part[1]
             }
 
+            /// `clone_from` and `copy_from_slice` of a recorded `Vec` into
+            /// `Vec`s of constants, in a loop: the value is ¼ (the
+            /// constants, read in the first iteration) + sin w₀ · w₁w₂ +
+            /// w₁w₂.
+            #[tape$(($mode))?]
+            pub fn cloned_into(#[tracked] w: &[$t]) -> $t {
+                let v = vec![w[0].sin(), w[1] * w[2]];
+                let mut a = vec![0.5, 0.25];
+                let mut b = vec![0.75, 0.125];
+                let mut s = 0.0;
+                for _ in 0..2 {
+                    s += a[0] * a[1] + b[1];
+                    a.clone_from(&v);
+                    b.copy_from_slice(&v);
+                }
+                s
+            }
+
             /// Arrays swapped by a tuple, one recorded and one of
             /// constants: `(a, b) = (b, a);` and `let (p, q) = (b, a);`
             /// then assigned back, in a loop. The value is a constant plus
@@ -376,6 +395,18 @@ macro_rules! check_all {
             same(&g, &by_hand, "carried_copies by hand");
             same(&g, &$q::carried_copies_grad(p, &data).1, "carried_copies");
             agree("carried_copies", &|v| carried_copies(v, &data), p, &g);
+
+            let (_, g) = cloned_into_grad(p);
+            let (w0, w1, w2) = (p[0], p[1], p[2]);
+            let by_hand = [
+                w0.cos() * w1 * w2,
+                (w0.sin() + 1.0) * w2,
+                (w0.sin() + 1.0) * w1,
+                0.0,
+            ];
+            same(&g, &by_hand, "cloned_into by hand");
+            same(&g, &$q::cloned_into_grad(p).1, "cloned_into");
+            agree("cloned_into", &|v| cloned_into(v), p, &g);
 
             let (_, g) = tuple_swaps_grad(p);
             // a holds [sin w₀, w₁w₂] in iterations 0 and 2, b after;

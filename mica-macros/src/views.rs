@@ -35,7 +35,9 @@ mod chunks;
 mod elements;
 mod places;
 
-use elements::{arithmetic, destructured, end_element, for_each_loop, tuple_assign, tuple_let};
+use elements::{
+    arithmetic, clone_from, destructured, end_element, for_each_loop, tuple_assign, tuple_let,
+};
 use places::{is_stable_place, part_of, range_ends, root, simple_name, unparen};
 
 /// Writes the views of `block` as indices; whether anything changed.
@@ -322,6 +324,10 @@ impl Views {
                 out.extend(lines);
                 self.changed = true;
                 continue;
+            }
+            if let Some(assign) = clone_from(&stmt) {
+                stmt = assign;
+                self.changed = true;
             }
             // (the lines these write are read as any others, views and all)
             let split = tuple_let(&stmt, || self.fresh("part"))

@@ -322,8 +322,9 @@ pub enum S {
     View(String, String, usize, usize, Option<String>, View),
     /// `h = w[lo..hi].to_vec();` (or `w[i + lo..i + hi]`): a `Vec` in scope
     /// made anew from a part of as many elements (`w` may be `h`); by the
-    /// last field, of all of `w`: `h = w.to_vec();` (1) or `h =
-    /// w.clone();` (2, `w` a `Vec` in both dialects)
+    /// last field, of all of `w`: `h = w.to_vec();` (1), `h =
+    /// w.clone();` (2) or `h.clone_from(&w);` (3; `w` a `Vec` in both
+    /// dialects)
     Recopy(String, String, usize, usize, Option<String>, u8),
     /// two `Vec`s swapped: `(c, r) = (r, c);` (0), `let (c_p, c_q) = (r,
     /// c); c = c_p; r = c_q;` (1) or `std::mem::swap(&mut c, &mut r);` (2)
@@ -1202,7 +1203,9 @@ impl Gen {
         let (c, i) = (self.name("h"), self.name("i"));
         let lo = self.rng.below(w.len - 2);
         let whole = match (lo, w.len) {
-            (0, 3) if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => 2,
+            (0, 3) if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => {
+                2 + self.rng.below(2) as u8
+            }
             (0, 3) => 1,
             _ => 0,
         };
@@ -1327,7 +1330,10 @@ impl Gen {
         let after = read(&h);
         let whole = match by.is_none() && lo == 0 && len == w.len && self.rng.chance(0.6) {
             false => 0,
-            true if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => 2,
+            // (`h.clone_from(&h)` borrows `h` twice)
+            true if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => {
+                2 + u8::from(w.name != h && self.rng.chance(0.5))
+            }
             true => 1,
         };
         Some(vec![
@@ -4396,6 +4402,10 @@ impl R<'_> {
                     None => (lo.to_string(), hi.to_string()),
                 };
                 let copy = match whole {
+                    3 => {
+                        writeln!(o, "{pad}{h}.clone_from(&{w});").unwrap();
+                        return;
+                    }
                     2 => format!("{w}.clone()"),
                     1 => format!("{w}.to_vec()"),
                     _ => format!("{w}[{lo}..{hi}].to_vec()"),

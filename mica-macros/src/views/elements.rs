@@ -138,6 +138,35 @@ pub(super) fn tuple_assign(
     Some(out)
 }
 
+/// `a.clone_from(&b);` as the assignment it is, `a = b.clone();` (of a
+/// place `a`).
+pub(super) fn clone_from(stmt: &Stmt) -> Option<Stmt> {
+    let Stmt::Expr(Expr::MethodCall(m), Some(_)) = stmt else {
+        return None;
+    };
+    if m.method != "clone_from" || m.args.len() != 1 {
+        return None;
+    }
+    if !matches!(
+        unparen(&m.receiver),
+        Expr::Path(_) | Expr::Field(_) | Expr::Index(_)
+    ) {
+        return None;
+    }
+    let Expr::Reference(source) = unparen(&m.args[0]) else {
+        return None;
+    };
+    let source = &source.expr;
+    if !matches!(
+        unparen(source),
+        Expr::Path(_) | Expr::Field(_) | Expr::Index(_)
+    ) {
+        return None;
+    }
+    let place = &m.receiver;
+    Some(syn::parse_quote!(#place = #source.clone();))
+}
+
 /// `x.last().unwrap()` or `x.first().unwrap()` of an array place, or of
 /// a part of one: its element, `x[x.len() - 1]` or `x[0]` (`x[b - 1]`,
 /// `x[a]` of `x[a..b]`).
