@@ -250,11 +250,17 @@ impl Tan<'_> {
             let zero = self.zero_of_value(&pv);
             return quote!(#pre let #pv = #p; let #dot = #zero; let #pat = #pv;);
         }
+        let zero = v.t.is_none();
         let t = v.t.unwrap_or_else(|| self.zero_of(&init.expr));
         // `let x = x * 2.0;`: the tangent reads the old `x`
         if names.iter().any(|n| mentions_name(&init.expr, n)) {
             let (pv, tv) = (self.fresh("p"), self.fresh("t"));
             return quote!(#pre let #pv = #p; let #tv = #t; let #pat = #pv; let #dot = #tv;);
+        }
+        // a zero shaped from the value as written (`zeros_like(&acc)`):
+        // made before the value is moved into the pattern
+        if zero {
+            return quote!(#pre let #dot = #t; let #pat = #p;);
         }
         quote!(#pre let #pat = #p; let #dot = #t;)
     }
