@@ -178,6 +178,10 @@ impl<'ast> Visit<'ast> for Assignments {
 /// arithmetic and rule methods carry recorded values, comparisons, casts and
 /// `detach` do not.
 pub fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
+    // a copy of a recorded array is recorded (`h = w.clone();`)
+    if let Some(w) = crate::facts::syntax::copied(expr) {
+        return syntactically_active(w, active);
+    }
     match expr {
         Expr::Path(p) => p
             .path
@@ -196,10 +200,6 @@ pub fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
         Expr::MethodCall(m) => match crate::rules::method(&m.method.to_string()) {
             Some(method) if method.slope == crate::rules::Slope::Zero => false,
             Some(_) => syntactically_active(&m.receiver, active) || any_active(&m.args, active),
-            // a copy of a recorded array is recorded (`h = w.clone();`)
-            None if is_copy(&m.method.to_string()) && m.args.is_empty() => {
-                syntactically_active(&m.receiver, active)
-            }
             None => {
                 !matches!(m.method.to_string().as_str(), "len" | "is_empty")
                     && any_active(&m.args, active)
@@ -230,12 +230,6 @@ pub fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
             .any(|arm| syntactically_active(&arm.body, active)),
         _ => false,
     }
-}
-
-/// A method that copies what it is called on: `clone`, `to_vec`,
-/// `to_owned`.
-fn is_copy(method: &str) -> bool {
-    matches!(method, "clone" | "to_vec" | "to_owned")
 }
 
 /// Whether a block's value would be recorded: its tail, judged with the

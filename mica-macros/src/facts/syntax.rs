@@ -64,6 +64,22 @@ pub fn literal_rank(expr: &Expr) -> usize {
     }
 }
 
+/// What `e` copies, if it is a copy of a value: `w` of `w.clone()`,
+/// `w.to_vec()`, `w.to_owned()`.
+pub fn copied(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::MethodCall(m)
+            if matches!(
+                m.method.to_string().as_str(),
+                "clone" | "to_vec" | "to_owned"
+            ) && m.args.is_empty() =>
+        {
+            Some(&m.receiver)
+        }
+        _ => None,
+    }
+}
+
 /// Whether `e` is a call to `detach` (`mica::detach(…)`, `detach(…)`).
 pub fn is_detach(e: &Expr) -> bool {
     matches!(e, Expr::Call(c) if matches!(&*c.func, Expr::Path(p)

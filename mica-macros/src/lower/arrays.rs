@@ -343,17 +343,11 @@ impl Sweep<'_> {
                 return Some(rank);
             }
         }
-        let source = match strip_parens(&init.expr) {
-            Expr::MethodCall(m)
-                if matches!(
-                    m.method.to_string().as_str(),
-                    "clone" | "to_vec" | "to_owned"
-                ) && m.args.is_empty() =>
-            {
-                &*m.receiver
-            }
-            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => &*u.expr,
-            other => other,
+        let init = strip_parens(&init.expr);
+        let source = match (crate::facts::syntax::copied(init), init) {
+            (Some(copied), _) => copied,
+            (None, Expr::Unary(u)) if matches!(u.op, syn::UnOp::Deref(_)) => &*u.expr,
+            (None, other) => other,
         };
         // the rank the `let` writes, or that of the constant array copied
         written.or_else(|| self.const_rank(source))

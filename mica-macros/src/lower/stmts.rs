@@ -302,7 +302,11 @@ impl Sweep<'_> {
         let Some(name) = name else {
             return Err(syn::Error::new_spanned(
                 target,
-                "a recorded value is assigned only to a name bound inside the window",
+                if self.function_form {
+                    "a recorded value is assigned only to a name bound in the function"
+                } else {
+                    "a recorded value is assigned only to a name bound inside the window"
+                },
             ));
         };
         if let Some(Binding {

@@ -361,11 +361,7 @@ impl Tan<'_> {
         match e {
             // a copy of an array (`h[1..3].to_vec()`, `h.clone()`): zeros
             // of its shape, below
-            Expr::MethodCall(m)
-                if matches!(
-                    m.method.to_string().as_str(),
-                    "clone" | "to_vec" | "to_owned"
-                ) && m.args.is_empty() => {}
+            e if crate::facts::syntax::copied(e).is_some() => {}
             Expr::Lit(_) | Expr::Binary(_) | Expr::Cast(_) | Expr::MethodCall(_) => {
                 return self.k(0.0)
             }
