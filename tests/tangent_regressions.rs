@@ -56,3 +56,59 @@ fn a_loop_value_without_a_slope() {
         fd::close("hvp value", y2, y, 1e-12);
     }
 }
+
+/// A copy of an array of constants that a helper changed, taken in a
+/// `let mut` the body later gives a recorded copy: its zero tangent once
+/// borrowed the copy after the copy had moved into the name, and the
+/// function did not build (seed 272750206, program 182).
+macro_rules! copied_after_a_call {
+    ($m:ident, $t:ty) => {
+        #[mica::tape]
+        pub mod $m {
+            pub fn scaled(y: &mut [$t; 3], v: [$t; 3]) -> $t {
+                y[0] += 0.25;
+                v[0] * 2.0
+            }
+
+            #[tape(tangent)]
+            pub fn f(#[tracked] w: &[$t; 3]) -> $t {
+                let mut h: [$t; 3] = [0.0; 3];
+                let mut t = scaled(&mut h, *w);
+                let mut v = h[0..3].to_vec();
+                t += v[2].tanh() + v[0];
+                v = w.to_vec();
+                t += v[1].tanh();
+                t
+            }
+        }
+    };
+}
+copied_after_a_call!(copied64, f64);
+copied_after_a_call!(copied32, f32);
+
+#[test]
+fn a_constant_copy_given_a_recorded_one() {
+    for (w, d) in [
+        ([0.3_f64, -0.8, 1.1], [1.0_f64, 0.5, -2.0]),
+        ([-1.2, 0.4, 0.0], [0.2, -1.5, 0.7]),
+    ] {
+        // f = 2 w₀ + 0.25 + tanh w₁: slope 2 d₀ + (1 − tanh² w₁) d₁
+        let along = 2.0 * d[0] + (1.0 - w[1].tanh().powi(2)) * d[1];
+        let (y, t) = copied64::f_tangent(&w, &d);
+        fd::close("value", y, 2.0 * w[0] + 0.25 + w[1].tanh(), 1e-12);
+        fd::close("tangent", t, along, 1e-12);
+        let e = 1e-6;
+        let up = [w[0] + e * d[0], w[1] + e * d[1], w[2] + e * d[2]];
+        let down = [w[0] - e * d[0], w[1] - e * d[1], w[2] - e * d[2]];
+        fd::close(
+            "tangent by differences",
+            t,
+            (copied64::f(&up) - copied64::f(&down)) / (2.0 * e),
+            1e-6,
+        );
+        let (w32, d32) = (w.map(|x| x as f32), d.map(|x| x as f32));
+        let (y32, t32) = copied32::f_tangent(&w32, &d32);
+        fd::close("value f32", y32, y as f32, 1e-6);
+        fd::close("tangent f32", t32, along as f32, 1e-5);
+    }
+}
