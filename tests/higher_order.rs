@@ -138,7 +138,8 @@ macro_rules! programs {
             }
 
             /// A recorded `Vec` made anew from constants, an iterator's
-            /// `take(2)` inside an arm giving an array, and a chain over a
+            /// `take(2)` inside an arm giving an array, a borrowed slice of
+            /// constants rebound to the knob in a loop, and a chain over a
             /// view's chunks of constants.
             #[tape(tangent, hvp)]
             pub fn copies(#[tracked] x: &[$t; 2]) -> $t {
@@ -147,6 +148,14 @@ macro_rules! programs {
                 let mut t = v[0] * v[1];
                 v = h[1..3].to_vec();
                 t += v[0] * x[0] * x[0];
+                // a borrowed slice of constants, rebound to the knob
+                let data = vec![0.3, -0.2, 0.9];
+                let mut seen: &[$t] = &data;
+                for _ in 0..2 {
+                    t += seen[1] * x[0];
+                    seen = x;
+                }
+                t += seen[0] * seen[1] * seen[1];
                 let a = if x[0] > 0.2 {
                     [x[1], h.iter().skip(1).take(2).map(|c| c * x[0]).sum::<$t>()]
                 } else {

@@ -375,10 +375,11 @@ impl Sweep<'_> {
             Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self.const_rank(&u.expr),
             Expr::Reference(r) => self.const_rank(&r.expr),
             // the zero tangent forward mode writes for a copy of one
-            // (`zero_value(detach(*x))`), in the directional derivative
+            // (`zero_value(detach(*x))`, `zero_value(detach(Clone::clone(&x)))`),
+            // in the directional derivative
             Expr::Call(c)
                 if c.args.len() == 1
-                    && matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "zero_value" || s.ident == "detach")) =>
+                    && matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "zero_value" || s.ident == "detach" || s.ident == "clone")) =>
             {
                 self.const_rank(&c.args[0])
             }

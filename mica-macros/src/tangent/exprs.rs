@@ -407,7 +407,10 @@ impl Tan<'_> {
             },
             // the reverse of the directional derivative takes no reference
             // to a value it may record: the zero comes from `detach` of it,
-            // by value
+            // by value (of a copy, where it is a name read again: `&h`)
+            Expr::Path(_) if self.dir => {
+                quote!(::mica::__private::zero_value(::mica::detach(::core::clone::Clone::clone(&#e))))
+            }
             _ if self.dir => quote!(::mica::__private::zero_value(::mica::detach(#e))),
             _ => quote!(::mica::__private::zeros_like(&(#e))),
         }
