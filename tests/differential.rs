@@ -1151,6 +1151,23 @@ fn the_generator_writes_views_and_chunk_loops() {
                 .count(),
         ),
         ("an array destructured", count("let [")),
+        (
+            "a borrowed slice rebound",
+            texts
+                .iter()
+                .filter(|t| {
+                    let bound: Vec<&str> = t
+                        .lines()
+                        .filter_map(|l| l.trim_start().strip_prefix("let mut "))
+                        .filter_map(|l| l.split_once(": &[").map(|(n, _)| n))
+                        .collect();
+                    t.lines().any(|l| {
+                        let l = l.trim_start();
+                        bound.iter().any(|n| l.starts_with(&format!("{n} = ")))
+                    })
+                })
+                .count(),
+        ),
         ("for_each over iter", count(".iter().for_each(")),
         ("for_each over iter_mut", count(".iter_mut().for_each(")),
         (

@@ -329,6 +329,12 @@ pub enum S {
     /// two `Vec`s swapped: `(c, r) = (r, c);` (0), `let (c_p, c_q) = (r,
     /// c); c = c_p; r = c_q;` (1) or `std::mem::swap(&mut c, &mut r);` (2)
     SwapVecs(String, String, u8),
+    /// `let mut c: &[f64] = &d;`: a borrowed slice bound to an array in
+    /// scope (later rebound by `S::Rebind`)
+    LetBorrow(String, String),
+    /// `c = &w;` (`c = w;` where `w` is a reference, by its type in each
+    /// dialect): a borrowed slice rebound to all of another array
+    Rebind(String, String, (Src, Src)),
     /// `let [a, _, c] = h;` (or `*h` where `h` is a reference, in Mica's
     /// dialect and in the dual numbers'): the elements named, `None` a `_`
     Unpack(Vec<Option<String>>, String, (bool, bool)),
@@ -1186,9 +1192,10 @@ impl Gen {
 
     /// `let mut c = vec![k; 3];` of a constant, read in a loop that then
     /// makes it anew from a recorded array (`c = w.to_vec();`, `c =
-    /// w.clone();`, `c = w[lo..lo + 3].to_vec();`) and reads it again, and
-    /// read after the loop: constants in the first iteration, recorded
-    /// values after it.
+    /// w.clone();`, `c = w[lo..lo + 3].to_vec();`), swaps it with a
+    /// recorded `Vec`, or (`let mut c: &[f64] = &d;`) borrows a recorded
+    /// array (`c = w;`, `c = &r;`), and reads it again, and read after the
+    /// loop: constants in the first iteration, recorded values after it.
     fn carried_vec(&mut self, s: &mut Scope) -> Vec<S> {
         let srcs: Vec<Arr> = s
             .arrays
@@ -1203,17 +1210,36 @@ impl Gen {
         let (c, i) = (self.name("h"), self.name("i"));
         let lo = self.rng.below(w.len - 2);
         let whole = match (lo, w.len) {
-            (0, 3) if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => {
+            // a `Vec` of any length (the reads stay below 3)
+            _ if w.src == (Src::Vec, Src::Vec) && self.rng.chance(0.5) => {
                 2 + self.rng.below(2) as u8
             }
             (0, 3) => 1,
             _ => 0,
         };
-        // or swapped with a recorded `Vec` (by a tuple, or `mem::swap`)
+        // or swapped with a recorded `Vec` (by a tuple, or `mem::swap`), or
+        // made a copy of it by `clone_from`
         let swap = self.rng.chance(0.4).then(|| {
             let r = self.name("h");
             let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
-            (r, e, self.rng.below(3) as u8)
+            (r, e, self.rng.below(4) as u8)
+        });
+        // or a borrowed slice, bound to constants and rebound to `w` where
+        // `w` is a reference (nothing writes it), else to a recorded `Vec`
+        // made for it and written by nothing
+        let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
+        let borrow = (swap.is_none() && whole < 2 && self.rng.chance(0.4)).then(|| {
+            if refs(w.src.0) && refs(w.src.1) && self.rng.chance(0.5) {
+                (w.name.clone(), w.src, None)
+            } else {
+                let r = self.name("h");
+                let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
+                (
+                    r.clone(),
+                    (Src::Vec, Src::Vec),
+                    Some(S::LetFill(r, Some(e), true, false)),
+                )
+            }
         });
         let start = E::Lit(self.rng.lit(-1.0, 1.0));
         let n = 1 + self.rng.below(3);
@@ -1228,11 +1254,30 @@ impl Gen {
             S::Assign(m, "+=", e)
         };
         let change = match &swap {
+            // or made a copy of it: `c.clone_from(&r);`
+            Some((r, _, 3)) => S::Recopy(c.clone(), r.clone(), 0, 3, None, 3),
             Some((r, _, form)) => S::SwapVecs(c.clone(), r.clone(), *form),
+            None if borrow.is_some() => {
+                let (r, src, _) = borrow.as_ref().unwrap();
+                S::Rebind(c.clone(), r.clone(), *src)
+            }
             None => S::Recopy(c.clone(), w.name, lo, lo + 3, None, whole),
         };
         let body = vec![read(&c), change, read(&c)];
         let mut after = vec![read(&c)];
+        if let Some((_, _, made)) = borrow {
+            let d = self.name("h");
+            s.arrays
+                .push(Arr::new(c.clone(), 3, false, true, Src::SliceRef));
+            // `d` may be read later (not written: `c` may borrow it)
+            s.arrays.push(Arr::new(d.clone(), 3, false, true, Src::Vec));
+            let mut out = vec![S::LetFill(d.clone(), Some(start), true, false)];
+            out.extend(made);
+            out.push(S::LetBorrow(c, d));
+            out.push(S::For(For::Range(i, n), body));
+            out.extend(after);
+            return out;
+        }
         let mut out = vec![S::LetFill(c.clone(), Some(start), true, false)];
         if let Some((r, e, _)) = swap {
             out.push(S::LetFill(r.clone(), Some(e), true, false));
@@ -3605,6 +3650,14 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::Unpack(_, h, _) => {
             r.insert(h.clone());
         }
+        S::LetBorrow(_, d) => {
+            r.insert(d.clone());
+        }
+        S::Rebind(c, w, _) => {
+            assigned.insert(c.clone());
+            r.insert(c.clone());
+            r.insert(w.clone());
+        }
         S::SwapVecs(c, v, _) => {
             for n in [c, v] {
                 assigned.insert(n.clone());
@@ -4411,6 +4464,23 @@ impl R<'_> {
                     _ => format!("{w}[{lo}..{hi}].to_vec()"),
                 };
                 writeln!(o, "{pad}{h} = {copy};").unwrap()
+            }
+            S::LetBorrow(c, d) => writeln!(
+                o,
+                "{pad}let {}{}: &[{}] = &{d};",
+                self.mutk(c),
+                self.n(c),
+                self.t()
+            )
+            .unwrap(),
+            S::Rebind(c, w, src) => {
+                let src = if self.dual { src.1 } else { src.0 };
+                let amp = if matches!(src, Src::Ref | Src::SliceRef) {
+                    ""
+                } else {
+                    "&"
+                };
+                writeln!(o, "{pad}{c} = {amp}{w};").unwrap()
             }
             S::SwapVecs(c, r, form) => match form {
                 0 => writeln!(o, "{pad}({c}, {r}) = ({r}, {c});").unwrap(),
@@ -6029,6 +6099,8 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::View(..)
         | S::Recopy(..)
         | S::SwapVecs(..)
+        | S::LetBorrow(..)
+        | S::Rebind(..)
         | S::Unpack(..) => {}
         S::Whole(_, op) => match op {
             Whole::Assign(es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
