@@ -374,6 +374,8 @@ impl Sweep<'_> {
                 .filter(|r| *r > 0),
             Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self.const_rank(&u.expr),
             Expr::Reference(r) => self.const_rank(&r.expr),
+            // a copy (`h[0..1].to_vec()`, `h.clone()`) keeps the rank
+            e @ Expr::MethodCall(_) => self.const_rank(crate::facts::syntax::copied(e)?),
             // the zero tangent forward mode writes for a copy of one
             // (`zero_value(detach(*x))`, `zero_value(detach(Clone::clone(&x)))`),
             // in the directional derivative
