@@ -1152,6 +1152,21 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         ("an array destructured", count("let [")),
         (
+            "an element by reference",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines().any(|l| {
+                        let l = l.trim_start();
+                        l.starts_with("let r")
+                            && l.contains(" = &")
+                            && l.ends_with("];")
+                            && !l.contains("..")
+                    })
+                })
+                .count(),
+        ),
+        (
             "a borrowed slice rebound",
             texts
                 .iter()

@@ -140,7 +140,8 @@ macro_rules! programs {
             /// A recorded `Vec` made anew from constants, an iterator's
             /// `take(2)` inside an arm giving an array, a borrowed slice of
             /// constants rebound to the knob in a loop, a `Vec` copied from
-            /// constants and then from the knob, and a chain over a
+            /// constants and then from the knob, an element by reference
+            /// (`let r = &x[0];`), and a chain over a
             /// view's chunks of constants.
             #[tape(tangent, hvp)]
             pub fn copies(#[tracked] x: &[$t; 2]) -> $t {
@@ -162,6 +163,9 @@ macro_rules! programs {
                 t += z[0] * x[1];
                 z = x[1..2].to_vec();
                 t += z[0] * x[0];
+                // an element by reference
+                let r = &x[0];
+                t += r * x[1] + (*r).sin() * r.cos();
                 let a = if x[0] > 0.2 {
                     [x[1], h.iter().skip(1).take(2).map(|c| c * x[0]).sum::<$t>()]
                 } else {

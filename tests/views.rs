@@ -4,7 +4,8 @@
 //! `split_at` and `split_at_mut`, and loops over `chunks`, `chunks_exact`,
 //! `chunks_mut`, `windows`, under `enumerate`, `zip`, `rev`, `skip`,
 //! `step_by` and `take`, and in chains (`map`, `fold`, `filter`); elements
-//! by `iter_mut` and `for_each`, arrays destructured, `first` and `last`
+//! by `iter_mut` and `for_each`, and by reference (`let r = &w[i];`),
+//! arrays destructured, `first` and `last`
 //! (of views and of a helper's slice given a part too, and as methods'
 //! receivers);
 //! copies of
@@ -197,6 +198,22 @@ macro_rules! programs {
                     a + b + mid.last().unwrap() * w.first().unwrap()
                 }
 
+                /// Elements by reference (`let r = &w[i];`), read by value,
+                /// through `*r` and as a method's receiver, one of them
+                /// held while the index moves on:
+                /// `Σ_{i<n−1} wᵢ wᵢ₊₁ + ½ sin wᵢ + cos wᵢ₊₁`.
+                pub fn element_refs(#[tracked] w: &[$t]) -> $t {
+                    let mut s = 0.0;
+                    let mut i = 0;
+                    while i + 1 < w.len() {
+                        let r = &w[i];
+                        i += 1;
+                        let next = &w[i];
+                        s += r * next + (*r).sin() * 0.5 + next.cos();
+                    }
+                    s
+                }
+
                 /// A view written through: `&mut` of a local array's part.
                 pub fn written(#[tracked] w: &[$t]) -> $t {
                     let mut state = vec![0.0; 2 * w.len()];
@@ -321,6 +338,23 @@ macro_rules! check_all {
                 0.0,
             ];
             same(&g, &by_hand, "parts by hand");
+
+            let (value, g) = element_refs_grad(p);
+            assert_eq!(value, element_refs(p), "element_refs: the value");
+            same(&g, &$q::models::element_refs_grad(p).1, "element_refs");
+            agree("element_refs", &|v| element_refs(v), p, &g);
+            // by hand: wₖ₊₁ + ½ cos wₖ below the last, wₖ₋₁ − sin wₖ above the first
+            let n = p.len();
+            for k in 0..n {
+                let mut want = 0.0;
+                if k + 1 < n {
+                    want += p[k + 1] + 0.5 * p[k].cos();
+                }
+                if k >= 1 {
+                    want += p[k - 1] - p[k].sin();
+                }
+                fd::close("element_refs by hand", g[k], want, $rel * 10.0);
+            }
 
             let (_, g) = written_grad(p);
             same(&g, &$q::models::written_grad(p).1, "written");

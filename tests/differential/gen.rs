@@ -329,6 +329,9 @@ pub enum S {
     /// two `Vec`s swapped: `(c, r) = (r, c);` (0), `let (c_p, c_q) = (r,
     /// c); c = c_p; r = c_q;` (1) or `std::mem::swap(&mut c, &mut r);` (2)
     SwapVecs(String, String, u8),
+    /// `let r = &w[k];`: an element by reference, read as `*r` (or as a
+    /// method's receiver) until its block ends
+    RefElem(String, String, usize),
     /// `let mut c: &[f64] = &d;`: a borrowed slice bound to an array in
     /// scope (later rebound by `S::Rebind`)
     LetBorrow(String, String),
@@ -992,6 +995,10 @@ impl Gen {
                 out.extend(self.carried_vec(s));
                 continue;
             }
+            if VIEWS && self.rng.chance(0.04) {
+                out.extend(self.elem_ref(s));
+                continue;
+            }
             let k = self.rng.below(if depth >= 2 { 6 } else { 13 });
             match k {
                 // shadow an outer scalar (not an assignment target, whose
@@ -1228,7 +1235,7 @@ impl Gen {
         // `w` is a reference (nothing writes it), else to a recorded `Vec`
         // made for it and written by nothing
         let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
-        let borrow = (swap.is_none() && whole < 2 && self.rng.chance(0.4)).then(|| {
+        let borrow = (swap.is_none() && whole < 2 && self.rng.chance(0.6)).then(|| {
             if refs(w.src.0) && refs(w.src.1) && self.rng.chance(0.5) {
                 (w.name.clone(), w.src, None)
             } else {
@@ -1290,6 +1297,33 @@ impl Gen {
         out.push(S::For(For::Range(i, n), body));
         out.extend(after);
         out
+    }
+
+    /// `let r = &w[k];` of a knob's element (nothing writes a knob, so
+    /// the borrow may last to the block's end), read at once and later as
+    /// any element reached through `.iter()`.
+    fn elem_ref(&mut self, s: &mut Scope) -> Vec<S> {
+        let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
+        let cands: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.local && a.len >= 1 && refs(a.src.0) && refs(a.src.1))
+            .cloned()
+            .collect();
+        if cands.is_empty() || s.muts.is_empty() {
+            return Vec::new();
+        }
+        let w = cands[self.rng.below(cands.len())].clone();
+        let r = self.name("r");
+        let k = self.rng.below(w.len);
+        let m = s.muts[self.rng.below(s.muts.len())].clone();
+        let read = E::Bin(
+            '*',
+            b(E::M1("tanh", b(E::Deref(r.clone(), self.rng.chance(0.5))))),
+            b(E::Lit(0.1)),
+        );
+        s.derefs.push(r.clone());
+        vec![S::RefElem(r, w.name, k), S::Assign(m, "+=", read)]
     }
 
     /// `let [a, _, c] = h;` (`*h` through a reference) of a fixed-length
@@ -3650,7 +3684,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::Unpack(_, h, _) => {
             r.insert(h.clone());
         }
-        S::LetBorrow(_, d) => {
+        S::LetBorrow(_, d) | S::RefElem(_, d, _) => {
             r.insert(d.clone());
         }
         S::Rebind(c, w, _) => {
@@ -4465,6 +4499,7 @@ impl R<'_> {
                 };
                 writeln!(o, "{pad}{h} = {copy};").unwrap()
             }
+            S::RefElem(r, w, k) => writeln!(o, "{pad}let {} = &{w}[{k}];", self.n(r)).unwrap(),
             S::LetBorrow(c, d) => writeln!(
                 o,
                 "{pad}let {}{}: &[{}] = &{d};",
@@ -6100,6 +6135,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::Recopy(..)
         | S::SwapVecs(..)
         | S::LetBorrow(..)
+        | S::RefElem(..)
         | S::Rebind(..)
         | S::Unpack(..) => {}
         S::Whole(_, op) => match op {

@@ -161,9 +161,30 @@ impl Sweep<'_> {
                     "a part of an array of recorded values is borrowed as a view bound by `let` (`let row = &x[a..b];`, not `mut`, of a name or a field), passed to a function, or read by index: `x[a + i]`",
                 ))
             }
+            // `&x[i]` of an element (`let r = &x[i];`), `&a` of a scalar: a
+            // reference to the value, which stays kept for the reverse by
+            // value
+            Expr::Reference(r) if r.mutability.is_none() => {
+                self.hint = None;
+                let inner = self.lower_expr(&r.expr, out)?;
+                match inner.val {
+                    Val::Active(_) | Val::Const => {
+                        let (and, x) = (&r.and_token, &inner.fwd);
+                        Ok(Lowered { val: inner.val, fwd: quote!(#and #x) })
+                    }
+                    Val::Tuple(_) => Err(syn::Error::new_spanned(
+                        r.and_token,
+                        "a reference to a tuple of recorded values is outside the recorded vocabulary; bind the tuple itself: `let t = (a, b);`",
+                    )),
+                    _ => Err(syn::Error::new_spanned(
+                        r.and_token,
+                        "a reference to this recorded value is outside the recorded vocabulary; bind the value to a name first (`let v = [a, b];`) and borrow the name (`&v`)",
+                    )),
+                }
+            }
             Expr::Reference(r) => Err(syn::Error::new_spanned(
                 r.and_token,
-                "a reference to a recorded value is outside the recorded vocabulary; pass the value itself",
+                "a `&mut` borrow of a recorded value is outside the recorded vocabulary here; write to the name itself (`b += 1.0;`, `h[i] = v;`)",
             )),
             Expr::Return(r) if self.function_form => Err(syn::Error::new_spanned(
                 r.return_token,
