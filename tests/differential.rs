@@ -1152,6 +1152,18 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         ("an array destructured", count("let [")),
         (
+            "an element by get",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines().any(|l| {
+                        let l = l.trim_start();
+                        l.starts_with("if let Some(") && l.contains(".get(")
+                    })
+                })
+                .count(),
+        ),
+        (
             "an element by reference",
             texts
                 .iter()

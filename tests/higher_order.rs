@@ -163,9 +163,21 @@ macro_rules! programs {
                 t += z[0] * x[1];
                 z = x[1..2].to_vec();
                 t += z[0] * x[0];
-                // an element by reference
+                // an element by reference, and by `get`
                 let r = &x[0];
                 t += r * x[1] + (*r).sin() * r.cos();
+                if let Some(second) = x.get(1) {
+                    t += second * x[0];
+                }
+                if let Some(mut first) = x.get(0).copied() {
+                    first *= x[1];
+                    t += first;
+                }
+                if let Some(&third) = x.get(2) {
+                    t += third;
+                } else {
+                    t += x[1].sin() * x[0];
+                }
                 let a = if x[0] > 0.2 {
                     [x[1], h.iter().skip(1).take(2).map(|c| c * x[0]).sum::<$t>()]
                 } else {

@@ -4,7 +4,8 @@
 //! `split_at` and `split_at_mut`, and loops over `chunks`, `chunks_exact`,
 //! `chunks_mut`, `windows`, under `enumerate`, `zip`, `rev`, `skip`,
 //! `step_by` and `take`, and in chains (`map`, `fold`, `filter`); elements
-//! by `iter_mut` and `for_each`, and by reference (`let r = &w[i];`),
+//! by `iter_mut` and `for_each`, by reference (`let r = &w[i];`) and by
+//! `if let Some(v) = w.get(i)`,
 //! arrays destructured, `first` and `last`
 //! (of views and of a helper's slice given a part too, and as methods'
 //! receivers);
@@ -214,6 +215,40 @@ macro_rules! programs {
                     s
                 }
 
+                /// Elements by `get`: `if let Some(v) = w.get(i + 1)`, then
+                /// `Some(&v)`, past the end too, and a value of the `if`:
+                /// `(Σ_{i<n−1} wᵢ₊₁ wᵢ + sin wᵢ₊₁ + wₙ₋₁² + 2 + ½ Σ wᵢ) · w₅`
+                /// (the last sum by `get(i).copied()` into a `mut` name), plus
+                /// `¼ w₃` by a view's `get` and `0.1 (w₂² + w₅²)` by chunks'.
+                pub fn got(#[tracked] w: &[$t]) -> $t {
+                    let mut s = 0.0;
+                    for i in 0..w.len() + 2 {
+                        if let Some(v) = w.get(i + 1) {
+                            s += v * w[i] + v.sin();
+                        } else if let Some(&u) = w.get(i) {
+                            s += u * u;
+                        } else {
+                            s += 1.0;
+                        }
+                        if let Some(mut c) = w.get(i).copied() {
+                            c *= 0.5;
+                            s += c;
+                        }
+                    }
+                    // of a view, and of a chunk
+                    let tail = &w[2..];
+                    if let Some(t) = tail.get(1) {
+                        s += t * 0.25;
+                    }
+                    for c in w.chunks(3) {
+                        if let Some(&z) = c.get(2) {
+                            s += z * z * 0.1;
+                        }
+                    }
+                    let scale = if let Some(v) = w.get(5) { *v } else { 0.5 };
+                    s * scale
+                }
+
                 /// A view written through: `&mut` of a local array's part.
                 pub fn written(#[tracked] w: &[$t]) -> $t {
                     let mut state = vec![0.0; 2 * w.len()];
@@ -354,6 +389,39 @@ macro_rules! check_all {
                     want += p[k - 1] - p[k].sin();
                 }
                 fd::close("element_refs by hand", g[k], want, $rel * 10.0);
+            }
+
+            let (value, g) = got_grad(p);
+            assert_eq!(value, got(p), "got: the value");
+            same(&g, &$q::models::got_grad(p).1, "got");
+            agree("got", &|v| got(v), p, &g);
+            let (_, short) = got_grad(&p[..4]);
+            agree("got, shorter than w₅", &|v| got(v), &p[..4], &short);
+            // by hand, with S the sum before the scale w₅
+            let n = p.len();
+            let mut sum = 2.0 + p[n - 1] * p[n - 1] + 0.5 * p.iter().sum::<$t>();
+            sum += 0.25 * p[3] + 0.1 * (p[2] * p[2] + p[5] * p[5]);
+            for i in 0..n - 1 {
+                sum += p[i + 1] * p[i] + p[i + 1].sin();
+            }
+            for k in 0..n {
+                let mut ds = 0.5;
+                if k + 1 < n {
+                    ds += p[k + 1];
+                }
+                if k >= 1 {
+                    ds += p[k - 1] + p[k].cos();
+                }
+                if k == n - 1 {
+                    ds += 2.0 * p[k];
+                }
+                ds += match k {
+                    2 | 5 => 0.2 * p[k],
+                    3 => 0.25,
+                    _ => 0.0,
+                };
+                let want = ds * p[5] + if k == 5 { sum } else { 0.0 };
+                fd::close("got by hand", g[k], want, $rel * 10.0);
             }
 
             let (_, g) = written_grad(p);

@@ -332,6 +332,10 @@ pub enum S {
     /// `let r = &w[k];`: an element by reference, read as `*r` (or as a
     /// method's receiver) until its block ends
     RefElem(String, String, usize),
+    /// `if let Some(r) = w.get(k) { m += then; } else { m += other; }`
+    /// (`k` may be past the end), by the form `Some(r)` (0), `Some(&r)` (1)
+    /// or `Some(r)` of `w.get(k).copied()` (2)
+    IfGet(String, String, usize, u8, String, E, E),
     /// `let mut c: &[f64] = &d;`: a borrowed slice bound to an array in
     /// scope (later rebound by `S::Rebind`)
     LetBorrow(String, String),
@@ -999,6 +1003,10 @@ impl Gen {
                 out.extend(self.elem_ref(s));
                 continue;
             }
+            if VIEWS && self.rng.chance(0.03) {
+                out.extend(self.if_get(s));
+                continue;
+            }
             let k = self.rng.below(if depth >= 2 { 6 } else { 13 });
             match k {
                 // shadow an outer scalar (not an assignment target, whose
@@ -1061,7 +1069,7 @@ impl Gen {
                         .filter(|a| a.local && !a.out && !a.dynamic)
                         .cloned()
                         .collect();
-                    if VIEWS && !whole.is_empty() && self.rng.chance(0.3) {
+                    if VIEWS && !whole.is_empty() && self.rng.chance(0.4) {
                         out.push(self.mut_each(s, &whole));
                     } else if !locals.is_empty() {
                         let a = &locals[self.rng.below(locals.len())];
@@ -1324,6 +1332,33 @@ impl Gen {
         );
         s.derefs.push(r.clone());
         vec![S::RefElem(r, w.name, k), S::Assign(m, "+=", read)]
+    }
+
+    /// `if let Some(r) = w.get(k) { … } else { … }` of a knob's element, at
+    /// an index inside or one past the end.
+    fn if_get(&mut self, s: &mut Scope) -> Vec<S> {
+        let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
+        let cands: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.local && !a.dynamic && refs(a.src.0) && refs(a.src.1))
+            .cloned()
+            .collect();
+        if cands.is_empty() || s.muts.is_empty() {
+            return Vec::new();
+        }
+        let w = cands[self.rng.below(cands.len())].clone();
+        let r = self.name("r");
+        let k = self.rng.below(w.len + 1);
+        let form = self.rng.below(3) as u8;
+        let m = s.muts[self.rng.below(s.muts.len())].clone();
+        let read = match form {
+            0 => E::Deref(r.clone(), self.rng.chance(0.5)),
+            _ => E::Var(r.clone()),
+        };
+        let then = E::Bin('*', b(E::M1("tanh", b(read))), b(E::Lit(0.1)));
+        let other = E::Lit(self.rng.lit(-0.1, 0.1));
+        vec![S::IfGet(r, w.name, k, form, m, then, other)]
     }
 
     /// `let [a, _, c] = h;` (`*h` through a reference) of a fixed-length
@@ -3687,6 +3722,13 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::LetBorrow(_, d) | S::RefElem(_, d, _) => {
             r.insert(d.clone());
         }
+        S::IfGet(v, w, _, _, m, then, other) => {
+            r.insert(w.clone());
+            r.insert(v.clone());
+            assigned.insert(m.clone());
+            refs_e(then, r);
+            refs_e(other, r);
+        }
         S::Rebind(c, w, _) => {
             assigned.insert(c.clone());
             r.insert(c.clone());
@@ -4498,6 +4540,18 @@ impl R<'_> {
                     _ => format!("{w}[{lo}..{hi}].to_vec()"),
                 };
                 writeln!(o, "{pad}{h} = {copy};").unwrap()
+            }
+            S::IfGet(r, w, k, form, m, then, other) => {
+                let (pat, copied) = match form {
+                    0 => (self.n(r), ""),
+                    1 => (format!("&{}", self.n(r)), ""),
+                    _ => (self.n(r), ".copied()"),
+                };
+                writeln!(o, "{pad}if let Some({pat}) = {w}.get({k}){copied} {{").unwrap();
+                writeln!(o, "{pad}    {m} += {};", self.e(then).0).unwrap();
+                writeln!(o, "{pad}}} else {{").unwrap();
+                writeln!(o, "{pad}    {m} += {};", self.e(other).0).unwrap();
+                writeln!(o, "{pad}}}").unwrap();
             }
             S::RefElem(r, w, k) => writeln!(o, "{pad}let {} = &{w}[{k}];", self.n(r)).unwrap(),
             S::LetBorrow(c, d) => writeln!(
@@ -6136,6 +6190,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::SwapVecs(..)
         | S::LetBorrow(..)
         | S::RefElem(..)
+        | S::IfGet(..)
         | S::Rebind(..)
         | S::Unpack(..) => {}
         S::Whole(_, op) => match op {

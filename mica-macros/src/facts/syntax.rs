@@ -200,3 +200,115 @@ pub fn defines_macro(stmt: &syn::Stmt) -> bool {
     syn::visit::Visit::visit_stmt(&mut finds, stmt);
     finds.0
 }
+
+/// The `x.get(i)` an `if let` tests, with an index (not a range).
+pub fn got(l: &syn::ExprLet) -> Option<&syn::ExprMethodCall> {
+    got_copied(&l.expr).map(|(m, _)| m)
+}
+
+/// `x.get(i)`, or `x.get(i).copied()` (`.cloned()`: whether so).
+fn got_copied(e: &Expr) -> Option<(&syn::ExprMethodCall, bool)> {
+    match strip_parens(e) {
+        Expr::MethodCall(m)
+            if m.method == "get"
+                && m.args.len() == 1
+                && !matches!(strip_parens(&m.args[0]), Expr::Range(_)) =>
+        {
+            Some((m, false))
+        }
+        Expr::MethodCall(c)
+            if (c.method == "copied" || c.method == "cloned") && c.args.is_empty() =>
+        {
+            match got_copied(&c.receiver)? {
+                (m, false) => Some((m, true)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The array a `get`'s receiver reads: `x` of `x`, `&x`, `x[a..b]`,
+/// `&x[a..]` (with the part's ends, as written).
+pub fn got_from(receiver: &Expr) -> (&Expr, Option<&Expr>, Option<&Expr>) {
+    let mut e = strip_parens(receiver);
+    if let Expr::Reference(r) = e {
+        e = strip_parens(&r.expr);
+    }
+    match e {
+        Expr::Index(ix) => match strip_parens(&ix.index) {
+            Expr::Range(r) if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) => {
+                (&ix.expr, r.start.as_deref(), r.end.as_deref())
+            }
+            _ => (e, None, None),
+        },
+        _ => (e, None, None),
+    }
+}
+
+/// `if let Some(v) = x.get(i) { … } else { … }` with the index tested as
+/// `get` tests it on a slice, and the element borrowed (`Some(&v)`, or
+/// `Some(v)` of `x.get(i).copied()`: copied): `let at = i;` and `if at <
+/// x.len() { let v = &x[at]; … } else { … }`; of a part `x[a..b]`, its
+/// ends computed once and checked as slicing checks them, `at < b - a`
+/// and `x[a + at]`. For an array, a slice or a `Vec` `x` (the caller
+/// knows which): `None` for another pattern.
+pub fn get_tested(
+    i: &syn::ExprIf,
+    [at, first, end]: [&proc_macro2::Ident; 3],
+) -> Option<(Vec<syn::Stmt>, syn::ExprIf)> {
+    let Expr::Let(l) = &*i.cond else { return None };
+    let (m, copied) = got_copied(&l.expr)?;
+    let syn::Pat::TupleStruct(some) = &*l.pat else {
+        return None;
+    };
+    if !some.path.is_ident("Some") || some.elems.len() != 1 {
+        return None;
+    }
+    let index = &m.args[0];
+    // (through `identity`: a constant index past a fixed array's end is
+    // no error where `get` of it is none)
+    let mut lines: Vec<syn::Stmt> = Vec::new();
+    let (x, lo, hi) = got_from(&m.receiver);
+    let (len, element): (Expr, Expr) = match (lo, hi) {
+        (None, None) => (syn::parse_quote!(#x.len()), syn::parse_quote!(#x[#at])),
+        (lo, hi) => {
+            let lo: Expr = lo.cloned().unwrap_or_else(|| syn::parse_quote!(0));
+            let hi: Expr = hi.cloned().unwrap_or_else(|| syn::parse_quote!(#x.len()));
+            lines.push(syn::parse_quote!(let #first: usize = #lo;));
+            lines.push(syn::parse_quote!(let #end: usize = #hi;));
+            lines.push(syn::parse_quote!(::mica::__private::view_bounds(#first, #end, #x.len());));
+            (
+                syn::parse_quote!((#end - #first)),
+                syn::parse_quote!(#x[#first + #at]),
+            )
+        }
+    };
+    let bind: syn::Stmt = match &some.elems[0] {
+        syn::Pat::Ident(p) if copied && p.by_ref.is_none() && p.subpat.is_none() => {
+            syn::parse_quote!(let #p = #element;)
+        }
+        syn::Pat::Reference(r) if r.mutability.is_none() && !copied => {
+            let p = &r.pat;
+            syn::parse_quote!(let #p = #element;)
+        }
+        syn::Pat::Ident(p)
+            if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() =>
+        {
+            syn::parse_quote!(let #p = &#element;)
+        }
+        syn::Pat::Wild(_) => syn::parse_quote!(let _ = #at;),
+        _ => return None,
+    };
+    lines.push(syn::parse_quote!(let #at: usize = ::core::convert::identity(#index);));
+    let mut then_branch = i.then_branch.clone();
+    then_branch.stmts.insert(0, bind);
+    let else_branch = i
+        .else_branch
+        .as_ref()
+        .map(|(e, rest)| quote::quote!(#e #rest));
+    Some((
+        lines,
+        syn::parse_quote!(if #at < #len #then_branch #else_branch),
+    ))
+}

@@ -51,10 +51,37 @@ impl Sweep<'_> {
     ) -> syn::Result<Lowered> {
         if let Expr::Let(l) = &*i.cond {
             if self.mentions_active(&i.cond) {
-                let get = matches!(crate::facts::syntax::strip_parens(&l.expr), Expr::MethodCall(m) if m.method == "get" && m.args.len() == 1);
+                if let Some(m) = crate::facts::syntax::got(l) {
+                    let (array, _, _) = crate::facts::syntax::got_from(&m.receiver);
+                    if self.is_recorded_array(array) {
+                        let at = [
+                            self.names.fresh("at"),
+                            self.names.fresh("lo"),
+                            self.names.fresh("hi"),
+                        ];
+                        let tested = crate::facts::syntax::get_tested(i, [&at[0], &at[1], &at[2]]);
+                        if let Some((lines, tested)) = tested {
+                            for line in &lines {
+                                self.lower_stmt(line, out)?;
+                            }
+                            return self.lower_if(&tested, out);
+                        }
+                    }
+                }
+                let get = match crate::facts::syntax::strip_parens(&l.expr) {
+                    Expr::MethodCall(m) if m.method == "get" && m.args.len() == 1 => {
+                        Some(matches!(
+                            crate::facts::syntax::strip_parens(&m.args[0]),
+                            Expr::Range(_)
+                        ))
+                    }
+                    _ => None,
+                };
                 let message = match get {
-                    true => "`if let … = x.get(i)` on recorded values is not supported; test the index: `if i < x.len() { let v = x[i]; … }`",
-                    false => "`if let` on recorded values is not supported; compare them instead: `if x > 0.0 { … }`",
+                    // (`Some(v)` and `Some(&v)` of an index are followed)
+                    Some(false) => "this `if let … = x.get(i)` on recorded values is not supported; bind the element as `Some(v)` or `Some(&v)`, or test the index: `if i < x.len() { let v = x[i]; … }`",
+                    Some(true) => "`if let … = x.get(a..b)` on recorded values is not supported; test the range: `if a <= b && b <= x.len() { let part = &x[a..b]; … }`",
+                    None => "`if let` on recorded values is not supported; compare them instead: `if x > 0.0 { … }`",
                 };
                 return Err(syn::Error::new_spanned(i.if_token, message));
             }

@@ -237,6 +237,14 @@ impl<'ast> Visit<'ast> for Writes<'_> {
         }
         visit::visit_local(self, l);
     }
+    // `if let Some(v) = x.get(i)`: `v` as a `let` binds it
+    fn visit_expr_let(&mut self, l: &'ast syn::ExprLet) {
+        let r = reads(&l.expr, self.active);
+        for n in pattern_names(&l.pat) {
+            self.write(Some(n), r);
+        }
+        visit::visit_expr_let(self, l);
+    }
     fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
         let r = reads(&a.right, self.active);
         self.write(root(&a.left), r);

@@ -204,6 +204,19 @@ impl Tan<'_> {
     }
 
     fn if_expr(&mut self, i: &syn::ExprIf, tail: Tail) -> TokenStream {
+        // `if let Some(v) = x.get(i)` of a recorded array: the index tested
+        // and the element borrowed, as the reverse sweep reads it
+        if let Expr::Let(l) = &*i.cond {
+            if crate::facts::syntax::got(l).is_some_and(|m| mentions(&m.receiver, &self.active)) {
+                let at = [self.fresh("at"), self.fresh("lo"), self.fresh("hi")];
+                if let Some((lines, tested)) =
+                    crate::facts::syntax::get_tested(i, [&at[0], &at[1], &at[2]])
+                {
+                    let block: syn::Block = syn::parse_quote!({ #(#lines)* #tested });
+                    return self.block(&block, tail);
+                }
+            }
+        }
         let cond = &i.cond;
         let then = self.block(&i.then_branch, tail);
         let els = match &i.else_branch {
