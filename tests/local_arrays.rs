@@ -596,3 +596,53 @@ fn an_array_replaced_by_one_of_another_length() {
         fd::agrees("widths f32", &|p| widths32(p, &x), &w, &g, 2e-2);
     }
 }
+
+/// A copy of a recorded array given to a name first bound to a copy of a
+/// helper's constant result, the copied array written afterwards: the
+/// name once stood for the copied array, so the later write reached its
+/// reads and the slope was wrong (10 where it is 6.4 at 0.7).
+macro_rules! copy_after_a_helper {
+    ($m:ident, $t:ty, $($mode:ident)?) => {
+        #[mica::tape$(($mode))?]
+        pub mod $m {
+            pub fn three(s: &[$t]) -> [$t; 3] {
+                [s[0] * 0.5, 0.2, 0.5]
+            }
+
+            /// `tanh 0.5 + x² + 5x`.
+            pub fn f(#[tracked] x: $t) -> $t {
+                let mut h = [x.sin(), x, x * x];
+                let k: [$t; 1] = [-0.13];
+                let r = three(&k);
+                let mut v = r[0..3].to_vec();
+                let mut t: $t = v[2].tanh();
+                v = h.to_vec();
+                h[2] = 5.0 * x;
+                t += v[2] + h[2];
+                t
+            }
+        }
+    };
+}
+copy_after_a_helper!(after64, f64,);
+copy_after_a_helper!(after_plain64, f64, plain);
+copy_after_a_helper!(after32, f32,);
+
+#[test]
+fn a_copy_does_not_stand_for_the_array_it_copies() {
+    for x in [0.7_f64, -1.3, 2.2] {
+        let (value, g) = after64::f_grad(x);
+        fd::close("value", value, 0.5_f64.tanh() + x * x + 5.0 * x, 1e-12);
+        fd::close("slope by hand", g, 2.0 * x + 5.0, 1e-12);
+        fd::close("plain twin", g, after_plain64::f_grad(x).1, 1e-12);
+        let e = 1e-6;
+        fd::close(
+            "finite differences",
+            g,
+            (after64::f(x + e) - after64::f(x - e)) / (2.0 * e),
+            1e-6,
+        );
+        let (_, g32) = after32::f_grad(x as f32);
+        fd::close("f32", g32, (2.0 * x + 5.0) as f32, 1e-5);
+    }
+}

@@ -32,7 +32,7 @@ use crate::names::Names;
 use crate::rules::{self, Slope};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Local, Pat, Stmt};
@@ -132,6 +132,9 @@ pub struct Sweep<'a> {
     building: Vec<Vec<Step>>,
     scopes: Vec<HashMap<String, Binding>>,
     hoists: Vec<Hoist>,
+    /// names refused a copy of a recorded array (`lower/stmts.rs`): their
+    /// reads say nothing more
+    refused_copies: HashSet<String>,
     depth: usize,
     region: usize,
     regions: usize,
@@ -218,6 +221,7 @@ impl<'a> Sweep<'a> {
             building: vec![Vec::new()],
             scopes: vec![HashMap::new()],
             hoists: vec![Hoist::default()],
+            refused_copies: HashSet::new(),
             depth: 0,
             region: 0,
             regions: 1,

@@ -48,6 +48,13 @@ impl Sweep<'_> {
         // gives a recorded array (its first value no array Mica knows)
         if let (Val::Active(_), Expr::Path(p)) = (&base.val, &*i.expr) {
             if let Some(name) = p.path.get_ident() {
+                // said once per name (its copy's assignment may have said it)
+                if !self.refused_copies.insert(name.to_string()) {
+                    return Ok(Lowered {
+                        val: Val::Const,
+                        fwd: i.to_token_stream(),
+                    });
+                }
                 let message = match self.lookup(&name.to_string()).map(|b| b.origin) {
                     Some(Origin::Knob) => Some(format!("`{name}` is tracked as a scalar; a knob that is an array needs its type: `#[tracked] let {name}: [f64; N] = …;`")),
                     Some(Origin::Local) => Some(format!("`{name}` holds a recorded array after an iteration of this loop, but where it is bound its value is no array Mica knows; bind it to an array literal, `vec![…]` or a copy (`x.to_vec()`)")),
@@ -308,7 +315,18 @@ impl Sweep<'_> {
         let (Some(init), Some(name)) = (&local.init, array_binding(&local.pat)) else {
             return;
         };
-        if let Some(literal) = array_literal(&init.expr) {
+        // an array literal, or a block ending in one (an inlined helper's
+        // constant result)
+        let mut value = strip_parens(&init.expr);
+        while let Expr::Block(b) = value {
+            match b.block.stmts.last() {
+                Some(syn::Stmt::Expr(tail, None)) if b.label.is_none() => {
+                    value = strip_parens(tail)
+                }
+                _ => break,
+            }
+        }
+        if let Some(literal) = array_literal(value) {
             let rank = crate::facts::syntax::literal_rank(&literal);
             self.const_arrays.insert(name.to_string(), rank);
         }

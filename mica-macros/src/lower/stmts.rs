@@ -334,6 +334,7 @@ impl Sweep<'_> {
                 ))
             }
         }
+        let arrays = self.arrays.len();
         let lowered = match op {
             None => self.lower_expr(value, out)?,
             Some(op) => {
@@ -365,6 +366,24 @@ impl Sweep<'_> {
                 )
             }
         };
+        // a copy of an existing recorded array into a name Mica does not
+        // know as an array would be another name for the copied array: a
+        // later write to either would reach the other's reads
+        if let Val::Array { array, .. } = &lowered.val {
+            if *array < arrays && crate::facts::syntax::copied(value).is_some() {
+                // said once per name (a loop's read may have said it)
+                if !self.refused_copies.insert(name.to_string()) {
+                    let fwd = &lowered.fwd;
+                    out.extend([quote_spanned!(target.span()=> #name = #fwd;)]);
+                    self.set(&name, Val::Const);
+                    return Ok(());
+                }
+                return Err(syn::Error::new_spanned(
+                    target,
+                    format!("`{name}` is given a copy of a recorded array here, but where it is bound its value is no array Mica knows; bind it to an array literal, `vec![…]` or a copy (`let mut {name} = vec![0.0; n];`, `let mut {name} = x.to_vec();`)"),
+                ));
+            }
+        }
         let fwd = &lowered.fwd;
         out.extend([quote_spanned!(target.span()=> #name = #fwd;)]);
         if let Some(scope) = self
