@@ -1151,6 +1151,7 @@ fn the_generator_writes_views_and_chunk_loops() {
                 .count(),
         ),
         ("an array destructured", count("let [")),
+        ("get, copied and unwrap_or", count(".copied().unwrap_or(")),
         (
             "an element by get",
             texts

@@ -173,6 +173,8 @@ macro_rules! programs {
                     first *= x[1];
                     t += first;
                 }
+                t += x.get(1).copied().unwrap_or(0.5) * x[0];
+                t += x.get(4).copied().unwrap_or(x[1] * x[1]);
                 if let Some(&third) = x.get(2) {
                     t += third;
                 } else {

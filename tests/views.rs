@@ -219,7 +219,9 @@ macro_rules! programs {
                 /// `Some(&v)`, past the end too, and a value of the `if`:
                 /// `(Σ_{i<n−1} wᵢ₊₁ wᵢ + sin wᵢ₊₁ + wₙ₋₁² + 2 + ½ Σ wᵢ) · w₅`
                 /// (the last sum by `get(i).copied()` into a `mut` name), plus
-                /// `¼ w₃` by a view's `get` and `0.1 (w₂² + w₅²)` by chunks'.
+                /// `¼ w₃` by a view's `get` and `0.1 (w₂² + w₅²)` by chunks',
+                /// and by `get(…).copied().unwrap_or(…)`, `0.3 Σ wᵢ²` and
+                /// `0.05 (Σ_{i≥2} wᵢ + 2)`.
                 pub fn got(#[tracked] w: &[$t]) -> $t {
                     let mut s = 0.0;
                     for i in 0..w.len() + 2 {
@@ -234,9 +236,15 @@ macro_rules! programs {
                             c *= 0.5;
                             s += c;
                         }
+                        // the neighbour below, zero past the start
+                        let below = w.get(i.wrapping_sub(1)).copied().unwrap_or(0.0);
+                        s += below * below * 0.3;
+                    }
+                    let tail = &w[2..];
+                    for i in 0..w.len() {
+                        s += tail.get(i).cloned().unwrap_or(1.0) * 0.05;
                     }
                     // of a view, and of a chunk
-                    let tail = &w[2..];
                     if let Some(t) = tail.get(1) {
                         s += t * 0.25;
                     }
@@ -401,6 +409,8 @@ macro_rules! check_all {
             let n = p.len();
             let mut sum = 2.0 + p[n - 1] * p[n - 1] + 0.5 * p.iter().sum::<$t>();
             sum += 0.25 * p[3] + 0.1 * (p[2] * p[2] + p[5] * p[5]);
+            sum += 0.3 * p.iter().map(|v| v * v).sum::<$t>();
+            sum += 0.05 * (p[2..].iter().sum::<$t>() + 2.0);
             for i in 0..n - 1 {
                 sum += p[i + 1] * p[i] + p[i + 1].sin();
             }
@@ -415,6 +425,7 @@ macro_rules! check_all {
                 if k == n - 1 {
                     ds += 2.0 * p[k];
                 }
+                ds += 0.6 * p[k] + if k >= 2 { 0.05 } else { 0.0 };
                 ds += match k {
                     2 | 5 => 0.2 * p[k],
                     3 => 0.25,

@@ -334,7 +334,8 @@ pub enum S {
     RefElem(String, String, usize),
     /// `if let Some(r) = w.get(k) { m += then; } else { m += other; }`
     /// (`k` may be past the end), by the form `Some(r)` (0), `Some(&r)` (1)
-    /// or `Some(r)` of `w.get(k).copied()` (2)
+    /// or `Some(r)` of `w.get(k).copied()` (2); or (3) `m +=
+    /// w.get(k).copied().unwrap_or(other).tanh() * 0.1;`
     IfGet(String, String, usize, u8, String, E, E),
     /// `let mut c: &[f64] = &d;`: a borrowed slice bound to an array in
     /// scope (later rebound by `S::Rebind`)
@@ -1003,7 +1004,7 @@ impl Gen {
                 out.extend(self.elem_ref(s));
                 continue;
             }
-            if VIEWS && self.rng.chance(0.03) {
+            if VIEWS && self.rng.chance(0.05) {
                 out.extend(self.if_get(s));
                 continue;
             }
@@ -1350,7 +1351,7 @@ impl Gen {
         let w = cands[self.rng.below(cands.len())].clone();
         let r = self.name("r");
         let k = self.rng.below(w.len + 1);
-        let form = self.rng.below(3) as u8;
+        let form = self.rng.below(4) as u8;
         let m = s.muts[self.rng.below(s.muts.len())].clone();
         let read = match form {
             0 => E::Deref(r.clone(), self.rng.chance(0.5)),
@@ -4540,6 +4541,15 @@ impl R<'_> {
                     _ => format!("{w}[{lo}..{hi}].to_vec()"),
                 };
                 writeln!(o, "{pad}{h} = {copy};").unwrap()
+            }
+            S::IfGet(_, w, k, 3, m, _, other) => {
+                let other = self.e(other).0;
+                writeln!(
+                    o,
+                    "{pad}{m} += {w}.get({k}).copied().unwrap_or({other}).tanh() * {};",
+                    self.lit(0.1).0
+                )
+                .unwrap();
             }
             S::IfGet(r, w, k, form, m, then, other) => {
                 let (pat, copied) = match form {

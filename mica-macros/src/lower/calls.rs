@@ -15,6 +15,26 @@ impl Sweep<'_> {
         if let Some(lowered) = self.array_method(m, expr, out) {
             return lowered;
         }
+        // `x.get(i).copied().unwrap_or(d)` of a recorded array: the branch
+        if m.method == "unwrap_or" && self.mentions_active(&m.receiver) {
+            let array = match crate::facts::syntax::strip_parens(&m.receiver) {
+                Expr::MethodCall(c) => match crate::facts::syntax::strip_parens(&c.receiver) {
+                    Expr::MethodCall(g) => Some(crate::facts::syntax::got_from(&g.receiver).0),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if array.is_some_and(|a| self.is_recorded_array(a)) {
+                let names = ["at", "lo", "hi", "v"].map(|w| self.names.fresh(w));
+                let [a, b, c, d] = &names;
+                if let Some((lines, tested)) = crate::facts::syntax::get_or(m, [a, b, c, d]) {
+                    for line in &lines {
+                        self.lower_stmt(line, out)?;
+                    }
+                    return self.lower_if(&tested, out);
+                }
+            }
+        }
         let hint = self.hint.take();
         let name = m.method.to_string();
         let receiver_active = self.mentions_active(&m.receiver);
