@@ -9,6 +9,37 @@ use quote::quote;
 use syn::{Expr, Stmt};
 
 impl Tan<'_> {
+    /// `{ … }` written in forward mode.
+    pub(crate) fn block(&mut self, b: &syn::Block, tail: Tail) -> TokenStream {
+        // names a `let` inside binds by reference are read so only there
+        let outer_by_ref = self.by_ref.clone();
+        let inner = self.stmts(&b.stmts, tail);
+        self.by_ref = outer_by_ref;
+        quote!({ #inner })
+    }
+
+    /// After a `let`: `let r = &x[i];` of an element with a slope is read
+    /// as `(*r)` (the rules' arithmetic takes values), its tangent as
+    /// `(*dot_r)`; any other `let` of the name ends that.
+    pub(crate) fn note_by_ref(&mut self, l: &syn::Local) {
+        use crate::facts::syntax::strip_parens;
+        let names = super::syntax::pattern_names(&l.pat);
+        for n in &names {
+            self.by_ref.remove(n);
+        }
+        let element = l.init.as_ref().is_some_and(|init| {
+            matches!(strip_parens(&init.expr), Expr::Reference(r)
+                if r.mutability.is_none()
+                    && matches!(strip_parens(&r.expr), Expr::Index(i)
+                        if !matches!(strip_parens(&i.index), Expr::Range(_))))
+        });
+        if let [name] = &names[..] {
+            if element && matches!(&l.pat, syn::Pat::Ident(_)) && self.active.contains(name) {
+                self.by_ref.insert(name.clone());
+            }
+        }
+    }
+
     /// Control flow as an expression: `(value, tangent)` out of each arm,
     /// bound before the line that reads it.
     pub(crate) fn control(&mut self, e: &Expr, pre: &mut TokenStream, tail: Tail) -> Val {

@@ -146,38 +146,11 @@ impl Tan<'_> {
         quote!(#pn = #p; #tn = #t;)
     }
 
-    /// `{ … }` written in forward mode.
-    pub(crate) fn block(&mut self, b: &Block, tail: Tail) -> TokenStream {
-        // names a `let` inside binds by reference are read so only there
-        let outer_by_ref = self.by_ref.clone();
-        let inner = self.stmts(&b.stmts, tail);
-        self.by_ref = outer_by_ref;
-        quote!({ #inner })
-    }
-
     fn stmt(&mut self, stmt: &Stmt) -> TokenStream {
         match stmt {
             Stmt::Local(l) => {
                 let code = self.local(l);
-                // `let r = &x[i];` of an element with a slope: read as `(*r)`
-                // (the rules' arithmetic takes values), its tangent as
-                // `(*dot_r)`; any other `let` of the name ends that
-                let names = pattern_names(&l.pat);
-                for n in &names {
-                    self.by_ref.remove(n);
-                }
-                let element_ref = l.init.as_ref().is_some_and(|init| {
-                    matches!(crate::facts::syntax::strip_parens(&init.expr), Expr::Reference(r)
-                        if r.mutability.is_none()
-                            && matches!(crate::facts::syntax::strip_parens(&r.expr), Expr::Index(i)
-                                if !matches!(crate::facts::syntax::strip_parens(&i.index), Expr::Range(_))))
-                });
-                if let [name] = &names[..] {
-                    if element_ref && matches!(&l.pat, Pat::Ident(_)) && self.active.contains(name)
-                    {
-                        self.by_ref.insert(name.clone());
-                    }
-                }
+                self.note_by_ref(l);
                 code
             }
             Stmt::Item(_) | Stmt::Macro(_) => stmt.to_token_stream(),
