@@ -1079,6 +1079,13 @@ fn the_generator_writes_views_and_chunk_loops() {
         .map(|i| gen::render(&gen::generate(7_000_003 * 11 + i), i as usize))
         .collect();
     let count = |what: &str| texts.iter().filter(|t| t.contains(what)).count();
+    // programs with a line (its indent trimmed) that `is` accepts
+    let with_line = |is: &dyn Fn(&str) -> bool| {
+        texts
+            .iter()
+            .filter(|t| t.lines().any(|l| is(l.trim_start())))
+            .count()
+    };
     let views = texts
         .iter()
         .filter(|t| {
@@ -1126,58 +1133,32 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("fold from an untyped zero by max", count(".fold(0.0, f")),
         (
             "a Vec made anew whole",
-            texts
-                .iter()
-                .filter(|t| {
-                    t.lines().any(|l| {
-                        let l = l.trim_start();
-                        !l.starts_with("let ")
-                            && (l.ends_with(".to_vec();") || l.ends_with(".clone();"))
-                            && !l.contains("..")
-                    })
-                })
-                .count(),
+            with_line(&|l| {
+                !l.starts_with("let ")
+                    && (l.ends_with(".to_vec();") || l.ends_with(".clone();"))
+                    && !l.contains("..")
+            }),
         ),
         (
             "a Vec made anew from a part",
-            texts
-                .iter()
-                .filter(|t| {
-                    t.lines().any(|l| {
-                        let l = l.trim_start();
-                        !l.starts_with("let ") && l.contains(" = ") && l.ends_with("].to_vec();")
-                    })
-                })
-                .count(),
+            with_line(&|l| {
+                !l.starts_with("let ") && l.contains(" = ") && l.ends_with("].to_vec();")
+            }),
         ),
         ("an array destructured", count("let [")),
         ("get, copied and unwrap_or", count(".copied().unwrap_or(")),
         (
             "an element by get",
-            texts
-                .iter()
-                .filter(|t| {
-                    t.lines().any(|l| {
-                        let l = l.trim_start();
-                        l.starts_with("if let Some(") && l.contains(".get(")
-                    })
-                })
-                .count(),
+            with_line(&|l| l.starts_with("if let Some(") && l.contains(".get(")),
         ),
         (
             "an element by reference",
-            texts
-                .iter()
-                .filter(|t| {
-                    t.lines().any(|l| {
-                        let l = l.trim_start();
-                        l.starts_with("let r")
-                            && l.contains(" = &")
-                            && l.ends_with("];")
-                            && !l.contains("..")
-                    })
-                })
-                .count(),
+            with_line(&|l| {
+                l.starts_with("let r")
+                    && l.contains(" = &")
+                    && l.ends_with("];")
+                    && !l.contains("..")
+            }),
         ),
         (
             "a borrowed slice rebound",

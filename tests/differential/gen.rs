@@ -1308,21 +1308,29 @@ impl Gen {
         out
     }
 
-    /// `let r = &w[k];` of a knob's element (nothing writes a knob, so
-    /// the borrow may last to the block's end), read at once and later as
-    /// any element reached through `.iter()`.
-    fn elem_ref(&mut self, s: &mut Scope) -> Vec<S> {
+    /// A knob's array (or a view or chunk of one: a reference nothing
+    /// writes) that `keep` accepts, if there is one and a scalar to update.
+    fn knob_array(&mut self, s: &Scope, keep: impl Fn(&Arr) -> bool) -> Option<Arr> {
         let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
         let cands: Vec<Arr> = s
             .arrays
             .iter()
-            .filter(|a| !a.out && !a.local && a.len >= 1 && refs(a.src.0) && refs(a.src.1))
+            .filter(|a| !a.out && !a.local && refs(a.src.0) && refs(a.src.1) && keep(a))
             .cloned()
             .collect();
         if cands.is_empty() || s.muts.is_empty() {
-            return Vec::new();
+            return None;
         }
-        let w = cands[self.rng.below(cands.len())].clone();
+        Some(cands[self.rng.below(cands.len())].clone())
+    }
+
+    /// `let r = &w[k];` of a knob's element (nothing writes a knob, so
+    /// the borrow may last to the block's end), read at once and later as
+    /// any element reached through `.iter()`.
+    fn elem_ref(&mut self, s: &mut Scope) -> Vec<S> {
+        let Some(w) = self.knob_array(s, |a| a.len >= 1) else {
+            return Vec::new();
+        };
         let r = self.name("r");
         let k = self.rng.below(w.len);
         let m = s.muts[self.rng.below(s.muts.len())].clone();
@@ -1338,17 +1346,9 @@ impl Gen {
     /// `if let Some(r) = w.get(k) { … } else { … }` of a knob's element, at
     /// an index inside or one past the end.
     fn if_get(&mut self, s: &mut Scope) -> Vec<S> {
-        let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
-        let cands: Vec<Arr> = s
-            .arrays
-            .iter()
-            .filter(|a| !a.out && !a.local && !a.dynamic && refs(a.src.0) && refs(a.src.1))
-            .cloned()
-            .collect();
-        if cands.is_empty() || s.muts.is_empty() {
+        let Some(w) = self.knob_array(s, |a| !a.dynamic) else {
             return Vec::new();
-        }
-        let w = cands[self.rng.below(cands.len())].clone();
+        };
         let r = self.name("r");
         let k = self.rng.below(w.len + 1);
         let form = self.rng.below(4) as u8;
