@@ -600,7 +600,8 @@ fn an_array_replaced_by_one_of_another_length() {
 /// A copy of a recorded array given to a name first bound to a copy of a
 /// helper's constant result, the copied array written afterwards: the
 /// name once stood for the copied array, so the later write reached its
-/// reads and the slope was wrong (10 where it is 6.4 at 0.7).
+/// reads and the slope was wrong (10 where it is 6.4 at 0.7). The helper
+/// is given a literal (`&[-0.13]`), whose type its parameter's says.
 macro_rules! copy_after_a_helper {
     ($m:ident, $t:ty, $($mode:ident)?) => {
         #[mica::tape$(($mode))?]
@@ -612,8 +613,7 @@ macro_rules! copy_after_a_helper {
             /// `tanh 0.5 + x² + 5x`.
             pub fn f(#[tracked] x: $t) -> $t {
                 let mut h = [x.sin(), x, x * x];
-                let k: [$t; 1] = [-0.13];
-                let r = three(&k);
+                let r = three(&[-0.13]);
                 let mut v = r[0..3].to_vec();
                 let mut t: $t = v[2].tanh();
                 v = h.to_vec();

@@ -367,14 +367,27 @@ impl Inline<'_> {
                     borrows.push(borrow);
                     continue;
                 }
-                // a borrow of a value made for the call: the value, held by
-                // the parameter's name
+                // a borrow of a value made for the call (`&[0.5, 2.0]`), of
+                // a type written without the helper's parameters: held as
+                // the reference the parameter's type says, so its values
+                // keep their type
+                let mut held = pname.clone();
+                held.set_span(Span::call_site());
+                let shared = matches!(&*param.ty, Type::Reference(r) if r.mutability.is_none());
+                if shared && literals_only(&arg) && !mentions_generic(&param.ty, &generics) {
+                    let ty = &param.ty;
+                    let path: Expr = syn::parse_quote!(#held);
+                    if let Some(borrow) = borrow_of(pname, &path) {
+                        lets.push(syn::parse_quote!(let #held: #ty = #arg;));
+                        borrows.push(borrow);
+                        continue;
+                    }
+                }
+                // otherwise the value, held by the parameter's name
                 let owned = match unparen(&arg) {
                     Expr::Reference(r) => (*r.expr).clone(),
                     other => other.clone(),
                 };
-                let mut held = pname.clone();
-                held.set_span(Span::call_site());
                 lets.push(syn::parse_quote!(let #held = #owned;));
                 borrows.push(Borrow {
                     name: pname.to_string(),
@@ -422,6 +435,25 @@ impl Inline<'_> {
             return Ok(leave::early(&helper.sig.output, lets, label, &floats));
         }
         Ok(syn::parse_quote!({ #(#lets)* }))
+    }
+}
+
+/// `&[0.5, -2.0]`, `&[0.0; 3]`: a borrowed array of number literals.
+fn literals_only(arg: &Expr) -> bool {
+    fn literal(e: &Expr) -> bool {
+        match unparen(e) {
+            Expr::Lit(_) => true,
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => literal(&u.expr),
+            _ => false,
+        }
+    }
+    match unparen(arg) {
+        Expr::Reference(r) => match unparen(&r.expr) {
+            Expr::Array(a) => a.elems.iter().all(literal),
+            Expr::Repeat(r) => literal(&r.expr),
+            _ => false,
+        },
+        _ => false,
     }
 }
 
