@@ -1146,20 +1146,6 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         ("an array destructured", count("let [")),
-        ("get, copied and unwrap_or", count(".copied().unwrap_or(")),
-        (
-            "an element by get",
-            with_line(&|l| l.starts_with("if let Some(") && l.contains(".get(")),
-        ),
-        (
-            "an element by reference",
-            with_line(&|l| {
-                l.starts_with("let r")
-                    && l.contains(" = &")
-                    && l.ends_with("];")
-                    && !l.contains("..")
-            }),
-        ),
         (
             "a borrowed slice rebound",
             texts
