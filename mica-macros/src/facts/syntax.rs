@@ -313,6 +313,17 @@ pub fn get_tested(
     ))
 }
 
+/// The `x.get(i)` of `x.get(i).copied().unwrap_or(d)` (or `.cloned()`).
+pub fn got_or(m: &syn::ExprMethodCall) -> Option<&syn::ExprMethodCall> {
+    if m.method != "unwrap_or" || m.args.len() != 1 {
+        return None;
+    }
+    match got_copied(&m.receiver)? {
+        (get, true) => Some(get),
+        _ => None,
+    }
+}
+
 /// `x.get(i).copied().unwrap_or(d)` (or `.cloned()`) as the branch it is:
 /// `if let Some(v) = x.get(i).copied() { v } else { d }`, written as
 /// `get_tested` writes it (`d` is then evaluated only where it is taken:
@@ -321,12 +332,7 @@ pub fn get_or(
     m: &syn::ExprMethodCall,
     [at, first, end, v]: [&proc_macro2::Ident; 4],
 ) -> Option<(Vec<syn::Stmt>, syn::ExprIf)> {
-    if m.method != "unwrap_or" || m.args.len() != 1 {
-        return None;
-    }
-    let (_, true) = got_copied(&m.receiver)? else {
-        return None;
-    };
+    got_or(m)?;
     let (option, default) = (&m.receiver, &m.args[0]);
     let branch: syn::ExprIf = syn::parse_quote!(if let Some(#v) = #option { #v } else { #default });
     get_tested(&branch, [at, first, end])

@@ -43,6 +43,19 @@ pub(super) fn expr_gives_value(expr: &Expr) -> bool {
 }
 
 impl Sweep<'_> {
+    /// `x.get(i)` written as the test it makes (`facts::syntax::get_tested`):
+    /// its lines, then the branch.
+    pub(super) fn lower_tested(
+        &mut self,
+        (lines, tested): (Vec<Stmt>, syn::ExprIf),
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
+        for line in &lines {
+            self.lower_stmt(line, out)?;
+        }
+        self.lower_if(&tested, out)
+    }
+
     /// `if cond { … } else { … }`: each arm a region, the arm taken recorded.
     pub(super) fn lower_if(
         &mut self,
@@ -60,11 +73,8 @@ impl Sweep<'_> {
                             self.names.fresh("hi"),
                         ];
                         let tested = crate::facts::syntax::get_tested(i, [&at[0], &at[1], &at[2]]);
-                        if let Some((lines, tested)) = tested {
-                            for line in &lines {
-                                self.lower_stmt(line, out)?;
-                            }
-                            return self.lower_if(&tested, out);
+                        if let Some(tested) = tested {
+                            return self.lower_tested(tested, out);
                         }
                     }
                 }

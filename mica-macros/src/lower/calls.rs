@@ -16,22 +16,12 @@ impl Sweep<'_> {
             return lowered;
         }
         // `x.get(i).copied().unwrap_or(d)` of a recorded array: the branch
-        if m.method == "unwrap_or" && self.mentions_active(&m.receiver) {
-            let array = match crate::facts::syntax::strip_parens(&m.receiver) {
-                Expr::MethodCall(c) => match crate::facts::syntax::strip_parens(&c.receiver) {
-                    Expr::MethodCall(g) => Some(crate::facts::syntax::got_from(&g.receiver).0),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if array.is_some_and(|a| self.is_recorded_array(a)) {
+        if let Some(get) = crate::facts::syntax::got_or(m) {
+            if self.is_recorded_array(crate::facts::syntax::got_from(&get.receiver).0) {
                 let names = ["at", "lo", "hi", "v"].map(|w| self.names.fresh(w));
                 let [a, b, c, d] = &names;
-                if let Some((lines, tested)) = crate::facts::syntax::get_or(m, [a, b, c, d]) {
-                    for line in &lines {
-                        self.lower_stmt(line, out)?;
-                    }
-                    return self.lower_if(&tested, out);
+                if let Some(tested) = crate::facts::syntax::get_or(m, [a, b, c, d]) {
+                    return self.lower_tested(tested, out);
                 }
             }
         }

@@ -16,7 +16,8 @@ impl Tan<'_> {
     pub(crate) fn method(&mut self, m: &ExprMethodCall, pre: &mut TokenStream) -> Val {
         // `x.get(i).copied().unwrap_or(d)`: the branch, as the reverse
         // sweep reads it
-        if m.method == "unwrap_or" && super::activity::mentions(&m.receiver, &self.active) {
+        let got = crate::facts::syntax::got_or(m);
+        if got.is_some_and(|get| super::activity::mentions(&get.receiver, &self.active)) {
             let names = ["at", "lo", "hi", "v"].map(|w| self.fresh(w));
             let [a, b, c, d] = &names;
             if let Some((lines, tested)) = crate::facts::syntax::get_or(m, [a, b, c, d]) {
