@@ -112,3 +112,155 @@ fn a_constant_copy_given_a_recorded_one() {
         fd::close("tangent f32", t32, along as f32, 1e-5);
     }
 }
+
+/// A helper's `if let Some(e) = c.get(1)` over chunks, inlined twice:
+/// once over the knob, its scalar parameter given a constant that the
+/// loop then carries as a recorded value (the reverse sweep once refused
+/// it as a value it could not follow: seed 702404680, program 74), and
+/// once over constants, where the element's name holds a slope in the
+/// other copy (its tangent was then read unbound: the same seed, program
+/// 138); and `get(0).copied().unwrap_or(…)` into a scalar parameter
+/// the loop carries (refused as program 74 was: the same seed, program 35).
+macro_rules! got_in_a_helper {
+    ($m:ident, $t:ty) => {
+        #[mica::tape]
+        pub mod $m {
+            pub fn tally(a: &[$t; 3], mut acc: $t) -> $t {
+                for c in a.chunks(2) {
+                    if let Some(e) = c.get(1) {
+                        acc += e.tanh() * acc;
+                    } else {
+                        acc -= 0.03;
+                    }
+                }
+                acc
+            }
+
+            pub fn lead(a: &[$t; 3], mut acc: $t) -> $t {
+                for _ in 0..2 {
+                    acc *= 0.5;
+                    acc += a.get(0).copied().unwrap_or(0.07);
+                }
+                acc
+            }
+
+            #[tape(tangent, hvp)]
+            pub fn f(#[tracked] w: &[$t; 3]) -> $t {
+                tally(w, 0.5)
+                    + tally(&[0.2, 0.4, -0.1], w[0])
+                    + lead(w, 0.25)
+                    + lead(&[0.3, 0.1, 0.2], w[2])
+            }
+        }
+    };
+}
+got_in_a_helper!(got64, f64);
+got_in_a_helper!(got32, f32);
+
+#[test]
+fn an_element_by_get_in_an_inlined_helper() {
+    for (w, d) in [
+        ([0.3_f64, -0.8, 1.1], [1.0_f64, 0.5, -2.0]),
+        ([-1.2, 0.4, 0.0], [0.2, -1.5, 0.7]),
+    ] {
+        // f = ½ (1 + tanh w₁) − 0.03 + w₀ (1 + tanh 0.4) − 0.03
+        //   + (1/16 + 1.5 w₀) + (0.25 w₂ + 0.45)
+        let value = 0.5 * (1.0 + w[1].tanh()) + w[0] * (1.0 + 0.4_f64.tanh()) - 0.06
+            + 0.0625
+            + 1.5 * w[0]
+            + 0.25 * w[2]
+            + 0.45;
+        let sech2 = 1.0 - w[1].tanh().powi(2);
+        let slope = [2.5 + 0.4_f64.tanh(), 0.5 * sech2, 0.25];
+        // the only second derivative: ∂²f/∂w₁² = −tanh w₁ sech² w₁
+        let hv = [0.0, -w[1].tanh() * sech2 * d[1], 0.0];
+        let along: f64 = (0..3).map(|i| slope[i] * d[i]).sum();
+
+        let (y, g) = got64::f_grad(&w);
+        fd::close("value", y, value, 1e-12);
+        for i in 0..3 {
+            fd::close("slope", g[i], slope[i], 1e-12);
+            let e = 1e-6;
+            let (mut up, mut down) = (w, w);
+            up[i] += e;
+            down[i] -= e;
+            fd::close(
+                "slope by differences",
+                g[i],
+                (got64::f(&up) - got64::f(&down)) / (2.0 * e),
+                1e-6,
+            );
+        }
+        let (y, t) = got64::f_tangent(&w, &d);
+        fd::close("tangent value", y, value, 1e-12);
+        fd::close("tangent", t, along, 1e-12);
+        let (_, _, h) = got64::f_hvp(&w, &d);
+        for i in 0..3 {
+            fd::close("H·v", h[i], hv[i], 1e-12);
+        }
+
+        let (w32, d32) = (w.map(|x| x as f32), d.map(|x| x as f32));
+        let (y32, g32) = got32::f_grad(&w32);
+        fd::close("value f32", y32, value as f32, 1e-5);
+        for i in 0..3 {
+            fd::close("slope f32", g32[i], slope[i] as f32, 1e-5);
+        }
+        let (_, t32) = got32::f_tangent(&w32, &d32);
+        fd::close("tangent f32", t32, along as f32, 1e-5);
+        let (_, _, h32) = got32::f_hvp(&w32, &d32);
+        for i in 0..3 {
+            fd::close("H·v f32", h32[i], hv[i] as f32, 1e-4);
+        }
+    }
+}
+
+/// A chain over the knob whose closure reads no element, inside a chain
+/// over constants: a count of the knob's elements, with no slope. Forward
+/// mode once took the length it asks for a read of the knob and refused
+/// the outer chain (seed 20261205, program 217).
+macro_rules! counted {
+    ($m:ident, $t:ty) => {
+        pub mod $m {
+            #[mica::tape(tangent, hvp)]
+            pub fn f(#[tracked] w: &[$t; 3]) -> $t {
+                let h = [0.5, 0.25, 2.0];
+                let c = h
+                    .iter()
+                    .map(|&v| w.iter().skip(1).map(|_| v).sum::<$t>())
+                    .fold(0.0, <$t>::max);
+                c * w[0] + w[1] * w[2]
+            }
+        }
+    };
+}
+counted!(counted64, f64);
+counted!(counted32, f32);
+
+#[test]
+fn a_count_of_the_knob_has_no_slope() {
+    for (w, d) in [
+        ([0.3_f64, -0.8, 1.1], [1.0_f64, 0.5, -2.0]),
+        ([-1.2, 0.4, 0.0], [0.2, -1.5, 0.7]),
+    ] {
+        // c = max over h of 2 v = 4: f = 4 w₀ + w₁ w₂
+        let value = 4.0 * w[0] + w[1] * w[2];
+        let along = 4.0 * d[0] + d[1] * w[2] + w[1] * d[2];
+        let hv = [0.0, d[2], d[1]];
+        let (y, t) = counted64::f_tangent(&w, &d);
+        fd::close("value", y, value, 1e-12);
+        fd::close("tangent", t, along, 1e-12);
+        let (_, g, h) = counted64::f_hvp(&w, &d);
+        for i in 0..3 {
+            fd::close("H·v", h[i], hv[i], 1e-12);
+        }
+        fd::close("slope", g[0], 4.0, 1e-12);
+        let (w32, d32) = (w.map(|x| x as f32), d.map(|x| x as f32));
+        let (y32, t32) = counted32::f_tangent(&w32, &d32);
+        fd::close("value f32", y32, value as f32, 1e-5);
+        fd::close("tangent f32", t32, along as f32, 1e-5);
+        let (_, _, h32) = counted32::f_hvp(&w32, &d32);
+        for i in 0..3 {
+            fd::close("H·v f32", h32[i], hv[i] as f32, 1e-5);
+        }
+    }
+}

@@ -61,6 +61,14 @@ impl Assignments {
         match cond {
             Expr::Let(l) => {
                 self.visit_expr(&l.expr);
+                // `if let Some(v) = x.get(i)`: `v` is an element of `x`
+                let value = match crate::facts::syntax::got(l) {
+                    Some(m) => (*m.receiver).clone(),
+                    None => (*l.expr).clone(),
+                };
+                for name in pattern_names(&l.pat) {
+                    self.lets.push((name, value.clone()));
+                }
                 self.scoped(Some(&l.pat), |v| v.visit_block(body));
             }
             cond => {
@@ -197,6 +205,12 @@ pub fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
         Expr::Paren(p) => syntactically_active(&p.expr, active),
         Expr::Group(g) => syntactically_active(&g.expr, active),
         Expr::Reference(r) => syntactically_active(&r.expr, active),
+        // `x.get(i).copied().unwrap_or(d)`: an element of `x`, or `d`
+        Expr::MethodCall(m) if crate::facts::syntax::got_or(m).is_some() => {
+            crate::facts::syntax::got_or(m)
+                .is_some_and(|get| syntactically_active(&get.receiver, active))
+                || any_active(&m.args, active)
+        }
         Expr::MethodCall(m) => match crate::rules::method(&m.method.to_string()) {
             Some(method) if method.slope == crate::rules::Slope::Zero => false,
             Some(_) => syntactically_active(&m.receiver, active) || any_active(&m.args, active),

@@ -163,14 +163,30 @@ pub(crate) fn breaks_read(l: &syn::ExprLoop, active: &HashSet<String>) -> bool {
     v.found
 }
 
-/// Whether `e` names an active binding anywhere inside.
+/// Whether `e` names an active binding anywhere inside, other than to ask
+/// its length (`w.len()`, `w.is_empty()`: a count, which has no slope; a
+/// chain over `w` that reads no element is a loop over `0..w.len()`).
 pub fn mentions<T: quote::ToTokens>(e: &T, active: &HashSet<String>) -> bool {
+    use proc_macro2::{Delimiter, TokenTree};
     fn walk(tokens: proc_macro2::TokenStream, active: &HashSet<String>) -> bool {
-        tokens.into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => active.contains(&i.to_string()),
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), active),
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        tokens.iter().enumerate().any(|(k, t)| match t {
+            TokenTree::Ident(i) => active.contains(&i.to_string()) && !length_of(&tokens[k + 1..]),
+            TokenTree::Group(g) => walk(g.stream(), active),
             _ => false,
         })
+    }
+    // `.len()` or `.is_empty()`, and not `.len().…` of a longer path
+    fn length_of(after: &[TokenTree]) -> bool {
+        match after {
+            [TokenTree::Punct(dot), TokenTree::Ident(m), TokenTree::Group(args), ..] => {
+                dot.as_char() == '.'
+                    && (m == "len" || m == "is_empty")
+                    && args.delimiter() == Delimiter::Parenthesis
+                    && args.stream().is_empty()
+            }
+            _ => false,
+        }
     }
     walk(e.to_token_stream(), active)
 }
