@@ -249,7 +249,15 @@ impl VisitMut for Borrow {
                 };
             }
             Expr::Field(f) if self.is_name(&f.base) => *f.base = self.receiver(),
-            Expr::Path(_) if self.is_name(e) => *e = self.bare.clone(),
+            Expr::Path(_) if self.is_name(e) => {
+                // a part (`&x[a..b]`) stands where its name stood: what is
+                // said of it points at the name
+                let mut bare = self.bare.clone();
+                if let (Expr::Reference(r), Some(_)) = (&mut bare, &self.slice) {
+                    r.and_token.span = syn::spanned::Spanned::span(&*e);
+                }
+                *e = bare;
+            }
             _ => visit_mut::visit_expr_mut(self, e),
         }
     }

@@ -158,7 +158,7 @@ impl Sweep<'_> {
             {
                 Err(syn::Error::new_spanned(
                     r.and_token,
-                    "a part of an array of recorded values is borrowed as a view bound by `let` (`let row = &x[a..b];`, not `mut`, of a name or a field), passed to a function, or read by index: `x[a + i]`",
+                    "a part of an array of recorded values is borrowed as a view bound by `let` (`let row = &x[a..b];`, not `mut`, of a name or a field), passed to a function, or read by index: `x[a + i]`; for a name that holds one part and then another, make it a `Vec` and copy each part: `let mut v = x[a..b].to_vec();`, then `v = x[c..d].to_vec();`",
                 ))
             }
             // `&x[i]` of an element (`let r = &x[i];`), `&a` of a scalar: a
