@@ -175,6 +175,9 @@ macro_rules! programs {
                 }
                 t += x.get(1).copied().unwrap_or(0.5) * x[0];
                 t += x.get(4).copied().unwrap_or(x[1] * x[1]);
+                if let Some(both) = x.get(0..2) {
+                    t += both[0] * both[1].sin();
+                }
                 if let Some(&third) = x.get(2) {
                     t += third;
                 } else {

@@ -257,6 +257,32 @@ macro_rules! programs {
                     s * scale
                 }
 
+                /// Parts by `get`: `if let Some(pair) = w.get(i..i + 2)`,
+                /// past the end too, and `get(..3)`, `get(4..)`, `get(k..k − 1)`
+                /// (none: its start is past its end):
+                /// `Σ_{i<n−1} wᵢ wᵢ₊₁ + ½ wₙ₋₁ + w₀² + w₁² + w₂² + sin w₄`.
+                pub fn got_parts(#[tracked] w: &[$t]) -> $t {
+                    let mut s = 0.0;
+                    for i in 0..w.len() {
+                        if let Some(pair) = w.get(i..i + 2) {
+                            s += pair[0] * pair[1];
+                        } else {
+                            s += w[i] * 0.5;
+                        }
+                    }
+                    if let Some(head) = w.get(..3) {
+                        s += head.iter().map(|v| v * v).sum::<$t>();
+                    }
+                    if let Some(rest) = w.get(4..) {
+                        s += rest[0].sin();
+                    }
+                    let late = w.len() / 2;
+                    if let Some(none) = w.get(late..late - 1) {
+                        s += none[0] * 100.0;
+                    }
+                    s
+                }
+
                 /// A view written through: `&mut` of a local array's part.
                 pub fn written(#[tracked] w: &[$t]) -> $t {
                     let mut state = vec![0.0; 2 * w.len()];
@@ -433,6 +459,27 @@ macro_rules! check_all {
                 };
                 let want = ds * p[5] + if k == 5 { sum } else { 0.0 };
                 fd::close("got by hand", g[k], want, $rel * 10.0);
+            }
+
+            let (value, g) = got_parts_grad(p);
+            assert_eq!(value, got_parts(p), "got_parts: the value");
+            same(&g, &$q::models::got_parts_grad(p).1, "got_parts");
+            agree("got_parts", &|v| got_parts(v), p, &g);
+            let n = p.len();
+            for k in 0..n {
+                let mut want = if k < 3 { 2.0 * p[k] } else { 0.0 };
+                if k + 1 < n {
+                    want += p[k + 1];
+                } else {
+                    want += 0.5;
+                }
+                if k >= 1 {
+                    want += p[k - 1];
+                }
+                if k == 4 {
+                    want += p[4].cos();
+                }
+                fd::close("got_parts by hand", g[k], want, $rel * 10.0);
             }
 
             let (_, g) = written_grad(p);

@@ -201,18 +201,28 @@ pub fn defines_macro(stmt: &syn::Stmt) -> bool {
     finds.0
 }
 
-/// The `x.get(i)` an `if let` tests, with an index (not a range).
+/// The `x.get(i)` an `if let` tests, with an index or a range `a..b`
+/// (either end may be left out).
 pub fn got(l: &syn::ExprLet) -> Option<&syn::ExprMethodCall> {
     got_copied(&l.expr).map(|(m, _)| m)
 }
 
-/// `x.get(i)`, or `x.get(i).copied()` (`.cloned()`: whether so).
+/// The range `a..b` a `get` is given (not `a..=b`).
+fn got_range(m: &syn::ExprMethodCall) -> Option<&syn::ExprRange> {
+    match strip_parens(&m.args[0]) {
+        Expr::Range(r) if matches!(r.limits, syn::RangeLimits::HalfOpen(_)) => Some(r),
+        _ => None,
+    }
+}
+
+/// `x.get(i)`, or `x.get(i).copied()` (`.cloned()`: whether so); `x.get(a..b)`.
 fn got_copied(e: &Expr) -> Option<(&syn::ExprMethodCall, bool)> {
     match strip_parens(e) {
         Expr::MethodCall(m)
             if m.method == "get"
                 && m.args.len() == 1
-                && !matches!(strip_parens(&m.args[0]), Expr::Range(_)) =>
+                && (!matches!(strip_parens(&m.args[0]), Expr::Range(_))
+                    || got_range(m).is_some()) =>
         {
             Some((m, false))
         }
@@ -220,7 +230,7 @@ fn got_copied(e: &Expr) -> Option<(&syn::ExprMethodCall, bool)> {
             if (c.method == "copied" || c.method == "cloned") && c.args.is_empty() =>
         {
             match got_copied(&c.receiver)? {
-                (m, false) => Some((m, true)),
+                (m, false) if got_range(m).is_none() => Some((m, true)),
                 _ => None,
             }
         }
@@ -251,7 +261,9 @@ pub fn got_from(receiver: &Expr) -> (&Expr, Option<&Expr>, Option<&Expr>) {
 /// `Some(v)` of `x.get(i).copied()`: copied): `let at = i;` and `if at <
 /// x.len() { let v = &x[at]; … } else { … }`; of a part `x[a..b]`, its
 /// ends computed once and checked as slicing checks them, `at < b - a`
-/// and `x[a + at]`. For an array, a slice or a `Vec` `x` (the caller
+/// and `x[a + at]`. `if let Some(part) = x.get(a..b)`: `let at = a; let
+/// at_end = b;` and `if at <= at_end && at_end <= x.len() { let part =
+/// &x[at..at_end]; … }`. For an array, a slice or a `Vec` `x` (the caller
 /// knows which): `None` for another pattern.
 pub fn get_tested(
     i: &syn::ExprIf,
@@ -284,6 +296,40 @@ pub fn get_tested(
             )
         }
     };
+    // `x.get(a..b)`: `a <= b && b <= len`, and the part borrowed
+    if let Some(range) = got_range(m) {
+        let syn::Pat::Ident(p) = &some.elems[0] else {
+            return None;
+        };
+        if p.by_ref.is_some() || p.mutability.is_some() || p.subpat.is_some() {
+            return None;
+        }
+        let upto = quote::format_ident!("{}_end", at);
+        let a: Expr = range
+            .start
+            .as_deref()
+            .cloned()
+            .unwrap_or_else(|| syn::parse_quote!(0));
+        let b: Expr = range.end.as_deref().cloned().unwrap_or_else(|| len.clone());
+        lines.push(syn::parse_quote!(let #at: usize = ::core::convert::identity(#a);));
+        lines.push(syn::parse_quote!(let #upto: usize = ::core::convert::identity(#b);));
+        let part: Expr = match (lo, hi) {
+            (None, None) => syn::parse_quote!(&#x[#at..#upto]),
+            _ => syn::parse_quote!(&#x[#first + #at..#first + #upto]),
+        };
+        let mut then_branch = i.then_branch.clone();
+        then_branch
+            .stmts
+            .insert(0, syn::parse_quote!(let #p = #part;));
+        let else_branch = i
+            .else_branch
+            .as_ref()
+            .map(|(e, rest)| quote::quote!(#e #rest));
+        return Some((
+            lines,
+            syn::parse_quote!(if #at <= #upto && #upto <= #len #then_branch #else_branch),
+        ));
+    }
     let bind: syn::Stmt = match &some.elems[0] {
         syn::Pat::Ident(p) if copied && p.by_ref.is_none() && p.subpat.is_none() => {
             syn::parse_quote!(let #p = #element;)

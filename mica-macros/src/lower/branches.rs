@@ -90,7 +90,8 @@ impl Sweep<'_> {
                 let message = match get {
                     // (`Some(v)` and `Some(&v)` of an index are followed)
                     Some(false) => "this `if let … = x.get(i)` on recorded values is not supported; bind the element as `Some(v)` or `Some(&v)`, or test the index: `if i < x.len() { let v = x[i]; … }`",
-                    Some(true) => "`if let … = x.get(a..b)` on recorded values is not supported; test the range: `if a <= b && b <= x.len() { let part = &x[a..b]; … }`",
+                    // (`Some(part)` of `a..b` is followed)
+                    Some(true) => "this `if let … = x.get(…)` of a range on recorded values is not supported; write the range as `a..b` and bind the part as `Some(part)`, or test the range: `if a <= b && b <= x.len() { let part = &x[a..b]; … }`",
                     None => "`if let` on recorded values is not supported; compare them instead: `if x > 0.0 { … }`",
                 };
                 return Err(syn::Error::new_spanned(i.if_token, message));
