@@ -1130,7 +1130,6 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("split_at", count(".split_at(")),
         ("reduce", count(".reduce(")),
         ("Vecs swapped by a tuple", count(") = (h")),
-        ("fold from an untyped zero by max", count(".fold(0.0, f")),
         (
             "a Vec made anew whole",
             with_line(&|l| {
@@ -1146,6 +1145,28 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         ("an array destructured", count("let [")),
+        ("get, copied and unwrap_or", count(".copied().unwrap_or(")),
+        (
+            "an element by get",
+            with_line(&|l| {
+                l.starts_with("if let Some(") && l.contains(".get(") && !l.contains("..")
+            }),
+        ),
+        (
+            "a part by get",
+            with_line(&|l| {
+                l.starts_with("if let Some(") && l.contains(".get(") && l.contains("..")
+            }),
+        ),
+        (
+            "an element by reference",
+            with_line(&|l| {
+                l.starts_with("let r")
+                    && l.contains(" = &")
+                    && l.ends_with("];")
+                    && !l.contains("..")
+            }),
+        ),
         (
             "a borrowed slice rebound",
             texts
@@ -1200,8 +1221,13 @@ fn the_generator_writes_views_and_chunk_loops() {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 10, "{what}: in {n} of 300 programs");
     }
-    // rarer: a whole `Vec` of the same type, from another one
-    let n = count(".clone_from(&");
-    println!("clone_from: in {n} of 300 programs");
-    assert!(n >= 3, "clone_from: in {n} of 300 programs");
+    // rarer: a whole `Vec` of the same type, from another one; a fold
+    // from an untyped zero by max
+    for (what, n) in [
+        ("clone_from", count(".clone_from(&")),
+        ("fold from an untyped zero by max", count(".fold(0.0, f")),
+    ] {
+        println!("{what}: in {n} of 300 programs");
+        assert!(n >= 3, "{what}: in {n} of 300 programs");
+    }
 }

@@ -334,7 +334,8 @@ pub enum S {
     RefElem(String, String, usize),
     /// `if let Some(r) = w.get(k) { m += then; } else { m += other; }`
     /// (`k` may be past the end), by the form `Some(r)` (0), `Some(&r)` (1)
-    /// or `Some(r)` of `w.get(k).copied()` (2); or (3) `m +=
+    /// or `Some(r)` of `w.get(k).copied()` (2), or `Some(r)` of a part
+    /// `w.get(k..k + 2)` (4); or (3) `m +=
     /// w.get(k).copied().unwrap_or(other).tanh() * 0.1;`
     IfGet(String, String, usize, u8, String, E, E),
     /// `let mut c: &[f64] = &d;`: a borrowed slice bound to an array in
@@ -437,6 +438,9 @@ struct Arr {
     out: bool,
     /// a helper's slice: `len` is a least length, `for i in 0..s.len()`
     dynamic: bool,
+    /// a view (`let v = &w[a..b];`): a part of `w`, which a borrowed
+    /// slice is not rebound to (refused with a hint: copy it)
+    part: bool,
 }
 
 impl Arr {
@@ -449,6 +453,7 @@ impl Arr {
             src: (src, src),
             out: false,
             dynamic: false,
+            part: false,
         }
     }
 }
@@ -588,11 +593,10 @@ const CHAINS: bool = true;
 /// out while a fault they show is tracked down.
 const VIEWS: bool = true;
 /// Elements by reference and by `get` (`let r = &w[k];`, `if let Some(r) =
-/// w.get(k)`, `.copied().unwrap_or(c)`): off until two programs of seed
-/// 702404680 build (74: a loop-carried update the limit refuses; 138: a
-/// forward-mode tangent not bound). `tests/views.rs` and
-/// `tests/higher_order.rs` check these forms meanwhile.
-const ELEMENT_READS: bool = false;
+/// w.get(k)`, `.copied().unwrap_or(c)`), in block helpers too (once faults:
+/// `an_element_by_get_in_an_inlined_helper` in
+/// `tests/tangent_regressions.rs`).
+const ELEMENT_READS: bool = true;
 
 /// The chunk sources, by form.
 const CHUNKS: [&str; 3] = ["chunks_exact", "windows", "chunks"];
@@ -1006,14 +1010,11 @@ impl Gen {
                 out.extend(self.carried_vec(s));
                 continue;
             }
-            // (not in a helper: a scalar parameter it updates may be given a
-            // constant, and a recorded element read into it inside a loop
-            // is then the documented limit on loop-carried values)
-            if ELEMENT_READS && !self.helper && self.rng.chance(0.05) {
+            if ELEMENT_READS && self.rng.chance(0.05) {
                 out.extend(self.elem_ref(s));
                 continue;
             }
-            if ELEMENT_READS && !self.helper && self.rng.chance(0.12) {
+            if ELEMENT_READS && self.rng.chance(0.12) {
                 out.extend(self.if_get(s));
                 continue;
             }
@@ -1254,7 +1255,7 @@ impl Gen {
         // made for it and written by nothing
         let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
         let borrow = (swap.is_none() && whole < 2 && self.rng.chance(0.6)).then(|| {
-            if refs(w.src.0) && refs(w.src.1) && self.rng.chance(0.5) {
+            if refs(w.src.0) && refs(w.src.1) && !w.part && self.rng.chance(0.5) {
                 (w.name.clone(), w.src, None)
             } else {
                 let r = self.name("h");
@@ -1359,15 +1360,20 @@ impl Gen {
             return Vec::new();
         };
         let r = self.name("r");
-        let k = self.rng.below(w.len + 1);
-        let form = if self.rng.chance(0.4) {
+        let mut k = self.rng.below(w.len + 1);
+        let form = if self.rng.chance(0.35) {
             3
+        } else if self.rng.chance(0.25) {
+            // a part of two, past the end when `k` is the last
+            k = self.rng.below(w.len);
+            4
         } else {
             self.rng.below(3) as u8
         };
         let m = s.muts[self.rng.below(s.muts.len())].clone();
         let read = match form {
             0 => E::Deref(r.clone(), self.rng.chance(0.5)),
+            4 => E::Index(r.clone(), Ix::Const(self.rng.below(2))),
             _ => E::Var(r.clone()),
         };
         let then = E::Bin('*', b(E::M1("tanh", b(read))), b(E::Lit(0.1)));
@@ -1548,7 +1554,9 @@ impl Gen {
             s.vecs.retain(|h| *h != w.name);
         }
         let src = if copy { Src::Vec } else { Src::SliceRef };
-        s.arrays.push(Arr::new(v.clone(), len, false, true, src));
+        let mut a = Arr::new(v.clone(), len, false, true, src);
+        a.part = !copy;
+        s.arrays.push(a);
         let mut out = vec![S::View(v.clone(), w.name, lo, lo + len, by.clone(), form)];
         let shift = by.filter(|i| s.fors.contains(i) && !s.muts.is_empty() && self.rng.chance(0.5));
         if let Some(i) = shift {
@@ -4566,11 +4574,15 @@ impl R<'_> {
             }
             S::IfGet(r, w, k, form, m, then, other) => {
                 let (pat, copied) = match form {
-                    0 => (self.n(r), ""),
+                    0 | 4 => (self.n(r), ""),
                     1 => (format!("&{}", self.n(r)), ""),
                     _ => (self.n(r), ".copied()"),
                 };
-                writeln!(o, "{pad}if let Some({pat}) = {w}.get({k}){copied} {{").unwrap();
+                let at = match form {
+                    4 => format!("{k}..{}", k + 2),
+                    _ => k.to_string(),
+                };
+                writeln!(o, "{pad}if let Some({pat}) = {w}.get({at}){copied} {{").unwrap();
                 writeln!(o, "{pad}    {m} += {};", self.e(then).0).unwrap();
                 writeln!(o, "{pad}}} else {{").unwrap();
                 writeln!(o, "{pad}    {m} += {};", self.e(other).0).unwrap();
