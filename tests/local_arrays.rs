@@ -646,3 +646,59 @@ fn a_copy_does_not_stand_for_the_array_it_copies() {
         fd::close("f32", g32, (2.0 * x + 5.0) as f32, 1e-5);
     }
 }
+
+/// What the hint of a tuple of arrays out of a branch says to write
+/// (`tests/ui/fail/tuple_of_arrays_from_a_branch`): each array declared
+/// before the branch and assigned whole in every arm.
+macro_rules! declared_then_assigned {
+    ($m:ident, $t:ty, $($mode:ident)?) => {
+        pub mod $m {
+            /// flipped: `3 x₁ + 2 x₀ + x₀ x₁`; else `2 x₀ + x₁ + x₀²`.
+            #[allow(unused_assignments)]
+            #[mica::tape$(($mode))?]
+            pub fn pick(#[tracked] x: &[$t; 2], flip: bool) -> $t {
+                let mut a = [0.0; 2];
+                let mut b = [0.0; 2];
+                if flip {
+                    a = [x[1], x[0]];
+                    b = [3.0, 2.0 + x[1]];
+                } else {
+                    a = [x[0], x[1]];
+                    b = [2.0 + x[0], 1.0];
+                }
+                a[0] * b[0] + a[1] * b[1]
+            }
+        }
+    };
+}
+declared_then_assigned!(declared64, f64,);
+declared_then_assigned!(declared_plain64, f64, plain);
+declared_then_assigned!(declared32, f32,);
+
+#[test]
+fn arrays_declared_before_a_branch_and_assigned_in_its_arms() {
+    for x in [[0.7_f64, -1.3], [2.2, 0.4]] {
+        for flip in [true, false] {
+            let by_hand = if flip {
+                [2.0 + x[1], 3.0 + x[0]]
+            } else {
+                [2.0 + 2.0 * x[0], 1.0]
+            };
+            let (_, g) = declared64::pick_grad(&x, flip);
+            let (_, twin) = declared_plain64::pick_grad(&x, flip);
+            let (_, g32) = declared32::pick_grad(&x.map(|v| v as f32), flip);
+            for i in 0..2 {
+                fd::close("slope by hand", g[i], by_hand[i], 1e-12);
+                fd::close("plain twin", g[i], twin[i], 1e-12);
+                fd::close("f32", g32[i], by_hand[i] as f32, 1e-5);
+            }
+            fd::agrees(
+                "pick",
+                &|p| declared64::pick(&[p[0], p[1]], flip),
+                &x,
+                &g,
+                1e-6,
+            );
+        }
+    }
+}

@@ -412,7 +412,7 @@ impl Sweep<'_> {
                 .iter()
                 .any(|v| matches!(v, Val::Tuple(_) | Val::Array { .. }))
             {
-                return Err("the arms of a branch give tuples of scalars; bind nested tuples and arrays to names inside the arms");
+                return Err("the arms of a branch give tuples of scalars, not of arrays or tuples; declare each array before the branch and assign it in every arm: `let mut a = [0.0; 2]; if c { a = [x, y]; } else { a = [y, x]; }`");
             }
             if !per_arm.iter().any(Val::is_active) {
                 fields.push(Val::Const);
