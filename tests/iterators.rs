@@ -24,6 +24,17 @@ macro_rules! programs {
                 w.iter().zip(x.iter()).map(|(a, b)| a * b).sum()
             }
 
+            /// Least squares over data given as pairs, the pattern
+            /// `|(x, y)|` (and `|&(x, y)|`, and zipped with the knob):
+            /// `Σ (w₀ xᵢ + w₁ − yᵢ)² + Σ xᵢ wᵢ`.
+            #[tape$(($mode))?]
+            pub fn pairs(#[tracked] w: &[$t], data: &[($t, $t)]) -> $t {
+                let fit: $t = data.iter().map(|(x, y)| (w[0] * x + w[1] - y).powi(2)).sum();
+                let again = data.iter().map(|&(x, y)| (w[0] * x + w[1] - y) * 0.0).sum::<$t>();
+                let tilt: $t = data.iter().zip(w).map(|((x, _), v)| x * v).sum();
+                fit + again + tilt
+            }
+
             /// Norms, masks, extremes and positions.
             #[tape$(($mode))?]
             pub fn statistics(#[tracked] w: &[$t]) -> $t {
@@ -232,6 +243,21 @@ macro_rules! check_all {
 
             let (_, da, db) = window(p[0], p[1]);
             agree("window", &|v| window(v[0], v[1]).0, &p[..2], &[da, db]);
+
+            let data: [($t, $t); 4] = [(0.5, 0.1), (-1.0, 0.4), (2.0, -0.3), (0.25, 0.9)];
+            let (value, g) = pairs_grad(p, &data);
+            assert_eq!(value, pairs(p, &data), "pairs: the value");
+            same(&g, &$q::pairs_grad(p, &data).1, "pairs");
+            agree("pairs", &|v| pairs(v, &data), p, &g);
+            // by hand: 2 Σ rᵢ xᵢ + x₀ and 2 Σ rᵢ + x₁, then xᵢ below 4
+            let mut by_hand = [0.0; 5];
+            for (i, (x, y)) in data.iter().enumerate() {
+                let r = p[0] * x + p[1] - y;
+                by_hand[0] += 2.0 * r * x;
+                by_hand[1] += 2.0 * r;
+                by_hand[i] += x;
+            }
+            same(&g, &by_hand, "pairs by hand");
         }
     }};
 }

@@ -507,6 +507,14 @@ fn bind(pat: &Pat, elem: Elem, out: &mut Vec<(String, Expr)>) -> syn::Result<()>
             }
             Ok(())
         }
+        // `|(x, y)|` over a slice of pairs: each name its field's place
+        (Pat::Tuple(t), Elem::One(x)) if !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))) => {
+            for (k, p) in t.elems.iter().enumerate() {
+                let k = syn::Index::from(k);
+                bind(p, Elem::One(syn::parse_quote!(#x.#k)), out)?;
+            }
+            Ok(())
+        }
         _ => Err(err(pat, "this closure pattern")),
     }
 }
