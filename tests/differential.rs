@@ -1184,6 +1184,10 @@ fn the_generator_writes_views_and_chunk_loops() {
                 })
                 .count(),
         ),
+        (
+            "pairs of constants in a chain",
+            with_line(&|l| l.contains("[(") && l.contains(")].iter()")),
+        ),
         ("for_each over iter", count(".iter().for_each(")),
         ("for_each over iter_mut", count(".iter_mut().for_each(")),
         (

@@ -152,6 +152,10 @@ pub struct Chain {
     pub chunks: Option<(u8, usize)>,
     /// `.copied().map(f)`, `f` a closure bound by `let` (`map` is `f(v)`)
     pub pass: Option<String>,
+    /// the source is a literal of pairs of constants (`[(a, b), …].iter()`),
+    /// its closure's pattern `&(v, w)`, or `(v, w)` (true: `v` and `w`
+    /// references, read as `*v`)
+    pub pairs: Option<(Vec<(f64, f64)>, bool)>,
 }
 
 /// How a block helper takes one parameter.
@@ -1255,7 +1259,8 @@ impl Gen {
         // made for it and written by nothing
         let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
         let borrow = (swap.is_none() && whole < 2 && self.rng.chance(0.6)).then(|| {
-            if refs(w.src.0) && refs(w.src.1) && !w.part && self.rng.chance(0.5) {
+            // (of `c`'s length: `c` may be iterated after the loop)
+            if refs(w.src.0) && refs(w.src.1) && !w.part && w.len == 3 && self.rng.chance(0.5) {
                 (w.name.clone(), w.src, None)
             } else {
                 let r = self.name("h");
@@ -2897,25 +2902,43 @@ impl Gen {
             a.len = es.len();
             a.dynamic = false;
         }
+        // now and then a literal of pairs of constants, the closure's
+        // pattern a tuple (data given as `(x, y)` pairs)
+        let pairs = (lit.is_none() && self.rng.chance(0.08)).then(|| {
+            let k = 2 + self.rng.below(2);
+            let ps: Vec<(f64, f64)> = (0..k)
+                .map(|_| (self.rng.lit(-1.0, 1.0), self.rng.lit(-1.0, 1.0)))
+                .collect();
+            (ps, self.rng.chance(0.5))
+        });
+        if let Some((ps, _)) = &pairs {
+            a.len = ps.len();
+            a.dynamic = false;
+        }
         // now and then over chunks of the array: the element a chunk of
         // `len` elements or more (of varying length with a shorter last
         // one), `count` of them
-        let chunks = (VIEWS && lit.is_none() && !a.dynamic && a.len >= 2 && self.rng.chance(0.2))
-            .then(|| {
-                let mut form = self.rng.below(3) as u8;
-                let k = 1 + self.rng.below(a.len);
-                if form == 2 && !a.len.is_multiple_of(k) && k > 4 {
-                    form = 0;
-                }
-                (form, k)
-            });
+        let chunks = (VIEWS
+            && lit.is_none()
+            && pairs.is_none()
+            && !a.dynamic
+            && a.len >= 2
+            && self.rng.chance(0.2))
+        .then(|| {
+            let mut form = self.rng.below(3) as u8;
+            let k = 1 + self.rng.below(a.len);
+            if form == 2 && !a.len.is_multiple_of(k) && k > 4 {
+                form = 0;
+            }
+            (form, k)
+        });
         let chunk = chunks.map(|(form, k)| match form {
             0 => (k, a.len / k, false),
             1 => (k, a.len + 1 - k, false),
             _ if a.len.is_multiple_of(k) => (k, a.len / k, false),
             _ => (a.len % k, a.len.div_ceil(k), true),
         });
-        let zip = (chunks.is_none() && self.rng.chance(0.3))
+        let zip = (chunks.is_none() && pairs.is_none() && self.rng.chance(0.3))
             .then(|| arrays[self.rng.below(arrays.len())].clone());
         // a helper's slice may be longer than its least length
         let n = match chunk {
@@ -2926,17 +2949,23 @@ impl Gen {
         let skip = if n > 1 && self.rng.chance(0.3) { 1 } else { 0 };
         let take = self.rng.chance(0.3).then(|| 1 + self.rng.below(2));
         let enumerate = self.rng.chance(0.3);
-        let filter =
-            (zip.is_none() && !enumerate && self.rng.chance(0.25)).then(|| self.rng.lit(-0.5, 0.5));
+        let filter = (zip.is_none() && pairs.is_none() && !enumerate && self.rng.chance(0.25))
+            .then(|| self.rng.lit(-0.5, 0.5));
         let (v, w, k) = (self.name("v"), self.name("w"), self.name("k"));
         let mut inner = s.clone();
-        match chunk {
-            Some((len, _, varies)) => {
+        match (chunk, &pairs) {
+            (Some((len, _, varies)), _) => {
                 let mut c = Arr::new(v.clone(), len, false, true, Src::SliceRef);
                 c.dynamic = varies;
                 inner.arrays.push(c);
             }
-            None => inner.scalars.push((v.clone(), 4.0)),
+            // the pair's fields, by reference (read as `*v`) or by value
+            (None, Some((_, true))) => inner.derefs.extend([v.clone(), w.clone()]),
+            (None, Some((_, false))) => {
+                inner.scalars.push((v.clone(), 1.0));
+                inner.scalars.push((w.clone(), 1.0));
+            }
+            (None, None) => inner.scalars.push((v.clone(), 4.0)),
         }
         if zip.is_some() {
             inner.scalars.push((w.clone(), 4.0));
@@ -2972,6 +3001,7 @@ impl Gen {
         };
         let pass = (zip.is_none()
             && chunks.is_none()
+            && pairs.is_none()
             && !enumerate
             && filter.is_none()
             && !s.closures.is_empty()
@@ -3015,6 +3045,7 @@ impl Gen {
             consume,
             pass: pass.map(|(f, _)| f),
             chunks,
+            pairs,
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -3677,9 +3708,10 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
         E::CallU(_, args) => args.iter().for_each(|a| refs_arg(a, r, None)),
         E::Pack(_, es) => es.iter().for_each(|e| refs_e(e, r)),
         E::Chain(c) => {
-            match &c.lit {
-                Some(es) => es.iter().for_each(|e| refs_e(e, r)),
-                None => {
+            match (&c.lit, &c.pairs) {
+                (Some(es), _) => es.iter().for_each(|e| refs_e(e, r)),
+                (None, Some(_)) => {}
+                (None, None) => {
                     r.insert(c.src.clone());
                 }
             }
@@ -4173,6 +4205,15 @@ impl R<'_> {
         }
     }
     /// An iterator chain, as a user writes it.
+    /// A literal's pairs of constants: `(a, b), (c, d)`.
+    fn pairs(&self, ps: &[(f64, f64)]) -> String {
+        let ps: Vec<String> = ps
+            .iter()
+            .map(|(a, b)| format!("({}, {})", self.lit(*a).0, self.lit(*b).0))
+            .collect();
+        ps.join(", ")
+    }
+
     fn chain(&self, c: &Chain) -> String {
         let t = self.t();
         let mut used = BTreeSet::new();
@@ -4184,17 +4225,24 @@ impl R<'_> {
                 format!("_{n}")
             }
         };
-        let mut s = match (&c.lit, c.chunks) {
-            (Some(es), _) => {
+        let mut s = match (&c.lit, c.chunks, &c.pairs) {
+            (Some(es), _, _) => {
                 let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
                 format!("[{}].iter()", es.join(", "))
             }
-            (None, Some((form, k))) => format!("{}.{}({k})", c.src, CHUNKS[form as usize]),
-            (None, None) => format!("{}.iter()", c.src),
+            (None, _, Some((ps, _))) => format!("[{}].iter()", self.pairs(ps)),
+            (None, Some((form, k)), None) => {
+                format!("{}.{}({k})", c.src, CHUNKS[form as usize])
+            }
+            (None, None, None) => format!("{}.iter()", c.src),
         };
-        let mut pat = match c.chunks {
-            Some(_) => name(&c.v),
-            None => format!("&{}", name(&c.v)),
+        let mut pat = match (c.chunks, &c.pairs) {
+            (Some(_), _) => name(&c.v),
+            (None, Some((_, by_ref))) => {
+                let amp = if *by_ref { "" } else { "&" };
+                format!("{amp}({}, {})", name(&c.v), name(&c.w))
+            }
+            (None, None) => format!("&{}", name(&c.v)),
         };
         if let Some(z) = &c.zip {
             write!(s, ".zip({z}.iter())").unwrap();
@@ -4261,14 +4309,19 @@ impl R<'_> {
             }
         };
         let (acc, i) = (format!("acc_{}", c.v), format!("i_{}", c.v));
-        let (src, bind) = match &c.lit {
-            Some(es) => {
+        let (src, bind) = match (&c.lit, &c.pairs) {
+            (Some(es), _) => {
                 let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
                 let src = format!("lit_{}", c.v);
                 let bind = format!("let {src} = [{}]; ", es.join(", "));
                 (src, bind)
             }
-            None => (c.src.clone(), String::new()),
+            (None, Some((ps, _))) => {
+                let src = format!("lit_{}", c.v);
+                let bind = format!("let {src} = [{}]; ", self.pairs(ps));
+                (src, bind)
+            }
+            (None, None) => (c.src.clone(), String::new()),
         };
         let len = match &c.zip {
             Some(z) => format!("{src}.len().min({z}.len())"),
@@ -4331,8 +4384,15 @@ impl R<'_> {
             "{{ {bind}let mut {acc} = {init}; for ({}, {each}) in {range} {{ ",
             name(&c.k)
         );
-        if c.chunks.is_none() {
-            write!(s, "let {v} = {src}[{i}]; ").unwrap();
+        match &c.pairs {
+            // the pattern as the closure's, of a reference to the pair
+            Some((_, by_ref)) => {
+                let amp = if *by_ref { "" } else { "&" };
+                let (v, w) = (name(&c.v), name(&c.w));
+                write!(s, "let {amp}({v}, {w}) = &{src}[{i}]; ").unwrap();
+            }
+            None if c.chunks.is_none() => write!(s, "let {v} = {src}[{i}]; ").unwrap(),
+            None => {}
         }
         if let Some(z) = &c.zip {
             write!(s, "let {} = {z}[{i}]; ", name(&c.w)).unwrap();
@@ -6433,9 +6493,10 @@ fn children(e: &E) -> Vec<E> {
         E::Shadow(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
         E::CallC(_, x) => v.push((**x).clone()),
         // the chain's first element
-        E::Chain(c) => match &c.lit {
-            Some(es) => v.push(es[0].clone()),
-            None => v.push(E::Index(c.src.clone(), Ix::Const(0))),
+        E::Chain(c) => match (&c.lit, &c.pairs) {
+            (Some(es), _) => v.push(es[0].clone()),
+            (None, Some((ps, _))) => v.push(E::Lit(ps[0].0)),
+            (None, None) => v.push(E::Index(c.src.clone(), Ix::Const(0))),
         },
         E::CallU(_, args) => {
             for a in args {
