@@ -19,6 +19,7 @@
 
 mod chain;
 mod consumers;
+mod patterns;
 
 use crate::errors::Errors;
 use crate::names::idents_in;

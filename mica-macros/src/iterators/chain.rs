@@ -1,5 +1,6 @@
 //! One chain: its source, adapters and consumer, and the loop it becomes.
 
+pub(super) use super::patterns::{bind, elem_expr, err, Elem};
 use super::{place_or_slice, Chains};
 use crate::helpers::subst::{Borrow, Bound, Rename};
 use proc_macro2::{Ident, Span};
@@ -7,15 +8,7 @@ use quote::{format_ident, ToTokens};
 use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, Pat, Stmt};
-
-/// An element of a chain at the loop's index: an expression (a place of
-/// the source, `x[i]`, or a name a `map` bound), or a tuple of them.
-#[derive(Clone)]
-pub(super) enum Elem {
-    One(Expr),
-    Tuple(Vec<Elem>),
-}
+use syn::{Expr, Stmt};
 
 /// The loop a chain is, so far.
 pub(super) struct Seq {
@@ -51,17 +44,6 @@ impl Seq {
             adapted,
         }
     }
-}
-
-/// What to write instead, for every chain Mica cannot write as a loop.
-const WRITE_THE_LOOP: &str =
-    "write the loop: `let mut total = 0.0; for i in 0..xs.len() { total += …; }`";
-
-pub(super) fn err(at: &impl ToTokens, what: &str) -> syn::Error {
-    syn::Error::new_spanned(
-        at,
-        format!("{what} over recorded values is not supported yet; {WRITE_THE_LOOP}"),
-    )
 }
 
 pub(super) fn unparen(e: &Expr) -> &Expr {
@@ -476,46 +458,6 @@ impl Chains {
                 "an adapter given something other than a closure or a function's name",
             )),
         }
-    }
-}
-
-/// The element as one expression (a tuple of its parts).
-fn elem_expr(e: &Elem) -> Expr {
-    match e {
-        Elem::One(x) => x.clone(),
-        Elem::Tuple(items) => {
-            let items: Vec<Expr> = items.iter().map(elem_expr).collect();
-            syn::parse_quote!((#(#items),*))
-        }
-    }
-}
-
-/// A closure parameter's names and what each stands for.
-fn bind(pat: &Pat, elem: Elem, out: &mut Vec<(String, Expr)>) -> syn::Result<()> {
-    match (pat, elem) {
-        (Pat::Ident(p), Elem::One(x)) if p.subpat.is_none() => {
-            out.push((p.ident.to_string(), x));
-            Ok(())
-        }
-        (Pat::Reference(r), elem) => bind(&r.pat, elem, out),
-        (Pat::Type(t), elem) => bind(&t.pat, elem, out),
-        (Pat::Paren(p), elem) => bind(&p.pat, elem, out),
-        (Pat::Wild(_), _) => Ok(()),
-        (Pat::Tuple(t), Elem::Tuple(items)) if t.elems.len() == items.len() => {
-            for (p, e) in t.elems.iter().zip(items) {
-                bind(p, e, out)?;
-            }
-            Ok(())
-        }
-        // `|(x, y)|` over a slice of pairs: each name its field's place
-        (Pat::Tuple(t), Elem::One(x)) if !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))) => {
-            for (k, p) in t.elems.iter().enumerate() {
-                let k = syn::Index::from(k);
-                bind(p, Elem::One(syn::parse_quote!(#x.#k)), out)?;
-            }
-            Ok(())
-        }
-        _ => Err(err(pat, "this closure pattern")),
     }
 }
 
