@@ -34,6 +34,7 @@ use syn::{Expr, Pat, Stmt};
 mod chunks;
 mod elements;
 mod places;
+mod tested;
 
 use elements::{
     arithmetic, clone_from, destructured, end_element, for_each_loop, tuple_assign, tuple_let,
@@ -143,20 +144,6 @@ impl Views {
             }
             other => other.clone(),
         }
-    }
-
-    /// `if let Some(part) = x.get(a..b) { … } else { … }` as the block of
-    /// the test `get` makes: `{ let at = a; let at_end = b; if at <= at_end
-    /// && at_end <= x.len() { let part = &x[at..at_end]; … } else { … } }`.
-    fn got_part(&mut self, i: &syn::ExprIf) -> Option<Expr> {
-        let Expr::Let(l) = &*i.cond else { return None };
-        let m = crate::facts::syntax::got(l)?;
-        if !matches!(unparen(&m.args[0]), Expr::Range(_)) {
-            return None;
-        }
-        let at = [self.fresh("at"), self.fresh("lo"), self.fresh("hi")];
-        let (lines, tested) = crate::facts::syntax::get_tested(i, [&at[0], &at[1], &at[2]])?;
-        Some(syn::parse_quote!({ #(#lines)* #tested }))
     }
 
     /// `e` computed once: a literal as it is, anything else bound to a
@@ -445,14 +432,8 @@ impl VisitMut for Views {
     }
 
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        // `if let Some(part) = x.get(a..b)`: the test `get` makes, and the
-        // part a view of the branch (`facts::syntax::get_tested`)
-        if let Expr::If(i) = e {
-            if let Some(tested) = self.got_part(i) {
-                *e = tested;
-                self.changed = true;
-            }
-        }
+        // tests written as the branches they are (`views/tested.rs`)
+        self.tested(e);
         syn::visit_mut::visit_expr_mut(self, e);
         if let Expr::MethodCall(m) = e {
             if self.chunk_chain(m).is_some() {

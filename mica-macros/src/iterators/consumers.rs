@@ -1,6 +1,6 @@
-//! The consumers of a chain: `sum`, `product`, `fold`, `count`, `collect`
-//! and `max_by`/`min_by`/`reduce` with `.unwrap()`, each a block holding
-//! the loop.
+//! The consumers of a chain: `sum`, `product`, `fold`, `count`, `collect`,
+//! `any`, `all` and `max_by`/`min_by`/`reduce` with `.unwrap()`, each a
+//! block holding the loop.
 
 use super::chain::{err, unparen, Elem, Seq};
 use super::Chains;
@@ -42,7 +42,7 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         "to_vec" | "to_owned" if sub_slice && m.args.is_empty() => "collect".to_string(),
         _ => method,
     };
-    let consumers = ["sum", "product", "fold", "count", "collect"];
+    let consumers = ["sum", "product", "fold", "count", "collect", "any", "all"];
     if !consumers.contains(&method.as_str()) {
         return Ok(None);
     }
@@ -111,6 +111,18 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             syn::parse_quote!(0usize),
             vec![syn::parse_quote!(#acc += 1;)],
         ),
+        // `any(p)`, `all(p)`: `p` asked of each element until one decides,
+        // as std asks it
+        "any" | "all" if m.args.len() == 1 => {
+            let (mut lines, said) = ch.apply_flat(&m.args[0], vec![seq.elem.clone()])?;
+            let (init, undecided): (Expr, Expr) = if method == "any" {
+                (syn::parse_quote!(false), syn::parse_quote!(!#acc))
+            } else {
+                (syn::parse_quote!(true), syn::parse_quote!(#acc))
+            };
+            lines.push(syn::parse_quote!(#acc = #said;));
+            (init, vec![syn::parse_quote!(if #undecided { #(#lines)* })])
+        }
         "fold" if m.args.len() == 2 => {
             let accumulated = Elem::One(syn::parse_quote!(#acc));
             let (mut lines, next) =

@@ -1,0 +1,154 @@
+//! Tests written as the branches they are, before the views: the `get`
+//! of a part, `first()` and `last()` as `get`s, and a `match` by guards
+//! as an `if` chain.
+
+use super::places::{part_of, unparen};
+use super::Views;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, Pat};
+
+impl Views {
+    /// `if let Some(part) = x.get(a..b)`, `if let Some(v) = x.last()` and a
+    /// `match` by guards, rewritten in place.
+    pub(super) fn tested(&mut self, e: &mut Expr) {
+        // `if let Some(part) = x.get(a..b)`: the test `get` makes, and the
+        // part a view of the branch (`facts::syntax::get_tested`)
+        if let Expr::If(i) = e {
+            if let Expr::Let(l) = &mut *i.cond {
+                if ends_as_get(&mut l.expr) {
+                    self.changed = true;
+                }
+            }
+            if let Some(tested) = self.got_part(i) {
+                *e = tested;
+                self.changed = true;
+            }
+        }
+        // `match x { v if v > 1.0 => …, v => … }`: the `if` chain it is
+        if let Expr::Match(m) = e {
+            if let Some(chain) = self.guarded(m) {
+                *e = chain;
+                self.changed = true;
+            }
+        }
+    }
+
+    /// `if let Some(part) = x.get(a..b) { … } else { … }` as the block of
+    /// the test `get` makes: `{ let at = a; let at_end = b; if at <= at_end
+    /// && at_end <= x.len() { let part = &x[at..at_end]; … } else { … } }`.
+    fn got_part(&mut self, i: &syn::ExprIf) -> Option<Expr> {
+        let Expr::Let(l) = &*i.cond else { return None };
+        let m = crate::facts::syntax::got(l)?;
+        if !matches!(unparen(&m.args[0]), Expr::Range(_)) {
+            return None;
+        }
+        let at = [self.fresh("at"), self.fresh("lo"), self.fresh("hi")];
+        let (lines, tested) = crate::facts::syntax::get_tested(i, [&at[0], &at[1], &at[2]])?;
+        Some(syn::parse_quote!({ #(#lines)* #tested }))
+    }
+
+    /// `match x { v if g => a, _ if h => b, w => c }`, every pattern a
+    /// name or `_` and the last arm unguarded, as the `if` chain it is:
+    /// `{ let s = x; if g[v := s] { let v = s; a } else if h { b } else {
+    /// let w = s; c } }` (a guard with a closure or a block of its own is
+    /// left as written).
+    fn guarded(&mut self, m: &syn::ExprMatch) -> Option<Expr> {
+        let (last, rest) = m.arms.split_last()?;
+        if last.guard.is_some() || rest.is_empty() || rest.iter().any(|a| a.guard.is_none()) {
+            return None;
+        }
+        let name = |p: &Pat| match p {
+            Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
+                Some(Some(i.ident.clone()))
+            }
+            Pat::Wild(_) => Some(None),
+            _ => None,
+        };
+        let s = self.fresh("matched");
+        let arm = |a: &syn::Arm| -> Expr {
+            let body = &a.body;
+            match &a.pat {
+                Pat::Wild(_) => syn::parse_quote!({ #body }),
+                pat => syn::parse_quote!({ let #pat = #s; #body }),
+            }
+        };
+        let mut chain: Expr = arm(last);
+        name(&last.pat)?;
+        for a in rest.iter().rev() {
+            let bound = name(&a.pat)?;
+            let (_, guard) = a.guard.as_ref()?;
+            let mut guard = (**guard).clone();
+            let mut plain = PlainGuard(true);
+            syn::visit::Visit::visit_expr(&mut plain, &guard);
+            if !plain.0 {
+                return None;
+            }
+            if let Some(v) = bound {
+                RenameTo(v, s.clone()).visit_expr_mut(&mut guard);
+            }
+            let then = arm(a);
+            chain = syn::parse_quote!(if #guard #then else #chain);
+        }
+        let scrutinee = &m.expr;
+        Some(syn::parse_quote!({ let #s = #scrutinee; #chain }))
+    }
+}
+
+/// `x.first()`, `x.last()` of a place or a part `x[a..b]` (through
+/// `.copied()` or `.cloned()`)
+/// as the `get` each is: `x.get(0)`, `x.get(x.len().wrapping_sub(1))`
+/// (past the end where `x` is empty); whether so.
+fn ends_as_get(e: &mut Expr) -> bool {
+    match e {
+        Expr::Paren(p) => ends_as_get(&mut p.expr),
+        Expr::MethodCall(m)
+            if (m.method == "copied" || m.method == "cloned") && m.args.is_empty() =>
+        {
+            ends_as_get(&mut m.receiver)
+        }
+        Expr::MethodCall(m)
+            if m.args.is_empty()
+                && (m.method == "first" || m.method == "last")
+                && part_of(&m.receiver).is_some() =>
+        {
+            let x = &m.receiver;
+            let at: Expr = if m.method == "first" {
+                syn::parse_quote!(0)
+            } else {
+                syn::parse_quote!(#x.len().wrapping_sub(1))
+            };
+            m.method = syn::Ident::new("get", m.method.span());
+            m.args.push(at);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether a guard has no closure and no block of its own (where a name
+/// could be bound again).
+struct PlainGuard(bool);
+
+impl<'ast> Visit<'ast> for PlainGuard {
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {
+        self.0 = false;
+    }
+    fn visit_block(&mut self, _: &'ast syn::Block) {
+        self.0 = false;
+    }
+    fn visit_macro(&mut self, _: &'ast syn::Macro) {
+        self.0 = false;
+    }
+}
+
+/// Each use of a name as a value, the name given.
+struct RenameTo(syn::Ident, syn::Ident);
+
+impl VisitMut for RenameTo {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none() && p.path.is_ident(&self.0) {
+            p.path = self.1.clone().into();
+        }
+    }
+}

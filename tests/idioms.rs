@@ -1,0 +1,139 @@
+//! Forms new users write in their first programs, each once refused:
+//! a zip's pair taken whole (`|p| p.0 * p.1`), `if let Some(&l) =
+//! x.last()`, `any`/`all` as a branch's test, and a `match` on a recorded
+//! value by guards. Each against slopes by hand, central finite
+//! differences and the plain twin, in `f64` and `f32`, and in forward mode.
+#![deny(warnings)]
+
+mod fd;
+
+macro_rules! programs {
+    ($m:ident, $t:ty, $($mode:ident)?) => {
+        pub mod $m {
+            use mica::tape;
+
+            /// `Σ xᵢ yᵢ`, the zip's pair named whole.
+            #[tape$(($mode))?]
+            pub fn paired(#[tracked] x: &[$t], y: &[$t]) -> $t {
+                x.iter().zip(y).map(|p| p.0 * p.1).sum()
+            }
+
+            /// `x₀ + 2 xₙ₋₁ + x₀²`, by `last()` and `first()`; a part's
+            /// `last()` of nothing adds nothing.
+            #[tape(tangent$(, $mode)?)]
+            pub fn ends(#[tracked] x: &[$t]) -> $t {
+                let mut s = x[0];
+                if let Some(&l) = x.last() {
+                    s += l * 2.0;
+                }
+                if let Some(f) = x.first() {
+                    s += f * f;
+                }
+                if let Some(z) = x[..0].last().copied() {
+                    s += z * 100.0;
+                }
+                s
+            }
+
+            /// `Σ eˣⁱ` if some `xᵢ > 1`, else `Σ xᵢ²` if every `xᵢ² <
+            /// 0.2`, else `Σ xᵢ`.
+            #[tape(tangent$(, $mode)?)]
+            pub fn tested(#[tracked] x: &[$t]) -> $t {
+                let big = x.iter().any(|&v| v > 1.0);
+                let small = x.iter().zip(x.iter()).all(|(a, b)| a * b < 0.2);
+                if big {
+                    x.iter().map(|v| v.exp()).sum()
+                } else if small {
+                    x.iter().map(|v| v * v).sum::<$t>()
+                } else {
+                    x.iter().sum()
+                }
+            }
+
+            /// `ln 2x` above `x = ½`, `−x` below `−1`, else `4x⁴`.
+            #[tape(tangent$(, $mode)?)]
+            pub fn guards(#[tracked] x: $t) -> $t {
+                match x * 2.0 {
+                    v if v > 1.0 => v.ln(),
+                    _ if x < -1.0 => -x,
+                    mut v => {
+                        v *= x;
+                        v * v
+                    }
+                }
+            }
+        }
+    };
+}
+
+programs!(p64, f64,);
+programs!(q64, f64, plain);
+programs!(p32, f32,);
+programs!(q32, f32, plain);
+
+macro_rules! check_all {
+    ($p:ident, $q:ident, $t:ty, $tol:expr, $rel:expr) => {{
+        use $p::*;
+        let agree = |what: &str, f: &dyn Fn(&[$t]) -> $t, at: &[$t], g: &[$t]| {
+            fd::agrees(what, f, at, g, $tol)
+        };
+        let same = |g: &[$t], h: &[$t], what: &str| fd::same(what, g, h, $rel);
+        let y: [$t; 3] = [0.5, 0.25, -2.0];
+        let points: [[$t; 3]; 4] = [
+            [0.3, -0.7, 1.1],
+            [0.3, 0.7, 0.1],
+            [0.3, -0.7, 0.2],
+            [0.3, 0.2, 0.1],
+        ];
+        for x in points {
+            let (value, g) = paired_grad(&x, &y);
+            assert_eq!(value, paired(&x, &y), "paired: the value");
+            same(&g, &y, "paired by hand");
+            same(&g, &$q::paired_grad(&x, &y).1, "paired");
+
+            let (value, g) = ends_grad(&x);
+            assert_eq!(value, ends(&x), "ends: the value");
+            same(&g, &[1.0 + 2.0 * x[0], 0.0, 2.0], "ends by hand");
+            same(&g, &$q::ends_grad(&x).1, "ends");
+            agree("ends", &|v| ends(v), &x, &g);
+            let (_, along) = ends_tangent(&x, &[1.0, 1.0, 1.0]);
+            fd::close("ends tangent", along, g.iter().sum(), $rel);
+
+            let (value, g) = tested_grad(&x);
+            assert_eq!(value, tested(&x), "tested: the value");
+            let by_hand: Vec<$t> = if x.iter().any(|v| *v > 1.0) {
+                x.iter().map(|v| v.exp()).collect()
+            } else if x.iter().all(|v| v * v < 0.2) {
+                x.iter().map(|v| 2.0 * v).collect()
+            } else {
+                vec![1.0; 3]
+            };
+            same(&g, &by_hand, "tested by hand");
+            same(&g, &$q::tested_grad(&x).1, "tested");
+            agree("tested", &|v| tested(v), &x, &g);
+            let (_, along) = tested_tangent(&x, &[1.0, -1.0, 0.5]);
+            fd::close("tested tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+        }
+        for x in [0.8, -1.5, 0.3, -0.6] {
+            let (value, g) = guards_grad(x);
+            assert_eq!(value, guards(x), "guards: the value");
+            let by_hand = if x > 0.5 {
+                1.0 / x
+            } else if x < -1.0 {
+                -1.0
+            } else {
+                16.0 * x * x * x
+            };
+            fd::close("guards by hand", g, by_hand, $rel);
+            fd::close("guards", g, $q::guards_grad(x).1, $rel);
+            agree("guards", &|v| guards(v[0]), &[x], &[g]);
+            fd::close("guards tangent", guards_tangent(x, 1.0).1, g, $rel);
+        }
+    }};
+}
+
+#[test]
+fn idioms_agree_with_finite_differences_hand_slopes_and_plain_adjoints() {
+    check_all!(p64, q64, f64, 1e-6, 1e-12);
+    check_all!(p32, q32, f32, 2e-2, 1e-5);
+}
