@@ -264,3 +264,55 @@ fn a_count_of_the_knob_has_no_slope() {
         }
     }
 }
+
+/// A helper's chain, written as a loop before the helper was inlined, and
+/// the caller's own chain: both loops' names were numbered from one, so
+/// the helper's literal took the caller's recorded literal's name, and
+/// forward mode, telling values apart by name, refused the helper's inner
+/// chain as one with a slope (seed 7, program 282).
+#[mica::tape]
+pub mod numbered {
+    pub fn spread(y: &mut [f64; 3], a: &[f64; 3]) -> f64 {
+        let mut s = 0.0;
+        for i in 0..2 {
+            s += [i as f64 * 0.5, -0.56, -0.93]
+                .iter()
+                .skip(1)
+                .map(|&v| {
+                    a.iter()
+                        .take(1)
+                        .map(|&c| c)
+                        .fold(v.tanh(), |acc, c| acc * 0.5 + c)
+                        * (v + y[i]).tanh()
+                })
+                .fold(0.0, f64::max);
+        }
+        s
+    }
+
+    #[tape(tangent)]
+    pub fn f(#[tracked] x: f64, #[tracked] z: f64) -> f64 {
+        let mut h = [x.tanh(), 0.25, z * x];
+        let s = spread(&mut h, &[-0.01, 0.3, 0.25]);
+        let r = [0.5, 0.61, z]
+            .iter()
+            .zip(h.iter())
+            .map(|(&_u, &_w)| x)
+            .fold(h[1].tanh(), |acc, t| acc * 0.5 + t);
+        s + r * z
+    }
+}
+
+#[test]
+fn a_helpers_chain_and_the_callers_keep_their_names_apart() {
+    for (x, z) in [(0.3, 0.2), (-0.7, 1.1), (1.4, -0.6)] {
+        let (y, t) = numbered::f_tangent(x, z, 1.0, 0.5);
+        fd::close("value", y, numbered::f(x, z), 1e-12);
+        let e = 1e-6;
+        let by_differences =
+            (numbered::f(x + e, z + 0.5 * e) - numbered::f(x - e, z - 0.5 * e)) / (2.0 * e);
+        fd::close("tangent by differences", t, by_differences, 1e-6);
+        let (_, (gx, gz)) = numbered::f_grad(x, z);
+        fd::close("tangent = g·d", t, gx + 0.5 * gz, 1e-12);
+    }
+}

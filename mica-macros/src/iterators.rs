@@ -76,12 +76,27 @@ pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors
         results: HashSet::new(),
         active,
         changed: false,
-        next: 0,
+        next: first_free(&item.block),
         errors: Vec::new(),
     };
     visitor.visit_block_mut(&mut item.block);
     errors.extend(visitor.errors);
     visitor.changed
+}
+
+/// The number after the last of the `__mica_…_n` names already in
+/// `block`: a helper's body, its chains written as loops before it was
+/// inlined, keeps its names, which the body's own must not repeat (the
+/// forward sweep tells values apart by name).
+fn first_free(block: &syn::Block) -> usize {
+    let mut names = HashSet::new();
+    idents_in(quote::quote!(#block), &mut names);
+    names
+        .iter()
+        .filter(|n| n.starts_with("__mica_"))
+        .filter_map(|n| n.rsplit('_').next()?.parse::<usize>().ok())
+        .max()
+        .unwrap_or(0)
 }
 
 /// Whether a body holds a `for` loop or a method named like a chain's
