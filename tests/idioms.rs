@@ -50,12 +50,13 @@ macro_rules! programs {
                 }
             }
 
-            /// `ln 2x` above `x = ½`, `−x` below `−1`, else `4x⁴`.
+            /// `ln 2x` above `x = ½`, `−x` below `−1` (a guard alone reads
+            /// `u`), else `4x⁴`.
             #[tape(tangent$(, $mode)?)]
             pub fn guards(#[tracked] x: $t) -> $t {
                 match x * 2.0 {
                     v if v > 1.0 => v.ln(),
-                    _ if x < -1.0 => -x,
+                    u if u < -2.0 => -x,
                     mut v => {
                         v *= x;
                         v * v

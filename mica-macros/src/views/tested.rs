@@ -66,11 +66,21 @@ impl Views {
             _ => None,
         };
         let s = self.fresh("matched");
+        // (the name bound where the arm's body reads it: a guard may be
+        // all that reads it)
         let arm = |a: &syn::Arm| -> Expr {
             let body = &a.body;
             match &a.pat {
-                Pat::Wild(_) => syn::parse_quote!({ #body }),
-                pat => syn::parse_quote!({ let #pat = #s; #body }),
+                Pat::Ident(i)
+                    if crate::names::mentions_ident(
+                        &quote::quote!(#body),
+                        &i.ident.to_string(),
+                    ) =>
+                {
+                    let pat = &a.pat;
+                    syn::parse_quote!({ let #pat = #s; #body })
+                }
+                _ => syn::parse_quote!({ #body }),
             }
         };
         let mut chain: Expr = arm(last);
