@@ -1159,6 +1159,23 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         (
+            "a match by a guard",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.lines()
+                        .any(|l| l.contains("match ") && l.contains(" if ") && l.contains(" > "))
+                })
+                .count(),
+        ),
+        (
+            "an end by if let",
+            with_line(&|l| {
+                l.starts_with("if let Some(")
+                    && (l.contains(".last() {") || l.contains(".first() {"))
+            }),
+        ),
+        (
             "an element by reference",
             with_line(&|l| {
                 l.starts_with("let r")

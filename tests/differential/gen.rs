@@ -95,6 +95,9 @@ pub enum E {
     /// `self.s`, the receiver's (untracked) field, inside the method
     SelfS,
     If(Box<Cond>, Box<E>, Box<E>),
+    /// `match x { g if g > c => a, g => b }` (`_ =>` where `b` does not
+    /// read `g`): a `match` on a value by a guard, `a` and `b` read `g`
+    Guard(String, Box<E>, f64, Box<E>, Box<E>),
     Match(Vec<E>),
     /// `{ let u = a; let u = u.sin() * 0.5 + b; u }`
     Shadow(String, Box<E>, Box<E>),
@@ -339,7 +342,8 @@ pub enum S {
     /// `if let Some(r) = w.get(k) { m += then; } else { m += other; }`
     /// (`k` may be past the end), by the form `Some(r)` (0), `Some(&r)` (1)
     /// or `Some(r)` of `w.get(k).copied()` (2), or `Some(r)` of a part
-    /// `w.get(k..k + 2)` (4); or (3) `m +=
+    /// `w.get(k..k + 2)` (4), `Some(&r)` of `w.last()` (5), `Some(r)` of
+    /// `w.first()` (6); or (3) `m +=
     /// w.get(k).copied().unwrap_or(other).tanh() * 0.1;`
     IfGet(String, String, usize, u8, String, E, E),
     /// `let mut c: &[f64] = &d;`: a borrowed slice bound to an array in
@@ -817,6 +821,16 @@ impl Gen {
                 } else {
                     (E::Custom(b(x)), bx * 1.25 + 1.0)
                 }
+            }
+            13 if self.rng.chance(0.15) => {
+                let g = self.name("g");
+                let (x, bx) = fit(self.expr(s, d), 4.0);
+                let mut inner = s.clone();
+                inner.scalars.push((g.clone(), bx));
+                let (a, ba) = self.expr(&inner, d);
+                let (o, bo) = self.expr(&inner, d);
+                let c = self.rng.lit(-0.5, 0.5);
+                (E::Guard(g, b(x), c, b(a), b(o)), ba.max(bo))
             }
             13 => {
                 let c = self.cond(s, d);
@@ -1372,12 +1386,15 @@ impl Gen {
             // a part of two, past the end when `k` is the last
             k = self.rng.below(w.len);
             4
+        } else if self.rng.chance(0.25) {
+            // `Some(&r) = w.last()` (5), `Some(r) = w.first()` (6)
+            5 + self.rng.below(2) as u8
         } else {
             self.rng.below(3) as u8
         };
         let m = s.muts[self.rng.below(s.muts.len())].clone();
         let read = match form {
-            0 => E::Deref(r.clone(), self.rng.chance(0.5)),
+            0 | 6 => E::Deref(r.clone(), self.rng.chance(0.5)),
             4 => E::Index(r.clone(), Ix::Const(self.rng.below(2))),
             _ => E::Var(r.clone()),
         };
@@ -3701,6 +3718,11 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
             refs_e(x, r);
             refs_e(y, r);
         }
+        E::Guard(_, x, _, a, o) => {
+            refs_e(x, r);
+            refs_e(a, r);
+            refs_e(o, r);
+        }
         E::Match(arms) => {
             r.insert("k".into());
             arms.iter().for_each(|a| refs_e(a, r));
@@ -4168,6 +4190,33 @@ impl R<'_> {
                 ),
                 false,
             ),
+            // the dual numbers: the `if` the `match` is
+            E::Guard(g, x, c, a, o) if self.dual => (
+                format!(
+                    "{{ let {g} = {}; if gt{}({g}, {}) {{ {} }} else {{ {} }} }}",
+                    self.e(x).0,
+                    self.sfx(),
+                    self.cst(&format!("{c:?}")),
+                    self.e(a).0,
+                    self.e(o).0
+                ),
+                false,
+            ),
+            E::Guard(g, x, c, a, o) => {
+                let mut used = BTreeSet::new();
+                refs_e(o, &mut used);
+                let last = if used.contains(g) { g.as_str() } else { "_" };
+                (
+                    format!(
+                        "match {} {{ {g} if {g} > {} => {}, {last} => {} }}",
+                        self.e(x).0,
+                        self.lit(*c).0,
+                        self.e(a).0,
+                        self.e(o).0
+                    ),
+                    false,
+                )
+            }
             E::Match(arms) => {
                 let mut s = "match k {".to_string();
                 for (i, a) in arms.iter().enumerate() {
@@ -4634,15 +4683,17 @@ impl R<'_> {
             }
             S::IfGet(r, w, k, form, m, then, other) => {
                 let (pat, copied) = match form {
-                    0 | 4 => (self.n(r), ""),
-                    1 => (format!("&{}", self.n(r)), ""),
+                    0 | 4 | 6 => (self.n(r), ""),
+                    1 | 5 => (format!("&{}", self.n(r)), ""),
                     _ => (self.n(r), ".copied()"),
                 };
-                let at = match form {
-                    4 => format!("{k}..{}", k + 2),
-                    _ => k.to_string(),
+                let get = match form {
+                    4 => format!("get({k}..{})", k + 2),
+                    5 => "last()".to_string(),
+                    6 => "first()".to_string(),
+                    _ => format!("get({k})"),
                 };
-                writeln!(o, "{pad}if let Some({pat}) = {w}.get({at}){copied} {{").unwrap();
+                writeln!(o, "{pad}if let Some({pat}) = {w}.{get}{copied} {{").unwrap();
                 writeln!(o, "{pad}    {m} += {};", self.e(then).0).unwrap();
                 writeln!(o, "{pad}}} else {{").unwrap();
                 writeln!(o, "{pad}    {m} += {};", self.e(other).0).unwrap();
@@ -6202,6 +6253,11 @@ fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
             ucalls_e(x, f);
             ucalls_e(y, f);
         }
+        E::Guard(_, x, _, a, o) => {
+            ucalls_e(x, f);
+            ucalls_e(a, f);
+            ucalls_e(o, f);
+        }
         E::Match(es) | E::Pack(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
         E::CallU(k, args) => {
             f(k);
@@ -6489,6 +6545,8 @@ fn children(e: &E) -> Vec<E> {
         }
         E::MulAdd(x, y, z) => v.extend([(**x).clone(), (**y).clone(), (**z).clone()]),
         E::If(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
+        // (the arms read the bound name)
+        E::Guard(_, x, ..) => v.push((**x).clone()),
         E::Match(arms) => v.extend(arms.iter().cloned()),
         E::Shadow(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
         E::CallC(_, x) => v.push((**x).clone()),
