@@ -1159,6 +1159,13 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         (
+            "any or all as a test",
+            texts
+                .iter()
+                .filter(|t| t.contains(".iter().any(|&val|") || t.contains(".iter().all(|&val|"))
+                .count(),
+        ),
+        (
             "a match by a guard",
             texts
                 .iter()

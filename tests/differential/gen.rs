@@ -241,6 +241,9 @@ pub struct Cond {
     pub a: E,
     pub gt: bool,
     pub b: E,
+    /// or `w.iter().any(|&val| val > c)` (`all` where true), `a` and `b`
+    /// then unread
+    pub test: Option<(String, bool, f64)>,
 }
 
 #[derive(Clone, Debug)]
@@ -723,6 +726,16 @@ impl Gen {
     }
 
     fn cond(&mut self, s: &Scope, d: usize) -> Cond {
+        let iterable: Vec<&Arr> = s.arrays.iter().filter(|a| a.iterable && !a.out).collect();
+        if !iterable.is_empty() && self.rng.chance(0.08) {
+            let w = iterable[self.rng.below(iterable.len())].name.clone();
+            return Cond {
+                a: E::Lit(0.0),
+                gt: true,
+                b: E::Lit(0.0),
+                test: Some((w, self.rng.chance(0.5), self.rng.lit(-0.5, 0.5))),
+            };
+        }
         let a = self.expr(s, d).0;
         let b = if self.rng.chance(0.5) {
             E::Lit(self.rng.lit(-0.5, 0.5))
@@ -733,6 +746,7 @@ impl Gen {
             a,
             gt: self.rng.chance(0.5),
             b,
+            test: None,
         }
     }
 
@@ -1762,12 +1776,14 @@ impl Gen {
                 a: E::IdxF(i.clone()),
                 gt: true,
                 b: E::Lit(self.rng.lit(0.2, 1.8)),
+                test: None,
             }
         } else {
             Cond {
                 a: E::Var(t.clone()),
                 gt: self.rng.chance(0.5),
                 b: E::Lit(self.rng.lit(-0.5, 0.5)),
+                test: None,
             }
         };
         let mut body = vec![S::Assign(t.clone(), "+=", first), S::Exit(c, true)];
@@ -1848,12 +1864,14 @@ impl Gen {
                 a: E::IdxF(i.to_string()),
                 gt: self.rng.chance(0.5),
                 b: E::Lit(self.rng.lit(0.2, 1.8)),
+                test: None,
             }
         } else {
             Cond {
                 a: e.clone(),
                 gt: self.rng.chance(0.5),
                 b: E::Lit(self.rng.lit(-0.5, 0.5)),
+                test: None,
             }
         }
     }
@@ -1971,6 +1989,7 @@ impl Gen {
                 a: E::IdxF(i.clone()),
                 gt: self.rng.chance(0.5),
                 b: E::Lit(self.rng.lit(0.2, 1.8)),
+                test: None,
             },
             _ => self.cond(s, 1),
         };
@@ -3772,6 +3791,9 @@ fn refs_arg(a: &Arg, r: &mut BTreeSet<String>, assigned: Option<&mut BTreeSet<St
 fn refs_c(c: &Cond, r: &mut BTreeSet<String>) {
     refs_e(&c.a, r);
     refs_e(&c.b, r);
+    if let Some((w, ..)) = &c.test {
+        r.insert(w.clone());
+    }
 }
 
 fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
@@ -4506,6 +4528,15 @@ impl R<'_> {
         }
     }
     fn c(&self, c: &Cond) -> String {
+        if let Some((w, all, at)) = &c.test {
+            let which = if *all { "all" } else { "any" };
+            let test = if self.dual {
+                format!("gt{}(val, {})", self.sfx(), self.cst(&format!("{at:?}")))
+            } else {
+                format!("val > {}", self.lit(*at).0)
+            };
+            return format!("{w}.iter().{which}(|&val| {test})");
+        }
         if self.dual {
             let f = if c.gt { "gt" } else { "lt" };
             format!("{f}{}({}, {})", self.sfx(), self.e(&c.a).0, self.e(&c.b).0)
