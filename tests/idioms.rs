@@ -12,10 +12,12 @@ macro_rules! programs {
         pub mod $m {
             use mica::tape;
 
-            /// `Σ xᵢ yᵢ`, the zip's pair named whole.
+            /// `Σ xᵢ yᵢ + Σ yᵢ sin xᵢ`, the zip's pair named whole (its
+            /// fields read through, and by `*`).
             #[tape$(($mode))?]
             pub fn paired(#[tracked] x: &[$t], y: &[$t]) -> $t {
-                x.iter().zip(y).map(|p| p.0 * p.1).sum()
+                x.iter().zip(y).map(|p| p.0 * p.1).sum::<$t>()
+                    + x.iter().zip(y).map(|p| (*p.0).sin() * *p.1).sum::<$t>()
             }
 
             /// `x₀ + 2 xₙ₋₁ + x₀²`, by `last()` and `first()`; a part's
@@ -89,7 +91,8 @@ macro_rules! check_all {
         for x in points {
             let (value, g) = paired_grad(&x, &y);
             assert_eq!(value, paired(&x, &y), "paired: the value");
-            same(&g, &y, "paired by hand");
+            let by_hand: Vec<$t> = (0..3).map(|i| y[i] + x[i].cos() * y[i]).collect();
+            same(&g, &by_hand, "paired by hand");
             same(&g, &$q::paired_grad(&x, &y).1, "paired");
 
             let (value, g) = ends_grad(&x);

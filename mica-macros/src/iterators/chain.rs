@@ -1,6 +1,6 @@
 //! One chain: its source, adapters and consumer, and the loop it becomes.
 
-pub(super) use super::patterns::{bind, elem_expr, err, Elem};
+pub(super) use super::patterns::{bind, elem_expr, err, unparen, Elem};
 use super::{place_or_slice, Chains};
 use crate::helpers::subst::{Borrow, Bound, Rename};
 use proc_macro2::{Ident, Span};
@@ -43,14 +43,6 @@ impl Seq {
             elem,
             adapted,
         }
-    }
-}
-
-pub(super) fn unparen(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => unparen(&p.expr),
-        Expr::Group(g) => unparen(&g.expr),
-        other => other,
     }
 }
 
@@ -409,6 +401,7 @@ impl Chains {
                     bind(pat, elem, &mut pairs)?;
                 }
                 let mut body = (*c.body).clone();
+                super::patterns::fields(&mut body, &pairs);
                 let mut returns = HasReturn(false);
                 returns.visit_expr(&body);
                 if returns.0 {

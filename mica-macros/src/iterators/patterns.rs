@@ -2,6 +2,7 @@
 //! stands for.
 
 use quote::ToTokens;
+use syn::visit_mut::VisitMut;
 use syn::{Expr, Pat};
 
 /// An element of a chain at the loop's index: an expression (a place of
@@ -65,5 +66,53 @@ pub(super) fn bind(pat: &Pat, elem: Elem, out: &mut Vec<(String, Expr)>) -> syn:
             Ok(())
         }
         _ => Err(err(pat, "this closure pattern")),
+    }
+}
+
+/// In a closure's body, the fields of a name bound to a tuple (`|p|` over
+/// a zip): `p.0` and `*p.0` are the first element itself, as the pair of
+/// references `p` is would give it.
+pub(super) fn fields(body: &mut Expr, pairs: &[(String, Expr)]) {
+    struct Fields<'a>(
+        &'a str,
+        &'a syn::punctuated::Punctuated<Expr, syn::Token![,]>,
+    );
+    impl Fields<'_> {
+        fn field(&self, e: &Expr) -> Option<Expr> {
+            let Expr::Field(f) = unparen(e) else {
+                return None;
+            };
+            let (Expr::Path(p), syn::Member::Unnamed(k)) = (unparen(&f.base), &f.member) else {
+                return None;
+            };
+            let item = self.1.iter().nth(k.index as usize)?;
+            p.path.is_ident(self.0).then(|| syn::parse_quote!((#item)))
+        }
+    }
+    impl VisitMut for Fields<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            let direct = match &*e {
+                Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self.field(&u.expr),
+                other => self.field(other),
+            };
+            match direct {
+                Some(item) => *e = item,
+                None => syn::visit_mut::visit_expr_mut(self, e),
+            }
+        }
+    }
+    for (name, value) in pairs {
+        if let Expr::Tuple(t) = unparen(value) {
+            Fields(name, &t.elems).visit_expr_mut(body);
+        }
+    }
+}
+
+/// `e` without its parentheses and invisible groups.
+pub(super) fn unparen(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => unparen(&p.expr),
+        Expr::Group(g) => unparen(&g.expr),
+        other => other,
     }
 }
