@@ -1158,6 +1158,7 @@ fn the_generator_writes_views_and_chunk_loops() {
                 l.starts_with("if let Some(") && l.contains(".get(") && l.contains("..")
             }),
         ),
+        ("a zip's pair named whole", count(".0) * (*")),
         (
             "any or all as a test",
             texts

@@ -159,6 +159,9 @@ pub struct Chain {
     /// its closure's pattern `&(v, w)`, or `(v, w)` (true: `v` and `w`
     /// references, read as `*v`)
     pub pairs: Option<(Vec<(f64, f64)>, bool)>,
+    /// over a zip, the pair named whole (`|p| (*p.0) * (*p.1) + e`): `map`
+    /// is then `v * w + e`, as the dual numbers' loop reads it
+    pub whole: Option<String>,
 }
 
 /// How a block helper takes one parameter.
@@ -3043,8 +3046,16 @@ impl Gen {
             && !s.closures.is_empty()
             && self.rng.chance(0.4))
         .then(|| s.closures[self.rng.below(s.closures.len())].clone());
+        let whole =
+            (zip.is_some() && pass.is_none() && self.rng.chance(0.3)).then(|| self.name("p"));
         let (map, bm) = match &pass {
             Some((f, bf)) => (E::CallC(f.clone(), b(E::Var(v.clone()))), *bf),
+            // (the pair's parts read once each, the rest from around)
+            None if whole.is_some() => {
+                let (e, be) = fit(self.expr(s, d), limit);
+                let product = E::Bin('*', b(E::Var(v.clone())), b(E::Var(w.clone())));
+                (E::Bin('+', b(product), b(e)), be + 16.0)
+            }
             None => fit(self.expr(&inner, d), limit),
         };
         // a chunk's map reads the chunk
@@ -3082,6 +3093,7 @@ impl Gen {
             pass: pass.map(|(f, _)| f),
             chunks,
             pairs,
+            whole,
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -4341,7 +4353,16 @@ impl R<'_> {
         }
         match &c.pass {
             Some(f) => write!(s, ".copied().map({f})").unwrap(),
-            None => write!(s, ".map(|{pat}| {})", self.e(&c.map).0).unwrap(),
+            None => match (&c.whole, &*c.map) {
+                (Some(p), E::Bin('+', _, e)) => {
+                    let pat = match c.enumerate {
+                        true => format!("({}, {p})", name(&c.k)),
+                        false => p.clone(),
+                    };
+                    write!(s, ".map(|{pat}| (*{p}.0) * (*{p}.1) + {})", self.atom(e)).unwrap()
+                }
+                _ => write!(s, ".map(|{pat}| {})", self.e(&c.map).0).unwrap(),
+            },
         }
         match &c.consume {
             Consume::Sum => write!(s, ".sum::<{t}>()").unwrap(),
