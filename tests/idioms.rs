@@ -1,6 +1,7 @@
 //! Forms new users write in their first programs, each once refused:
 //! a zip's pair taken whole (`|p| p.0 * p.1`), `if let Some(&l) =
-//! x.last()`, `any`/`all` as a branch's test, and a `match` on a recorded
+//! x.last()`, `any`/`all` as a branch's test (also as the body's only
+//! chain), `is_nan()` of a recorded value, and a `match` on a recorded
 //! value by guards. Each against slopes by hand, central finite
 //! differences and the plain twin, in `f64` and `f32`, and in forward mode.
 #![deny(warnings)]
@@ -49,6 +50,30 @@ macro_rules! programs {
                     x.iter().map(|v| v * v).sum::<$t>()
                 } else {
                     x.iter().sum()
+                }
+            }
+
+            /// `Σ min(|rᵢ|, 1)` over the residuals that are numbers.
+            #[tape(tangent$(, $mode)?)]
+            pub fn robust(#[tracked] r: &[$t]) -> $t {
+                let mut s = 0.0;
+                for &e in r {
+                    if e.is_nan() || (e * 2.0).is_infinite() {
+                        continue;
+                    }
+                    s += e.abs().min(1.0);
+                }
+                s
+            }
+
+            /// `2 x₀` if some `xᵢ > 1`, else `x₀ x₁`: `any` the body's only
+            /// chain (no other consumer, no `for`).
+            #[tape(tangent$(, $mode)?)]
+            pub fn gate(#[tracked] x: &[$t]) -> $t {
+                if x.iter().any(|&v| v > 1.0) {
+                    x[0] * 2.0
+                } else {
+                    x[1] * x[0]
                 }
             }
 
@@ -118,6 +143,26 @@ macro_rules! check_all {
             let (_, along) = tested_tangent(&x, &[1.0, -1.0, 0.5]);
             fd::close("tested tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
         }
+        for x in points {
+            let (value, g) = gate_grad(&x);
+            assert_eq!(value, gate(&x), "gate: the value");
+            let by_hand = if x.iter().any(|v| *v > 1.0) {
+                [2.0, 0.0, 0.0]
+            } else {
+                [x[1], x[0], 0.0]
+            };
+            same(&g, &by_hand, "gate by hand");
+            same(&g, &$q::gate_grad(&x).1, "gate");
+            let (_, along) = gate_tangent(&x, &[1.0, -1.0, 0.5]);
+            fd::close("gate tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+        }
+        let r: [$t; 5] = [0.3, <$t>::NAN, -1.7, 0.5, <$t>::INFINITY];
+        let (value, g) = robust_grad(&r);
+        fd::close("robust: the value", value, 1.8, $rel);
+        same(&g, &[1.0, 0.0, 0.0, 1.0, 0.0], "robust by hand");
+        same(&g, &$q::robust_grad(&r).1, "robust");
+        let (_, along) = robust_tangent(&r, &[1.0, 1.0, 1.0, -2.0, 1.0]);
+        fd::close("robust tangent", along, -1.0, $rel);
         for x in [0.8, -1.5, 0.3, -0.6] {
             let (value, g) = guards_grad(x);
             assert_eq!(value, guards(x), "guards: the value");

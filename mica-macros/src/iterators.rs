@@ -106,7 +106,7 @@ struct Words(bool);
 /// The methods a chain ends in (`consumers.rs`), `unwrap` after
 /// `max_by`/`min_by`.
 const CONSUMERS: &[&str] = &[
-    "sum", "product", "fold", "count", "collect", "unwrap", "to_vec", "to_owned",
+    "sum", "product", "fold", "count", "collect", "unwrap", "to_vec", "to_owned", "any", "all",
 ];
 
 impl<'ast> syn::visit::Visit<'ast> for Words {

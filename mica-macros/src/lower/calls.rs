@@ -35,6 +35,21 @@ impl Sweep<'_> {
                 fwd: expr.to_token_stream(),
             });
         }
+        // `x.is_nan()`, `x.is_sign_negative()`, …: a test of the value, a
+        // comparison in all but name, which has no slope (`to_bits`, a
+        // number, stays refused: it could become a float again)
+        if receiver_active
+            && (name.starts_with("is_") || name == "classify")
+            && NOT_A_FLOAT.contains(&name.as_str())
+            && m.args.is_empty()
+        {
+            let value = self.lower_expr(&m.receiver, out)?;
+            let (x, method) = (&value.fwd, &m.method);
+            return Ok(Lowered {
+                val: Val::Const,
+                fwd: quote!((#x).#method()),
+            });
+        }
         if rules::method(&name).is_none()
             && !receiver_active
             && !mutates(&name, m.args.len())
