@@ -244,9 +244,17 @@ pub struct Cond {
     pub a: E,
     pub gt: bool,
     pub b: E,
-    /// or `w.iter().any(|&val| val > c)` (`all` where true), `a` and `b`
-    /// then unread
-    pub test: Option<(String, bool, f64)>,
+    /// or another test (`a > b` unread, or `b` unread)
+    pub test: Option<Test>,
+}
+
+/// A branch's test other than a comparison.
+#[derive(Clone, Debug)]
+pub enum Test {
+    /// `w.iter().any(|&val| val > c)` (`all` where true)
+    Any(String, bool, f64),
+    /// `(a).is_sign_negative()`
+    Sign,
 }
 
 #[derive(Clone, Debug)]
@@ -736,10 +744,18 @@ impl Gen {
                 a: E::Lit(0.0),
                 gt: true,
                 b: E::Lit(0.0),
-                test: Some((w, self.rng.chance(0.5), self.rng.lit(-0.5, 0.5))),
+                test: Some(Test::Any(w, self.rng.chance(0.5), self.rng.lit(-0.5, 0.5))),
             };
         }
         let a = self.expr(s, d).0;
+        if self.rng.chance(0.05) {
+            return Cond {
+                a,
+                gt: true,
+                b: E::Lit(0.0),
+                test: Some(Test::Sign),
+            };
+        }
         let b = if self.rng.chance(0.5) {
             E::Lit(self.rng.lit(-0.5, 0.5))
         } else {
@@ -3803,7 +3819,7 @@ fn refs_arg(a: &Arg, r: &mut BTreeSet<String>, assigned: Option<&mut BTreeSet<St
 fn refs_c(c: &Cond, r: &mut BTreeSet<String>) {
     refs_e(&c.a, r);
     refs_e(&c.b, r);
-    if let Some((w, ..)) = &c.test {
+    if let Some(Test::Any(w, ..)) = &c.test {
         r.insert(w.clone());
     }
 }
@@ -4549,7 +4565,17 @@ impl R<'_> {
         }
     }
     fn c(&self, c: &Cond) -> String {
-        if let Some((w, all, at)) = &c.test {
+        if let Some(Test::Sign) = &c.test {
+            // (the dual numbers note the value as a comparison's margin)
+            return match self.dual {
+                true => format!(
+                    "{{ let a = {}; note(a.v as f64); a.v.is_sign_negative() }}",
+                    self.e(&c.a).0
+                ),
+                false => format!("({}).is_sign_negative()", self.e(&c.a).0),
+            };
+        }
+        if let Some(Test::Any(w, all, at)) = &c.test {
             let which = if *all { "all" } else { "any" };
             let test = if self.dual {
                 format!("gt{}(val, {})", self.sfx(), self.cst(&format!("{at:?}")))
