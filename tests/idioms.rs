@@ -1,7 +1,8 @@
 //! Forms new users write in their first programs, each once refused:
 //! a zip's pair taken whole (`|p| p.0 * p.1`), `if let Some(&l) =
 //! x.last()`, `any`/`all` as a branch's test (also as the body's only
-//! chain), `is_nan()` of a recorded value, and a `match` on a recorded
+//! chain), a zip with a skipped iterator (neighbours), `is_nan()` of a
+//! recorded value, and a `match` on a recorded
 //! value by guards. Each against slopes by hand, central finite
 //! differences and the plain twin, in `f64` and `f32`, and in forward mode.
 #![deny(warnings)]
@@ -51,6 +52,17 @@ macro_rules! programs {
                 } else {
                     x.iter().sum()
                 }
+            }
+
+            /// Neighbours by a zip with the iterator skipped:
+            /// `Σ (xᵢ₊₁ − xᵢ)² + x₀ x₂ + x₀ x₁` (`take(2)` of the third on
+            /// leaves one element of three; a part's iterator skipped).
+            #[tape(tangent$(, $mode)?)]
+            pub fn neighbours(#[tracked] x: &[$t]) -> $t {
+                let steps: $t = x.iter().zip(x.iter().skip(1)).map(|(a, b)| (b - a).powi(2)).sum();
+                let far: $t = x.iter().zip(x.iter().skip(2).take(2)).map(|(p, q)| p * q).sum();
+                let near: $t = x.iter().zip(x[0..2].iter().skip(1)).map(|(p, q)| p * q).sum();
+                steps + far + near
             }
 
             /// `Σ min(|rᵢ|, 1)` over the residuals that are numbers.
@@ -155,6 +167,20 @@ macro_rules! check_all {
             same(&g, &$q::gate_grad(&x).1, "gate");
             let (_, along) = gate_tangent(&x, &[1.0, -1.0, 0.5]);
             fd::close("gate tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+        }
+        for x in points {
+            let (value, g) = neighbours_grad(&x);
+            assert_eq!(value, neighbours(&x), "neighbours: the value");
+            let by_hand = [
+                -2.0 * (x[1] - x[0]) + x[2] + x[1],
+                2.0 * (x[1] - x[0]) - 2.0 * (x[2] - x[1]) + x[0],
+                2.0 * (x[2] - x[1]) + x[0],
+            ];
+            same(&g, &by_hand, "neighbours by hand");
+            same(&g, &$q::neighbours_grad(&x).1, "neighbours");
+            agree("neighbours", &|v| neighbours(v), &x, &g);
+            let (_, along) = neighbours_tangent(&x, &[1.0, -1.0, 0.5]);
+            fd::close("neighbours tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
         }
         let r: [$t; 5] = [0.3, <$t>::NAN, -1.7, 0.5, <$t>::INFINITY];
         let (value, g) = robust_grad(&r);

@@ -175,24 +175,54 @@ impl Chains {
                         "`.zip(…)` after `filter`, `rev` or `step_by`",
                     ));
                 }
-                let y = match unparen(other) {
+                // `y.iter().skip(k)`, `.take(n)`: the part of `y` they leave
+                let mut other_base = unparen(other);
+                let mut cuts: Vec<(bool, Expr)> = Vec::new();
+                while let Expr::MethodCall(c) = other_base {
+                    match c.method.to_string().as_str() {
+                        "skip" | "take" if c.args.len() == 1 => {
+                            cuts.push((c.method == "skip", c.args[0].clone()));
+                            other_base = unparen(&c.receiver);
+                        }
+                        _ => break,
+                    }
+                }
+                let y = match other_base {
                     Expr::MethodCall(c)
                         if matches!(c.method.to_string().as_str(), "iter" | "into_iter")
                             && c.args.is_empty() =>
                     {
                         &c.receiver
                     }
+                    _ if !cuts.is_empty() => return Err(err(other, "`.zip(…)` of a chain")),
                     other => other,
                 };
-                let Some((y_place, start, len)) = place_or_slice(y) else {
+                let Some((y_place, mut start, mut len)) = place_or_slice(y) else {
                     return Err(err(other, "`.zip(…)` of a chain"));
                 };
+                let cut = !cuts.is_empty();
+                // (in the order they are applied: the innermost first)
+                for (skip, n) in cuts.into_iter().rev() {
+                    let (n, l) = (paren(&n), paren(&len));
+                    if skip {
+                        start = Some(match &start {
+                            Some(s) => {
+                                let s = paren(s);
+                                syn::parse_quote!(#s + ::core::primitive::usize::min(#n, #l))
+                            }
+                            None => syn::parse_quote!(::core::primitive::usize::min(#n, #l)),
+                        });
+                        len = syn::parse_quote!(::core::primitive::usize::saturating_sub(#l, #n));
+                    } else {
+                        len = syn::parse_quote!(::core::primitive::usize::min(#l, #n));
+                    }
+                }
                 // Mica's own `for` zips whole arrays only
                 let whole = match unparen(y) {
                     Expr::Reference(r) => is_place(&r.expr),
                     other => is_place(other),
                 };
-                if !whole {
+                if !whole || cut {
                     seq.adapted = true;
                 }
                 let y = y_place;
