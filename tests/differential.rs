@@ -1159,6 +1159,7 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         ("a zip's pair named whole", count(".0) * (*")),
+        ("a zip with a neighbour", count(".iter().skip(1))")),
         ("a sign test", count(").is_sign_negative()")),
         (
             "any or all as a test",

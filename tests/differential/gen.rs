@@ -162,6 +162,9 @@ pub struct Chain {
     /// over a zip, the pair named whole (`|p| (*p.0) * (*p.1) + e`): `map`
     /// is then `v * w + e`, as the dual numbers' loop reads it
     pub whole: Option<String>,
+    /// the zipped array's iterator skips its first element
+    /// (`.zip(z.iter().skip(1))`, neighbours)
+    pub zip_skip: bool,
 }
 
 /// How a block helper takes one parameter.
@@ -2995,10 +2998,15 @@ impl Gen {
         });
         let zip = (chunks.is_none() && pairs.is_none() && self.rng.chance(0.3))
             .then(|| arrays[self.rng.below(arrays.len())].clone());
+        // (a helper's slice may be longer than its least length: its
+        // skipped part still holds one element less than that length)
+        let zip_skip = zip.as_ref().is_some_and(|z| z.len >= 2) && self.rng.chance(0.3);
         // a helper's slice may be longer than its least length
         let n = match chunk {
             Some((_, count, _)) => count,
-            None => zip.as_ref().map_or(a.len, |z| z.len.min(a.len)),
+            None => zip
+                .as_ref()
+                .map_or(a.len, |z| (z.len - usize::from(zip_skip)).min(a.len)),
         };
         let rev = self.rng.chance(0.3);
         let skip = if n > 1 && self.rng.chance(0.3) { 1 } else { 0 };
@@ -3110,6 +3118,7 @@ impl Gen {
             chunks,
             pairs,
             whole,
+            zip_skip,
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -4344,7 +4353,8 @@ impl R<'_> {
             (None, None) => format!("&{}", name(&c.v)),
         };
         if let Some(z) = &c.zip {
-            write!(s, ".zip({z}.iter())").unwrap();
+            let skip = if c.zip_skip { ".skip(1)" } else { "" };
+            write!(s, ".zip({z}.iter(){skip})").unwrap();
             pat = format!("({pat}, &{})", name(&c.w));
         }
         if c.rev {
@@ -4432,6 +4442,7 @@ impl R<'_> {
             (None, None) => (c.src.clone(), String::new()),
         };
         let len = match &c.zip {
+            Some(z) if c.zip_skip => format!("{src}.len().min({z}.len().saturating_sub(1))"),
             Some(z) => format!("{src}.len().min({z}.len())"),
             None => format!("{src}.len()"),
         };
@@ -4503,7 +4514,8 @@ impl R<'_> {
             None => {}
         }
         if let Some(z) = &c.zip {
-            write!(s, "let {} = {z}[{i}]; ", name(&c.w)).unwrap();
+            let at = if c.zip_skip { " + 1" } else { "" };
+            write!(s, "let {} = {z}[{i}{at}]; ", name(&c.w)).unwrap();
         }
         if let Some(f) = c.filter {
             let first = if c.chunks.is_some() { "[0]" } else { "" };
