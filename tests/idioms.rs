@@ -1,7 +1,8 @@
 //! Forms new users write in their first programs, each once refused:
 //! a zip's pair taken whole (`|p| p.0 * p.1`), `if let Some(&l) =
 //! x.last()`, `any`/`all` as a branch's test (also as the body's only
-//! chain), a zip with a skipped iterator (neighbours), `is_nan()` of a
+//! chain), a zip with a skipped iterator (neighbours), the ends by an
+//! iterator (`x.iter().last().unwrap()`, `nth`) and by a `let`, `is_nan()` of a
 //! recorded value, and a `match` on a recorded
 //! value by guards. Each against slopes by hand, central finite
 //! differences and the plain twin, in `f64` and `f32`, and in forward mode.
@@ -63,6 +64,15 @@ macro_rules! programs {
                 let far: $t = x.iter().zip(x.iter().skip(2).take(2)).map(|(p, q)| p * q).sum();
                 let near: $t = x.iter().zip(x[0..2].iter().skip(1)).map(|(p, q)| p * q).sum();
                 steps + far + near
+            }
+
+            /// The ends by an iterator and by a `let`:
+            /// `2 xₙ₋₁ + 3 x₁ + sin x₀ + x₀ xₙ₋₁`.
+            #[tape(tangent$(, $mode)?)]
+            pub fn iter_ends(#[tracked] x: &[$t]) -> $t {
+                let l = x.iter().last().unwrap();
+                let first = x.first().unwrap();
+                l * 2.0 + *x.iter().nth(1).unwrap() * 3.0 + x.iter().next().unwrap().sin() + first * l
             }
 
             /// `Σ min(|rᵢ|, 1)` over the residuals that are numbers.
@@ -181,6 +191,15 @@ macro_rules! check_all {
             agree("neighbours", &|v| neighbours(v), &x, &g);
             let (_, along) = neighbours_tangent(&x, &[1.0, -1.0, 0.5]);
             fd::close("neighbours tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+        }
+        for x in points {
+            let (value, g) = iter_ends_grad(&x);
+            assert_eq!(value, iter_ends(&x), "iter_ends: the value");
+            let by_hand = [x[0].cos() + x[2], 3.0, 2.0 + x[0]];
+            same(&g, &by_hand, "iter_ends by hand");
+            same(&g, &$q::iter_ends_grad(&x).1, "iter_ends");
+            let (_, along) = iter_ends_tangent(&x, &[1.0, -1.0, 0.5]);
+            fd::close("iter_ends tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
         }
         let r: [$t; 5] = [0.3, <$t>::NAN, -1.7, 0.5, <$t>::INFINITY];
         let (value, g) = robust_grad(&r);

@@ -426,6 +426,18 @@ impl Views {
 }
 
 impl VisitMut for Views {
+    /// `let l = x.last().unwrap();`: a reference to the element, as
+    /// `last` gives it (`let r = &x[i];` is followed)
+    fn visit_local_mut(&mut self, local: &mut syn::Local) {
+        syn::visit_mut::visit_local_mut(self, local);
+        if let Some(init) = &mut local.init {
+            if let Some(element) = end_element(&init.expr) {
+                *init.expr = syn::parse_quote!(&#element);
+                self.changed = true;
+            }
+        }
+    }
+
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         let stmts = std::mem::take(&mut block.stmts);
         block.stmts = self.stmts(stmts);

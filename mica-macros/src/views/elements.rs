@@ -169,7 +169,8 @@ pub(super) fn clone_from(stmt: &Stmt) -> Option<Stmt> {
 
 /// `x.last().unwrap()` or `x.first().unwrap()` of an array place, or of
 /// a part of one: its element, `x[x.len() - 1]` or `x[0]` (`x[b - 1]`,
-/// `x[a]` of `x[a..b]`).
+/// `x[a]` of `x[a..b]`); the same of `x.iter().last()`, `.next()`, and
+/// `x.iter().nth(k).unwrap()` of a whole array, `x[k]`.
 pub(super) fn end_element(e: &Expr) -> Option<Expr> {
     let Expr::MethodCall(unwrap) = unparen(e) else {
         return None;
@@ -180,16 +181,30 @@ pub(super) fn end_element(e: &Expr) -> Option<Expr> {
     let Expr::MethodCall(end) = unparen(&unwrap.receiver) else {
         return None;
     };
-    if !end.args.is_empty() {
+    // `x.iter().last()`, `.next()`, `.nth(k)`: the slice's own ends
+    let name = end.method.to_string();
+    let (receiver, method) = match (unparen(&end.receiver), name.as_str()) {
+        (Expr::MethodCall(iter), m @ ("last" | "next" | "nth"))
+            if iter.method == "iter" && iter.args.is_empty() =>
+        {
+            (&*iter.receiver, if m == "next" { "first" } else { m })
+        }
+        (_, m) => (&*end.receiver, m),
+    };
+    if end.args.len() != usize::from(method == "nth") {
         return None;
     }
     // the array, or a part of it (a view, a helper's slice given a part)
-    let (place, lo, hi) = part_of(&end.receiver)?;
-    match (end.method.to_string().as_str(), lo, hi) {
+    let (place, lo, hi) = part_of(receiver)?;
+    match (method, lo, hi) {
         ("first", None, _) => Some(syn::parse_quote!(#place[0])),
         ("first", Some(lo), _) => Some(syn::parse_quote!(#place[#lo])),
         ("last", _, None) => Some(syn::parse_quote!(#place[#place.len() - 1])),
         ("last", _, Some(hi)) => Some(syn::parse_quote!(#place[#hi - 1])),
+        ("nth", None, _) => {
+            let k = &end.args[0];
+            Some(syn::parse_quote!(#place[#k]))
+        }
         _ => None,
     }
 }
