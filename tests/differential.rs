@@ -1162,6 +1162,15 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("a zip with a neighbour", count(".iter().skip(1))")),
         ("a sign test", count(").is_sign_negative()")),
         (
+            "an end through an iterator",
+            texts
+                .iter()
+                .filter(|t| {
+                    t.contains(".iter().last().unwrap()") || t.contains(".iter().next().unwrap()")
+                })
+                .count(),
+        ),
+        (
             "any or all as a test",
             texts
                 .iter()

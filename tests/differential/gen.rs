@@ -56,6 +56,9 @@ pub enum Ix {
     /// the first element (`*h.first().unwrap()`), or the last (with the
     /// flag, `*h.last().unwrap()`); as a method's receiver without the `*`
     End(bool),
+    /// the same through an iterator: `*h.iter().next().unwrap()`, or
+    /// `*h.iter().last().unwrap()` (with the flag)
+    IterEnd(bool),
 }
 
 #[derive(Clone, Debug)]
@@ -695,7 +698,10 @@ impl Gen {
                 3 if !s.arrays.is_empty() => {
                     let a = s.arrays[self.rng.below(s.arrays.len())].clone();
                     let ix = if VIEWS && !a.out && self.rng.chance(0.08) {
-                        Ix::End(self.rng.chance(0.5))
+                        match self.rng.chance(0.3) {
+                            true => Ix::IterEnd(self.rng.chance(0.5)),
+                            false => Ix::End(self.rng.chance(0.5)),
+                        }
                     } else {
                         self.pick_ix(s, &a, false)
                     };
@@ -4124,6 +4130,8 @@ impl R<'_> {
             Ix::Borrowed(c) => format!("{{ let r = &{arr}; r[{c}] }}"),
             Ix::End(false) => format!("*{arr}.first().unwrap()"),
             Ix::End(true) => format!("*{arr}.last().unwrap()"),
+            Ix::IterEnd(false) => format!("*{arr}.iter().next().unwrap()"),
+            Ix::IterEnd(true) => format!("*{arr}.iter().last().unwrap()"),
             Ix::Var(i, true) => match len {
                 Some(l) => format!("{arr}[{i} % {l}]"),
                 None => format!("{arr}[{i} % {arr}.len()]"),
@@ -4172,7 +4180,9 @@ impl R<'_> {
                 (format!("{{ let qi = {i} - {}; {a}[qi] }}", -k), false)
             }
             // a block: parenthesised as an operand or a receiver
-            E::Index(a, ix @ (Ix::Borrowed(_) | Ix::End(_))) => (self.ix(a, ix, None), false),
+            E::Index(a, ix @ (Ix::Borrowed(_) | Ix::End(_) | Ix::IterEnd(_))) => {
+                (self.ix(a, ix, None), false)
+            }
             E::Index(a, ix) => (self.ix(a, ix, None), true),
             E::Index2(m, ix, r, jx, c) => {
                 let one = |x: &Ix, n: usize| match x {
@@ -4182,7 +4192,7 @@ impl R<'_> {
                     Ix::Off(i, k) => format!("{i} + {k}"),
                     Ix::Twice(i) => format!("2 * {i}"),
                     Ix::Borrowed(k) => k.to_string(),
-                    Ix::End(_) => unreachable!("a matrix's rows are indexed"),
+                    Ix::End(_) | Ix::IterEnd(_) => unreachable!("a matrix's rows are indexed"),
                 };
                 (format!("{m}[{}][{}]", one(ix, *r), one(jx, *c)), true)
             }
