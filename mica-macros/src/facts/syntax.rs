@@ -296,8 +296,9 @@ pub fn get_tested(
             )
         }
     };
-    // `x.get(a..b)`: `a <= b && b <= len`, and the part borrowed
-    if let Some(range) = got_range(m) {
+    // `x.get(a..b)`: `a <= b && b <= len`, and the part borrowed; else
+    // `at < len`, and the element
+    let (test, bind): (Expr, syn::Stmt) = if let Some(range) = got_range(m) {
         let syn::Pat::Ident(p) = &some.elems[0] else {
             return None;
         };
@@ -317,46 +318,37 @@ pub fn get_tested(
             (None, None) => syn::parse_quote!(&#x[#at..#upto]),
             _ => syn::parse_quote!(&#x[#first + #at..#first + #upto]),
         };
-        let mut then_branch = i.then_branch.clone();
-        then_branch
-            .stmts
-            .insert(0, syn::parse_quote!(let #p = #part;));
-        let else_branch = i
-            .else_branch
-            .as_ref()
-            .map(|(e, rest)| quote::quote!(#e #rest));
-        return Some((
-            lines,
-            syn::parse_quote!(if #at <= #upto && #upto <= #len #then_branch #else_branch),
-        ));
-    }
-    let bind: syn::Stmt = match &some.elems[0] {
-        syn::Pat::Ident(p) if copied && p.by_ref.is_none() && p.subpat.is_none() => {
-            syn::parse_quote!(let #p = #element;)
-        }
-        syn::Pat::Reference(r) if r.mutability.is_none() && !copied => {
-            let p = &r.pat;
-            syn::parse_quote!(let #p = #element;)
-        }
-        syn::Pat::Ident(p)
-            if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() =>
-        {
-            syn::parse_quote!(let #p = &#element;)
-        }
-        syn::Pat::Wild(_) => syn::parse_quote!(let _ = #at;),
-        _ => return None,
+        (
+            syn::parse_quote!(#at <= #upto && #upto <= #len),
+            syn::parse_quote!(let #p = #part;),
+        )
+    } else {
+        let bind: syn::Stmt = match &some.elems[0] {
+            syn::Pat::Ident(p) if copied && p.by_ref.is_none() && p.subpat.is_none() => {
+                syn::parse_quote!(let #p = #element;)
+            }
+            syn::Pat::Reference(r) if r.mutability.is_none() && !copied => {
+                let p = &r.pat;
+                syn::parse_quote!(let #p = #element;)
+            }
+            syn::Pat::Ident(p)
+                if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() =>
+            {
+                syn::parse_quote!(let #p = &#element;)
+            }
+            syn::Pat::Wild(_) => syn::parse_quote!(let _ = #at;),
+            _ => return None,
+        };
+        lines.push(syn::parse_quote!(let #at: usize = ::core::convert::identity(#index);));
+        (syn::parse_quote!(#at < #len), bind)
     };
-    lines.push(syn::parse_quote!(let #at: usize = ::core::convert::identity(#index);));
     let mut then_branch = i.then_branch.clone();
     then_branch.stmts.insert(0, bind);
     let else_branch = i
         .else_branch
         .as_ref()
         .map(|(e, rest)| quote::quote!(#e #rest));
-    Some((
-        lines,
-        syn::parse_quote!(if #at < #len #then_branch #else_branch),
-    ))
+    Some((lines, syn::parse_quote!(if #test #then_branch #else_branch)))
 }
 
 /// The `x.get(i)` of `x.get(i).copied().unwrap_or(d)` (or `.cloned()`).

@@ -43,19 +43,6 @@ pub(super) fn expr_gives_value(expr: &Expr) -> bool {
 }
 
 impl Sweep<'_> {
-    /// `x.get(i)` written as the test it makes (`facts::syntax::get_tested`):
-    /// its lines, then the branch.
-    pub(super) fn lower_tested(
-        &mut self,
-        (lines, tested): (Vec<Stmt>, syn::ExprIf),
-        out: &mut TokenStream,
-    ) -> syn::Result<Lowered> {
-        for line in &lines {
-            self.lower_stmt(line, out)?;
-        }
-        self.lower_if(&tested, out)
-    }
-
     /// `if cond { … } else { … }`: each arm a region, the arm taken recorded.
     pub(super) fn lower_if(
         &mut self,
@@ -64,20 +51,6 @@ impl Sweep<'_> {
     ) -> syn::Result<Lowered> {
         if let Expr::Let(l) = &*i.cond {
             if self.mentions_active(&i.cond) {
-                if let Some(m) = crate::facts::syntax::got(l) {
-                    let (array, _, _) = crate::facts::syntax::got_from(&m.receiver);
-                    if self.is_recorded_array(array) {
-                        let at = [
-                            self.names.fresh("at"),
-                            self.names.fresh("lo"),
-                            self.names.fresh("hi"),
-                        ];
-                        let tested = crate::facts::syntax::get_tested(i, [&at[0], &at[1], &at[2]]);
-                        if let Some(tested) = tested {
-                            return self.lower_tested(tested, out);
-                        }
-                    }
-                }
                 let get = match crate::facts::syntax::strip_parens(&l.expr) {
                     Expr::MethodCall(m) if m.method == "get" && m.args.len() == 1 => {
                         Some(matches!(

@@ -15,16 +15,6 @@ impl Sweep<'_> {
         if let Some(lowered) = self.array_method(m, expr, out) {
             return lowered;
         }
-        // `x.get(i).copied().unwrap_or(d)` of a recorded array: the branch
-        if let Some(get) = crate::facts::syntax::got_or(m) {
-            if self.is_recorded_array(crate::facts::syntax::got_from(&get.receiver).0) {
-                let names = ["at", "lo", "hi", "v"].map(|w| self.names.fresh(w));
-                let [a, b, c, d] = &names;
-                if let Some(tested) = crate::facts::syntax::get_or(m, [a, b, c, d]) {
-                    return self.lower_tested(tested, out);
-                }
-            }
-        }
         let hint = self.hint.take();
         let name = m.method.to_string();
         let receiver_active = self.mentions_active(&m.receiver);

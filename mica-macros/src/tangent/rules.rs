@@ -14,19 +14,6 @@ const COPIES: &[&str] = &["clone", "to_vec", "to_owned", "into"];
 
 impl Tan<'_> {
     pub(crate) fn method(&mut self, m: &ExprMethodCall, pre: &mut TokenStream) -> Val {
-        // `x.get(i).copied().unwrap_or(d)`: the branch, as the reverse
-        // sweep reads it
-        let got = crate::facts::syntax::got_or(m);
-        if got.is_some_and(|get| super::activity::mentions(&get.receiver, &self.active)) {
-            let names = ["at", "lo", "hi", "v"].map(|w| self.fresh(w));
-            let [a, b, c, d] = &names;
-            if let Some((lines, tested)) = crate::facts::syntax::get_or(m, [a, b, c, d]) {
-                // the element's name, new here, holds a value with a slope
-                self.active.insert(d.to_string());
-                let block: syn::Expr = syn::parse_quote!({ #(#lines)* #tested });
-                return self.expr(&block, pre);
-            }
-        }
         let name = m.method.to_string();
         let method = &m.method;
         let x = self.expr(&m.receiver, pre);

@@ -2,26 +2,37 @@
 //! of a part, `first()` and `last()` as `get`s, and a `match` by guards
 //! as an `if` chain.
 
-use super::places::{part_of, unparen};
+use super::places::part_of;
 use super::Views;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Pat};
 
 impl Views {
-    /// `if let Some(part) = x.get(a..b)`, `if let Some(v) = x.last()` and a
-    /// `match` by guards, rewritten in place.
+    /// `if let Some(v) = x.get(i)` (of a range too, and `x.last()`),
+    /// `x.get(i).copied().unwrap_or(d)` and a `match` by guards, rewritten
+    /// in place.
     pub(super) fn tested(&mut self, e: &mut Expr) {
-        // `if let Some(part) = x.get(a..b)`: the test `get` makes, and the
-        // part a view of the branch (`facts::syntax::get_tested`)
+        // `if let Some(v) = x.get(i)`, `x.get(a..b)`: the test `get` makes
         if let Expr::If(i) = e {
             if let Expr::Let(l) = &mut *i.cond {
                 if ends_as_get(&mut l.expr) {
                     self.changed = true;
                 }
             }
-            if let Some(tested) = self.got_part(i) {
+            if let Some(tested) = self.got(i) {
                 *e = tested;
+                self.changed = true;
+            }
+        }
+        // `x.get(i).copied().unwrap_or(d)`: the branch it is
+        let unwrapped =
+            matches!(e, Expr::MethodCall(m) if crate::facts::syntax::got_or(m).is_some());
+        if let (true, Expr::MethodCall(m)) = (unwrapped, &*e) {
+            let names = ["at", "lo", "hi", "v"].map(|w| self.fresh(w));
+            let [a, b, c, d] = &names;
+            if let Some((lines, tested)) = crate::facts::syntax::get_or(m, [a, b, c, d]) {
+                *e = syn::parse_quote!({ #(#lines)* #tested });
                 self.changed = true;
             }
         }
@@ -34,15 +45,15 @@ impl Views {
         }
     }
 
-    /// `if let Some(part) = x.get(a..b) { … } else { … }` as the block of
-    /// the test `get` makes: `{ let at = a; let at_end = b; if at <= at_end
-    /// && at_end <= x.len() { let part = &x[at..at_end]; … } else { … } }`.
-    fn got_part(&mut self, i: &syn::ExprIf) -> Option<Expr> {
+    /// `if let Some(v) = x.get(i) { … } else { … }` as the block of the
+    /// test `get` makes (`facts::syntax::get_tested`), written once here
+    /// for both sweeps: `{ let at = i; if at < x.len() { let v = &x[at];
+    /// … } else { … } }`; of a range, `{ let at = a; let at_end = b; if at
+    /// <= at_end && at_end <= x.len() { let part = &x[at..at_end]; … } … }`,
+    /// the part then a view.
+    fn got(&mut self, i: &syn::ExprIf) -> Option<Expr> {
         let Expr::Let(l) = &*i.cond else { return None };
-        let m = crate::facts::syntax::got(l)?;
-        if !matches!(unparen(&m.args[0]), Expr::Range(_)) {
-            return None;
-        }
+        crate::facts::syntax::got(l)?;
         let at = [self.fresh("at"), self.fresh("lo"), self.fresh("hi")];
         let (lines, tested) = crate::facts::syntax::get_tested(i, [&at[0], &at[1], &at[2]])?;
         Some(syn::parse_quote!({ #(#lines)* #tested }))
@@ -152,7 +163,9 @@ impl<'ast> Visit<'ast> for PlainGuard {
     }
 }
 
-/// Each use of a name as a value, the name given.
+/// Each use of a name as a value, the name given (with the new name's own
+/// span: `helpers::subst::Rename` gives each use its old span, which would
+/// not see the scrutinee's `let`, made at the macro's own site).
 struct RenameTo(syn::Ident, syn::Ident);
 
 impl VisitMut for RenameTo {
