@@ -185,6 +185,7 @@ fn write_crate(dir: &Path, programs: &[gen::Program]) -> Vec<usize> {
          use mica::tape;\n",
     );
     lib.push_str(CUSTOM);
+    lib.push_str(gen::BOUNDS);
     let mut starts = Vec::new();
     for (i, p) in programs.iter().enumerate() {
         lib.push('\n');
@@ -1270,4 +1271,74 @@ fn the_generator_writes_views_and_chunk_loops() {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 3, "{what}: in {n} of 300 programs");
     }
+}
+
+/// Short loops over literal ranges are written out by the adjoint that
+/// takes shortcuts (`lower/unroll.rs`) and kept by the plain one, so the
+/// generator must write them: up, `.rev()`, inside another loop, and over
+/// the length of a local array made by a literal; and loops over a named
+/// bound (`0..K3`), which stay loops, for the shortcuts loops take.
+#[test]
+fn the_generator_writes_short_literal_loops() {
+    let texts: Vec<String> = (0..300)
+        .map(|i| gen::render(&gen::generate(7_000_003 * 11 + i), i as usize))
+        .collect();
+    // the trip count of a `for` head over a literal range, and its indent
+    fn trips(line: &str) -> Option<(usize, usize)> {
+        let indent = line.len() - line.trim_start().len();
+        let (_, range) = line.trim_start().strip_prefix("for ")?.split_once(" in ")?;
+        let range = range.strip_suffix(" {")?;
+        let (range, _) = match range.strip_suffix(".rev()") {
+            Some(r) => (r.strip_prefix('(')?.strip_suffix(')')?, true),
+            None => (range, false),
+        };
+        let (lo, hi) = range.split_once("..")?;
+        let (lo, hi): (usize, usize) = (lo.parse().ok()?, hi.parse().ok()?);
+        Some((hi.checked_sub(lo)?, indent))
+    }
+    let short = |t: &String, ok: &dyn Fn(&str, usize) -> bool| {
+        t.lines()
+            .any(|l| matches!(trips(l), Some((n, indent)) if n <= 4 && ok(l, indent)))
+    };
+    let up = texts
+        .iter()
+        .filter(|t| short(t, &|l, _| !l.contains(".rev()")))
+        .count();
+    let back = texts
+        .iter()
+        .filter(|t| short(t, &|l, _| l.contains(".rev()")))
+        .count();
+    let nested = texts
+        .iter()
+        .filter(|t| short(t, &|_, indent| indent > 4))
+        .count();
+    let by_len = texts
+        .iter()
+        .filter(|t| {
+            t.lines()
+                .any(|l| l.trim_start().starts_with("for ") && l.ends_with(".len() {"))
+        })
+        .count();
+    let named = texts
+        .iter()
+        .filter(|t| {
+            t.lines()
+                .any(|l| l.trim_start().starts_with("for ") && l.contains("..K"))
+        })
+        .count();
+    for (what, n) in [
+        ("a loop over a named bound, kept a loop", named),
+        ("a short loop up a literal range", up),
+        ("a short literal loop inside another block", nested),
+        ("a loop over a length", by_len),
+    ] {
+        println!("{what}: in {n} of 300 programs");
+        assert!(n >= 10, "{what}: in {n} of 300 programs");
+    }
+    // rarer, as `.rev()` loops are
+    println!("a short loop down a literal range: in {back} of 300 programs");
+    assert!(
+        back >= 5,
+        "a short loop down a literal range: in {back} of 300 programs"
+    );
 }

@@ -50,6 +50,13 @@ macro_rules! suite {
             // `same` (bit for bit) and `POINTS`
             slice_checks!();
 
+            // named bounds: a short loop over a literal range is written
+            // out, and these programs are about the reads' runs
+            const N2: usize = 2;
+            const N3: usize = 3;
+            const N4: usize = 4;
+            const N5: usize = 5;
+
             twin! {
                 fn shifts, shifts_window
                 (w: [R; 6] => [R; 6];
@@ -57,14 +64,14 @@ macro_rules! suite {
                 {
                     let h = vec![0.5, -0.25, 1.0, 2.0, 0.75, -1.5];
                     let mut loss = 0.0;
-                    for r in 0..2 {
+                    for r in 0..N2 {
                         let mut z = 0.5;
                         // run-time ends; `j`, `j + e`, `e + j`, `j - e`
                         for j in lo..hi {
                             z += w[j] * x[j + o] - y[o + j] * w[j - lo] + v[j - lo];
                         }
                         // literal offsets, a row of `y`, a local `vec!`
-                        for j in 1..5 {
+                        for j in 1..N5 {
                             z += x[j - 1] * w[j + 1] + y[r * 6 + j] * h[j] - w[j] * h[j + 1];
                         }
                         loss = loss * 0.5 + z.sin();
@@ -77,7 +84,7 @@ macro_rules! suite {
                 (w: [R; 6] => [R; 6]; x: &[$r], o: usize) -> loss
                 {
                     let mut loss = 0.0;
-                    for j in 0..4 {
+                    for j in 0..N4 {
                         // borrowed, compared, a receiver, a cast, a call's
                         // argument, and read only on some iterations
                         let b = &x[j];
@@ -97,7 +104,7 @@ macro_rules! suite {
                 (w: [R; 6] => [R; 6]; x: &[$r], k: usize, n: usize) -> loss
                 {
                     let mut loss = 0.0;
-                    for j in 0..3 {
+                    for j in 0..N3 {
                         // `(k - 1) * 3` is never worked out when `k` is 0
                         if k > 0 {
                             loss += w[j] * x[(k - 1) * 3 + j];
@@ -115,7 +122,7 @@ macro_rules! suite {
             #[tape]
             pub fn by_ref(#[tracked] w: [R; 6], x: &[$r], o: &usize) -> R {
                 let mut t = 0.0;
-                for j in 0..3 {
+                for j in 0..N3 {
                     t += w[j + o] * x[j + 2 * o] * w[j];
                 }
                 t

@@ -30,28 +30,34 @@ macro_rules! suite {
             // `same` (bit for bit) and `POINTS`
             slice_checks!();
 
+            // named bounds: a short loop over a literal range is written
+            // out, and these programs are about the loops' shortcuts
+            const N2: usize = 2;
+            const N3: usize = 3;
+            const N4: usize = 4;
+
             twin! {
                 fn sums, sums_window
                 (w: [R; 6] => [R; 6], m: [[R; 3]; 2] => [[R; 3]; 2]; x: [R; 12], o: usize) -> loss
                 {
                     let mut loss = 0.0;
-                    for i in 0..2 {
+                    for i in 0..N2 {
                         // an inner product: forward
                         let mut z = 0.25;
                         for j in 0..6 {
                             z += w[j] * x[i * 6 + j];
                         }
                         // shifted indices and a row: forward
-                        for j in 0..3 {
+                        for j in 0..N3 {
                             z -= w[j + o] * w[j + o] - m[i][j].sin();
                         }
-                        for j in 1..4 {
+                        for j in 1..N4 {
                             z += (w[o + j] * x[j - 1]).cos();
                         }
                         // backward: the carried adjoint changes; `w[o]`
                         // every time; `w` at `j` and `j + 1`; `u` is made
                         // outside the loop
-                        for j in 0..3 {
+                        for j in 0..N3 {
                             z = z * 0.5 + w[j + 1] * m[i][j];
                         }
                         for j in 0..12 {
@@ -61,7 +67,7 @@ macro_rules! suite {
                             z += w[j] * w[j + 1] * x[j];
                         }
                         let u = m[i][0] * m[i][2];
-                        for j in 0..3 {
+                        for j in 0..N3 {
                             z += w[j] * u;
                         }
                         // not fused (see `fuse.rs`): its reverse runs after it
@@ -75,22 +81,22 @@ macro_rules! suite {
                 (w: [R; 6] => [R; 6], v: R => R; x: [R; 12], o: usize) -> loss
                 {
                     let mut loss = v;
-                    for r in 0..2 {
+                    for r in 0..N2 {
                         let mut h = [0.0; 4];
                         // writes, then increments: forward
-                        for j in 0..4 {
+                        for j in 0..N4 {
                             h[j] = (w[j] * x[r * 4 + j]).sin();
                         }
-                        for j in 0..4 {
+                        for j in 0..N4 {
                             h[j] += w[j + o] * w[j + o];
                         }
                         let mut s = 0.0;
-                        for j in 0..4 {
+                        for j in 0..N4 {
                             s += h[j] * h[j] - x[j];
                         }
                         // the reads of `h` are kept per iteration, and
                         // `v` is made outside the loop: backward
-                        for j in 0..4 {
+                        for j in 0..N4 {
                             s += h[j] * v;
                         }
                         loss = loss * 0.75 + s;
@@ -103,7 +109,7 @@ macro_rules! suite {
                 (w: [R; 6] => [R; 6]; x: [R; 12], lo: usize, hi: usize) -> loss
                 {
                     let mut loss = 0.0;
-                    for r in 0..2 {
+                    for r in 0..N2 {
                         // ends known only at run time: empty, reversed or
                         // not starting at zero
                         let mut z = 0.5;
@@ -128,7 +134,7 @@ macro_rules! suite {
                         q[i] = q0[i];
                     }
                     let mut flux = [0.0; 7];
-                    for _step in 0..3 {
+                    for _step in 0..N3 {
                         for i in 0..7 {
                             flux[i] = 0.5 * c * (q[i] + q[i + 1] + c * (q[i] - q[i + 1]));
                         }
@@ -154,17 +160,17 @@ macro_rules! suite {
                     // a layer into a local `vec!`, read by the next layer:
                     // the reverse reads `w` and `h` again through slices
                     let mut h = vec![0.0; 4];
-                    for j in 0..4 {
+                    for j in 0..N4 {
                         let mut s = v[j];
-                        for i in 0..3 {
+                        for i in 0..N3 {
                             s += w[j * 3 + i] * x[i];
                         }
                         h[j] = s.tanh();
                     }
                     let mut loss = 0.0;
-                    for k in 0..3 {
+                    for k in 0..N3 {
                         let mut s = 0.0;
-                        for i in 0..4 {
+                        for i in 0..N4 {
                             s += w[k * 4 + i] * h[i];
                         }
                         loss = loss * 0.5 + s * s;

@@ -4046,7 +4046,30 @@ struct R<'p> {
     id: usize,
 }
 
+/// The named bounds a loop may be written with (see `R::bound`), put
+/// before the programs.
+pub const BOUNDS: &str = "\n/// Loop bounds by name: a loop over one is not written out.\n\
+    pub const K0: usize = 0;\npub const K1: usize = 1;\npub const K2: usize = 2;\n\
+    pub const K3: usize = 3;\npub const K4: usize = 4;\npub const K5: usize = 5;\n\
+    pub const K6: usize = 6;\npub const K7: usize = 7;\npub const K8: usize = 8;\n";
+
 impl R<'_> {
+    /// A literal loop bound `n` as written: the literal, or in about half
+    /// the loops (by the program and the counter's name) a named constant.
+    /// The adjoint that takes shortcuts writes a short loop over a literal
+    /// range out (`lower/unroll.rs`) and keeps one over a named bound, so
+    /// both, and the shortcuts loops take, are written.
+    fn bound(&self, var: &str, n: usize) -> String {
+        let h = var
+            .bytes()
+            .fold(self.id, |h, b| h.wrapping_mul(31).wrapping_add(b as usize));
+        if n <= 8 && h % 2 == 0 {
+            format!("K{n}")
+        } else {
+            n.to_string()
+        }
+    }
+
     fn n(&self, name: &str) -> String {
         if self.used.contains(name) {
             name.to_string()
@@ -4863,9 +4886,18 @@ impl R<'_> {
             }
             S::For(f, body) => {
                 let head = match f {
-                    For::Range(i, n) => format!("{} in 0..{n}", self.n(i)),
-                    For::Span(i, lo, hi) => format!("{} in {lo}..{hi}", self.n(i)),
-                    For::Back(i, lo, hi) => format!("{} in ({lo}..{hi}).rev()", self.n(i)),
+                    For::Range(i, n) => format!("{} in 0..{}", self.n(i), self.bound(i, *n)),
+                    For::Span(i, lo, hi) => {
+                        format!("{} in {lo}..{}", self.n(i), self.bound(i, *hi))
+                    }
+                    // rarer: a named bound in a quarter of them
+                    For::Back(i, lo, hi) => {
+                        let hi = match self.bound(&format!("{i}{i}"), *hi) {
+                            b if b.starts_with('K') => self.bound(i, *hi),
+                            _ => hi.to_string(),
+                        };
+                        format!("{} in ({lo}..{hi}).rev()", self.n(i))
+                    }
                     For::Tail(j, i) => format!("{} in {} + 1..3", self.n(j), self.n(i)),
                     For::Iter(a, arr, _) => format!("{} in {arr}.iter()", self.n(a)),
                     For::Len(i, arr) => format!("{} in 0..{arr}.len()", self.n(i)),
