@@ -41,6 +41,21 @@ macro_rules! programs {
                 total
             }
 
+            /// The program over a named bound, which stays a loop
+            /// (over `1..3` the loop is written out, and nothing is fused).
+            #[tape$(($mode))?]
+            pub fn recurrence_named(#[tracked] w: $t) -> $t {
+                const LAST: usize = 3;
+                let mut h = vec![0.0; LAST];
+                h[0] = w;
+                let mut total = 0.0;
+                for i in 1..LAST {
+                    h[i] = h[i - 1] * w;
+                    total += h[i];
+                }
+                total
+            }
+
             /// A scalar carried in `acc[0]`.
             #[tape$(($mode))?]
             pub fn carried_in_element(#[tracked] w: $t, x: &[$t]) -> $t {
@@ -364,6 +379,9 @@ macro_rules! check_all {
         for p in points {
             let w = p[0];
             // by hand: d(w² + w³)/dw
+            let (value, g) = recurrence_named_grad(w);
+            close(value, w * w + w * w * w, "recurrence_named value");
+            close(g, 2.0 * w + 3.0 * w * w, "recurrence_named slope by hand");
             let (value, g) = recurrence_grad(w);
             close(value, w * w + w * w * w, "recurrence value");
             close(g, 2.0 * w + 3.0 * w * w, "recurrence slope by hand");

@@ -12,13 +12,26 @@ pub struct Errors {
 
 impl Extend<syn::Error> for Errors {
     fn extend<I: IntoIterator<Item = syn::Error>>(&mut self, errors: I) {
-        self.list.extend(errors);
+        for error in errors {
+            self.push(error);
+        }
     }
 }
 
 impl Errors {
+    /// Keeps an error, once: the same message at the same place (a short
+    /// loop written out once per iteration, `lower/unroll.rs`) is said once.
     pub fn push(&mut self, error: syn::Error) {
-        self.list.push(error);
+        let key = |e: &syn::Error| -> Vec<String> {
+            e.clone()
+                .into_iter()
+                .map(|e| format!("{:?} {e}", e.span()))
+                .collect()
+        };
+        let new = key(&error);
+        if !self.list.iter().any(|e| key(e) == new) {
+            self.list.push(error);
+        }
     }
 
     pub fn at<T: ToTokens, M: Display>(&mut self, tokens: T, message: M) {

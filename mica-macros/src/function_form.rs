@@ -321,7 +321,10 @@ fn backward_fn(
     let body = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, body);
     quote! {
         #attrs
-        #[allow(dead_code, unreachable_code, clippy::too_many_arguments, clippy::needless_late_init, clippy::let_and_return)]
+        // a short loop written out (`lower/unroll.rs`) puts literals where
+        // its counter was read: comparisons and arithmetic of constants,
+        // and a value set before it that its last copy overwrites unread
+        #[allow(dead_code, unreachable_code, unused_assignments, unused_comparisons, clippy::all)]
         #signature #body
     }
 }

@@ -50,6 +50,7 @@ mod loops;
 mod placeholders;
 mod snapshots;
 mod stmts;
+mod unroll;
 mod walls;
 mod whole;
 pub use crate::facts::stability::Stability;

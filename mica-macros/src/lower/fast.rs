@@ -451,7 +451,7 @@ mod tests {
             ),
             (
                 "constant range",
-                "for i in 0..n { for j in 0..4 { t += w[j] * x[i * 4 + j]; } }",
+                "for i in 0..n { for j in 0..N4 { t += w[j] * x[i * 4 + j]; } }",
             ),
         ] {
             let code = forward(&format!(
@@ -480,21 +480,21 @@ mod tests {
                 let mut c = vec![0.0; 4];
                 let mut t = 0.0;
                 let mut k = 0;
-                for j in 0..4 {
+                for j in 0..N4 {
                     c[j] = 1.0;
                     t += w[j] * a[j] * b[j] * c[j] * x[2 * j] * x[k + j];
                     t += w[j] * (0..2).map(|i| x[i]).sum::<f64>() * x[j].abs() * *&x[j];
                     k += 1;
                 }
-                for j in 0..=3 {
+                for j in 0..=N3 {
                     t += w[j] * x[j];
                 }
-                for j in 0..4 {
+                for j in 0..N4 {
                     t = t * x[j + n / 2];
                 }
                 let v = [1.0, 2.0];
                 let v = [v[0], v[1], 3.0, 4.0];
-                for j in 0..4 {
+                for j in 0..N4 {
                     t += w[j] * v[j];
                 }
                 t
@@ -517,7 +517,7 @@ mod tests {
         let code = forward(
             "fn f(#[tracked] w: &[f64], x: &[f64]) -> f64 {
                 let mut t = 0.0;
-                for j in 0..3 {
+                for j in 0..N3 {
                     let a = [x[j], mica::detach(w[j])];
                     t += w[j] * a[0];
                 }

@@ -76,9 +76,9 @@ pub(crate) fn inner_loop(body: &str) -> String {
     format!(
         "fn f(#[tracked] w: &[f64], #[tracked] s: f64) -> f64 {{
             let mut t = 0.0;
-            for _ in 0..2 {{
+            for _ in 0..N2 {{
                 let mut z = s;
-                for j in 0..2 {{
+                for j in 0..N2 {{
                     {body}
                 }}
                 t += z.sin();
@@ -123,7 +123,7 @@ fn the_recurrence_through_an_array_is_not_fused() {
             let mut h = vec![0.0; 3];
             h[0] = w;
             let mut total = 0.0;
-            for i in 1..3 {
+            for i in 1..N3 {
                 h[i] = h[i - 1] * w;
                 total += h[i];
             }
@@ -361,7 +361,7 @@ fn a_loop_keeping_its_largest_value_is_a_selection() {
         "",
         "fn f(#[tracked] x: &[f64]) -> f64 {
             let mut t = 0.0;
-            for r in 0..2 {
+            for r in 0..N2 {
                 let mut m = 0.0;
                 for j in 0..x.len() {
                     m = m.max(x[j] + r as f64);

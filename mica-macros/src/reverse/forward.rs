@@ -51,15 +51,15 @@ mod tests {
     #[test]
     fn shifted_indices_and_rows_run_forward() {
         for (index, range) in [
-            ("w[j + o]", "0..4"),
-            ("w[o + j]", "0..4"),
-            ("w[j - 1]", "1..5"),
-            ("w[2 * j]", "0..2"),
+            ("w[j + o]", "0..N4"),
+            ("w[o + j]", "0..N4"),
+            ("w[j - 1]", "1..N5"),
+            ("w[2 * j]", "0..N2"),
         ] {
             let f = format!(
                 "fn f(#[tracked] w: &[f64], o: usize) -> f64 {{
                     let mut t = 0.0;
-                    for _ in 0..2 {{
+                    for _ in 0..N2 {{
                         let mut z = 0.0;
                         for j in {range} {{
                             z += {index} * {index};
@@ -73,9 +73,9 @@ mod tests {
         }
         let f = "fn f(#[tracked] m: [[f64; 3]; 2]) -> f64 {
             let mut t = 0.0;
-            for i in 0..2 {
+            for i in 0..N2 {
                 let mut z = 0.0;
-                for j in 0..3 {
+                for j in 0..N3 {
                     z -= m[i][j].sin();
                 }
                 t += z * z;

@@ -247,7 +247,7 @@ mod tests {
                 let mut t = 0.0;
                 for i in 0..n {
                     let mut z = 0.0;
-                    for j in 0..4 {
+                    for j in 0..N4 {
                         z += w[j] * x[j] * y[2 * j] * v[j];
                     }
                     t += z.tanh();
@@ -255,7 +255,7 @@ mod tests {
                 t
             }",
         );
-        assert!(code.contains("= & mut (* d_w) [.. 4] ;"), "{code}");
+        assert!(code.contains("= & mut (* d_w) [.. N4] ;"), "{code}");
         assert!(!code.contains("& x ["), "{code}");
         assert!(!code.contains("& y ["), "{code}");
         assert!(!code.contains("& v ["), "{code}");
@@ -266,13 +266,13 @@ mod tests {
         let code = backward(
             "fn f(#[tracked] w: &[f64], x: &[f64]) -> f64 {
                 let mut h = vec![0.0; 4];
-                for j in 0..4 {
+                for j in 0..N4 {
                     h[j] = (w[j] * x[j]).tanh();
                 }
                 let mut t = 0.0;
-                for k in 0..2 {
+                for k in 0..N2 {
                     let mut s = 0.0;
-                    for i in 0..4 {
+                    for i in 0..N4 {
                         s += w[k * 4 + i] * h[i];
                     }
                     t = t * 0.5 + s * s;
@@ -280,8 +280,8 @@ mod tests {
                 t
             }",
         );
-        assert!(code.contains("= & h [.. 4] ;"), "{code}");
-        assert!(code.contains("= & w [k * 4 ..] [.. 4] ;"), "{code}");
+        assert!(code.contains("= & h [.. N4] ;"), "{code}");
+        assert!(code.contains("= & w [k * 4 ..] [.. N4] ;"), "{code}");
         // the index temporary `k * 4 + i` is not written in the reverse
         assert_eq!(code.matches("= k * 4 + i ;").count(), 1, "{code}");
     }
@@ -318,7 +318,7 @@ mod tests {
                 "fn f(#[tracked] w: &[f64]) -> f64 {{
                     let mut k = 3;
                     let mut t = 0.0;
-                    for _ in 0..2 {{
+                    for _ in 0..N2 {{
                         let mut z = 0.0;
                         for j in {range} {{
                             z += w[j] * w[j];

@@ -6,11 +6,11 @@ fn zeros(n: usize) -> Vec<f64> {
 }
 
 #[mica::tape]
-fn loss(#[tracked] x: f64) -> f64 {
+fn loss(#[tracked] x: f64, steps: usize) -> f64 {
     let w = vec![x.sin(), x.cos(), x * x];
     let mut prev = zeros(3);
     let mut s = 0.0;
-    for _ in 0..2 {
+    for _ in 0..steps {
         s += prev[0] * prev[1];
         prev = w.clone();
     }

@@ -1,0 +1,282 @@
+//! Short loops over a literal range, written out. `for i in 0..3 { s +=
+//! x[i]; }` becomes `{ s += x[0]; } { s += x[1]; } { s += x[2]; }`,
+//! lowered as straight-line code: its values live in registers, not on a
+//! loop's tape, its indices are literals, and its reverse is the
+//! straight-line reverse. Rust runs the
+//! copies exactly as it runs the loop, so the rewrite cannot change a
+//! value or a slope; only the adjoint that takes shortcuts makes it (the
+//! plain adjoint, which the generator compares against, keeps the loop).
+
+use super::*;
+use crate::facts::syntax::strip_parens;
+use syn::visit_mut::{self, VisitMut};
+
+/// The most iterations written out.
+const MOST_TRIPS: i128 = 4;
+/// The largest body written out, in tokens, times its trip count.
+const MOST_TOKENS: usize = 1200;
+
+impl Sweep<'_> {
+    /// The body of `f` once per iteration, each a block with the counter's
+    /// value written where it is read, if its range is a literal one
+    /// (`a..b`, `a..=b`, or either in parentheses with `.rev()`) of at most
+    /// four iterations, its pattern a name or `_`, it has no label, and its
+    /// body is short and leaves no iteration early.
+    pub(super) fn unrolled(&self, f: &syn::ExprForLoop) -> Option<Vec<syn::Block>> {
+        // only the adjoint that takes shortcuts writes a loop out
+        self.stability.as_ref()?;
+        if f.label.is_some() || leaves(&f.body.stmts) {
+            return None;
+        }
+        let var = match &*f.pat {
+            syn::Pat::Ident(p)
+                if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() =>
+            {
+                Some(&p.ident)
+            }
+            syn::Pat::Wild(_) => None,
+            _ => return None,
+        };
+        let (mut ks, suffix) =
+            literal_range(strip_parens(&f.expr), &|name| self.literal_len(name))?;
+        if ks.is_empty() {
+            return None;
+        }
+        if let Expr::MethodCall(_) = strip_parens(&f.expr) {
+            ks.reverse();
+        }
+        let size = f.body.to_token_stream().into_iter().count();
+        if size.saturating_mul(ks.len()) > MOST_TOKENS {
+            return None;
+        }
+        let span = f.for_token.span;
+        let mut copies = Vec::new();
+        for k in ks {
+            let value = integer(k, &suffix, span);
+            let Some(var) = var else {
+                let stmts = &f.body.stmts;
+                copies.push(syn::parse2(quote::quote_spanned!(span=> { #(#stmts)* })).ok()?);
+                continue;
+            };
+            // the value written where the name is read, so an index is a
+            // literal the lowering sees; the `let` is for macros' tokens
+            let mut body = f.body.clone();
+            let mut put = Put {
+                name: var,
+                value: syn::parse2(value.clone()).ok()?,
+                refused: false,
+            };
+            put.visit_block_mut(&mut body);
+            if put.refused {
+                return None;
+            }
+            let stmts = &body.stmts;
+            copies.push(
+                syn::parse2(quote::quote_spanned!(span=>
+                    { #[allow(unused_variables)] let #var = #value; #(#stmts)* }
+                ))
+                .ok()?,
+            );
+        }
+        Some(copies)
+    }
+}
+
+/// Puts a value where a name is read. Refuses a body that binds the name
+/// again (what a read means would then depend on where it is), or calls a
+/// method on it or reads a field of it (a bare literal has no type to
+/// find the method in).
+struct Put<'a> {
+    name: &'a syn::Ident,
+    value: Expr,
+    refused: bool,
+}
+
+impl Put<'_> {
+    fn is_name(&self, e: &Expr) -> bool {
+        matches!(strip_parens(e), Expr::Path(p) if p.qself.is_none() && p.path.is_ident(self.name))
+    }
+}
+
+impl VisitMut for Put<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::MethodCall(m) if self.is_name(&m.receiver) => self.refused = true,
+            Expr::Field(f) if self.is_name(&f.base) => self.refused = true,
+            Expr::Path(p) if p.qself.is_none() && p.path.is_ident(self.name) => {
+                *e = self.value.clone();
+            }
+            _ => visit_mut::visit_expr_mut(self, e),
+        }
+    }
+    fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+        if p.ident == *self.name {
+            self.refused = true;
+        }
+        visit_mut::visit_pat_ident_mut(self, p);
+    }
+    fn visit_field_value_mut(&mut self, f: &mut syn::FieldValue) {
+        // `S { i }` becomes `S { i: 2 }`
+        if f.colon_token.is_none() {
+            f.colon_token = Some(Default::default());
+        }
+        visit_mut::visit_field_value_mut(self, f);
+    }
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+}
+
+impl Sweep<'_> {
+    /// The length of `name`, a local array made by a literal of a literal
+    /// length (`[a, b]`, `[0.0; 3]`), if the binding noted is the one in
+    /// scope.
+    fn literal_len(&self, name: &syn::Ident) -> Option<i128> {
+        let key = name.to_string();
+        let (dims, scope) = self.whole.get(&key)?;
+        if self.scopes.iter().rposition(|s| s.contains_key(&key)) != Some(*scope) {
+            return None;
+        }
+        dims.first()?.parse().ok()
+    }
+}
+
+/// `k` as an integer literal with `suffix`, negative ones by `-`.
+fn integer(k: i128, suffix: &str, span: proc_macro2::Span) -> TokenStream {
+    let lit = syn::LitInt::new(&format!("{}{suffix}", k.unsigned_abs()), span);
+    if k < 0 {
+        quote::quote_spanned!(span=> -#lit)
+    } else {
+        lit.to_token_stream()
+    }
+}
+
+/// The values of a literal range of at most [`MOST_TRIPS`] iterations,
+/// first to last as written (the caller reverses a `.rev()`), with the
+/// suffix its literals carry.
+fn literal_range(expr: &Expr, len: &Len<'_>) -> Option<(Vec<i128>, String)> {
+    let range = match expr {
+        Expr::Range(r) => r,
+        Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
+            match strip_parens(&m.receiver) {
+                Expr::Range(r) => r,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let mut suffix = String::new();
+    let start = fold(range.start.as_deref()?, &mut suffix, len)?;
+    let end = fold(range.end.as_deref()?, &mut suffix, len)?;
+    let end = match range.limits {
+        syn::RangeLimits::HalfOpen(_) => end,
+        syn::RangeLimits::Closed(_) => end.checked_add(1)?,
+    };
+    if end.checked_sub(start)? > MOST_TRIPS {
+        return None;
+    }
+    Some(((start..end).collect(), suffix))
+}
+
+/// The length of a local array made by a literal, by its name.
+type Len<'a> = dyn Fn(&syn::Ident) -> Option<i128> + 'a;
+
+/// An integer expression of literals (`3`, `(3 - 0)`, `2 * 2 + 1`, `-1`)
+/// and lengths of local arrays made by a literal (`v.len()`), folded; the
+/// first suffix met is kept, two different ones refuse.
+fn fold(expr: &Expr, suffix: &mut String, len: &Len<'_>) -> Option<i128> {
+    match expr {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => {
+            let own = i.suffix();
+            if !own.is_empty() {
+                if !suffix.is_empty() && suffix != own {
+                    return None;
+                }
+                *suffix = own.to_string();
+            }
+            i.base10_parse::<i128>().ok()
+        }
+        Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => {
+            match strip_parens(&m.receiver) {
+                Expr::Path(p) if p.qself.is_none() => len(p.path.get_ident()?),
+                _ => None,
+            }
+        }
+        Expr::Paren(p) => fold(&p.expr, suffix, len),
+        Expr::Group(g) => fold(&g.expr, suffix, len),
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => fold(expr, suffix, len)?.checked_neg(),
+        Expr::Binary(b) => {
+            let (l, r) = (fold(&b.left, suffix, len)?, fold(&b.right, suffix, len)?);
+            match b.op {
+                syn::BinOp::Add(_) => l.checked_add(r),
+                syn::BinOp::Sub(_) => l.checked_sub(r),
+                syn::BinOp::Mul(_) => l.checked_mul(r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether `stmts` hold a `break` or `continue` of the loop they are the
+/// body of, or a `return` or `?` (nested loops and closures keep theirs).
+fn leaves(stmts: &[syn::Stmt]) -> bool {
+    struct Leaves(bool, usize);
+    impl<'ast> syn::visit::Visit<'ast> for Leaves {
+        fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
+            if self.1 == 0 || b.label.is_some() {
+                self.0 = true;
+            }
+            syn::visit::visit_expr_break(self, b);
+        }
+        fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
+            if self.1 == 0 || c.label.is_some() {
+                self.0 = true;
+            }
+        }
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+            self.0 = true;
+        }
+        fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
+            self.1 += 1;
+            syn::visit::visit_expr_for_loop(self, l);
+            self.1 -= 1;
+        }
+        fn visit_expr_while(&mut self, l: &'ast syn::ExprWhile) {
+            self.1 += 1;
+            syn::visit::visit_expr_while(self, l);
+            self.1 -= 1;
+        }
+        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+            self.1 += 1;
+            syn::visit::visit_expr_loop(self, l);
+            self.1 -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            // a macro's tokens may hold an exit: refuse to write it out
+            let tokens = m.tokens.to_string();
+            if ["break", "continue", "return"]
+                .iter()
+                .any(|w| tokens.contains(w))
+            {
+                self.0 = true;
+            }
+        }
+    }
+    let mut v = Leaves(false, 0);
+    for s in stmts {
+        syn::visit::Visit::visit_stmt(&mut v, s);
+    }
+    v.0
+}
