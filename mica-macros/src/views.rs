@@ -313,10 +313,11 @@ impl Views {
     /// A block's statements, views bound and chunk loops rewritten in
     /// order, each statement then visited.
     fn stmts(&mut self, stmts: Vec<Stmt>) -> Vec<Stmt> {
-        let mut rest = stmts;
+        // the lines still to read, first at the front (taken and put back
+        // there in constant time: a long body stays linear)
+        let mut rest: std::collections::VecDeque<Stmt> = stmts.into();
         let mut out = Vec::with_capacity(rest.len());
-        while !rest.is_empty() {
-            let mut stmt = rest.remove(0);
+        while let Some(mut stmt) = rest.pop_front() {
             if let Some(lp) = for_each_loop(&stmt) {
                 stmt = lp;
                 self.changed = true;
@@ -334,7 +335,9 @@ impl Views {
             let split = tuple_let(&stmt, || self.fresh("part"))
                 .or_else(|| tuple_assign(&stmt, || self.fresh("part")));
             if let Some(lines) = split {
-                rest.splice(0..0, lines);
+                for line in lines.into_iter().rev() {
+                    rest.push_front(line);
+                }
                 self.changed = true;
                 continue;
             }
@@ -342,11 +345,11 @@ impl Views {
                 Stmt::Local(local) => {
                     if let Some(view) = view_let(local) {
                         let array = root(&view.place).unwrap_or_default();
-                        if rebound_while_used(&rest, &view.name, &array) {
+                        if rebound_while_used(rest.make_contiguous(), &view.name, &array) {
                             self.errors.push(rebound(&view.name, &array));
                             detach(local);
                         } else {
-                            out.extend(self.bind(view, &mut rest));
+                            out.extend(self.bind(view, rest.make_contiguous()));
                             self.changed = true;
                             continue;
                         }
@@ -363,7 +366,7 @@ impl Views {
                         let clash = [&a, &b]
                             .into_iter()
                             .flatten()
-                            .find(|name| rebound_while_used(&rest, name, &array));
+                            .find(|name| rebound_while_used(rest.make_contiguous(), name, &array));
                         if let Some(name) = clash {
                             self.errors.push(rebound(name, &array));
                             detach(local);
@@ -403,7 +406,7 @@ impl Views {
                                     hi,
                                     element: false,
                                 };
-                                out.extend(self.bind(view, &mut rest));
+                                out.extend(self.bind(view, rest.make_contiguous()));
                             }
                             self.changed = true;
                             continue;

@@ -15,12 +15,15 @@ impl Sweep<'_> {
         for stmt in stmts {
             finder.visit_stmt(stmt);
         }
-        let mut active: HashSet<String> = self
-            .scopes
-            .iter()
-            .flat_map(|s| s.iter())
-            .filter(|(name, _)| self.is_active_name(name))
-            .map(|(name, _)| name.clone())
+        // only the names the lines mention can matter (looking through
+        // every binding in scope made a long body of loops quadratic)
+        let mut mentioned = HashSet::new();
+        for stmt in stmts {
+            crate::names::idents_in(stmt.to_token_stream(), &mut mentioned);
+        }
+        let mut active: HashSet<String> = mentioned
+            .into_iter()
+            .filter(|name| self.is_active_name(name))
             .chain(elements.iter().cloned())
             .collect();
         // a fixed point: a binding becomes recorded when assigned a recorded
