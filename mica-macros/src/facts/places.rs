@@ -112,28 +112,30 @@ pub fn pattern_names(pat: &Pat) -> Vec<Ident> {
 /// `let` first asks: which later line is the last to name the array.
 pub struct LaterNames<'s> {
     stmts: &'s [Stmt],
-    names: Option<Vec<HashSet<String>>>,
+    /// each name → the last statement that names it
+    last: Option<std::collections::HashMap<String, usize>>,
 }
 
 impl<'s> LaterNames<'s> {
     pub fn new(stmts: &'s [Stmt]) -> Self {
-        LaterNames { stmts, names: None }
+        LaterNames { stmts, last: None }
     }
 
     /// The index of the last statement at or after `from` that names `name`.
     pub fn last_mention(&mut self, name: &str, from: usize) -> Option<usize> {
         let stmts = self.stmts;
-        let names = self.names.get_or_insert_with(|| {
-            stmts
-                .iter()
-                .map(|s| {
-                    let mut names = HashSet::new();
-                    crate::names::idents_in(s.to_token_stream(), &mut names);
-                    names
-                })
-                .collect()
+        let last = self.last.get_or_insert_with(|| {
+            let mut last = std::collections::HashMap::new();
+            for (k, s) in stmts.iter().enumerate() {
+                let mut names = HashSet::new();
+                crate::names::idents_in(s.to_token_stream(), &mut names);
+                for name in names {
+                    last.insert(name, k);
+                }
+            }
+            last
         });
-        (from..names.len()).rev().find(|&k| names[k].contains(name))
+        last.get(name).copied().filter(|&k| k >= from)
     }
 }
 
