@@ -26,6 +26,8 @@ macro_rules! suite {
             // `tape`, `R` and the finite-difference `check`
             suite_prelude!($r, $tol);
 
+            const N4: usize = 4;
+
             fn same(what: &str, a: R, b: R) {
                 assert_eq!(a.to_bits(), b.to_bits(), "{what}: {a} vs {b}");
             }
@@ -82,14 +84,16 @@ macro_rules! suite {
                 {
                     let mut s = 0.0;
                     let mut q = [0.0; 4];
-                    for i in 0..4 {
+                    // named bounds keep these loops (a literal range would be
+                    // written out, its reads shared across the lines)
+                    for i in 0..N4 {
                         // inlined inside a loop body, and one element read
                         // three times in one statement
                         q[i] = (w[i] * x[i] - v) * (w[i] - v * v) + w[i] / (1.0 + x[i] * x[i]);
                         let t = q[i] * q[i];
                         s = s * 0.5 + t.tanh() - (v - t) * (v - t);
                     }
-                    for i in 1..4 {
+                    for i in 1..N4 {
                         // a read, then a write of the same element: the next
                         // statement reads the new value
                         q[i] = q[i] * q[i - 1] + q[i];

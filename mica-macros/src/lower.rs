@@ -48,6 +48,7 @@ mod for_loops;
 mod inline;
 mod loops;
 mod placeholders;
+mod repeated;
 mod snapshots;
 mod stmts;
 mod unroll;
@@ -172,6 +173,10 @@ pub struct Sweep<'a> {
     /// it can write an array or change a name (see `lower/inline.rs`): the
     /// same element read again is the same value, loaded and kept once
     read_cache: Option<HashMap<String, (ValueId, TokenStream)>>,
+    /// elements read so far that a later read of the same element takes
+    /// again (`lower/repeated.rs`), in layers: the function body's, then
+    /// one per open loop body and branch arm
+    repeated: Vec<repeated::Layer>,
     /// the stores of operations written inside their consumers: never
     /// declared, so nothing may be evaluated again from them
     inlined: std::collections::HashSet<ValueId>,
@@ -238,6 +243,7 @@ impl<'a> Sweep<'a> {
             hint: None,
             inline_stmt: false,
             read_cache: None,
+            repeated: vec![repeated::Layer::default()],
             inlined: Default::default(),
             fast: Vec::new(),
             const_generics: Default::default(),

@@ -25,10 +25,21 @@ impl Sweep<'_> {
                 });
             }
         }
+        // an element read in an earlier line (`lower/repeated.rs`)
+        let again = self.repeatable(i);
+        if let Some((id, fwd)) = again.as_deref().and_then(|k| self.read_before(k)) {
+            return Ok(Lowered {
+                val: Val::Active(id),
+                fwd,
+            });
+        }
         let lowered = self.lower_index_once(i, out)?;
         if let (Some(cache), Some(key), Val::Active(id)) = (&mut self.read_cache, key, &lowered.val)
         {
             cache.insert(key, (*id, lowered.fwd.clone()));
+        }
+        if let (Some(again), Val::Active(id)) = (again, &lowered.val) {
+            self.keep_read(again, *id, lowered.fwd.clone());
         }
         Ok(lowered)
     }

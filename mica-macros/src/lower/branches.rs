@@ -179,6 +179,7 @@ impl Sweep<'_> {
             self.depth += 1;
             self.building.push(Vec::new());
             self.scopes.push(HashMap::new());
+            self.enter_repeated(false);
             if let Some(pat) = patterns.get(k) {
                 for name in pattern_names(pat) {
                     self.bind(&name, Val::Const, Origin::Local);
@@ -206,6 +207,7 @@ impl Sweep<'_> {
             // end: read past the arm's own scope, where a `let` of the same
             // name (`let mut x = 0.5;` in the arm) is another binding
             self.scopes.pop();
+            self.leave_repeated();
             for (c, (name, _)) in candidates.iter().enumerate() {
                 let val = self
                     .lookup(&name.to_string())

@@ -406,6 +406,7 @@ impl Sweep<'_> {
         // elements read while looking are not kept: no later read may
         // take them from the statement's cache
         let cache = self.read_cache.clone();
+        let repeated = self.repeated.clone();
         let forward_reads = self.forward_reads.clone();
         // nor what the bindings hold: an element that assigns a binding (a
         // block whose loop changes a parameter) changes it again when the
@@ -438,6 +439,7 @@ impl Sweep<'_> {
         self.arrays.truncate(arrays);
         self.fast_rollback(fast);
         self.read_cache = cache;
+        self.repeated = repeated;
         self.forward_reads = forward_reads;
         if let Some(list) = self.building.last_mut() {
             list.truncate(steps);

@@ -218,6 +218,7 @@ impl Sweep<'_> {
         // the body's own bindings, above the carried copies: a `let` that
         // shadows a carried name does not hide it
         self.scopes.push(HashMap::new());
+        self.enter_repeated(true);
         let bound = bind(self, &index, &mut body);
         if let Some(tail) = self.lower_block_stmts(&block.stmts, &mut body) {
             let fwd = tail.fwd;
@@ -225,6 +226,7 @@ impl Sweep<'_> {
                 body.extend([quote!(#fwd;)]);
             }
         }
+        self.leave_repeated();
         self.scopes.pop();
         // a binding of the enclosing code that now holds a value of this
         // body, without being carried, would be read after the loop where
