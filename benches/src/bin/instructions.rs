@@ -6,10 +6,13 @@
 //! Markdown table, or a note if `valgrind` is not installed.
 //!
 //! `instructions [WORD]` runs itself under callgrind once per program and
-//! variant (with `WORD`, only the programs whose name contains it); `instructions run K hand|mica N` makes `N` calls of program
-//! `K`, each inside `measured`, the only code callgrind counts.
+//! variant (with `WORD`, only the programs whose name contains it);
+//! `instructions outside [WORD]` does the same for the outside programs
+//! (`src/outside.rs`); `instructions run K hand|mica N [outside]` makes
+//! `N` calls of program `K`, each inside `measured`, the only code
+//! callgrind counts.
 
-use mica_benches::calls;
+use mica_benches::{calls, outside};
 use std::process::Command;
 
 /// Calls per measurement: enough to average out the first call's lazy
@@ -21,8 +24,17 @@ fn measured(f: &mut dyn FnMut()) {
     f();
 }
 
-fn run(k: usize, variant: &str, n: usize) {
-    let mut all = calls::all();
+/// The programs: the suite's, or the outside ones.
+fn programs(outside: bool) -> Vec<calls::Calls> {
+    if outside {
+        outside::calls()
+    } else {
+        calls::all()
+    }
+}
+
+fn run(k: usize, variant: &str, n: usize, outside: bool) {
+    let mut all = programs(outside);
     let c = &mut all[k];
     let f = if variant == "hand" {
         &mut c.hand
@@ -36,7 +48,7 @@ fn run(k: usize, variant: &str, n: usize) {
 
 /// Instructions counted inside `measured` for `n` calls, or `None` if
 /// callgrind could not run.
-fn count(k: usize, variant: &str, n: usize) -> Option<u64> {
+fn count(k: usize, variant: &str, n: usize, outside: bool) -> Option<u64> {
     let exe = std::env::current_exe().ok()?;
     let out = Command::new("valgrind")
         .args([
@@ -46,6 +58,7 @@ fn count(k: usize, variant: &str, n: usize) -> Option<u64> {
         ])
         .arg(exe)
         .args(["run", &k.to_string(), variant, &n.to_string()])
+        .args(outside.then_some("outside"))
         .output()
         .ok()?;
     if !out.status.success() {
@@ -58,24 +71,30 @@ fn count(k: usize, variant: &str, n: usize) -> Option<u64> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() == 5 && args[1] == "run" {
+    if args.len() >= 5 && args[1] == "run" {
         let k = args[2].parse().expect("a program index");
         let n = args[4].parse().expect("a call count");
-        run(k, &args[3], n);
+        run(k, &args[3], n, args.get(5).is_some_and(|a| a == "outside"));
         return;
     }
-    if count(0, "hand", 1).is_none() {
+    let outside = args.get(1).is_some_and(|a| a == "outside");
+    let args: Vec<String> = match outside {
+        true => args[..1].iter().chain(&args[2..]).cloned().collect(),
+        false => args,
+    };
+    if count(0, "hand", 1, outside).is_none() {
         println!("(`valgrind` is not installed here: no instruction counts.)");
         return;
     }
     println!("| program | hand-written | Mica `_backward` | Mica/hand |");
     println!("| --- | ---: | ---: | ---: |");
     let only = args.get(1).filter(|_| args.len() == 2);
-    for (k, c) in calls::all().iter().enumerate() {
+    for (k, c) in programs(outside).iter().enumerate() {
         if only.is_some_and(|word| !c.name.contains(word.as_str())) {
             continue;
         }
-        let per_call = |variant| count(k, variant, CALLS).map(|i| i as f64 / CALLS as f64);
+        let per_call =
+            |variant| count(k, variant, CALLS, outside).map(|i| i as f64 / CALLS as f64);
         match (per_call("hand"), per_call("mica")) {
             (Some(h), Some(m)) => println!(
                 "| {} | {} | {} | {:.2} |",
