@@ -58,7 +58,8 @@ macro_rules! programs {
                 s
             }
 
-            /// `R x` for the 3 × 3 matrix `R`, nested short loops, then
+            /// `R x` for the 3 × 3 matrix `R`, a nest of short loops (kept
+            /// loops), then
             /// `‖R x‖²` through a helper over a local array:
             /// `Σᵢ (Σⱼ Rᵢⱼ xⱼ)²`.
             pub fn rotated(#[tracked] x: &[$t], r: &[$t]) -> $t {

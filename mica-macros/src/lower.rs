@@ -177,6 +177,9 @@ pub struct Sweep<'a> {
     /// again (`lower/repeated.rs`), in layers: the function body's, then
     /// one per open loop body and branch arm
     repeated: Vec<repeated::Layer>,
+    /// open `for` loops that are nests of short loops over literal ranges:
+    /// no loop inside them is written out (`lower/unroll.rs`)
+    short_nests: usize,
     /// the stores of operations written inside their consumers: never
     /// declared, so nothing may be evaluated again from them
     inlined: std::collections::HashSet<ValueId>,
@@ -244,6 +247,7 @@ impl<'a> Sweep<'a> {
             inline_stmt: false,
             read_cache: None,
             repeated: vec![repeated::Layer::default()],
+            short_nests: 0,
             inlined: Default::default(),
             fast: Vec::new(),
             const_generics: Default::default(),

@@ -215,6 +215,19 @@ impl Sweep<'_> {
         f: &syn::ExprForLoop,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
+        // a nest of short loops stays loops, inner ones too (`lower/unroll.rs`)
+        let nest = self.short_nest(f);
+        self.short_nests += usize::from(nest);
+        let lowered = self.lower_for_loop(f, out);
+        self.short_nests -= usize::from(nest);
+        lowered
+    }
+
+    fn lower_for_loop(
+        &mut self,
+        f: &syn::ExprForLoop,
+        out: &mut TokenStream,
+    ) -> syn::Result<Lowered> {
         // a label no exit names any more (`exits.rs` rewrote them) is
         // dropped; an exit left as written is reported below
         // a loop that may stop early (see `exits.rs`): its last statement,
