@@ -305,6 +305,12 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
     echo
     "$here/target/release/interleaved" 150 outside
     echo
+    echo "Instructions per gradient call of the same programs, counted as"
+    echo "below (callgrind, \`instructions outside\`): they do not move from run"
+    echo "to run as the timings do, but they are not times."
+    echo
+    "$here/target/release/instructions" outside
+    echo
     cat "$here/OUTSIDE.md"
     echo
     echo "\`echidna\` 0.15, the feature-richest runtime-tape Rust AD crate,"
