@@ -679,3 +679,52 @@ fn found_by_passing_struct_fields() {
         mica::check::check_gradient(f, &at, &all).unwrap();
     }
 }
+
+// Found by seed 904567356, program 251: a chain with `filter` (whose loop
+// skips by `continue`) in the test of an `if` that leaves a `loop` by
+// `break`, and in a `match`'s scrutinee. The loop's exits were rewritten
+// into flags, but the chain's own loop inside the test was not, and its
+// `continue` was refused as Mica's own.
+#[tape]
+pub fn filtered_test(#[tracked] x: &[f64], n: usize) -> f64 {
+    let mut i = 0;
+    let mut s = 0.0;
+    loop {
+        if x.iter()
+            .filter(|v| **v > 0.0)
+            .map(|v| v * 2.0)
+            .fold(s, |a, b| a * 0.5 + b)
+            .is_sign_negative()
+        {
+            break;
+        }
+        s += x[0] * x[1];
+        i += 1;
+        match x.iter().filter(|v| **v < 0.0).count() {
+            0 => s += x[2],
+            _ => s -= x[2],
+        }
+        if i >= n {
+            break;
+        }
+    }
+    s
+}
+
+#[test]
+fn found_by_a_filter_in_a_test() {
+    for x in [[0.3, -0.7, 0.2], [0.5, 0.4, 1.1], [-0.3, -0.2, 0.6]] {
+        for n in [1, 3] {
+            let (v, g) = filtered_test_grad(&x, n);
+            assert_eq!(v, filtered_test(&x, n));
+            mica::check::check_gradient(|p: &[f64]| filtered_test(p, n), &x, &g).unwrap();
+        }
+    }
+    // by hand, every value positive and two steps: s = 2 (x₀ x₁ + x₂)
+    let x = [0.5, 0.4, 1.1];
+    let (_, g) = filtered_test_grad(&x, 2);
+    let by_hand = [2.0 * x[1], 2.0 * x[0], 2.0];
+    for k in 0..3 {
+        assert!((g[k] - by_hand[k]).abs() < 1e-12, "{g:?} vs {by_hand:?}");
+    }
+}

@@ -473,6 +473,9 @@ impl Rewriter {
                     return None;
                 }
                 let mut i = i.clone();
+                // a loop inside the test (a chain's, `filter`'s `continue`
+                // in it) is rewritten for its own exits
+                self.visit_expr_mut(&mut i.cond);
                 i.then_branch.stmts = self.block(&i.then_branch.stmts)?;
                 if let Some((_, else_branch)) = &mut i.else_branch {
                     **else_branch = self.expr(else_branch)?;
@@ -489,9 +492,13 @@ impl Rewriter {
                     return None;
                 }
                 let mut m = m.clone();
+                self.visit_expr_mut(&mut m.expr);
                 for arm in &mut m.arms {
                     if arm.guard.as_ref().is_some_and(|(_, g)| leaves_expr(g)) {
                         return None;
+                    }
+                    if let Some((_, guard)) = &mut arm.guard {
+                        self.visit_expr_mut(guard);
                     }
                     if leaves_expr(&arm.body) {
                         *arm.body = self.expr(&arm.body)?;
