@@ -133,10 +133,7 @@ programs!(q, plain);
 
 macro_rules! check_all {
     ($t:ty, $tol:expr, $rel:expr) => {{
-        let agree = |what: &str, f: &dyn Fn(&[$t]) -> $t, at: &[$t], g: &[$t]| {
-            fd::agrees(what, f, at, g, $tol)
-        };
-        let same = |g: &[$t], h: &[$t], what: &str| fd::same(what, g, h, $rel);
+        let (agree, same) = fd::checks::<$t>($tol, $rel);
         let points: [[$t; 3]; 3] = [[0.3, -0.7, 0.45], [1.4, 0.25, -0.8], [-0.55, 0.9, 0.6]];
         for x in points {
             let k: $t = 1.5;

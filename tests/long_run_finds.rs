@@ -237,10 +237,7 @@ programs!(p32, f32);
 macro_rules! check_all {
     ($p:ident, $t:ty, $tol:expr, $rel:expr) => {{
         use $p::*;
-        let agree = |what: &str, f: &dyn Fn(&[$t]) -> $t, at: &[$t], g: &[$t]| {
-            fd::agrees(what, f, at, g, $tol)
-        };
-        let same = |g: &[$t], h: &[$t], what: &str| fd::same(what, g, h, $rel);
+        let (agree, same) = fd::checks::<$t>($tol, $rel);
         for (x0, x1) in [(0.4, 0.7), (-0.8, 1.3), (1.5, -0.2)] {
             let (_, (g0, g1)) = shadowed_literal_grad(x0, x1);
             // h₂ = ½ + 0.15 + 0.3 x0: d/dx0 (x0 h₂) = h₂ + 0.3 x0

@@ -66,10 +66,7 @@ programs!(b32, f32, plain);
 macro_rules! check_all {
     ($p:ident, $q:ident, $t:ty, $tol:expr, $rel:expr) => {{
         use $p::*;
-        let agree = |what: &str, f: &dyn Fn(&[$t]) -> $t, at: &[$t], g: &[$t]| {
-            fd::agrees(what, f, at, g, $tol)
-        };
-        let same = |g: &[$t], h: &[$t], what: &str| fd::same(what, g, h, $rel);
+        let (agree, same) = fd::checks::<$t>($tol, $rel);
         let points: [[$t; 3]; 4] = [
             [0.3, -0.7, 1.1],
             [-1.2, 0.7, 0.1],

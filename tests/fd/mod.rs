@@ -36,3 +36,22 @@ pub fn same<T: Float + Debug>(what: &str, g: &[T], h: &[T], rel: T) {
         close(what, *a, *b, rel);
     }
 }
+
+/// A test's two checks at one precision, as its programs' checks name
+/// them: `agree(what, f, at, claimed)` ([`agrees`] within `tolerance`)
+/// and `same(g, h, what)` ([`same`] within `rel`).
+#[allow(dead_code, clippy::type_complexity)]
+pub fn checks<T: Float + Debug>(
+    tolerance: T,
+    rel: T,
+) -> (
+    impl Fn(&str, &dyn Fn(&[T]) -> T, &[T], &[T]),
+    impl Fn(&[T], &[T], &str),
+) {
+    (
+        move |what: &str, f: &dyn Fn(&[T]) -> T, at: &[T], claimed: &[T]| {
+            agrees(what, f, at, claimed, tolerance)
+        },
+        move |g: &[T], h: &[T], what: &str| same(what, g, h, rel),
+    )
+}
