@@ -1293,8 +1293,12 @@ fn the_generator_writes_short_literal_loops() {
             None => (range, false),
         };
         let (lo, hi) = range.split_once("..")?;
+        let (hi, inclusive) = match hi.strip_prefix('=') {
+            Some(hi) => (hi, 1),
+            None => (hi, 0),
+        };
         let (lo, hi): (usize, usize) = (lo.parse().ok()?, hi.parse().ok()?);
-        Some((hi.checked_sub(lo)?, indent))
+        Some(((hi + inclusive).checked_sub(lo)?, indent))
     }
     let short = |t: &String, ok: &dyn Fn(&str, usize) -> bool| {
         t.lines()
@@ -1335,6 +1339,15 @@ fn the_generator_writes_short_literal_loops() {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 10, "{what}: in {n} of 300 programs");
     }
+    let inclusive = texts
+        .iter()
+        .filter(|t| short(t, &|l, _| l.contains("..=")))
+        .count();
+    println!("a short loop over an inclusive literal range: in {inclusive} of 300 programs");
+    assert!(
+        inclusive >= 10,
+        "an inclusive literal range: in {inclusive} of 300 programs"
+    );
     // rarer, as `.rev()` loops are
     println!("a short loop down a literal range: in {back} of 300 programs");
     assert!(

@@ -4886,7 +4886,16 @@ impl R<'_> {
             }
             S::For(f, body) => {
                 let head = match f {
-                    For::Range(i, n) => format!("{} in 0..{}", self.n(i), self.bound(i, *n)),
+                    For::Range(i, n) => match self.bound(i, *n) {
+                        // a literal end, in a third of them inclusive
+                        b if !b.starts_with('K')
+                            && *n >= 1
+                            && (self.id + i.len()).is_multiple_of(3) =>
+                        {
+                            format!("{} in 0..={}", self.n(i), n - 1)
+                        }
+                        b => format!("{} in 0..{b}", self.n(i)),
+                    },
                     For::Span(i, lo, hi) => {
                         format!("{} in {lo}..{}", self.n(i), self.bound(i, *hi))
                     }

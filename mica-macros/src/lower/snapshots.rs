@@ -270,18 +270,22 @@ impl Sweep<'_> {
         self.copy_at(k, name)
     }
 
+    /// The lengths as written of `name`, a local array made whole by one
+    /// literal, if the binding noted is the one in scope (not one of an
+    /// inner block since left).
+    pub(super) fn whole_lengths(&self, name: &Ident) -> Option<&Vec<String>> {
+        let key = name.to_string();
+        let (dims, scope) = self.whole.get(&key)?;
+        (self.scopes.iter().rposition(|s| s.contains_key(&key)) == Some(*scope)).then_some(dims)
+    }
+
     /// Whether `name[i]…[j]` reads one element of a whole array, each index
     /// the counter of a distinct loop from the loop `k` around inwards, over
     /// `0..n` with `n` that dimension's length as written: the loops inside
     /// `k` read every element at least once, so a copy taken where `k`
     /// starts costs no more than the reads it replaces.
     fn reads_whole(&self, name: &Ident, indices: &[&Expr], k: usize) -> Option<()> {
-        let key = name.to_string();
-        let (dims, scope) = self.whole.get(&key)?;
-        // the binding noted, not one of an inner block since left
-        if self.scopes.iter().rposition(|s| s.contains_key(&key)) != Some(*scope) {
-            return None;
-        }
+        let dims = self.whole_lengths(name)?;
         if dims.len() != indices.len() {
             return None;
         }

@@ -26,8 +26,9 @@ impl Sweep<'_> {
     pub(super) fn unrolled(&self, f: &syn::ExprForLoop) -> Option<Vec<syn::Block>> {
         // only the adjoint that takes shortcuts writes a loop out
         self.stability.as_ref()?;
-        if f.label.is_some() || leaves(&f.body.stmts) || self.short_nests > 0 || holds_loop(&f.body)
-        {
+        // (its exits were refused before: `check_loop_exits`; a body that
+        // holds a loop is not written out, so none is an inner loop's)
+        if f.label.is_some() || self.short_nests > 0 || holds_loop(&f.body) {
             return None;
         }
         let var = match &*f.pat {
@@ -130,19 +131,11 @@ impl VisitMut for Put<'_> {
 
 impl Sweep<'_> {
     /// The length of `name`, a local array made by a literal of a literal
-    /// length (`[a, b]`, `[0.0; 3]`), if the binding noted is the one in
-    /// scope.
+    /// length (`[a, b]`, `[0.0; 3]`).
     fn literal_len(&self, name: &syn::Ident) -> Option<i128> {
-        let key = name.to_string();
-        let (dims, scope) = self.whole.get(&key)?;
-        if self.scopes.iter().rposition(|s| s.contains_key(&key)) != Some(*scope) {
-            return None;
-        }
-        dims.first()?.parse().ok()
+        self.whole_lengths(name)?.first()?.parse().ok()
     }
-}
 
-impl Sweep<'_> {
     /// Whether `f` is a short loop over a literal range whose body holds a
     /// loop: a nest, which stays loops, the loops inside it included. Written
     /// out, a 3 × 3 product's `c[i][j] += a[i][k] * b[k][j]` became 27 writes
@@ -257,61 +250,4 @@ fn fold(expr: &Expr, suffix: &mut String, len: &Len<'_>) -> Option<i128> {
         }
         _ => None,
     }
-}
-
-/// Whether `stmts` hold a `break` or `continue` of the loop they are the
-/// body of, or a `return` or `?` (nested loops and closures keep theirs).
-fn leaves(stmts: &[syn::Stmt]) -> bool {
-    struct Leaves(bool, usize);
-    impl<'ast> syn::visit::Visit<'ast> for Leaves {
-        fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
-            if self.1 == 0 || b.label.is_some() {
-                self.0 = true;
-            }
-            syn::visit::visit_expr_break(self, b);
-        }
-        fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
-            if self.1 == 0 || c.label.is_some() {
-                self.0 = true;
-            }
-        }
-        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
-            self.0 = true;
-        }
-        fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
-            self.1 += 1;
-            syn::visit::visit_expr_for_loop(self, l);
-            self.1 -= 1;
-        }
-        fn visit_expr_while(&mut self, l: &'ast syn::ExprWhile) {
-            self.1 += 1;
-            syn::visit::visit_expr_while(self, l);
-            self.1 -= 1;
-        }
-        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
-            self.1 += 1;
-            syn::visit::visit_expr_loop(self, l);
-            self.1 -= 1;
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-        fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            // a macro's tokens may hold an exit: refuse to write it out
-            let tokens = m.tokens.to_string();
-            if ["break", "continue", "return"]
-                .iter()
-                .any(|w| tokens.contains(w))
-            {
-                self.0 = true;
-            }
-        }
-    }
-    let mut v = Leaves(false, 0);
-    for s in stmts {
-        syn::visit::Visit::visit_stmt(&mut v, s);
-    }
-    v.0
 }
