@@ -545,8 +545,23 @@ fn zeros_of_rank(rank: usize) -> Expr {
 /// The array literal an `if`, a `match` or a block gives in its first arm
 /// (for the rank of the array it makes).
 fn branch_literal(e: &Expr) -> Option<Expr> {
+    // `{ let mut acc = vec![0.0; n]; for … { acc[j] = h[j]; } acc }`: a copy
+    // written out element by element (a chain's `to_vec()`) ends in the
+    // name its literal binds
+    fn made_in(b: &syn::Block) -> Option<Expr> {
+        let Some(Stmt::Expr(Expr::Path(p), None)) = b.stmts.last() else {
+            return None;
+        };
+        let name = p.path.get_ident()?;
+        b.stmts.iter().rev().find_map(|s| match s {
+            Stmt::Local(l) if array_binding(&l.pat).is_some_and(|n| n == *name) => {
+                array_literal(&l.init.as_ref()?.expr)
+            }
+            _ => None,
+        })
+    }
     let tail = |b: &syn::Block| match b.stmts.last() {
-        Some(Stmt::Expr(e, None)) => branch_literal(e),
+        Some(Stmt::Expr(e, None)) => branch_literal(e).or_else(|| made_in(b)),
         _ => None,
     };
     match e {
