@@ -7,7 +7,9 @@
 //! saved, so a short loop pays for the call it never makes. When the number
 //! of iterations of a nest of range loops is known before the nest runs, the
 //! generated code makes room once and writes through a [`Writer`], whose
-//! `push` only stores. Inside a fused loop, whose reverse pops each
+//! `push` only stores. Each run of a range loop takes its own slots from
+//! the writer ([`Writer::run`]), counted from the first: the store's bound
+//! is then the loop's own count, and the compiler drops the test. Inside a fused loop, whose reverse pops each
 //! iteration's items at its end, one writer made before that loop serves
 //! every iteration: it pushes into the room and pops back out. A loop run
 //! once per sweep over a range with a constant bound keeps its tape on the
@@ -113,6 +115,38 @@ impl<'a, T> Writer<'a, T> {
         self.written += 1;
     }
 
+    /// The room for one run of a range loop of `n` iterations, one push
+    /// each: slots counted from the first, whose `push` the compiler can
+    /// prove in bounds from the loop's own count, so the loop stores with no
+    /// test at all. The items join the writer's when the run is dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the room made by [`Writer::new`] has fewer than `n` slots left.
+    #[inline(always)]
+    pub fn run(&mut self, n: usize) -> Run<'_, T> {
+        if self.room - self.written < n {
+            full();
+        }
+        // SAFETY: the `n` slots from `written` on are spare slots of the
+        // tape (`written + n <= room`) that hold no item: nothing else
+        // reads or writes them while the run borrows the writer.
+        let slots = unsafe {
+            std::slice::from_raw_parts_mut(
+                self.spare
+                    .as_ptr()
+                    .add(self.written)
+                    .cast::<std::mem::MaybeUninit<T>>(),
+                n,
+            )
+        };
+        Run {
+            written: &mut self.written,
+            slots,
+            filled: 0,
+        }
+    }
+
     /// Takes back the item pushed last and not yet popped, if any (the
     /// tape's own items are not the writer's).
     #[inline(always)]
@@ -123,6 +157,37 @@ impl<'a, T> Writer<'a, T> {
         // `written` is read once here and counts as empty from now on (a
         // later `push` writes it again, `drop` leaves it out of the tape).
         Some(unsafe { self.spare.as_ptr().add(self.written).read() })
+    }
+}
+
+/// One run of a range loop writing into a [`Writer`]'s room: see
+/// [`Writer::run`].
+#[doc(hidden)]
+pub struct Run<'w, T> {
+    written: &'w mut usize,
+    slots: &'w mut [std::mem::MaybeUninit<T>],
+    /// the slots written, from the first
+    filled: usize,
+}
+
+impl<T> Run<'_, T> {
+    /// Stores `item` after the items pushed so far.
+    ///
+    /// # Panics
+    ///
+    /// If the run's `n` slots are full.
+    #[inline(always)]
+    pub fn push(&mut self, item: T) {
+        self.slots[self.filled].write(item);
+        self.filled += 1;
+    }
+}
+
+impl<T> Drop for Run<'_, T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        // the first `filled` slots hold items: they are the writer's now
+        *self.written += self.filled;
     }
 }
 
@@ -503,6 +568,63 @@ mod tests {
         let room = tape.capacity();
         assert_eq!(tape.len(), room);
         assert!(tape.iter().enumerate().all(|(k, &v)| v == k as f64));
+    }
+
+    #[test]
+    fn runs_write_in_order_and_join_the_writer_where_they_end() {
+        let mut tape: Vec<(f64, usize)> = vec![(9.0, 9)];
+        {
+            let mut w = Writer::new(&mut tape, 5);
+            w.push((0.5, 0));
+            for round in 0..3 {
+                {
+                    let mut run = w.run(4);
+                    for k in 0..4 {
+                        run.push((f64::from(round), k));
+                    }
+                }
+                for k in (0..4).rev() {
+                    assert_eq!(w.pop(), Some((f64::from(round), k)));
+                }
+            }
+            // a run that stops short keeps what it wrote, no more
+            let mut run = w.run(3);
+            run.push((1.5, 1));
+            drop(run);
+            // an empty run
+            drop(w.run(0));
+        }
+        assert_eq!(tape, [(9.0, 9), (0.5, 0), (1.5, 1)]);
+        // items that own memory
+        let mut tape: Vec<Vec<f64>> = Vec::new();
+        let mut w = Writer::new(&mut tape, 2);
+        let mut run = w.run(2);
+        run.push(vec![1.0; 3]);
+        run.push(vec![2.0]);
+        drop(run);
+        drop(w);
+        assert_eq!(tape, [vec![1.0; 3], vec![2.0]]);
+    }
+
+    #[test]
+    fn a_run_past_the_room_or_its_own_slots_panics_and_keeps_what_it_wrote() {
+        let mut tape: Vec<f64> = Vec::with_capacity(2);
+        let too_long = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut w = Writer::new(&mut tape, 2);
+            let room = w.room;
+            drop(w.run(room + 1));
+        }));
+        assert!(too_long.is_err());
+        assert!(tape.is_empty());
+        let full = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut w = Writer::new(&mut tape, 2);
+            let mut run = w.run(2);
+            for k in 0..3 {
+                run.push(f64::from(k));
+            }
+        }));
+        assert!(full.is_err());
+        assert_eq!(tape, [0.0, 1.0]);
     }
 
     #[test]

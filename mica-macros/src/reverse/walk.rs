@@ -218,6 +218,7 @@ impl Gen<'_> {
         let inner = self.nest.len().checked_sub(1)?;
         let own = self.nest[inner].trip()?;
         let range = &own.range;
+        let own_run = (own.start.to_string(), own.end.to_string(), range.clone());
         let mut room = quote!(::mica::__private::trip(&(#range)));
         let mut reads = own.reads.clone();
         let mut outer = inner;
@@ -262,8 +263,17 @@ impl Gen<'_> {
             .entry(end)
             .or_default()
             .extend([quote!(::core::mem::drop(#writer);)]);
+        // each run of the loop pushes into slots of its own, counted from
+        // the first, so that the store needs no test (`Writer::run`)
+        let run = self.names.fresh("slots");
+        let (start, end, range) = own_run;
+        self.fills.entry(start).or_default().extend([
+            quote!(let mut #run = ::mica::__private::Writer::run(&mut #writer, ::mica::__private::trip(&(#range)));),
+        ]);
+        let end = self.fills.entry(end).or_default();
+        *end = quote!(::core::mem::drop(#run); #end);
         let pop = if pops { writer.clone() } else { tape.clone() };
-        Some(Handle { push: writer, pop })
+        Some(Handle { push: run, pop })
     }
 
     /// What a loop body's reverse reads: the `let`s that evaluate values
