@@ -885,6 +885,14 @@ pub fn long_run(lo: usize, hi: usize) -> bool {
     hi.saturating_sub(lo) >= LONG_RUN
 }
 
+/// No run of `x`: a loop too short for runs reads every element as written
+/// (the `None` of [`run`], typed by the array).
+#[doc(hidden)]
+#[inline(always)]
+pub fn no_run<T>(_: &[T]) -> Option<&[T]> {
+    None
+}
+
 /// `x[start..][..hi - lo]`, if `lo <= hi` and every element of it is there:
 /// the run a forward loop `for j in lo..hi` reads, taken without panicking.
 #[doc(hidden)]

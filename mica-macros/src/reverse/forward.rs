@@ -128,8 +128,10 @@ mod tests {
             }",
         );
         assert!(!code.contains("for _ in"), "{code}");
-        // two loops forward, one reverse
+        // two loops forward (the second written twice, with runs for a
+        // long range and without), one reverse
         let walks = code.matches("for c in").count() + code.matches("for (c , (").count();
-        assert_eq!(walks, 3, "{code}");
+        assert_eq!(walks, 4, "{code}");
+        assert_eq!(code.matches("for (c , (").count(), 1, "{code}");
     }
 }
