@@ -239,6 +239,11 @@ pub struct Loop {
     /// for a loop over a range whose ends read only stable names: how many
     /// iterations it runs, known where it starts
     pub trip: Option<Trip>,
+    /// for a loop over a range kept in a value (its ends not stable): the
+    /// placeholders just before and just after the loop, and the kept
+    /// range, whose length is known where the loop starts (see
+    /// `reverse/walk.rs`, a writer for one run)
+    pub kept_run: Option<(Ident, Ident, Ident)>,
     /// what its syntax says about its iterations
     pub facts: crate::facts::loops::LoopFacts,
 }

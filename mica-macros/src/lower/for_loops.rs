@@ -326,6 +326,16 @@ impl Sweep<'_> {
             }
             _ => None,
         };
+        // a range kept in a value: its length is known where the loop starts
+        let kept_run = match &range {
+            Some((_, RangeSource::Kept(range))) => {
+                let start = self.names.fresh("fill");
+                out.extend([start.to_token_stream()]);
+                let store = self.values[*range].store.clone();
+                Some((start, self.names.fresh("fill"), store))
+            }
+            _ => None,
+        };
         // sized before the loop at the top level; a loop inside another
         // runs its sizing once per outer iteration, on a tape whose earlier
         // growth usually covers it, so it lets the tape grow as it pushes
@@ -384,8 +394,12 @@ impl Sweep<'_> {
         if let Some(trip) = &trip {
             out.extend([trip.end.to_token_stream()]);
         }
+        if let Some((_, end, _)) = &kept_run {
+            out.extend([end.to_token_stream()]);
+        }
         lp.range = range.map(|(_, source)| (pat.to_token_stream(), source));
         lp.trip = trip;
+        lp.kept_run = kept_run;
         self.close_loop(lp, carried, record, out);
         Ok(Lowered {
             val: Val::Const,

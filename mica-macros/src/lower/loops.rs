@@ -57,6 +57,7 @@ pub(super) struct OpenLoop {
     pub(super) reserve: Option<(Ident, TokenStream)>,
     pub(super) range: Option<(TokenStream, RangeSource)>,
     pub(super) trip: Option<Trip>,
+    pub(super) kept_run: Option<(Ident, Ident, Ident)>,
     pub(super) facts: crate::facts::loops::LoopFacts,
     pub(super) first_value: ValueId,
 }
@@ -159,6 +160,7 @@ impl Sweep<'_> {
             reserve: None,
             range: None,
             trip: None,
+            kept_run: None,
             facts: Default::default(),
             first_value: self.values.len(),
         }
@@ -341,6 +343,7 @@ impl Sweep<'_> {
             top: lp.top,
             before: lp.before,
             trip: lp.trip,
+            kept_run: lp.kept_run,
             facts: lp.facts,
         })));
     }

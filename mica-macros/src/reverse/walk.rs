@@ -74,15 +74,18 @@ impl Gen<'_> {
             body
         } else {
             // while this loop is still on top of `nest`
-            let handle = self.handle(tape).unwrap_or_else(|| {
-                if let Some((reserve, code)) = &l.reserve {
-                    self.fills.insert(reserve.to_string(), code.clone());
-                }
-                Handle {
-                    push: tape.clone(),
-                    pop: tape.clone(),
-                }
-            });
+            let handle = self
+                .handle(tape)
+                .or_else(|| self.run_writer(l))
+                .unwrap_or_else(|| {
+                    if let Some((reserve, code)) = &l.reserve {
+                        self.fills.insert(reserve.to_string(), code.clone());
+                    }
+                    Handle {
+                        push: tape.clone(),
+                        pop: tape.clone(),
+                    }
+                });
             let (push, pop) = (&handle.push, &handle.pop);
             self.fills
                 .insert(l.fill.to_string(), quote!(#push.push((#(#stored,)*));));
@@ -274,6 +277,35 @@ impl Gen<'_> {
         *end = quote!(::core::mem::drop(#run); #end);
         let pop = if pops { writer.clone() } else { tape.clone() };
         Some(Handle { push: run, pop })
+    }
+
+    /// For the tape of `l`, a loop over a range kept in a value, pushed
+    /// once per iteration: a writer made where the loop starts, with room
+    /// for the range's length, its pushes into one run's slots
+    /// (`Writer::run`), its items joining the tape just after the loop.
+    /// `None` for a tape held in place.
+    fn run_writer(&mut self, l: &Loop) -> Option<Handle> {
+        let (start, end, range) = l.kept_run.as_ref()?;
+        let tape = &l.tape;
+        if self
+            .record
+            .tapes
+            .iter()
+            .any(|(t, capacity)| t == tape && capacity.is_some())
+        {
+            return None;
+        }
+        let (writer, slots) = (self.names.fresh("w"), self.names.fresh("slots"));
+        self.fills.entry(start.to_string()).or_default().extend([quote! {
+            let mut #writer = ::mica::__private::Writer::new(&mut #tape, ::mica::__private::trip(&#range));
+            let mut #slots = ::mica::__private::Writer::run(&mut #writer, ::mica::__private::trip(&#range));
+        }]);
+        let end = self.fills.entry(end.to_string()).or_default();
+        *end = quote!(::core::mem::drop(#slots); ::core::mem::drop(#writer); #end);
+        Some(Handle {
+            push: slots,
+            pop: tape.clone(),
+        })
     }
 
     /// What a loop body's reverse reads: the `let`s that evaluate values
