@@ -1297,6 +1297,7 @@ fn the_generator_writes_short_literal_loops() {
             Some(hi) => (hi, 1),
             None => (hi, 0),
         };
+        let hi = hi.strip_suffix("usize").unwrap_or(hi);
         let (lo, hi): (usize, usize) = (lo.parse().ok()?, hi.parse().ok()?);
         Some(((hi + inclusive).checked_sub(lo)?, indent))
     }
@@ -1348,6 +1349,22 @@ fn the_generator_writes_short_literal_loops() {
         inclusive >= 10,
         "an inclusive literal range: in {inclusive} of 300 programs"
     );
+    // a typed end (`0..3usize`) and `_` for the counter, as users write
+    let typed = texts
+        .iter()
+        .filter(|t| short(t, &|l, _| l.contains("usize {")))
+        .count();
+    let wild = texts
+        .iter()
+        .filter(|t| short(t, &|l, _| l.trim_start().starts_with("for _ in")))
+        .count();
+    for (what, n) in [
+        ("a short loop over a typed literal range", typed),
+        ("a short literal loop whose counter is `_`", wild),
+    ] {
+        println!("{what}: in {n} of 300 programs");
+        assert!(n >= 10, "{what}: in {n} of 300 programs");
+    }
     // rarer, as `.rev()` loops are
     println!("a short loop down a literal range: in {back} of 300 programs");
     assert!(

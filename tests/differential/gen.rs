@@ -4070,6 +4070,16 @@ impl R<'_> {
         }
     }
 
+    /// A range loop's counter as its head binds it: [`R::n`]'s name, or
+    /// `_` for a third of the counters nothing reads.
+    fn counter(&self, name: &str) -> String {
+        if !self.used.contains(name) && (self.id + 7 * name.len()).is_multiple_of(3) {
+            "_".to_string()
+        } else {
+            self.n(name)
+        }
+    }
+
     fn n(&self, name: &str) -> String {
         if self.used.contains(name) {
             name.to_string()
@@ -4892,9 +4902,13 @@ impl R<'_> {
                             && *n >= 1
                             && (self.id + i.len()).is_multiple_of(3) =>
                         {
-                            format!("{} in 0..={}", self.n(i), n - 1)
+                            format!("{} in 0..={}", self.counter(i), n - 1)
                         }
-                        b => format!("{} in 0..{b}", self.n(i)),
+                        // and in a fifth of the rest typed (`0..3usize`)
+                        b if !b.starts_with('K') && (self.id + 2 * i.len()).is_multiple_of(5) => {
+                            format!("{} in 0..{b}usize", self.counter(i))
+                        }
+                        b => format!("{} in 0..{b}", self.counter(i)),
                     },
                     For::Span(i, lo, hi) => {
                         format!("{} in {lo}..{}", self.n(i), self.bound(i, *hi))
