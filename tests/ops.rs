@@ -368,6 +368,22 @@ op! {
     f64 at [0.02], [-0.02];
 }
 op! {
+    // `1.0 / x`: its slope is written `-y · y` (`y = 1 / x`), a product
+    // where a quotient by another constant divides
+    one_div(x) = 1.0 / x;
+    at [-3.0], [-0.5], [-0.2], [0.2], [0.25], [7.0];
+    f64 at [0.02], [-0.02];
+}
+op! {
+    one_div_typed(x) = f32 { 1f32 / x } f64 { 1.0_f64 / x };
+    at [-3.0], [-0.5], [-0.2], [0.2], [0.25], [7.0];
+}
+op! {
+    // the logistic function as users write it
+    sigmoid_written(x) = 1.0 / (1.0 + (-x).exp());
+    at [-6.0], [-1.5], [0.0], [0.3], [2.0], [8.0];
+}
+op! {
     div_const(x; c = -0.75) = x / c;
     at [-3.0], [-0.5], [0.0], [0.25], [7.0];
 }
@@ -948,4 +964,46 @@ fn singular_slopes_at_negative_zero_are_those_at_zero() {
     slopes_at!(ln [-0.0] => [INF]);
     slopes_at!(log2 [-0.0] => [INF]);
     slopes_at!(log10 [-0.0] => [INF]);
+}
+
+/// `1.0 / x` and the logistic function written out, against their slopes
+/// by formula (`-1 / x²`, `e / (1 + e)²`), in both precisions.
+#[test]
+fn reciprocals_follow_their_closed_forms() {
+    for x in [-3.0, -0.5, -0.02, 0.02, 0.2, 7.0, 1e-20, 1e20] {
+        let (_, [g]) = one_div::in_f64::eval([x]);
+        let want = -1.0 / (x * x);
+        assert!(
+            (g - want).abs() <= 4.0 * f64::EPSILON * want.abs(),
+            "1/x at {x}: {g} vs {want}"
+        );
+        if !(1e-3..=1e3).contains(&x.abs()) {
+            continue; // x² leaves f32's range
+        }
+        let x32 = x as f32;
+        let (_, [g]) = one_div::in_f32::eval([x32]);
+        let want = -1.0 / (x32 * x32);
+        assert!(
+            (g - want).abs() <= 4.0 * f32::EPSILON * want.abs(),
+            "1/x at {x32}: {g} vs {want}"
+        );
+    }
+    for x in [-6.0, -1.5, 0.0, 0.3, 2.0, 8.0] {
+        let (_, [g]) = sigmoid_written::in_f64::eval([x]);
+        // `e / (1 + e)²`, `e = exp(-x)`: no cancellation, as `s (1 - s)`
+        // has for large `x`
+        let e = (-x).exp();
+        let want = e / ((1.0 + e) * (1.0 + e));
+        assert!(
+            (g - want).abs() <= 8.0 * f64::EPSILON * want.abs(),
+            "σ at {x}: {g} vs {want}"
+        );
+        let (_, [g]) = sigmoid_written::in_f32::eval([x as f32]);
+        let e = (-x as f32).exp();
+        let want = e / ((1.0 + e) * (1.0 + e));
+        assert!(
+            (g - want).abs() <= 8.0 * f32::EPSILON * want.abs(),
+            "σ at {x}: {g} vs {want}"
+        );
+    }
 }

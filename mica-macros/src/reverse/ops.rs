@@ -54,6 +54,13 @@ impl Gen<'_> {
                         }
                         (None, "sin", 0, Some(cos)) => quote!(#adj * #cos),
                         (None, "cos", 0, Some(sin)) => quote!(-(#adj * #sin)),
+                        // `1.0 / b` (a sigmoid's, a reciprocal): `y = 1 / b`,
+                        // so `-adj · y / b` is `-adj · y · y`, a product where
+                        // the general rule divides
+                        (None, "div", _, _) if is_one(&op.inputs[0]) => {
+                            let y = self.read_store(op.out);
+                            quote!(-(#adj * #y) * #y)
+                        }
                         (None, "div", _, _) => {
                             let b = self.operand(&op.inputs[1]);
                             let y = self.read_store(op.out);
@@ -264,4 +271,16 @@ fn located_at(tokens: TokenStream, span: Span) -> TokenStream {
             tree
         })
         .collect()
+}
+
+/// Whether `operand` is the literal one (`1.0`, `1.0_f64`, `1f32`).
+fn is_one(operand: &Operand) -> bool {
+    let Operand::Const(tokens) = operand else {
+        return false;
+    };
+    match syn::parse2::<syn::Lit>(tokens.clone()) {
+        Ok(syn::Lit::Float(f)) => f.base10_parse::<f64>().is_ok_and(|v| v == 1.0),
+        Ok(syn::Lit::Int(i)) => i.base10_parse::<u64>().is_ok_and(|v| v == 1),
+        _ => false,
+    }
 }
