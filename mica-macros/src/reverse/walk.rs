@@ -210,12 +210,7 @@ impl Gen<'_> {
     ///
     /// [`Trip`]: crate::record::Trip
     pub(super) fn handle(&mut self, tape: &Ident) -> Option<Handle> {
-        if self
-            .record
-            .tapes
-            .iter()
-            .any(|(t, capacity)| t == tape && capacity.is_some())
-        {
+        if self.held_in_place(tape) {
             return None;
         }
         let inner = self.nest.len().checked_sub(1)?;
@@ -287,12 +282,7 @@ impl Gen<'_> {
     fn run_writer(&mut self, l: &Loop) -> Option<Handle> {
         let (start, end, range) = l.kept_run.as_ref()?;
         let tape = &l.tape;
-        if self
-            .record
-            .tapes
-            .iter()
-            .any(|(t, capacity)| t == tape && capacity.is_some())
-        {
+        if self.held_in_place(tape) {
             return None;
         }
         let (writer, slots) = (self.names.fresh("w"), self.names.fresh("slots"));
@@ -306,6 +296,15 @@ impl Gen<'_> {
             push: slots,
             pop: tape.clone(),
         })
+    }
+
+    /// Whether `tape` is held in place (a `StackTape` of fixed capacity),
+    /// which keeps its own pushes.
+    fn held_in_place(&self, tape: &Ident) -> bool {
+        self.record
+            .tapes
+            .iter()
+            .any(|(t, capacity)| t == tape && capacity.is_some())
     }
 
     /// What a loop body's reverse reads: the `let`s that evaluate values
