@@ -790,3 +790,51 @@ fn found_by_a_part_of_a_lent_array() {
         assert!((g[k] - by_hand[k]).abs() < 1e-12, "{g:?} vs {by_hand:?}");
     }
 }
+
+// Found by seed 8080, program 233: an element read inside a block whose
+// value is a constant (a chain's sum of constants) was taken again by a
+// later element of the same array literal. The block stays inside the
+// literal, but the later element's lines go before the statement, so they
+// read the shared value before the block had made it: rustc refused the
+// generated code (a binding used before it is set).
+#[tape]
+pub fn read_again_after_a_constant_block(#[tracked] v: &[f64], #[tracked] x: f64, c: f64) -> f64 {
+    let h = [
+        [v[1], x]
+            .iter()
+            .take(1)
+            .filter(|a| **a > 0.41)
+            .map(|_| -0.31)
+            .sum::<f64>(),
+        v[2] * v[1],
+        c,
+    ];
+    h[0] + h[1] * h[2]
+}
+
+#[test]
+fn found_by_a_read_in_a_constant_block() {
+    for (v, x, c) in [
+        ([0.3, 0.7, -1.1], 0.2, 1.5),
+        ([0.3, 0.1, 0.4], -0.6, -0.5),
+        ([-1.0, 2.0, 0.5], 0.9, 0.25),
+    ] {
+        let (value, (gv, gx)) = read_again_after_a_constant_block_grad(&v, x, c);
+        assert_eq!(value, read_again_after_a_constant_block(&v, x, c));
+        // by hand: h₀ is a constant, h₁ h₂ = v₂ v₁ c
+        let by_hand = [0.0, v[2] * c, v[1] * c];
+        for k in 0..3 {
+            assert!((gv[k] - by_hand[k]).abs() < 1e-12, "{gv:?} vs {by_hand:?}");
+        }
+        assert_eq!(gx, 0.0);
+        let mut p = v.to_vec();
+        p.push(x);
+        let g: Vec<f64> = gv.iter().copied().chain([gx]).collect();
+        mica::check::check_gradient(
+            |p: &[f64]| read_again_after_a_constant_block(&p[..3], p[3], c),
+            &p,
+            &g,
+        )
+        .unwrap();
+    }
+}

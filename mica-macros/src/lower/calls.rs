@@ -468,8 +468,14 @@ impl Sweep<'_> {
     ) -> syn::Result<Lowered> {
         self.scopes.push(HashMap::new());
         self.depth += 1;
+        // its element reads are not taken again after it: a block whose
+        // value is a constant stays inside the expression, where it runs
+        // after the lines the expression's other operands put before the
+        // statement (`[{ x[1] … }, x[2] * x[1]]`)
+        self.enter_repeated(false);
         let mut inner = TokenStream::new();
         let tail = self.lower_block_stmts(&block.stmts, &mut inner);
+        self.leave_repeated();
         self.depth -= 1;
         self.scopes.pop();
         let Some(tail) = tail else {
