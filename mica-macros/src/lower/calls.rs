@@ -468,14 +468,22 @@ impl Sweep<'_> {
     ) -> syn::Result<Lowered> {
         self.scopes.push(HashMap::new());
         self.depth += 1;
-        // its element reads are not taken again after it: a block whose
-        // value is a constant stays inside the expression, where it runs
-        // after the lines the expression's other operands put before the
-        // statement (`[{ x[1] … }, x[2] * x[1]]`)
+        // its element reads in a layer of their own: a block whose value is
+        // not recorded stays inside the expression, where it runs after the
+        // lines the expression's other operands put before the statement
+        // (`[{ x[1] … }, x[2] * x[1]]`), so its reads are taken again only
+        // from the next statement on; one written out in place keeps them
         self.enter_repeated(false);
         let mut inner = TokenStream::new();
         let tail = self.lower_block_stmts(&block.stmts, &mut inner);
-        self.leave_repeated();
+        let in_place = matches!(
+            &tail,
+            None | Some(Lowered {
+                val: Val::Active(_),
+                ..
+            })
+        );
+        self.leave_repeated_keeping(in_place);
         self.depth -= 1;
         self.scopes.pop();
         let Some(tail) = tail else {

@@ -27,6 +27,9 @@ pub struct Layer {
     /// a loop body's layer: the search for a read stops here
     boundary: bool,
     reads: HashMap<String, (ValueId, TokenStream)>,
+    /// reads of a block the current statement keeps inside its expression:
+    /// known from the next statement on (see [`Sweep::leave_repeated_held`])
+    held: HashMap<String, (ValueId, TokenStream)>,
 }
 
 impl Sweep<'_> {
@@ -35,6 +38,7 @@ impl Sweep<'_> {
         self.repeated.push(Layer {
             boundary,
             reads: HashMap::new(),
+            held: HashMap::new(),
         });
     }
 
@@ -42,6 +46,32 @@ impl Sweep<'_> {
     pub(super) fn leave_repeated(&mut self) {
         if self.repeated.len() > 1 {
             self.repeated.pop();
+        }
+    }
+
+    /// The layer of a block is done, and its reads stay known: `now`, where
+    /// its lines ran in place; otherwise from the statement after the one
+    /// holding it, whose expression keeps the block inside it, to run
+    /// after the lines its other operands put before the statement
+    /// (`[{ x[1] … }, x[2] * x[1]]`).
+    pub(super) fn leave_repeated_keeping(&mut self, now: bool) {
+        if self.repeated.len() > 1 {
+            if let Some(layer) = self.repeated.pop() {
+                if let Some(top) = self.repeated.last_mut() {
+                    let to = if now { &mut top.reads } else { &mut top.held };
+                    to.extend(layer.reads);
+                    to.extend(layer.held);
+                }
+            }
+        }
+    }
+
+    /// A statement is done: the reads of the blocks it kept inside its
+    /// expression are known from here on.
+    pub(super) fn release_held(&mut self) {
+        if let Some(top) = self.repeated.last_mut() {
+            let held = std::mem::take(&mut top.held);
+            top.reads.extend(held);
         }
     }
 

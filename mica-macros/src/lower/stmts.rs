@@ -68,6 +68,7 @@ impl Sweep<'_> {
             }
             self.inline_stmt = false;
             self.read_cache = None;
+            self.release_held();
         }
         tail
     }
