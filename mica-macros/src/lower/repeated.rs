@@ -14,7 +14,11 @@
 //! it ends (the other arms, and the code after the branch, may run without
 //! them), and a loop body's too, whose own layer also hides the reads made
 //! before the loop (a value made outside a loop and read inside keeps the
-//! loop's reverse from its shortcuts).
+//! loop's reverse from its shortcuts). A block nested in an expression has
+//! a layer too: written out in place, its reads stay known after it; kept
+//! inside the expression (its value not recorded), it runs after the lines
+//! the expression's other operands put before the statement, so its reads
+//! are known only from the next statement on.
 //! Only the adjoint that takes shortcuts does this (it has a stability
 //! analysis); the plain adjoint reads each element where it is written.
 
