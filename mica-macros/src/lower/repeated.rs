@@ -32,12 +32,12 @@ pub struct Layer {
     boundary: bool,
     reads: HashMap<String, (ValueId, TokenStream)>,
     /// reads of a block the current statement keeps inside its expression:
-    /// known from the next statement on (see [`Sweep::leave_repeated_held`])
+    /// known from the next statement on (see [`Sweep::leave_repeated_keeping`])
     held: HashMap<String, (ValueId, TokenStream)>,
 }
 
 impl Sweep<'_> {
-    /// A layer for a loop body (`boundary`) or a branch arm.
+    /// A layer for a loop body (`boundary`), a branch arm or a nested block.
     pub(super) fn enter_repeated(&mut self, boundary: bool) {
         self.repeated.push(Layer {
             boundary,
