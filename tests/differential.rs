@@ -1331,7 +1331,19 @@ fn the_generator_writes_short_literal_loops() {
                 .any(|l| l.trim_start().starts_with("for ") && l.contains("..K"))
         })
         .count();
+    // a nested loop up to its outer loop's index (`for j in 0..i`): a
+    // range not constant, read only, written twice (with runs and without)
+    let head = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("for j") && l.contains(" in 0..i") && l.ends_with(" {")
+            })
+        })
+        .count();
     for (what, n) in [
+        ("a loop up to an outer loop's index", head),
         ("a loop over a named bound, kept a loop", named),
         ("a short loop up a literal range", up),
         ("a short literal loop inside another block", nested),

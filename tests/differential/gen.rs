@@ -272,6 +272,8 @@ pub enum For {
     Back(String, usize, usize),
     /// `j in i + 1..3`, `i` an enclosing loop's index
     Tail(String, String),
+    /// `j in 0..i`, `i` an enclosing loop's index: a range not constant
+    Head(String, String),
     /// `a in w.iter()`; with the flag `w.iter().for_each(|a| { … });`, its
     /// body leaving nothing early
     Iter(String, String, bool),
@@ -2342,6 +2344,10 @@ impl Gen {
         if self.rng.chance(0.25) {
             out.extend(self.scan_loop(&s));
         }
+        // a triangular loop whose inner loop only reads
+        if self.rng.chance(0.2) {
+            out.extend(self.triangle_loop(&s));
+        }
         // a chain of products of small local matrices
         if self.rng.chance(0.2) {
             out.extend(self.matrix_chain());
@@ -2805,6 +2811,69 @@ impl Gen {
             S::For(For::Range(t, 1 + self.rng.below(3)), step),
             S::Let(out, E::Index(h, Ix::Const(self.rng.below(3)))),
         ]
+    }
+
+    /// A triangular loop whose inner loop only reads, over a range not
+    /// constant: `for i in 0..n { let mut z = g[i] * c; for j in 0..i { z
+    /// += g[j] * g[j + 1]; } t += z.tanh(); }`. `g` is a knob array (2 to 4
+    /// long) or a local array of 4 to 7 elements made of the knobs. Such an
+    /// inner loop is written twice, with its runs for a range of 4 or more
+    /// and without for a shorter one: the knob array reaches only the
+    /// short copy, the local array both.
+    fn triangle_loop(&mut self, s: &Scope) -> Vec<S> {
+        let knob = s
+            .arrays
+            .iter()
+            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
+            .cloned();
+        let mut out = Vec::new();
+        let (g, n) = match knob {
+            Some(w) if self.rng.chance(0.4) => (w.name.clone(), w.len),
+            _ => {
+                let g = self.name("h");
+                let n = 4 + self.rng.below(4);
+                let el = (0..n).map(|_| fit(self.expr(s, 2), 2.0).0).collect();
+                out.push(S::LetArr(g.clone(), n, Some(el)));
+                (g, n)
+            }
+        };
+        let (t, i, j, z) = (
+            self.name("t"),
+            self.name("i"),
+            self.name("j"),
+            self.name("t"),
+        );
+        let at = |k: &str, off: i64| match off {
+            0 => E::Index(g.clone(), Ix::Var(k.to_string(), false)),
+            _ => E::Index(g.clone(), Ix::Off(k.to_string(), off)),
+        };
+        let c = self.rng.lit(0.3, 0.9);
+        let term = match self.rng.below(3) {
+            0 => E::Bin('*', b(at(&j, 0)), b(at(&j, 1))),
+            1 => E::Bin(
+                '*',
+                b(E::M1(
+                    ["sin", "tanh", "atan"][self.rng.below(3)],
+                    b(at(&j, 1)),
+                )),
+                b(E::Lit(self.rng.lit(-0.9, 0.9))),
+            ),
+            _ => {
+                let gap = E::Bin('-', b(at(&j, 1)), b(at(&j, 0)));
+                E::Bin('*', b(gap.clone()), b(gap))
+            }
+        };
+        let body = vec![
+            S::Let(z.clone(), E::Bin('*', b(at(&i, 0)), b(E::Lit(c)))),
+            S::For(
+                For::Head(j, i.clone()),
+                vec![S::Assign(z.clone(), "+=", term)],
+            ),
+            S::Assign(t.clone(), "+=", E::M1("tanh", b(E::Var(z)))),
+        ];
+        out.push(S::Let(t, with_knob(E::Lit(0.0), &self.knobs)));
+        out.push(S::For(For::Span(i, 0, n), body));
+        out
     }
 
     /// A chain of products of small local matrices, as forward kinematics
@@ -3925,7 +3994,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::For(f, body) => {
             match f {
                 For::Range(..) | For::Span(..) | For::Back(..) => {}
-                For::Tail(_, i) => {
+                For::Tail(_, i) | For::Head(_, i) => {
                     r.insert(i.clone());
                 }
                 For::Iter(_, a, _) | For::Enum(_, _, a) | For::Len(_, a) => {
@@ -4014,6 +4083,7 @@ fn label_of(f: &For) -> String {
         | For::Span(i, _, _)
         | For::Back(i, _, _)
         | For::Tail(i, _)
+        | For::Head(i, _)
         | For::Iter(i, _, _)
         | For::Len(i, _) => i,
         For::Enum(j, _, _) | For::Zip(j, _, _, _) => j,
@@ -4922,6 +4992,7 @@ impl R<'_> {
                         format!("{} in ({lo}..{hi}).rev()", self.n(i))
                     }
                     For::Tail(j, i) => format!("{} in {} + 1..3", self.n(j), self.n(i)),
+                    For::Head(j, i) => format!("{} in 0..{}", self.n(j), self.n(i)),
                     For::Iter(a, arr, _) => format!("{} in {arr}.iter()", self.n(a)),
                     For::Len(i, arr) => format!("{} in 0..{arr}.len()", self.n(i)),
                     For::Enum(j, a, arr) => {
