@@ -1342,7 +1342,32 @@ fn the_generator_writes_short_literal_loops() {
             })
         })
         .count();
+    // a stencil stepped over a field into a second buffer, on a line or
+    // through a grid's named index (`let p = r * m + c;`, `h[p + K4]`)
+    let stepped = texts
+        .iter()
+        .filter(|t| {
+            let lines: Vec<&str> = t.lines().map(str::trim_start).collect();
+            lines
+                .iter()
+                .any(|l| l.starts_with("std::mem::swap(&mut h") && !l.contains("&mut _"))
+                && lines
+                    .iter()
+                    .any(|l| l.contains(" - 1] +") || l.contains(" - 1; h"))
+        })
+        .count();
+    let grid = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("let i") && l.contains(" * ") && l.ends_with(";") && !l.contains('.')
+            })
+        })
+        .count();
     for (what, n) in [
+        ("a stencil stepped into a second buffer", stepped),
+        ("a grid read through a named index", grid),
         ("a loop up to an outer loop's index", head),
         ("a loop over a named bound, kept a loop", named),
         ("a short loop up a literal range", up),

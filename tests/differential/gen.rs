@@ -50,6 +50,9 @@ pub enum Ix {
     Off(String, i64),
     /// twice a loop index, in bounds by the loop's range
     Twice(String),
+    /// a named index plus (with the flag) or minus a row's stride written
+    /// as a literal or a named constant: `u[p + K4]`
+    Stride(String, bool, String),
     /// a constant index read through a borrow of the array, `{ let r =
     /// &h; r[k] }`
     Borrowed(usize),
@@ -322,6 +325,9 @@ pub enum S {
     Shadow(String, E, String),
     /// `let i = i + k;`: a loop's index shadowed inside its body
     ShiftIdx(String, usize),
+    /// `let p = r * m + c;`: a named index into a grid of rows of `m`
+    /// (a literal or a named constant), `r` and `c` loops' indices
+    LetIdx(String, String, String, String),
     /// `let n = e;` shadowing a top-level binding, never `mut`
     ShadowLet(String, E),
     /// `if c { break 'label; }` or `continue 'label;`: to a loop around
@@ -2348,6 +2354,10 @@ impl Gen {
         if self.rng.chance(0.2) {
             out.extend(self.triangle_loop(&s));
         }
+        // a stencil stepped over a field, on a line or a grid
+        if self.rng.chance(0.2) {
+            out.extend(self.stencil_loop(&s));
+        }
         // a chain of products of small local matrices
         if self.rng.chance(0.2) {
             out.extend(self.matrix_chain());
@@ -2873,6 +2883,141 @@ impl Gen {
         ];
         out.push(S::Let(t, with_knob(E::Lit(0.0), &self.knobs)));
         out.push(S::For(For::Span(i, 0, n), body));
+        out
+    }
+
+    /// A stencil, as simulations write it: a local field `u` made of the
+    /// knobs, stepped `T` times into a second buffer `v` swapped with it,
+    /// each interior point from its neighbours; on a line (`v[i] = u[i] + a
+    /// * (u[i - 1] - 2.0 * u[i] + u[i + 1])`, or a lopsided pair), or on an
+    /// `m × m` grid through a named index (`let p = r * m + c;` then
+    /// `u[p - 1]`, `u[p + m]`, … with `m` a literal or a named constant). Now and
+    /// then the line reads a knob array instead, once. The reverse of each
+    /// row's loop may keep the slopes of the row's neighbours in registers
+    /// (`analyze/carry.rs`), walking the row back.
+    fn stencil_loop(&mut self, s: &Scope) -> Vec<S> {
+        let knob = s
+            .arrays
+            .iter()
+            .filter(|a| a.len >= 3 && self.knobs.iter().any(|(k, _)| *k == a.name))
+            .max_by_key(|a| a.len)
+            .cloned();
+        let (u, v, t) = (self.name("h"), self.name("h"), self.name("t"));
+        let a = self.rng.lit(0.05, 0.2);
+        let steps = 1 + self.rng.below(3);
+        let mut out = Vec::new();
+        let field = |g: &mut Self, n: usize| -> Vec<E> {
+            (0..n).map(|_| fit(g.expr(s, 2), 2.0).0).collect()
+        };
+        let lit = |x: f64| b(E::Lit(x));
+        // one point's new value from its neighbours at the given indices
+        let point = |g: &mut Self, f: &str, at: &dyn Fn(i64) -> Ix, across: Option<(Ix, Ix)>| {
+            let read = |k: i64| E::Index(f.to_string(), at(k));
+            let mut sum = match g.rng.below(3) {
+                // the three-point Laplacian
+                0 | 1 => E::Bin(
+                    '+',
+                    b(E::Bin('+', b(read(-1)), b(read(1)))),
+                    b(E::Bin('*', lit(-2.0), b(read(0)))),
+                ),
+                // a lopsided difference, through a function
+                _ => E::Bin(
+                    '*',
+                    b(E::M1(
+                        ["tanh", "sin"][g.rng.below(2)],
+                        b(E::Bin('-', b(read(1)), b(read(0)))),
+                    )),
+                    b(read(0)),
+                ),
+            };
+            if let Some((up, down)) = across {
+                let (up, down) = (E::Index(f.to_string(), up), E::Index(f.to_string(), down));
+                sum = E::Bin(
+                    '+',
+                    b(E::Bin('+', b(sum), b(up))),
+                    b(E::Bin('-', b(down), b(E::Bin('*', lit(2.0), b(read(0)))))),
+                );
+            }
+            E::Bin('+', b(read(0)), b(E::Bin('*', lit(a), b(sum))))
+        };
+        let at_var = |i: &str| {
+            let i = i.to_string();
+            move |k: i64| match k {
+                0 => Ix::Var(i.clone(), false),
+                k => Ix::Off(i.clone(), k),
+            }
+        };
+        match (self.rng.below(5), knob) {
+            // the line reads a knob array, once
+            (0, Some(w)) => {
+                let n = w.len;
+                let i = self.name("i");
+                out.push(S::LetArr(v.clone(), n, None));
+                let value = point(self, &w.name, &at_var(&i), None);
+                out.push(S::For(
+                    For::Span(i.clone(), 1, n - 1),
+                    vec![S::SetArr(v.clone(), Ix::Var(i, false), "=", value)],
+                ));
+                out.push(S::Let(t, E::Index(v, Ix::Const(1))));
+            }
+            // a line, stepped
+            (0..=2, _) => {
+                let n = 4 + self.rng.below(4);
+                let (i, k) = (self.name("i"), self.name("i"));
+                let init = field(self, n);
+                out.push(S::LetArr(u.clone(), n, Some(init)));
+                out.push(S::LetArr(v.clone(), n, None));
+                let value = point(self, &u, &at_var(&i), None);
+                out.push(S::For(
+                    For::Range(k, steps),
+                    vec![
+                        S::For(
+                            For::Span(i.clone(), 1, n - 1),
+                            vec![S::SetArr(v.clone(), Ix::Var(i, false), "=", value)],
+                        ),
+                        S::Whole(u.clone(), Whole::MemSwap(v)),
+                    ],
+                ));
+                out.push(S::Let(t, E::Index(u, Ix::Const(1 + self.rng.below(n - 2)))));
+            }
+            // a grid through a named index
+            _ => {
+                let m = 3 + self.rng.below(3);
+                let stride = match self.rng.chance(0.5) {
+                    true => format!("K{m}"),
+                    false => m.to_string(),
+                };
+                let (r, c, p, k) = (
+                    self.name("i"),
+                    self.name("i"),
+                    self.name("i"),
+                    self.name("i"),
+                );
+                let init = field(self, m * m);
+                out.push(S::LetArr(u.clone(), m * m, Some(init)));
+                out.push(S::LetArr(v.clone(), m * m, None));
+                let across = Some((
+                    Ix::Stride(p.clone(), false, stride.clone()),
+                    Ix::Stride(p.clone(), true, stride.clone()),
+                ));
+                let value = point(self, &u, &at_var(&p), across);
+                let row = vec![
+                    S::LetIdx(p.clone(), r.clone(), stride, c.clone()),
+                    S::SetArr(v.clone(), Ix::Var(p, false), "=", value),
+                ];
+                out.push(S::For(
+                    For::Range(k, steps),
+                    vec![
+                        S::For(
+                            For::Span(r, 1, m - 1),
+                            vec![S::For(For::Span(c, 1, m - 1), row)],
+                        ),
+                        S::Whole(u.clone(), Whole::MemSwap(v)),
+                    ],
+                ));
+                out.push(S::Let(t, E::Index(u, Ix::Const(m + 1))));
+            }
+        }
         out
     }
 
@@ -3814,14 +3959,14 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
         }
         E::Index(n, ix) => {
             r.insert(n.clone());
-            if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = ix {
+            if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) | Ix::Stride(i, ..) = ix {
                 r.insert(i.clone());
             }
         }
         E::Index2(n, ix, _, jx, _) => {
             r.insert(n.clone());
             for x in [ix, jx] {
-                if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = x {
+                if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) | Ix::Stride(i, ..) = x {
                     r.insert(i.clone());
                 }
             }
@@ -3961,7 +4106,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             assigned.insert(n.clone());
             r.insert(n.clone());
             for x in [ix, jx] {
-                if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = x {
+                if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) | Ix::Stride(i, ..) = x {
                     r.insert(i.clone());
                 }
             }
@@ -3982,7 +4127,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::SetArr(n, ix, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
-            if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) = ix {
+            if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) | Ix::Stride(i, ..) = ix {
                 r.insert(i.clone());
             }
             refs_e(e, r);
@@ -4036,6 +4181,10 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         }
         S::ShiftIdx(i, _) => {
             r.insert(i.clone());
+        }
+        S::LetIdx(_, row, _, col) => {
+            r.insert(row.clone());
+            r.insert(col.clone());
         }
         S::ShadowLet(_, e) => refs_e(e, r),
         S::ExitTo(c, _, _) => refs_c(c, r),
@@ -4243,6 +4392,8 @@ impl R<'_> {
             Ix::Off(i, k) if *k < 0 => format!("{arr}[{i} - {}]", -k),
             Ix::Off(i, k) => format!("{arr}[{i} + {k}]"),
             Ix::Twice(i) => format!("{arr}[2 * {i}]"),
+            Ix::Stride(i, true, m) => format!("{arr}[{i} + {m}]"),
+            Ix::Stride(i, false, m) => format!("{arr}[{i} - {m}]"),
         }
     }
     /// The rendering and whether it is an atom (safe as a receiver).
@@ -4294,6 +4445,8 @@ impl R<'_> {
                     Ix::Var(i, false) => i.clone(),
                     Ix::Off(i, k) => format!("{i} + {k}"),
                     Ix::Twice(i) => format!("2 * {i}"),
+                    Ix::Stride(i, true, m) => format!("{i} + {m}"),
+                    Ix::Stride(i, false, m) => format!("{i} - {m}"),
                     Ix::Borrowed(k) => k.to_string(),
                     Ix::End(_) | Ix::IterEnd(_) => unreachable!("a matrix's rows are indexed"),
                 };
@@ -5118,6 +5271,9 @@ impl R<'_> {
                 writeln!(o, "{pad}{m} += {n}.tanh() * {t};").unwrap();
             }
             S::ShiftIdx(i, k) => writeln!(o, "{pad}let {i} = {i} + {k};").unwrap(),
+            S::LetIdx(p, row, m, col) => {
+                writeln!(o, "{pad}let {} = {row} * {m} + {col};", self.n(p)).unwrap()
+            }
             S::ShadowLet(n, e) => writeln!(o, "{pad}let {} = {};", self.n(n), self.e(e).0).unwrap(),
             S::ExitTo(c, brk, label) => {
                 let exit = if *brk { "break" } else { "continue" };
@@ -6389,7 +6545,7 @@ fn defs(s: &S) -> Vec<String> {
         | S::LetClosure(n, _, _)
         | S::View(n, ..) => vec![n.clone()],
         S::Unpack(names, ..) => names.iter().flatten().cloned().collect(),
-        S::ShiftIdx(i, _) => vec![i.clone()],
+        S::ShiftIdx(i, _) | S::LetIdx(i, ..) => vec![i.clone()],
         S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
         S::LetIf(names, ..) => names.clone(),
         S::LoopValue(t, i, ..) => vec![t.clone(), i.clone()],
@@ -6561,6 +6717,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         }
         S::Exit(c, _) | S::ExitTo(c, _, _) => ucalls_c(c, f),
         S::ShiftIdx(..)
+        | S::LetIdx(..)
         | S::SwapScalars(..)
         | S::View(..)
         | S::Recopy(..)
