@@ -27,8 +27,8 @@ mod twin;
 
 /// In a suite: `$f`'s gradient call at the knobs `$w` and the other
 /// arguments `$arg` returns the plain function's value and the window
-/// form's value and gradient, bit for bit, and a gradient that agrees with
-/// finite differences.
+/// form's value bit for bit, its gradient to the rounding of its sums'
+/// order, and a gradient that agrees with finite differences.
 macro_rules! agree {
     ($f:ident, $grad:ident, $window:ident, $w:expr; $($arg:expr),*) => {{
         let w = $w;
@@ -36,7 +36,7 @@ macro_rules! agree {
         same("value", &[value], &[$f(w, $($arg),*)]);
         let (wv, (ww,)) = $window(w, $($arg),*);
         same("window value", &[wv], &[value]);
-        same("d/dw", &ww, &dw);
+        same_sums("d/dw", &ww, &dw);
         check(|p: &[R]| $f(core::array::from_fn(|k| p[k]), $($arg),*), &w, &dw);
     }};
 }
@@ -47,7 +47,7 @@ macro_rules! suite {
             // `tape`, `R` and the finite-difference `check`
             suite_prelude!($r, $tol);
 
-            // `same` (bit for bit) and `POINTS`
+            // `same` (bit for bit), `same_sums` and `POINTS`
             slice_checks!();
 
             // named bounds: a short loop over a literal range is written

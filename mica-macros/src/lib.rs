@@ -15,9 +15,9 @@
 //! | facts | `facts/syntax.rs`, `facts/places.rs`, `facts/activity.rs`, `facts/loops.rs`, `facts/stability.rs` | read from syntax before the record: parentheses, shifts, literal ranks; the name at the root of a place, the names patterns bind and lines mention, array literals; which expressions would be recorded; a loop's counter, changed names and subscripts as linear forms; names that hold one value wherever the reverse reads them |
 //! | record | `record.rs` | the record's types: operations, loops, branches, array writes |
 //! | lower | `lower.rs`; `lower/stmts.rs`, `exprs.rs`, `calls.rs`, `arrays.rs`, `whole.rs`, `loops.rs`, `for_loops.rs`, `branches.rs`, `activity.rs`, `placeholders.rs`, `fast.rs`, `inline.rs`, `walls.rs` | recorded code → forward sweep + record (whole arrays: literals, copies, fills, swaps); walls 3, 4 and 8 |
-//! | analyses | `analyze/dependence.rs` | dependences between a loop's iterations through arrays |
+//! | analyses | `analyze/dependence.rs`, `analyze/carry.rs` | dependences between a loop's iterations through arrays; the neighbouring elements whose slopes may wait in registers |
 //! | plan | `plan.rs`; `plan/fuse.rs`, `access.rs`, `slices.rs`, `reads.rs` | every loop's verdicts (fused, walked forward, sliced): yes with what the shortcut needs, or no with the reason; all no for `#[tape(plain)]` |
-//! | reverse | `reverse.rs`; `reverse/ops.rs`, `walk.rs`, `fuse.rs`, `forward.rs`, `slices.rs`, `trig.rs` | the reverse sweep from the record and the plan; a sine's slope read from the cosine of the same value, and the other way round |
+//! | reverse | `reverse.rs`; `reverse/ops.rs`, `walk.rs`, `fuse.rs`, `forward.rs`, `slices.rs`, `window.rs`, `trig.rs` | the reverse sweep from the record and the plan; neighbours' slopes in registers; a sine's slope read from the cosine of the same value, and the other way round |
 //! | forms | `function_form.rs`, `window_form.rs`; `window_form/macros.rs` | `_grad`, `_backward` and the call adapter; knobs, windows, `backward!`, `gradient!` (walls 1, 2, 5, 6, 7) |
 //! | support | `rules.rs`, `names.rs`, `errors.rs` | the derivative rule table, hygienic names, accumulated errors |
 

@@ -17,6 +17,7 @@
 //! | forward walk | `plan/access.rs` | besides, its iterations pass nothing back and touch no element twice |
 //! | slices | `plan/slices.rs` | besides, each array's accesses are one run of the loop's variable |
 //! | selection | `plan/select.rs` | a top-level range loop only keeps the `max` or `min` of its values, made by reads and adds |
+//! | slopes in registers | `analyze/carry.rs` | a range loop's body reads an array it never writes at two or three neighbouring elements |
 //!
 //! The plain adjoint (`#[tape(plain)]`) is the plan whose verdicts are all
 //! no.
@@ -111,6 +112,9 @@ pub struct LoopPlan {
     pub slices: Verdict<slices::Slices>,
     /// its reverse is the winner's iteration alone
     pub select: Verdict<select::Selection>,
+    /// slopes at neighbouring elements of arrays it reads wait in
+    /// registers between the iterations of its reverse
+    pub carry: Verdict<Vec<crate::analyze::carry::Carry>>,
 }
 
 /// Every loop's verdicts, by the loop's region.
@@ -150,6 +154,7 @@ impl Plan {
                             forward: no(l, PLAIN),
                             slices: no(l, PLAIN),
                             select: no(l, PLAIN),
+                            carry: no(l, PLAIN),
                         }
                     } else {
                         let fuse = if region == 0 {
@@ -172,11 +177,23 @@ impl Plan {
                             Verdict::Yes(_) => no(l, "it is fused"),
                             Verdict::No(_) => verdict(l, select::selection(view, l)),
                         };
+                        let carry = match crate::analyze::carry::of(
+                            l,
+                            view.values,
+                            view.arrays,
+                            fuse.is_yes(),
+                        ) {
+                            found if found.is_empty() => {
+                                no(l, "no array it only reads is read at neighbouring elements")
+                            }
+                            found => Verdict::Yes(found),
+                        };
                         LoopPlan {
                             fuse,
                             forward,
                             slices,
                             select,
+                            carry,
                         }
                     };
                     self.loops.insert(l.region, loop_plan);

@@ -25,7 +25,9 @@
 //!   iteration to the next passes its adjoint back through a `carry`. A
 //!   loop whose iterations pass nothing back is walked forward
 //!   (`forward.rs`), and a loop over a range reads and adds through slices
-//!   taken before it (`slices.rs`). In a nest of range loops whose trip
+//!   taken before it (`slices.rs`), the slopes of neighbouring elements it
+//!   reads waiting in registers from one iteration to the next
+//!   (`window.rs`). In a nest of range loops whose trip
 //!   counts are known where the nest starts, the tape's room is made once
 //!   there and the iterations write into it through a `Writer`, whose push
 //!   makes no call: a call inside a short loop costs the loop's registers.
@@ -46,6 +48,7 @@ mod select;
 mod slices;
 mod trig;
 mod walk;
+mod window;
 
 use crate::lower::Sweep;
 use crate::plan::Plan;
@@ -107,6 +110,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         open: Vec::new(),
         fused_at: None,
         carried_reads: HashMap::new(),
+        carried_used: HashSet::new(),
     };
     // the plain adjoint computes every slope as its rule says
     if !plain {
@@ -262,9 +266,11 @@ struct Gen<'g> {
     open: Vec<usize>,
     /// while a fused loop's body is walked: its place in `open`
     fused_at: Option<usize>,
-    /// element reads whose slope a fused loop carries (`fuse.rs`): value →
-    /// the register it adds into
+    /// element reads whose slope waits in a register between a loop's
+    /// iterations (`window.rs`): value → the register it adds into
     carried_reads: HashMap<ValueId, Ident>,
+    /// the registers of `carried_reads` something was added into
+    carried_used: HashSet<String>,
 }
 
 /// One loop around the one being walked, as the room of its tape sees it.
@@ -277,19 +283,6 @@ enum Level {
     Fused(crate::record::Trip),
     /// any other loop, or a branch's arm (whose loops may not run)
     Stop,
-}
-
-impl Level {
-    fn of_loop(trip: &Option<crate::record::Trip>) -> Self {
-        trip.clone().map_or(Level::Stop, Level::Loop)
-    }
-
-    fn trip(&self) -> Option<&crate::record::Trip> {
-        match self {
-            Level::Loop(trip) => Some(trip),
-            _ => None,
-        }
-    }
 }
 
 impl Gen<'_> {

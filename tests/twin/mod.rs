@@ -51,7 +51,8 @@ macro_rules! suite_prelude {
 
 /// For the suites over slices (`forward_loops.rs`, `fast_reads.rs`):
 /// `fn same(what, a, b)`, which panics unless `a` and `b` are equal bit for
-/// bit, and six-coordinate `POINTS` to check at.
+/// bit, `fn same_sums` for slopes whose parts may be added in another order,
+/// and six-coordinate `POINTS` to check at.
 // the other files that include this module have checks of their own
 #[allow(unused_macros)]
 macro_rules! slice_checks {
@@ -59,6 +60,20 @@ macro_rules! slice_checks {
         fn same(what: &str, a: &[R], b: &[R]) {
             let bits = |v: &[R]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(a), bits(b), "{what}: {a:?} vs {b:?}");
+        }
+
+        /// The same slopes, their parts maybe added in another order (a
+        /// neighbour's part waiting in a register): equal to a few units of
+        /// rounding of numbers near 1.
+        fn same_sums(what: &str, a: &[R], b: &[R]) {
+            assert_eq!(a.len(), b.len(), "{what}: {a:?} vs {b:?}");
+            for (x, y) in a.iter().zip(b) {
+                let scale = x.abs().max(y.abs()).max(1.0);
+                assert!(
+                    (x - y).abs() <= 16.0 * R::EPSILON * scale,
+                    "{what}: {a:?} vs {b:?}"
+                );
+            }
         }
 
         const POINTS: [[f64; 6]; 3] = [

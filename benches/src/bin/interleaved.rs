@@ -242,7 +242,12 @@ fn outside(rounds: usize) {
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let (mut hand_logs, mut primal_logs) = (Vec::new(), Vec::new());
+    // `interleaved 150 outside WORD`: only the programs whose name holds WORD
+    let only = std::env::args().nth(3);
     for (mut h, mut p) in outside::calls().into_iter().zip(outside::primal_calls()) {
+        if only.as_ref().is_some_and(|w| !h.name.contains(w.as_str())) {
+            continue;
+        }
         let th = turns(&mut h, rounds);
         let tp = turns(&mut p, rounds);
         let [hl, hm, hu] = th.ratio;

@@ -1,46 +1,55 @@
-//! Neighbouring elements read by a fused loop: which slopes may wait in a
-//! register for the next iteration.
+//! Neighbouring elements read by a loop over a range: which slopes may wait
+//! in registers for the next iteration of its reverse.
 //!
-//! A loop over `lo..hi` whose body reads `w[i]` and `w[i + 1]` (chained
-//! objectives, finite differences) adds, in iteration `i`, a slope into
-//! `w`'s adjoint at `i` and one at `i + 1`; iteration `i + 1` adds into
-//! `i + 1` again. When the loop is fused (`plan/fuse.rs`), its reverse runs
-//! inside each iteration, and the element `i + 1`'s part can instead be
-//! kept in a register and added, with the next iteration's own part, in a
-//! single store: one read-modify-write per element instead of two, and no
+//! A loop over `lo..hi` whose body reads `w[i - 1]`, `w[i]` and `w[i + 1]`
+//! (a stencil, a chained objective, a finite difference) adds, in the
+//! reverse of iteration `i`, a slope into `w`'s adjoint at each of the three
+//! elements; the reverse of the next iteration walked adds into two of them
+//! again. Those parts can instead wait in registers: each element's slope
+//! is stored once, when the last iteration that reads it has added its
+//! part, with one read-modify-write per element instead of three, and no
 //! store that the next iteration must load back.
+//!
+//! Which iteration is the last to touch an element depends on the order the
+//! reverse walks: last to first for a loop walked back (the window's upper
+//! element is done after each iteration), first to last for a fused loop or
+//! one walked forward (its lower element is done).
 //!
 //! The slopes are the same sums, added in another order, when:
 //!
-//! - the loop walks a range `lo..hi` forward, one step at a time (the
-//!   iteration after `i` is `i + 1`, so its lower element is the upper
-//!   element of `i`);
-//! - every access of the body to the array is a read of one element at the
+//! - the loop walks a range `lo..hi`, one step at a time, and its reverse
+//!   walks it one step at a time too (its variable is its counter);
+//! - the window is two or three neighbouring elements, each read at the
 //!   body's own level (not in an `if` arm, a `match` arm or an inner loop,
 //!   which may not run in every iteration: a `continue` puts what follows
-//!   it in such an arm), at `i + c` or `i + c + 1` for one constant `c`
-//!   (the same invariant terms in all of them), both present;
-//! - the array is read only: no write, increment, fill, copy, swap, call
-//!   or row passed anywhere in the body;
-//! - no other array's adjoint is the same buffer or a part of it.
+//!   it in such an arm), at `i + c`, `i + c + 1` (and `i + c + 2`) for one
+//!   constant `c` (the same invariant terms in all of them);
+//! - the array is read only: no write, increment, fill, copy, swap or
+//!   result of a call anywhere in the body, so that nothing in the body
+//!   reads or zeroes its adjoint (other reads of it, in arms, inner loops,
+//!   calls or at other elements, add into the buffer, which the registers
+//!   also only add into);
+//! - no other array's adjoint is the same buffer or a part of it, and the
+//!   buffer is not made in the body (a parameter's, or an array made before
+//!   the loop; a fused loop's registers are made before its forward sweep,
+//!   where only a parameter's buffer is sure to be).
 //!
-//! What waits when the loop ends (it may `break`) is added after it, into
-//! the upper element of the last iteration that ran.
+//! What waits when the loop's reverse ends is added after it, into the
+//! elements of the last iteration walked.
 
 use super::dependence::{collect, subscript};
 use crate::facts::loops::Linear;
 use crate::record::{Array, ArrayId, Loop, OpKind, Operand, Step, Value, ValueId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// An array whose upper neighbour's slope is carried.
+/// An array whose slopes at neighbouring elements wait in registers.
 pub struct Carry {
     pub array: ArrayId,
-    /// the reads at `i + c`, by the value each makes
-    pub lower: Vec<ValueId>,
-    /// the reads at `i + c + 1`
-    pub upper: Vec<ValueId>,
-    /// the subscripts of a lower and of an upper read
-    pub at: (Operand, Operand),
+    /// the reads of the window's elements by the value each makes, lowest
+    /// element first: at `i + c`, `i + c + 1` (, `i + c + 2`)
+    pub reads: Vec<Vec<ValueId>>,
+    /// a read's subscript at each of the window's elements, as recorded
+    pub at: Vec<Operand>,
 }
 
 /// A read of one element: its subscript as a linear form with the loop
@@ -48,14 +57,25 @@ pub struct Carry {
 /// recorded.
 type Read<'l> = (Option<Linear>, ValueId, &'l Operand);
 
-/// The arrays of `l`'s body whose slopes may be carried (see the module's
-/// documentation). Only asked of a loop the plan fuses.
-pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Vec<Carry> {
+/// The widest window, in elements.
+const WIDEST: usize = 3;
+
+/// The arrays of `l`'s body whose slopes may wait in registers (see the
+/// module's documentation), `fused` for a loop whose reverse runs inside
+/// its forward sweep.
+pub fn of(l: &Loop, values: &[Value], arrays: &[Array], fused: bool) -> Vec<Carry> {
     if l.facts.range.is_none() || l.facts.var.is_none() {
         return Vec::new();
     }
     let mut accesses = Vec::new();
     collect(&l.steps, l, values, &mut accesses);
+    let written: BTreeSet<ArrayId> = accesses
+        .iter()
+        .filter(|a| a.writes)
+        .map(|a| a.array)
+        .collect();
+    let mut regions = BTreeSet::new();
+    crate::record::regions_of(l, &mut regions);
     // the body's own reads of one element, by array
     let mut reads: BTreeMap<ArrayId, Vec<Read>> = BTreeMap::new();
     for step in &l.steps {
@@ -63,69 +83,112 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array]) -> Vec<Carry> {
         let OpKind::Read { array, indices } = &op.kind else {
             continue;
         };
-        let at = match indices.as_slice() {
-            [index] => subscript(index, l, values).filter(|s| s.var == 1),
-            _ => None,
+        let [index] = indices.as_slice() else {
+            continue;
         };
-        reads
-            .entry(*array)
-            .or_default()
-            .push((at, op.out, &indices[0]));
+        let at = subscript(index, l, values).filter(|s| s.var == 1);
+        reads.entry(*array).or_default().push((at, op.out, index));
     }
     let mut out = Vec::new();
     for (array, list) in reads {
-        // every access of the body to the array is one of these reads
-        // (so none writes it), each at `i + c` with the same terms
-        let count = accesses.iter().filter(|a| a.array == array).count();
-        let Some(Some(first)) = list.first().map(|(at, ..)| at) else {
-            continue;
-        };
-        if count != list.len()
-            || !list
-                .iter()
-                .all(|(at, ..)| at.as_ref().is_some_and(|at| at.terms == first.terms))
-        {
+        if written.contains(&array) || !alone(array, arrays, &regions, fused) {
             continue;
         }
-        let offset = |(at, ..): &&Read| at.as_ref().map_or(0, |at| at.constant);
-        let Some(low) = list.iter().map(|r| offset(&r)).min() else {
-            continue;
-        };
-        let (Some(a), Some(b)) = (
-            list.iter().find(|r| offset(r) == low),
-            list.iter().find(|r| offset(r) == low + 1),
-        ) else {
-            continue;
-        };
-        if list.iter().any(|r| offset(&r) > low + 1) || !alone(array, arrays) {
-            continue;
+        if let Some((first, width)) = window(&list) {
+            let in_window = |k: i128| -> Vec<&Read> {
+                list.iter()
+                    .filter(|(at, ..)| {
+                        at.as_ref()
+                            .is_some_and(|at| at.terms == first.terms && at.constant == k)
+                    })
+                    .collect()
+            };
+            let (mut reads, mut at) = (Vec::new(), Vec::new());
+            for k in 0..width as i128 {
+                let these = in_window(first.constant + k);
+                at.push(these[0].2.clone());
+                reads.push(these.iter().map(|r| r.1).collect());
+            }
+            out.push(Carry { array, reads, at });
         }
-        let pick = |k: i128| {
-            list.iter()
-                .filter(|r| offset(r) == k)
-                .map(|r| r.1)
-                .collect()
-        };
-        out.push(Carry {
-            array,
-            lower: pick(low),
-            upper: pick(low + 1),
-            at: (a.2.clone(), b.2.clone()),
-        });
     }
     out
 }
 
-/// Whether `array`'s adjoint buffer is its own: a parameter's, which no
-/// other array's buffer is, contains or lies in.
-fn alone(array: ArrayId, arrays: &[Array]) -> bool {
+/// The widest window among `list`'s subscripts: the lowest element's form
+/// and the width (2 or 3). Among windows as wide, the one with the most
+/// reads, then the lowest.
+fn window(list: &[Read]) -> Option<(Linear, usize)> {
+    // each group of subscripts with the same invariant terms: the reads at
+    // each constant
+    let mut groups: BTreeMap<Vec<(String, i128)>, BTreeMap<i128, usize>> = BTreeMap::new();
+    let mut forms: BTreeMap<Vec<(String, i128)>, Linear> = BTreeMap::new();
+    for (at, ..) in list {
+        let Some(at) = at else { continue };
+        let key: Vec<(String, i128)> = at.terms.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        *groups
+            .entry(key.clone())
+            .or_default()
+            .entry(at.constant)
+            .or_default() += 1;
+        forms.entry(key).or_insert_with(|| at.clone());
+    }
+    let mut best: Option<(usize, usize, Linear)> = None;
+    for (key, counts) in &groups {
+        for (&low, _) in counts.iter() {
+            let mut width = 0;
+            let mut many = 0;
+            while width < WIDEST {
+                let Some(n) = counts.get(&(low + width as i128)) else {
+                    break;
+                };
+                many += n;
+                width += 1;
+            }
+            if width < 2 {
+                continue;
+            }
+            if best
+                .as_ref()
+                .is_none_or(|(w, m, _)| (width, many) > (*w, *m))
+            {
+                let mut form = forms[key].clone();
+                form.constant = low;
+                best = Some((width, many, form));
+            }
+        }
+    }
+    best.map(|(width, _, form)| (form, width))
+}
+
+/// Whether `array`'s adjoint buffer is its own: no other array's buffer is
+/// it, contains it or lies in it; and it is not made in the loop (whose
+/// regions are `regions`): a parameter's, or for a loop not `fused`, an
+/// array's made before the loop.
+fn alone(array: ArrayId, arrays: &[Array], regions: &BTreeSet<usize>, fused: bool) -> bool {
     let a = &arrays[array];
-    if a.local.is_some() || a.rank != 1 {
+    if a.rank != 1 {
         return false;
+    }
+    match a.local {
+        Some(_) if fused => return false,
+        Some((region, _)) if regions.contains(&region) => return false,
+        _ => {}
     }
     let acc = a.acc.to_string();
     arrays.iter().enumerate().all(|(k, other)| {
         let other = other.acc.to_string();
-        k == array || !(other.starts_with(&acc) || acc.starts_with(&other))
+        k == array || !(within(&acc, &other) || within(&other, &acc))
+    })
+}
+
+/// Whether the buffer written `inner` is `outer` or a part of it: `outer`
+/// followed by nothing, or by what is not part of a name.
+fn within(outer: &str, inner: &str) -> bool {
+    inner.strip_prefix(outer).is_some_and(|rest| {
+        !rest
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
 }

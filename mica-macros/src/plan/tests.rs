@@ -12,6 +12,7 @@ struct Said {
     forward: String,
     slices: String,
     select: String,
+    carry: String,
 }
 
 thread_local! {
@@ -42,6 +43,7 @@ pub(super) fn keep(plan: &Plan, steps: &[Step]) {
                             forward: say(&p.forward),
                             slices: say(&p.slices),
                             select: say(&p.select),
+                            carry: say(&p.carry),
                         });
                     }
                     walk(plan, &l.steps, out);
@@ -149,7 +151,13 @@ fn a_sum_over_its_own_elements_is_fused_and_its_reasons_are_the_ones_met() {
     assert_eq!(of(&said, "i").fuse, "yes");
     // the plain adjoint says no to everything, for that reason
     let plain = of(&verdicts("plain", sum), "i");
-    for why in [plain.fuse, plain.forward, plain.slices, plain.select] {
+    for why in [
+        plain.fuse,
+        plain.forward,
+        plain.slices,
+        plain.select,
+        plain.carry,
+    ] {
         assert_eq!(why, "the plain adjoint takes no shortcut");
     }
     // the sum read non-linearly after the loop
@@ -387,4 +395,90 @@ fn a_loop_keeping_its_largest_value_is_a_selection() {
         }",
     );
     assert_eq!(of(&said, "i").select, "it is fused");
+}
+
+/// A stencil step, `v[p] = u[p] + a * (…neighbours…)`, through the named
+/// index `p` of a grid's rows of `n`, with `body` as the row loop's body.
+fn stencil(body: &str) -> String {
+    format!(
+        "fn f(#[tracked] u0: &[f64], n: usize, steps: usize) -> f64 {{
+            let mut u = u0.to_vec();
+            let mut v = u0.to_vec();
+            for _ in 0..steps {{
+                for i in 1..n - 1 {{
+                    for j in 1..n - 1 {{
+                        {body}
+                    }}
+                }}
+                std::mem::swap(&mut u, &mut v);
+            }}
+            u[0] * u[n + 1]
+        }}"
+    )
+}
+
+#[test]
+fn neighbours_read_only_have_their_slopes_wait_in_registers() {
+    let five = "let p = i * n + j;
+        v[p] = u[p] + 0.2 * (u[p - 1] + u[p + 1] + u[p - n] + u[p + n] - 4.0 * u[p]);";
+    assert_eq!(of(&verdicts("", &stencil(five)), "j").carry, "yes");
+    // the plain adjoint: no
+    assert_eq!(
+        of(&verdicts("plain", &stencil(five)), "j").carry,
+        "the plain adjoint takes no shortcut"
+    );
+    let none = "no array it only reads is read at neighbouring elements";
+    for (body, why) in [
+        // two neighbours are enough; two apart are not
+        ("v[i * n + j] = u[i * n + j] * u[i * n + j + 1];", "yes"),
+        ("v[i * n + j] = u[i * n + j - 1] * u[i * n + j + 1];", none),
+        // an array the loop writes, even elsewhere
+        ("v[j] = v[j - 1] + v[j] + u[j]; ", none),
+        ("v[j] = u[j] + u[j + 1]; u[0] = 1.0;", none),
+        // the neighbours only in an arm
+        ("if j > 2 { v[j] = u[j] + u[j + 1]; }", none),
+    ] {
+        assert_eq!(of(&verdicts("", &stencil(body)), "j").carry, why, "{body}");
+    }
+}
+
+#[test]
+fn an_array_made_in_the_loop_or_shared_keeps_its_slopes_in_memory() {
+    let none = "no array it only reads is read at neighbouring elements";
+    // made in the body: a new buffer in every iteration
+    let made = "fn f(#[tracked] w: &[f64], n: usize) -> f64 {
+        let mut t = 0.0;
+        for i in 0..n {
+            let h = vec![w[0] * 2.0; n + 1];
+            for j in 0..N2 {
+                t += h[j] * h[j + 1];
+            }
+            t += h[i] * h[i + 1];
+        }
+        t
+    }";
+    let said = verdicts("", made);
+    assert_eq!(of(&said, "j").carry, "yes");
+    assert_eq!(of(&said, "i").carry, none);
+    // a fused loop's registers are made before its forward sweep, where
+    // only a parameter's buffer is sure to be
+    let fused = "fn f(#[tracked] w: &[f64], n: usize) -> f64 {
+        let mut h = w.to_vec();
+        h[0] *= 2.0;
+        let mut t = 0.0;
+        for i in 0..n - 1 {
+            t += h[i] * h[i + 1];
+        }
+        t
+    }";
+    let i = of(&verdicts("", fused), "i");
+    assert_eq!((i.fuse.as_str(), i.carry.as_str()), ("yes", none));
+    let i = of(
+        &verdicts(
+            "",
+            &fused.replace("t += h[", "t += w[").replace("* h[", "* w["),
+        ),
+        "i",
+    );
+    assert_eq!((i.fuse.as_str(), i.carry.as_str()), ("yes", "yes"));
 }

@@ -31,18 +31,6 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A carried slope's registers (see `carry_registers`).
-struct Register {
-    /// what waits for the next iteration
-    carry: proc_macro2::Ident,
-    /// the upper element of the last iteration that ran
-    last: proc_macro2::Ident,
-    /// the iteration's lower and upper parts
-    lower: proc_macro2::Ident,
-    upper: proc_macro2::Ident,
-    carry_data: crate::analyze::carry::Carry,
-}
-
 impl Gen<'_> {
     /// Fuses `l`, a step of the function body's top-level `steps`, as the
     /// plan's `fusion` says.
@@ -81,9 +69,14 @@ impl Gen<'_> {
         self.nest
             .push(l.trip.clone().map_or(Level::Stop, Level::Fused));
         let fused_at = self.fused_at.replace(self.open.len());
-        let registers = self.carry_registers(l, &mut before);
+        // slopes at neighbouring elements wait in registers (walked first
+        // to last: a fused loop's reverse runs in each iteration)
+        let windowed = self.plan.of_loop(l).and_then(|p| p.carry.yes());
+        let windowed = windowed.map(Vec::as_slice).unwrap_or_default();
+        let windows = self.open_windows(windowed);
         let body = self.region(&l.steps, l.region, seeds);
-        let body = self.carry_around(body, &registers, code);
+        let closed = self.close_windows(windowed, windows);
+        let body = self.wrap_windows(closed, true, body, &mut before, code);
         self.fused_at = fused_at;
         self.nest.pop();
         let touched = std::mem::replace(&mut self.fusing, outer).unwrap_or_default();
@@ -114,76 +107,6 @@ impl Gen<'_> {
                 self.contribute(*before, carry, code);
             }
         }
-    }
-
-    /// The registers in which `l`'s iterations carry an upper neighbour's
-    /// slope to the next (`analyze/carry.rs`), declared into `before`.
-    fn carry_registers(&mut self, l: &Loop, before: &mut TokenStream) -> Vec<Register> {
-        let carries = crate::analyze::carry::of(l, self.record.values, self.record.arrays);
-        let mut out = Vec::new();
-        for c in carries {
-            let r = Register {
-                carry: self.names.fresh("y"),
-                last: self.names.fresh("y"),
-                lower: self.names.fresh("y"),
-                upper: self.names.fresh("y"),
-                carry_data: c,
-            };
-            let (carry, last) = (&r.carry, &r.last);
-            let acc = &self.record.arrays[r.carry_data.array].acc;
-            before.extend([quote! {
-                let mut #carry = ::mica::__private::zero_element(&#acc[..]);
-                let mut #last: ::core::option::Option<usize> = ::core::option::Option::None;
-            }]);
-            for v in &r.carry_data.lower {
-                self.carried_reads.insert(*v, r.lower.clone());
-            }
-            for v in &r.carry_data.upper {
-                self.carried_reads.insert(*v, r.upper.clone());
-            }
-            out.push(r);
-        }
-        out
-    }
-
-    /// An iteration's reverse `body` with its carried slopes: the lower
-    /// element takes what the iteration before left and its own part in
-    /// one add, the upper element's part waits; after the loop (into
-    /// `code`), what waits goes to the upper element of the last
-    /// iteration.
-    fn carry_around(
-        &mut self,
-        body: TokenStream,
-        registers: &[Register],
-        code: &mut TokenStream,
-    ) -> TokenStream {
-        let (mut head, mut tail) = (TokenStream::new(), TokenStream::new());
-        for r in registers {
-            let c = &r.carry_data;
-            for v in c.lower.iter().chain(&c.upper) {
-                self.carried_reads.remove(v);
-            }
-            let (carry, last, lower, upper) = (&r.carry, &r.last, &r.lower, &r.upper);
-            let acc = self.record.arrays[c.array].acc.clone();
-            let low = self.element(c.array, std::slice::from_ref(&c.at.0));
-            let up = self.operand(&c.at.1);
-            head.extend([quote! {
-                let mut #lower = #carry;
-                let mut #upper = ::mica::__private::zero_element(&#acc[..]);
-            }]);
-            tail.extend([quote! {
-                #low += #lower;
-                #carry = #upper;
-                #last = ::core::option::Option::Some(#up);
-            }]);
-            let at = self.names.fresh("y");
-            code.extend([quote! {
-                if let ::core::option::Option::Some(#at) = #last {
-                    #acc[#at] += #carry;
-                }
-            }]);
-        }
-        quote!(#head #body #tail)
     }
 
     /// The adjoints of the sums after a fused loop, worked out before it

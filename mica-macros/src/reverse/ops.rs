@@ -117,7 +117,10 @@ impl Gen<'_> {
                 }
             }
             OpKind::Read { array, indices } => match self.carried_reads.get(&op.out) {
-                Some(register) => code.extend([quote!(#register += #adj;)]),
+                Some(register) => {
+                    self.carried_used.insert(register.to_string());
+                    code.extend([quote!(#register += #adj;)])
+                }
                 None => {
                     let element = self.element(*array, indices);
                     code.extend([quote!(#element += #adj;)]);

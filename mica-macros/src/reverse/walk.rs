@@ -13,6 +13,19 @@ pub(super) struct Handle {
     pub(super) pop: Ident,
 }
 
+impl Level {
+    pub(super) fn of_loop(trip: &Option<crate::record::Trip>) -> Self {
+        trip.clone().map_or(Level::Stop, Level::Loop)
+    }
+
+    fn trip(&self) -> Option<&crate::record::Trip> {
+        match self {
+            Level::Loop(trip) => Some(trip),
+            _ => None,
+        }
+    }
+}
+
 impl Gen<'_> {
     /// A loop, walked from its last iteration to its first (first to last
     /// where the iterations pass nothing back, see `forward.rs`).
@@ -47,6 +60,15 @@ impl Gen<'_> {
             })
             .collect();
         self.nest.push(Level::of_loop(&l.trip));
+        // slopes at neighbouring elements wait in registers, for a range
+        // walked one step at a time (`window.rs`); which way is known only
+        // once the body says what it keeps, so both are made ready
+        let windowed = match &l.range {
+            Some(_) => plan.and_then(|p| p.carry.yes()),
+            None => None,
+        };
+        let windowed = windowed.map(Vec::as_slice).unwrap_or_default();
+        let windows = self.open_windows(windowed);
         let mut body = self.region(&l.steps, l.region, seeds);
         // all carries move at once: one carry's next value may read another's
         let mut nexts = Vec::new();
@@ -59,10 +81,15 @@ impl Gen<'_> {
         for (carry, next) in carries.iter().zip(nexts) {
             body.extend([quote!(#carry = #next;)]);
         }
+        let closed = self.close_windows(windowed, windows);
         let (again, stored) = self.loop_reads(l, slicing.as_mut().zip(slices));
         if let Some(slicing) = &slicing {
             self.close_slices(slicing);
         }
+        // the walk's order, as below
+        let up = forward && stored.is_empty();
+        let (mut window_decls, mut window_after) = (TokenStream::new(), TokenStream::new());
+        let body = self.wrap_windows(closed, up, body, &mut window_decls, &mut window_after);
         let body = quote!(#again #body);
         let tape = &l.tape;
         // what the reverse takes back from the tape: one item per
@@ -118,7 +145,7 @@ impl Gen<'_> {
                 };
                 // iterations that pass nothing back, walked in the order
                 // they ran (see `forward.rs`)
-                let range = if forward && stored.is_empty() {
+                let range = if up {
                     range
                 } else {
                     quote!(::core::iter::Iterator::rev(#range))
@@ -133,6 +160,7 @@ impl Gen<'_> {
                     ),
                     None => (pat, range),
                 };
+                code.extend([window_decls]);
                 code.extend([match &slicing {
                     Some(slicing) => slicing.wrap(&pat, &range, body),
                     None => quote! {
@@ -141,6 +169,7 @@ impl Gen<'_> {
                         }
                     },
                 }]);
+                code.extend([window_after]);
             }
             None => {
                 let count = self.read_store(l.count);
