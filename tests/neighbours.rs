@@ -3,7 +3,11 @@
 //! register, and the loops where it must not: walked backward or by steps
 //! of two, offsets two apart, a third offset, reads in an arm or after a
 //! `continue`, a `break` that leaves a slope waiting, a loop that does not
-//! run. Each gradient against central finite differences, in `f64` and
+//! run. Loops walked back whose slopes wait in registers too (a stencil
+//! stepped into a second buffer, on a line and on a grid through a named
+//! index, a parameter read at three neighbours next to reads outside the
+//! window), and the loops where they must not: the array written in the
+//! body. Each gradient against central finite differences, in `f64` and
 //! `f32`.
 #![deny(warnings)]
 #![allow(clippy::needless_range_loop)]
@@ -105,6 +109,76 @@ macro_rules! programs {
                 f
             }
 
+            /// A line stepped into a second buffer swapped with it: the
+            /// row's loop is walked back, its three neighbours' slopes in
+            /// registers.
+            #[tape]
+            pub fn line(#[tracked] x: &[$t], #[tracked] a: $t, steps: usize) -> $t {
+                let n = x.len();
+                let mut u = x.to_vec();
+                let mut v = x.to_vec();
+                for _ in 0..steps {
+                    for i in 1..n - 1 {
+                        v[i] = u[i] + a * (u[i - 1] - 2.0 * u[i] + u[i + 1]);
+                    }
+                    std::mem::swap(&mut u, &mut v);
+                }
+                let mut f = 0.0;
+                for i in 0..n {
+                    f += u[i] * u[i] * (i as $t + 1.0);
+                }
+                f
+            }
+
+            /// A grid of rows of `m` through a named index, as a heat
+            /// equation writes it: the row's neighbours wait in registers,
+            /// the rows above and below add into the buffer.
+            #[tape]
+            pub fn grid(#[tracked] x: &[$t], #[tracked] a: $t, m: usize, steps: usize) -> $t {
+                let mut u = x.to_vec();
+                let mut v = x.to_vec();
+                for _ in 0..steps {
+                    for r in 1..m - 1 {
+                        for c in 1..m - 1 {
+                            let p = r * m + c;
+                            v[p] =
+                                u[p] + a * (u[p - 1] + u[p + 1] + u[p - m] + u[p + m] - 4.0 * u[p]);
+                        }
+                    }
+                    std::mem::swap(&mut u, &mut v);
+                }
+                let mut f = 0.0;
+                for p in 0..m * m {
+                    f += u[p].sin() * u[p];
+                }
+                f
+            }
+
+            /// A parameter read at three neighbours into a local array,
+            /// next to a read two ahead and one in an arm (outside the
+            /// window); and a loop that writes the array it reads (no
+            /// registers).
+            #[tape]
+            pub fn smooth(#[tracked] x: &[$t], c: $t) -> $t {
+                let n = x.len();
+                let mut v = vec![0.0; n];
+                for i in 1..n - 2 {
+                    v[i] = x[i - 1].tanh() * x[i] + x[i + 1] * x[i + 2];
+                    if x[i] > c {
+                        v[i] += x[i + 1].sin();
+                    }
+                }
+                let mut w = x.to_vec();
+                for i in 1..n - 1 {
+                    w[i] = w[i - 1] * 0.5 + w[i] * w[i + 1];
+                }
+                let mut f = 0.0;
+                for i in 0..n {
+                    f += v[i] * v[i] + w[i];
+                }
+                f
+            }
+
             /// Two arrays, each carried, from a start not zero.
             #[tape]
             pub fn pair(#[tracked] x: &[$t], #[tracked] y: &[$t], from: usize) -> $t {
@@ -145,6 +219,23 @@ macro_rules! checks {
                 );
                 one("stepped", &|q| p::stepped(q), &p::stepped_grad(&x).1);
                 one("wide", &|q| p::wide(q), &p::wide_grad(&x).1);
+                for steps in [0, 1, 3] {
+                    let a = 0.15;
+                    let (_, (g, da)) = p::line_grad(&x, a, steps);
+                    one("line", &|q| p::line(q, a, steps), &g);
+                    fd::agrees("line, a", &|q| p::line(&x, q[0], steps), &[a], &[da], $tol);
+                }
+                one("smooth", &|q| p::smooth(q, 0.0), &p::smooth_grad(&x, 0.0).1);
+                // a grid of 3 × 3 (one interior point) and 4 × 4
+                for m in [3, 4] {
+                    let u: Vec<$t> = (0..m * m)
+                        .map(|k| (((k * 7 + seed * 5) % 13) as $t) / 13.0 - 0.3)
+                        .collect();
+                    let a = 0.2;
+                    let (_, (g, da)) = p::grid_grad(&u, a, m, 2);
+                    fd::agrees("grid", &|q| p::grid(q, a, m, 2), &u, &g, $tol);
+                    fd::agrees("grid, a", &|q| p::grid(&u, q[0], m, 2), &[a], &[da], $tol);
+                }
                 let c = 0.0;
                 one("guarded", &|q| p::guarded(q, c), &p::guarded_grad(&x, c).1);
                 for limit in [-1.0, 0.1, 0.3, 10.0] {
