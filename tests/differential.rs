@@ -1365,7 +1365,19 @@ fn the_generator_writes_short_literal_loops() {
             })
         })
         .count();
+    // a `Vec` made in each iteration of a loop, its length from the index
+    let scratch = texts
+        .iter()
+        .filter(|t| {
+            t.lines()
+                .any(|l| l.contains(" = vec![") && l.contains("; 3 + i") && l.ends_with(" % 2];"))
+        })
+        .count();
     for (what, n) in [
+        (
+            "a Vec made in a loop's body, of a length read from its index",
+            scratch,
+        ),
         ("a stencil stepped into a second buffer", stepped),
         ("a grid read through a named index", grid),
         ("a loop up to an outer loop's index", head),

@@ -325,6 +325,9 @@ pub enum S {
     Shadow(String, E, String),
     /// `let i = i + k;`: a loop's index shadowed inside its body
     ShiftIdx(String, usize),
+    /// `let mut g = vec![e; 3 + i % 2];`: a `Vec` made in a loop's body,
+    /// its length read from the loop's index `i`
+    LetScratch(String, E, String),
     /// `let p = r * m + c;`: a named index into a grid of rows of `m`
     /// (a literal or a named constant), `r` and `c` loops' indices
     LetIdx(String, String, String, String),
@@ -2358,6 +2361,10 @@ impl Gen {
         if self.rng.chance(0.2) {
             out.extend(self.stencil_loop(&s));
         }
+        // a scratch array made in each iteration of a loop
+        if self.rng.chance(0.2) {
+            out.extend(self.scratch_loop(&s));
+        }
         // a chain of products of small local matrices
         if self.rng.chance(0.2) {
             out.extend(self.matrix_chain());
@@ -3019,6 +3026,72 @@ impl Gen {
             }
         }
         out
+    }
+
+    /// A scratch array made in each iteration of a loop (`let mut g =
+    /// vec![e; 3 + i % 2];`, `vec![e; 3]` or `[e; 3]`, `e` a constant or
+    /// recorded), an element
+    /// read before it is written, written from the knobs, read again, and
+    /// one element never written read too: the reverse of each iteration
+    /// starts from a zero buffer for `g`, made in the memory the iteration
+    /// walked before gave back (`reverse/decls.rs`), which that iteration
+    /// may have left holding slopes that reached nothing.
+    fn scratch_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some(w) = s
+            .arrays
+            .iter()
+            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let (t, i, g) = (self.name("t"), self.name("i"), self.name("h"));
+        let start = match self.rng.chance(0.5) {
+            true => E::Lit(self.rng.lit(-1.0, 1.0)),
+            false => with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs),
+        };
+        let at = |k: usize| E::Index(g.clone(), Ix::Const(k));
+        let knob = E::Index(w.name.clone(), Ix::Var(i.clone(), false));
+        let (k, other) = (self.rng.below(3), self.rng.below(3));
+        let c = self.rng.lit(0.3, 1.2);
+        let mut body = vec![
+            match self.rng.below(3) {
+                // a length read from the index: the buffer is a pool's
+                0 | 1 => S::LetScratch(g.clone(), start, i.clone()),
+                _ => S::LetFill(g.clone(), Some(start), self.rng.chance(0.5), false),
+            },
+            S::Assign(t.clone(), "+=", E::Bin('*', b(at(k)), b(knob.clone()))),
+            S::SetArr(
+                g.clone(),
+                Ix::Const(k),
+                "=",
+                E::Bin('*', b(knob), b(E::Lit(c))),
+            ),
+        ];
+        if self.rng.chance(0.5) {
+            // (a `Vec`'s element is not read inside its own `+=`)
+            let q = self.name("t");
+            body.push(S::Let(q.clone(), E::M1("sin", b(at(k)))));
+            body.push(S::SetArr(
+                g.clone(),
+                Ix::Const((k + 1) % 3),
+                "+=",
+                E::Var(q),
+            ));
+        }
+        body.push(S::Assign(
+            t.clone(),
+            "+=",
+            E::Bin(
+                '+',
+                b(E::Bin('*', b(at(k)), b(at((k + 1) % 3)))),
+                b(at(other)),
+            ),
+        ));
+        vec![
+            S::Let(t, with_knob(E::Lit(0.0), &self.knobs)),
+            S::For(For::Span(i, 0, w.len), body),
+        ]
     }
 
     /// A chain of products of small local matrices, as forward kinematics
@@ -4113,6 +4186,10 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_e(e, r);
         }
         S::LetFill(_, e, _, _) => e.iter().for_each(|e| refs_e(e, r)),
+        S::LetScratch(_, e, i) => {
+            refs_e(e, r);
+            r.insert(i.clone());
+        }
         S::Regrow(h, i, e) => {
             assigned.insert(h.clone());
             r.insert(h.clone());
@@ -4954,6 +5031,14 @@ impl R<'_> {
                 let place = E::Index2(n.clone(), ix.clone(), *len, jx.clone(), *len);
                 writeln!(o, "{pad}{} {op} {};", self.e(&place).0, self.e(e).0).unwrap()
             }
+            S::LetScratch(n, e, i) => writeln!(
+                o,
+                "{pad}let {}{} = vec![{}; 3 + {i} % 2];",
+                self.mutk(n),
+                self.n(n),
+                self.e(e).0
+            )
+            .unwrap(),
             S::LetFill(n, e, vec, _) => {
                 let (open, close) = if *vec { ("vec![", "]") } else { ("[", "]") };
                 let e = e.as_ref().map_or_else(|| self.lit(0.0).0, |e| self.e(e).0);
@@ -6694,6 +6779,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         S::SetMat(.., e) => ucalls_e(e, f),
         S::LetVec(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
         S::LetFill(_, e, _, _) => e.iter_mut().for_each(|e| ucalls_e(e, f)),
+        S::LetScratch(_, e, _) => ucalls_e(e, f),
         S::LetTuple(_, _, x, y) => {
             ucalls_e(x, f);
             ucalls_e(y, f);
