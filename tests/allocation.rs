@@ -117,6 +117,32 @@ fn const_trips(#[tracked] x: f64) -> f64 {
     s
 }
 
+/// A `Vec` made in every iteration: the primal allocates it each time; the
+/// reverse makes its adjoint buffer in the memory the iteration walked
+/// before gave back.
+#[tape]
+fn scratch(#[tracked] w: &[f64], n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..w.len() {
+        let mut g = vec![0.0; n];
+        g[i % n] = w[i] * 2.0;
+        s += g[i % n].sin() + g[0];
+    }
+    s
+}
+
+/// The same walked back (its sum decays, so it is not fused).
+#[tape]
+fn scratch_walked(#[tracked] w: &[f64], n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..w.len() {
+        let mut g = vec![0.0; n];
+        g[i % n] = w[i] * 2.0;
+        s = 0.5 * s + g[i % n].sin() + g[0];
+    }
+    s
+}
+
 fn allocations_during(f: impl FnOnce()) -> usize {
     let before = ALLOCATIONS.load(Ordering::SeqCst);
     f();
@@ -175,6 +201,37 @@ fn straight_line_gradients_allocate_nothing() {
     let counted = allocations_during(|| sink += const_trips_grad(0.3).1);
     assert_eq!(counted, 0);
     assert!(sink.is_finite());
+    // a `Vec` made in each of a loop's iterations: the forward sweep makes
+    // it as the primal does, the reverse's buffer is made once and reused
+    for iterations in [10, 100] {
+        let w: Vec<f64> = (0..iterations)
+            .map(|i| 0.01 * f64::from(i as u32))
+            .collect();
+        let mut d_w = vec![0.0; iterations];
+        let counted = allocations_during(|| {
+            sink += scratch_backward(&w, 3, 1.0, &mut d_w);
+        });
+        // the primal's vectors and the one buffer (the fused loop keeps
+        // nothing)
+        assert_eq!(counted, iterations + 1, "{iterations} iterations");
+        // slopes by hand: 2 cos(2 w_i), and 2 more where g[0] is w_i's
+        let slope =
+            |i: usize, w: f64| 2.0 * (2.0 * w).cos() + if i.is_multiple_of(3) { 2.0 } else { 0.0 };
+        for (i, (d, w)) in d_w.iter().zip(&w).enumerate() {
+            assert!((d - slope(i, *w)).abs() < 1e-12, "{i}: {d}");
+        }
+        // walked back: the primal's vectors, the tape, the one buffer
+        let mut d_w = vec![0.0; iterations];
+        let counted = allocations_during(|| {
+            sink += scratch_walked_backward(&w, 3, 1.0, &mut d_w);
+        });
+        assert_eq!(counted, iterations + 2, "{iterations} iterations, walked");
+        // each term is halved once per later iteration
+        for (i, (d, w)) in d_w.iter().zip(&w).enumerate() {
+            let expected = slope(i, *w) * 0.5_f64.powi((iterations - 1 - i) as i32);
+            assert!((d - expected).abs() < 1e-12, "{i}: {d} vs {expected}");
+        }
+    }
     // the counter does count: a Vec allocates once
     assert_eq!(
         allocations_during(|| drop(std::hint::black_box(vec![1.0_f64; 4]))),

@@ -111,6 +111,8 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         fused_at: None,
         carried_reads: HashMap::new(),
         carried_used: HashSet::new(),
+        pooled: HashMap::new(),
+        pools_used: Vec::new(),
     };
     // the plain adjoint computes every slope as its rule says
     if !plain {
@@ -271,6 +273,11 @@ struct Gen<'g> {
     carried_reads: HashMap<ValueId, Ident>,
     /// the registers of `carried_reads` something was added into
     carried_used: HashSet<String>,
+    /// buffers of arrays made in the body of the loop being walked, made
+    /// in the memory its last iteration's reverse gave back: array → the
+    /// pool that holds it between iterations (`walk.rs`), and the pools used
+    pooled: HashMap<usize, Ident>,
+    pools_used: Vec<Ident>,
 }
 
 /// One loop around the one being walked, as the room of its tape sees it.
@@ -494,23 +501,8 @@ impl Gen<'_> {
             decls.extend([decls::accumulator_decl(&acc, &store)]);
         }
         // adjoint buffers of the arrays made in this region
-        let locals: Vec<(TokenStream, ValueId, Option<TokenStream>)> = self
-            .record
-            .arrays
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| region != 0 || !self.early_arrays.contains_key(k))
-            .filter_map(|(_, a)| {
-                a.local
-                    .filter(|(r, _)| *r == region)
-                    .map(|(_, shape)| (a.acc.clone(), shape, a.inline.clone()))
-            })
-            .collect();
-        for (acc, shape, inline) in locals {
-            let shape = self.read_store(shape);
-            decls.extend([decls::buffer_decl(&acc, &shape, inline.as_ref())]);
-        }
-        decls.extend([code]);
+        let (buffers, give_back) = self.local_buffers(region);
+        decls.extend([buffers, code, give_back]);
         decls
     }
 }

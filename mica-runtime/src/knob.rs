@@ -487,6 +487,13 @@ pub trait Shaped {
     fn shape(&self) -> Self::Shape;
     /// an all-zero buffer of that shape
     fn zeros(shape: Self::Shape) -> Self::Grad;
+    /// the same, made in `old`'s memory where that can be (a `Vec`'s),
+    /// so that a loop's reverse does not allocate in every iteration
+    #[inline(always)]
+    fn zeros_reusing(shape: Self::Shape, old: Option<Self::Grad>) -> Self::Grad {
+        let _ = old;
+        Self::zeros(shape)
+    }
 }
 
 macro_rules! shaped_float {
@@ -535,6 +542,10 @@ impl<A: Shaped + ?Sized> Shaped for &A {
     fn zeros(shape: A::Shape) -> A::Grad {
         A::zeros(shape)
     }
+    #[inline(always)]
+    fn zeros_reusing(shape: A::Shape, old: Option<A::Grad>) -> A::Grad {
+        A::zeros_reusing(shape, old)
+    }
 }
 
 /// A slice, behind the reference that holds it (`let mut r: &[f64] =
@@ -556,6 +567,19 @@ where
     fn zeros((len, shape): Self::Shape) -> Self::Grad {
         vec![K::zeros(shape); len]
     }
+    /// `old` emptied and filled with zeros again: no allocation once it
+    /// holds as many
+    #[inline]
+    fn zeros_reusing((len, shape): Self::Shape, old: Option<Self::Grad>) -> Self::Grad {
+        match old {
+            Some(mut v) => {
+                v.clear();
+                v.resize(len, K::zeros(shape));
+                v
+            }
+            None => Self::zeros((len, shape)),
+        }
+    }
 }
 
 /// A `Vec`: shaped as its elements' slice.
@@ -573,6 +597,10 @@ where
     #[inline]
     fn zeros(shape: Self::Shape) -> Self::Grad {
         <[K]>::zeros(shape)
+    }
+    #[inline]
+    fn zeros_reusing(shape: Self::Shape, old: Option<Self::Grad>) -> Self::Grad {
+        <[K]>::zeros_reusing(shape, old)
     }
 }
 
@@ -627,6 +655,15 @@ pub fn shape_of<A: Shaped>(array: &A) -> ShapeOf<A::Owned> {
 #[inline(always)]
 pub fn zeros_of<A: Shaped>(shape: ShapeOf<A>) -> A::Grad {
     A::zeros(shape.1)
+}
+
+/// A zero adjoint buffer for an array of the shape `shape_of` captured,
+/// made in the memory of the one `pool` holds (taken from it), if any: the
+/// buffer of an array made in a loop's body, given back to `pool` at the
+/// end of each iteration of the loop's reverse.
+#[inline(always)]
+pub fn zeros_from<A: Shaped>(shape: ShapeOf<A>, pool: &mut Option<A::Grad>) -> A::Grad {
+    A::zeros_reusing(shape.1, pool.take())
 }
 
 /// A zero adjoint buffer for a `Vec` of the shape `shape_of` captured, kept
@@ -948,5 +985,36 @@ mod tests {
         assert_eq!(index_mul(index(usize::MAX), index(2)), None);
         assert_eq!(index_add(None, index(1)), None);
         assert_eq!(index_mul(index(n), index_sub(index(n), index(1))), Some(42));
+    }
+
+    #[test]
+    fn zeros_from_reuses_a_vec_given_back_and_zeroes_it() {
+        use super::{shape_of, zeros_from};
+        let mut pool: Option<Vec<f64>> = None;
+        // the first has nothing to reuse
+        let mut a = zeros_from(shape_of(&vec![1.0_f64; 6]), &mut pool);
+        assert_eq!(a, vec![0.0; 6]);
+        a.iter_mut().for_each(|x| *x = 3.0);
+        let memory = a.as_ptr();
+        pool = Some(a);
+        // shorter, then as long again: the same memory, zeroed
+        for len in [4, 6, 0, 5] {
+            let b = zeros_from(shape_of(&vec![1.0_f64; len]), &mut pool);
+            assert!(pool.is_none());
+            assert_eq!(b, vec![0.0; len], "{len}");
+            if len > 0 {
+                assert_eq!(b.as_ptr(), memory, "{len}");
+            }
+            let mut b = b;
+            b.iter_mut().for_each(|x| *x = -1.0);
+            pool = Some(b);
+        }
+        // rows of a `Vec` of `Vec`s, and a fixed-size array (nothing to
+        // reuse, still zero)
+        let mut rows: Option<Vec<Vec<f32>>> = Some(vec![vec![2.0; 3]; 2]);
+        let m = zeros_from(shape_of(&vec![vec![1.0_f32; 2]; 3]), &mut rows);
+        assert_eq!(m, vec![vec![0.0; 2]; 3]);
+        let mut fixed: Option<[f64; 3]> = Some([5.0; 3]);
+        assert_eq!(zeros_from(shape_of(&[1.0_f64; 3]), &mut fixed), [0.0; 3]);
     }
 }

@@ -1,6 +1,7 @@
 //! The declarations the reverse sweep writes where a region's reverse
 //! starts: accumulators and adjoint buffers (`reverse.rs`).
 
+use super::Gen;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -24,5 +25,48 @@ pub(super) fn buffer_decl(
             let mut #acc = #acc.slice();
         },
         None => quote!(#[allow(unused_mut)] let mut #acc = ::mica::__private::zeros_of(#shape);),
+    }
+}
+
+impl Gen<'_> {
+    /// The zeroed adjoint buffers of the arrays made in `region`, and what
+    /// gives back, at the region's end, those of a loop's body made in the
+    /// memory of the buffers the iteration walked before gave back (the
+    /// pools of `walk.rs`): a loop's reverse then allocates once, not in
+    /// every iteration.
+    pub(super) fn local_buffers(&mut self, region: usize) -> (TokenStream, TokenStream) {
+        let locals: Vec<(
+            usize,
+            TokenStream,
+            crate::record::ValueId,
+            Option<TokenStream>,
+        )> = self
+            .record
+            .arrays
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| region != 0 || !self.early_arrays.contains_key(k))
+            .filter_map(|(k, a)| {
+                a.local
+                    .filter(|(r, _)| *r == region)
+                    .map(|(_, shape)| (k, a.acc.clone(), shape, a.inline.clone()))
+            })
+            .collect();
+        let (mut decls, mut give_back) = (TokenStream::new(), TokenStream::new());
+        for (array, acc, shape, inline) in locals {
+            let shape = self.read_store(shape);
+            match (self.pooled.remove(&array), inline) {
+                (Some(pool), None) => {
+                    decls.extend([quote! {
+                        #[allow(unused_mut)]
+                        let mut #acc = ::mica::__private::zeros_from(#shape, &mut #pool);
+                    }]);
+                    give_back.extend([quote!(#pool = ::core::option::Option::Some(#acc);)]);
+                    self.pools_used.push(pool);
+                }
+                (_, inline) => decls.extend([buffer_decl(&acc, &shape, inline.as_ref())]),
+            }
+        }
+        (decls, give_back)
     }
 }

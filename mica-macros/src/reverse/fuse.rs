@@ -74,7 +74,10 @@ impl Gen<'_> {
         let windowed = self.plan.of_loop(l).and_then(|p| p.carry.yes());
         let windowed = windowed.map(Vec::as_slice).unwrap_or_default();
         let windows = self.open_windows(windowed);
+        let outer_pools = self.open_pools(l);
         let body = self.region(&l.steps, l.region, seeds);
+        let pools = std::mem::replace(&mut self.pools_used, outer_pools);
+        before.extend([super::walk::pool_decls(pools)]);
         let closed = self.close_windows(windowed, windows);
         let body = self.wrap_windows(closed, true, body, &mut before, code);
         self.fused_at = fused_at;

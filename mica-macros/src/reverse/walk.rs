@@ -69,7 +69,9 @@ impl Gen<'_> {
         };
         let windowed = windowed.map(Vec::as_slice).unwrap_or_default();
         let windows = self.open_windows(windowed);
+        let outer_pools = self.open_pools(l);
         let mut body = self.region(&l.steps, l.region, seeds);
+        let pools = std::mem::replace(&mut self.pools_used, outer_pools);
         // all carries move at once: one carry's next value may read another's
         let mut nexts = Vec::new();
         for c in &l.carried {
@@ -128,6 +130,7 @@ impl Gen<'_> {
             }
         };
         self.nest.pop();
+        code.extend([pool_decls(pools)]);
         match &l.range {
             // a range with nothing to walk back (a loop over constants):
             // no loop
@@ -327,6 +330,18 @@ impl Gen<'_> {
         })
     }
 
+    /// Pools for the buffers of the arrays made in `l`'s body, so that its
+    /// reverse allocates each once for all the iterations (see
+    /// `decls.rs`, `local_buffers`); the pools used before, to restore.
+    pub(super) fn open_pools(&mut self, l: &Loop) -> Vec<Ident> {
+        for (k, a) in self.record.arrays.iter().enumerate() {
+            if a.local.is_some_and(|(r, _)| r == l.region) && a.inline.is_none() {
+                self.pooled.insert(k, self.names.fresh("pool"));
+            }
+        }
+        std::mem::take(&mut self.pools_used)
+    }
+
     /// Whether `tape` is held in place (a `StackTape` of fixed capacity),
     /// which keeps its own pushes.
     fn held_in_place(&self, tape: &Ident) -> bool {
@@ -399,6 +414,13 @@ impl Gen<'_> {
         }
         (again, stored)
     }
+}
+
+/// The declarations of `pools`, empty until an iteration gives its buffer
+/// back.
+pub(super) fn pool_decls(pools: Vec<Ident>) -> TokenStream {
+    let pools = pools.iter();
+    quote!(#(let mut #pools = ::core::option::Option::None;)*)
 }
 
 /// `l`'s tape and those of the loops inside it, left empty: a loop with no
