@@ -1373,7 +1373,16 @@ fn the_generator_writes_short_literal_loops() {
                 .any(|l| l.contains(" = vec![") && l.contains("; 3 + i") && l.ends_with(" % 2];"))
         })
         .count();
+    // offsets as a loop over negative literals, `for k in -1..=1`
+    let negative = texts
+        .iter()
+        .filter(|t| {
+            t.lines()
+                .any(|l| l.trim_start().starts_with("for ") && l.contains(" in -"))
+        })
+        .count();
     for (what, n) in [
+        ("a loop over a range of negative literals", negative),
         (
             "a Vec made in a loop's body, of a length read from its index",
             scratch,

@@ -50,6 +50,9 @@ pub enum Ix {
     Off(String, i64),
     /// twice a loop index, in bounds by the loop's range
     Twice(String),
+    /// `(j as i64 + k) as usize`: a loop's index shifted by a signed
+    /// offset, a loop's counter over a range of signed literals
+    Signed(String, String),
     /// a named index plus (with the flag) or minus a row's stride written
     /// as a literal or a named constant: `u[p + K4]`
     Stride(String, bool, String),
@@ -277,6 +280,9 @@ pub enum For {
     Tail(String, String),
     /// `j in 0..i`, `i` an enclosing loop's index: a range not constant
     Head(String, String),
+    /// `k in lo..hi` (or `lo..=hi` with the flag) over signed literals,
+    /// `lo` negative: offsets around an enclosing loop's index
+    Signed(String, i64, i64, bool),
     /// `a in w.iter()`; with the flag `w.iter().for_each(|a| { … });`, its
     /// body leaving nothing early
     Iter(String, String, bool),
@@ -2365,6 +2371,10 @@ impl Gen {
         if self.rng.chance(0.2) {
             out.extend(self.scratch_loop(&s));
         }
+        // offsets around an index, as a loop over negative literals
+        if self.rng.chance(0.15) {
+            out.extend(self.offset_loop(&s));
+        }
         // a chain of products of small local matrices
         if self.rng.chance(0.2) {
             out.extend(self.matrix_chain());
@@ -3091,6 +3101,42 @@ impl Gen {
         vec![
             S::Let(t, with_knob(E::Lit(0.0), &self.knobs)),
             S::For(For::Span(i, 0, w.len), body),
+        ]
+    }
+
+    /// Offsets around an index as a loop over signed literals: `for j in
+    /// 1..n - 1 { for k in -1..=1 { t += w[(j as i64 + k) as usize] * w[j]
+    /// * (k as f64 + c); } }` (or `-2..=0`, `-1..2`): a range of negative
+    /// literals, its counter cast to index and to scale.
+    fn offset_loop(&mut self, s: &Scope) -> Vec<S> {
+        let Some(w) = s
+            .arrays
+            .iter()
+            .find(|a| a.len >= 3 && self.knobs.iter().any(|(k, _)| *k == a.name))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let (t, j, k) = (self.name("t"), self.name("i"), self.name("i"));
+        let (lo, hi) = match self.rng.below(3) {
+            0 => (-2, 0),
+            _ => (-1, 1),
+        };
+        let inclusive = self.rng.chance(0.6);
+        let c = self.rng.lit(0.5, 1.5);
+        let read = E::Index(w.name.clone(), Ix::Signed(j.clone(), k.clone()));
+        let own = E::Index(w.name.clone(), Ix::Var(j.clone(), false));
+        let scale = E::Bin('+', b(E::IdxF(k.clone())), b(E::Lit(c)));
+        let term = E::Bin('*', b(E::Bin('*', b(read), b(own))), b(scale));
+        vec![
+            S::Let(t.clone(), with_knob(E::Lit(0.0), &self.knobs)),
+            S::For(
+                For::Span(j, (-lo) as usize, w.len - hi as usize),
+                vec![S::For(
+                    For::Signed(k, lo, hi, inclusive),
+                    vec![S::Assign(t, "+=", term)],
+                )],
+            ),
         ]
     }
 
@@ -4035,6 +4081,10 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
             if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) | Ix::Stride(i, ..) = ix {
                 r.insert(i.clone());
             }
+            if let Ix::Signed(j, k) = ix {
+                r.insert(j.clone());
+                r.insert(k.clone());
+            }
         }
         E::Index2(n, ix, _, jx, _) => {
             r.insert(n.clone());
@@ -4215,7 +4265,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         }
         S::For(f, body) => {
             match f {
-                For::Range(..) | For::Span(..) | For::Back(..) => {}
+                For::Range(..) | For::Span(..) | For::Back(..) | For::Signed(..) => {}
                 For::Tail(_, i) | For::Head(_, i) => {
                     r.insert(i.clone());
                 }
@@ -4310,6 +4360,7 @@ fn label_of(f: &For) -> String {
         | For::Back(i, _, _)
         | For::Tail(i, _)
         | For::Head(i, _)
+        | For::Signed(i, ..)
         | For::Iter(i, _, _)
         | For::Len(i, _) => i,
         For::Enum(j, _, _) | For::Zip(j, _, _, _) => j,
@@ -4470,6 +4521,7 @@ impl R<'_> {
             Ix::Off(i, k) => format!("{arr}[{i} + {k}]"),
             Ix::Twice(i) => format!("{arr}[2 * {i}]"),
             Ix::Stride(i, true, m) => format!("{arr}[{i} + {m}]"),
+            Ix::Signed(j, k) => format!("{arr}[({j} as i64 + {k}) as usize]"),
             Ix::Stride(i, false, m) => format!("{arr}[{i} - {m}]"),
         }
     }
@@ -4523,6 +4575,7 @@ impl R<'_> {
                     Ix::Off(i, k) => format!("{i} + {k}"),
                     Ix::Twice(i) => format!("2 * {i}"),
                     Ix::Stride(i, true, m) => format!("{i} + {m}"),
+                    Ix::Signed(j, k) => format!("({j} as i64 + {k}) as usize"),
                     Ix::Stride(i, false, m) => format!("{i} - {m}"),
                     Ix::Borrowed(k) => k.to_string(),
                     Ix::End(_) | Ix::IterEnd(_) => unreachable!("a matrix's rows are indexed"),
@@ -5231,6 +5284,8 @@ impl R<'_> {
                     }
                     For::Tail(j, i) => format!("{} in {} + 1..3", self.n(j), self.n(i)),
                     For::Head(j, i) => format!("{} in 0..{}", self.n(j), self.n(i)),
+                    For::Signed(k, lo, hi, true) => format!("{} in {lo}..={hi}", self.n(k)),
+                    For::Signed(k, lo, hi, false) => format!("{} in {lo}..{}", self.n(k), hi + 1),
                     For::Iter(a, arr, _) => format!("{} in {arr}.iter()", self.n(a)),
                     For::Len(i, arr) => format!("{} in 0..{arr}.len()", self.n(i)),
                     For::Enum(j, a, arr) => {
