@@ -3105,9 +3105,9 @@ impl Gen {
     }
 
     /// Offsets around an index as a loop over signed literals: `for j in
-    /// 1..n - 1 { for k in -1..=1 { t += w[(j as i64 + k) as usize] * w[j]
-    /// * (k as f64 + c); } }` (or `-2..=0`, `-1..2`): a range of negative
-    /// literals, its counter cast to index and to scale.
+    /// 1..n - 1 { for k in -1..=1 { t += w[(j as i64 + k) as usize] *
+    /// w[j] * (k as f64 + c); } }` (or `-2..=0`, `-1..2`): a range of
+    /// negative literals, its counter cast to an index and to scale.
     fn offset_loop(&mut self, s: &Scope) -> Vec<S> {
         let Some(w) = s
             .arrays
