@@ -487,13 +487,28 @@ pub trait Shaped {
     fn shape(&self) -> Self::Shape;
     /// an all-zero buffer of that shape
     fn zeros(shape: Self::Shape) -> Self::Grad;
-    /// the same, made in `old`'s memory where that can be (a `Vec`'s),
-    /// so that a loop's reverse does not allocate in every iteration
-    #[inline(always)]
-    fn zeros_reusing(shape: Self::Shape, old: Option<Self::Grad>) -> Self::Grad {
-        let _ = old;
-        Self::zeros(shape)
-    }
+    /// what a loop's reverse keeps between iterations so as not to
+    /// allocate a buffer in each: a `Vec`'s memory, nothing for a buffer
+    /// on the stack
+    type Pool: Default;
+    /// an all-zero buffer of that shape, in the pool's memory if it holds
+    /// some
+    fn zeros_pooled(shape: Self::Shape, pool: &mut Self::Pool) -> Self::Grad;
+    /// a buffer done with, its memory into the pool
+    fn give_back(pool: &mut Self::Pool, grad: Self::Grad);
+}
+
+/// For the buffers on the stack: nothing is kept.
+macro_rules! nothing_pooled {
+    () => {
+        type Pool = ();
+        #[inline(always)]
+        fn zeros_pooled(shape: Self::Shape, (): &mut ()) -> Self::Grad {
+            Self::zeros(shape)
+        }
+        #[inline(always)]
+        fn give_back((): &mut (), _: Self::Grad) {}
+    };
 }
 
 macro_rules! shaped_float {
@@ -508,6 +523,7 @@ macro_rules! shaped_float {
             fn zeros((): ()) -> $t {
                 0.0
             }
+            nothing_pooled!();
         }
     )*};
 }
@@ -526,6 +542,7 @@ impl<K: Shaped, const N: usize> Shaped for [K; N] {
     fn zeros(shape: K::Shape) -> Self::Grad {
         core::array::from_fn(|_| K::zeros(shape))
     }
+    nothing_pooled!();
 }
 
 /// A borrowed array (`let r = &h;`, a slice `let mut r: &[f64] = x;`):
@@ -542,9 +559,14 @@ impl<A: Shaped + ?Sized> Shaped for &A {
     fn zeros(shape: A::Shape) -> A::Grad {
         A::zeros(shape)
     }
+    type Pool = A::Pool;
     #[inline(always)]
-    fn zeros_reusing(shape: A::Shape, old: Option<A::Grad>) -> A::Grad {
-        A::zeros_reusing(shape, old)
+    fn zeros_pooled(shape: A::Shape, pool: &mut A::Pool) -> A::Grad {
+        A::zeros_pooled(shape, pool)
+    }
+    #[inline(always)]
+    fn give_back(pool: &mut A::Pool, grad: A::Grad) {
+        A::give_back(pool, grad)
     }
 }
 
@@ -567,11 +589,12 @@ where
     fn zeros((len, shape): Self::Shape) -> Self::Grad {
         vec![K::zeros(shape); len]
     }
-    /// `old` emptied and filled with zeros again: no allocation once it
-    /// holds as many
+    type Pool = Option<Vec<K::Grad>>;
+    /// the pool's `Vec` emptied and filled with zeros again: no allocation
+    /// once it holds as many
     #[inline]
-    fn zeros_reusing((len, shape): Self::Shape, old: Option<Self::Grad>) -> Self::Grad {
-        match old {
+    fn zeros_pooled((len, shape): Self::Shape, pool: &mut Self::Pool) -> Self::Grad {
+        match pool.take() {
             Some(mut v) => {
                 v.clear();
                 v.resize(len, K::zeros(shape));
@@ -579,6 +602,10 @@ where
             }
             None => Self::zeros((len, shape)),
         }
+    }
+    #[inline(always)]
+    fn give_back(pool: &mut Self::Pool, grad: Self::Grad) {
+        *pool = Some(grad);
     }
 }
 
@@ -598,9 +625,14 @@ where
     fn zeros(shape: Self::Shape) -> Self::Grad {
         <[K]>::zeros(shape)
     }
-    #[inline]
-    fn zeros_reusing(shape: Self::Shape, old: Option<Self::Grad>) -> Self::Grad {
-        <[K]>::zeros_reusing(shape, old)
+    type Pool = Option<Vec<K::Grad>>;
+    #[inline(always)]
+    fn zeros_pooled(shape: Self::Shape, pool: &mut Self::Pool) -> Self::Grad {
+        <[K]>::zeros_pooled(shape, pool)
+    }
+    #[inline(always)]
+    fn give_back(pool: &mut Self::Pool, grad: Self::Grad) {
+        <[K]>::give_back(pool, grad)
     }
 }
 
@@ -658,12 +690,20 @@ pub fn zeros_of<A: Shaped>(shape: ShapeOf<A>) -> A::Grad {
 }
 
 /// A zero adjoint buffer for an array of the shape `shape_of` captured,
-/// made in the memory of the one `pool` holds (taken from it), if any: the
-/// buffer of an array made in a loop's body, given back to `pool` at the
-/// end of each iteration of the loop's reverse.
+/// made in the memory `pool` holds (taken from it), if any: the buffer of
+/// an array made in a loop's body, given back to `pool` at the end of each
+/// iteration of the loop's reverse ([`give_back`]).
 #[inline(always)]
-pub fn zeros_from<A: Shaped>(shape: ShapeOf<A>, pool: &mut Option<A::Grad>) -> A::Grad {
-    A::zeros_reusing(shape.1, pool.take())
+pub fn zeros_from<A: Shaped>(shape: ShapeOf<A>, pool: &mut A::Pool) -> A::Grad {
+    A::zeros_pooled(shape.1, pool)
+}
+
+/// The buffer `grad` of an array of the shape `shape` captured, done with:
+/// its memory into `pool` (a `Vec`'s; a buffer on the stack keeps nothing).
+#[inline(always)]
+pub fn give_back<A: Shaped>(shape: &ShapeOf<A>, pool: &mut A::Pool, grad: A::Grad) {
+    let _ = shape;
+    A::give_back(pool, grad)
 }
 
 /// A zero adjoint buffer for a `Vec` of the shape `shape_of` captured, kept
@@ -989,32 +1029,38 @@ mod tests {
 
     #[test]
     fn zeros_from_reuses_a_vec_given_back_and_zeroes_it() {
-        use super::{shape_of, zeros_from};
+        use super::{give_back, shape_of, zeros_from};
         let mut pool: Option<Vec<f64>> = None;
         // the first has nothing to reuse
-        let mut a = zeros_from(shape_of(&vec![1.0_f64; 6]), &mut pool);
+        let shape = shape_of(&vec![1.0_f64; 6]);
+        let mut a = zeros_from(shape, &mut pool);
         assert_eq!(a, vec![0.0; 6]);
         a.iter_mut().for_each(|x| *x = 3.0);
         let memory = a.as_ptr();
-        pool = Some(a);
+        give_back(&shape, &mut pool, a);
         // shorter, then as long again: the same memory, zeroed
         for len in [4, 6, 0, 5] {
-            let b = zeros_from(shape_of(&vec![1.0_f64; len]), &mut pool);
+            let shape = shape_of(&vec![1.0_f64; len]);
+            let mut b = zeros_from(shape, &mut pool);
             assert!(pool.is_none());
             assert_eq!(b, vec![0.0; len], "{len}");
             if len > 0 {
                 assert_eq!(b.as_ptr(), memory, "{len}");
             }
-            let mut b = b;
             b.iter_mut().for_each(|x| *x = -1.0);
-            pool = Some(b);
+            give_back(&shape, &mut pool, b);
         }
-        // rows of a `Vec` of `Vec`s, and a fixed-size array (nothing to
-        // reuse, still zero)
+        // rows of a `Vec` of `Vec`s
         let mut rows: Option<Vec<Vec<f32>>> = Some(vec![vec![2.0; 3]; 2]);
         let m = zeros_from(shape_of(&vec![vec![1.0_f32; 2]; 3]), &mut rows);
         assert_eq!(m, vec![vec![0.0; 2]; 3]);
-        let mut fixed: Option<[f64; 3]> = Some([5.0; 3]);
-        assert_eq!(zeros_from(shape_of(&[1.0_f64; 3]), &mut fixed), [0.0; 3]);
+        // a fixed-size array keeps nothing in its pool
+        let fixed = shape_of(&[1.0_f64; 3]);
+        let mut none = ();
+        let mut z = zeros_from(fixed, &mut none);
+        assert_eq!(z, [0.0; 3]);
+        z[1] = 4.0;
+        give_back(&fixed, &mut none, z);
+        assert_eq!(zeros_from(fixed, &mut none), [0.0; 3]);
     }
 }

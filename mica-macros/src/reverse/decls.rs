@@ -61,7 +61,8 @@ impl Gen<'_> {
                         #[allow(unused_mut)]
                         let mut #acc = ::mica::__private::zeros_from(#shape, &mut #pool);
                     }]);
-                    give_back.extend([quote!(#pool = ::core::option::Option::Some(#acc);)]);
+                    give_back
+                        .extend([quote!(::mica::__private::give_back(&#shape, &mut #pool, #acc);)]);
                     self.pools_used.push(pool);
                 }
                 (_, inline) => decls.extend([buffer_decl(&acc, &shape, inline.as_ref())]),

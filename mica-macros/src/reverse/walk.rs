@@ -417,10 +417,10 @@ impl Gen<'_> {
 }
 
 /// The declarations of `pools`, empty until an iteration gives its buffer
-/// back.
+/// back (their types are their buffers': `Shaped::Pool`).
 pub(super) fn pool_decls(pools: Vec<Ident>) -> TokenStream {
     let pools = pools.iter();
-    quote!(#(let mut #pools = ::core::option::Option::None;)*)
+    quote!(#(let mut #pools = ::core::default::Default::default();)*)
 }
 
 /// `l`'s tape and those of the loops inside it, left empty: a loop with no
