@@ -2347,33 +2347,27 @@ impl Gen {
         if self.rng.chance(0.3) {
             out.extend(self.summing_loop(&s, knobs));
         }
-        // a chained objective's loop over neighbouring elements
-        if self.rng.chance(0.2) {
-            out.extend(self.neighbour_loop(&s));
-        }
-        // a loop keeping the largest or smallest of its values
-        if self.rng.chance(0.3) {
-            out.extend(self.selecting_loop(&s));
-        }
-        // a recurrent scan over a local state
-        if self.rng.chance(0.25) {
-            out.extend(self.scan_loop(&s));
-        }
-        // a triangular loop whose inner loop only reads
-        if self.rng.chance(0.2) {
-            out.extend(self.triangle_loop(&s));
-        }
-        // a stencil stepped over a field, on a line or a grid
-        if self.rng.chance(0.2) {
-            out.extend(self.stencil_loop(&s));
-        }
-        // a scratch array made in each iteration of a loop
-        if self.rng.chance(0.2) {
-            out.extend(self.scratch_loop(&s));
-        }
-        // offsets around an index, as a loop over negative literals
-        if self.rng.chance(0.15) {
-            out.extend(self.offset_loop(&s));
+        // loops of one form each, each with its chance: a chained
+        // objective's loop over neighbouring elements, a loop keeping the
+        // largest or smallest of its values, a recurrent scan over a local
+        // state, a triangular loop whose inner loop only reads, a stencil
+        // stepped over a field (on a line or a grid), a scratch array made
+        // in each iteration, offsets around an index as a loop over
+        // negative literals
+        type Form = fn(&mut Gen, &Scope) -> Vec<S>;
+        let forms: [(f64, Form); 7] = [
+            (0.2, Self::neighbour_loop),
+            (0.3, Self::selecting_loop),
+            (0.25, Self::scan_loop),
+            (0.2, Self::triangle_loop),
+            (0.2, Self::stencil_loop),
+            (0.2, Self::scratch_loop),
+            (0.15, Self::offset_loop),
+        ];
+        for (chance, form) in forms {
+            if self.rng.chance(chance) {
+                out.extend(form(self, &s));
+            }
         }
         // a chain of products of small local matrices
         if self.rng.chance(0.2) {
