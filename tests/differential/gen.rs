@@ -1790,14 +1790,18 @@ impl Gen {
         S::For(kind, body)
     }
 
+    /// The first knob array in scope of at least `len` elements.
+    fn first_knob(&self, s: &Scope, len: usize) -> Option<Arr> {
+        s.arrays
+            .iter()
+            .find(|a| a.len >= len && self.knobs.iter().any(|(k, _)| *k == a.name))
+            .cloned()
+    }
+
     /// What a loop over a knob array that sums into a new `t` starts from:
     /// the array, `t`, the index `i`, the body's scope and the read `w[i]`.
     fn knob_loop(&mut self, s: &Scope) -> Option<(Arr, String, String, Scope, E)> {
-        let w = s
-            .arrays
-            .iter()
-            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
-            .cloned()?;
+        let w = self.first_knob(s, 0)?;
         let (t, i) = (self.name("t"), self.name("i"));
         let mut inner = s.clone();
         inner.in_loop += 1;
@@ -2766,12 +2770,7 @@ impl Gen {
     /// inner loop), or the inner loop reads `h` by another index, and no
     /// copy may be read.
     fn scan_loop(&mut self, s: &Scope) -> Vec<S> {
-        let Some(w) = s
-            .arrays
-            .iter()
-            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
-            .cloned()
-        else {
+        let Some(w) = self.first_knob(s, 0) else {
             return Vec::new();
         };
         let (h, next, t, i, j, z, out) = (
@@ -2842,11 +2841,7 @@ impl Gen {
     /// and without for a shorter one: the knob array reaches only the
     /// short copy, the local array both.
     fn triangle_loop(&mut self, s: &Scope) -> Vec<S> {
-        let knob = s
-            .arrays
-            .iter()
-            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
-            .cloned();
+        let knob = self.first_knob(s, 0);
         let mut out = Vec::new();
         let (g, n) = match knob {
             Some(w) if self.rng.chance(0.4) => (w.name.clone(), w.len),
@@ -3034,19 +3029,13 @@ impl Gen {
 
     /// A scratch array made in each iteration of a loop (`let mut g =
     /// vec![e; 3 + i % 2];`, `vec![e; 3]` or `[e; 3]`, `e` a constant or
-    /// recorded), an element
-    /// read before it is written, written from the knobs, read again, and
-    /// one element never written read too: the reverse of each iteration
+    /// recorded), an element read before it is written, written from the
+    /// knobs, read again, and one element never written read too: the reverse of each iteration
     /// starts from a zero buffer for `g`, made in the memory the iteration
     /// walked before gave back (`reverse/decls.rs`), which that iteration
     /// may have left holding slopes that reached nothing.
     fn scratch_loop(&mut self, s: &Scope) -> Vec<S> {
-        let Some(w) = s
-            .arrays
-            .iter()
-            .find(|a| self.knobs.iter().any(|(k, _)| *k == a.name))
-            .cloned()
-        else {
+        let Some(w) = self.first_knob(s, 0) else {
             return Vec::new();
         };
         let (t, i, g) = (self.name("t"), self.name("i"), self.name("h"));
@@ -3103,12 +3092,7 @@ impl Gen {
     /// w[j] * (k as f64 + c); } }` (or `-2..=0`, `-1..2`): a range of
     /// negative literals, its counter cast to an index and to scale.
     fn offset_loop(&mut self, s: &Scope) -> Vec<S> {
-        let Some(w) = s
-            .arrays
-            .iter()
-            .find(|a| a.len >= 3 && self.knobs.iter().any(|(k, _)| *k == a.name))
-            .cloned()
-        else {
+        let Some(w) = self.first_knob(s, 3) else {
             return Vec::new();
         };
         let (t, j, k) = (self.name("t"), self.name("i"), self.name("i"));
