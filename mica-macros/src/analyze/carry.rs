@@ -94,18 +94,18 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array], fused: bool) -> Vec<Carr
         if written.contains(&array) || !alone(array, arrays, &regions, fused) {
             continue;
         }
-        if let Some((first, width)) = window(&list) {
+        if let Some((terms, low, width)) = window(&list) {
             let in_window = |k: i128| -> Vec<&Read> {
                 list.iter()
                     .filter(|(at, ..)| {
                         at.as_ref()
-                            .is_some_and(|at| at.terms == first.terms && at.constant == k)
+                            .is_some_and(|at| at.terms == *terms && at.constant == k)
                     })
                     .collect()
             };
             let (mut reads, mut at) = (Vec::new(), Vec::new());
-            for k in 0..width as i128 {
-                let these = in_window(first.constant + k);
+            for k in low..low + width as i128 {
+                let these = in_window(k);
                 at.push(these[0].2.clone());
                 reads.push(these.iter().map(|r| r.1).collect());
             }
@@ -115,50 +115,37 @@ pub fn of(l: &Loop, values: &[Value], arrays: &[Array], fused: bool) -> Vec<Carr
     out
 }
 
-/// The widest window among `list`'s subscripts: the lowest element's form
-/// and the width (2 or 3). Among windows as wide, the one with the most
-/// reads, then the lowest.
-fn window(list: &[Read]) -> Option<(Linear, usize)> {
+/// The widest window among `list`'s subscripts: its invariant terms, the
+/// lowest element's constant and the width (2 or 3). Among windows as
+/// wide, the one with the most reads, then the lowest.
+fn window<'l>(list: &'l [Read]) -> Option<(&'l BTreeMap<String, i128>, i128, usize)> {
     // each group of subscripts with the same invariant terms: the reads at
     // each constant
-    let mut groups: BTreeMap<Vec<(String, i128)>, BTreeMap<i128, usize>> = BTreeMap::new();
-    let mut forms: BTreeMap<Vec<(String, i128)>, Linear> = BTreeMap::new();
-    for (at, ..) in list {
-        let Some(at) = at else { continue };
-        let key: Vec<(String, i128)> = at.terms.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let mut groups: BTreeMap<&BTreeMap<String, i128>, BTreeMap<i128, usize>> = BTreeMap::new();
+    for at in list.iter().filter_map(|(at, ..)| at.as_ref()) {
         *groups
-            .entry(key.clone())
+            .entry(&at.terms)
             .or_default()
             .entry(at.constant)
             .or_default() += 1;
-        forms.entry(key).or_insert_with(|| at.clone());
     }
-    let mut best: Option<(usize, usize, Linear)> = None;
-    for (key, counts) in &groups {
-        for (&low, _) in counts.iter() {
-            let mut width = 0;
-            let mut many = 0;
-            while width < WIDEST {
-                let Some(n) = counts.get(&(low + width as i128)) else {
-                    break;
-                };
+    let mut best: Option<(usize, usize, &BTreeMap<String, i128>, i128)> = None;
+    for (terms, counts) in groups {
+        for &low in counts.keys() {
+            let (mut width, mut many) = (0, 0);
+            while let Some(n) = counts
+                .get(&(low + width as i128))
+                .filter(|_| width < WIDEST)
+            {
                 many += n;
                 width += 1;
             }
-            if width < 2 {
-                continue;
-            }
-            if best
-                .as_ref()
-                .is_none_or(|(w, m, _)| (width, many) > (*w, *m))
-            {
-                let mut form = forms[key].clone();
-                form.constant = low;
-                best = Some((width, many, form));
+            if width >= 2 && best.is_none_or(|(w, m, ..)| (width, many) > (w, m)) {
+                best = Some((width, many, terms, low));
             }
         }
     }
-    best.map(|(width, _, form)| (form, width))
+    best.map(|(width, _, terms, low)| (terms, low, width))
 }
 
 /// Whether `array`'s adjoint buffer is its own: no other array's buffer is

@@ -76,8 +76,7 @@ impl Gen<'_> {
         let windows = self.open_windows(windowed);
         let outer_pools = self.open_pools(l);
         let body = self.region(&l.steps, l.region, seeds);
-        let pools = std::mem::replace(&mut self.pools_used, outer_pools);
-        before.extend([super::walk::pool_decls(pools)]);
+        before.extend([self.close_pools(outer_pools)]);
         let closed = self.close_windows(windowed, windows);
         let body = self.wrap_windows(closed, true, body, &mut before, code);
         self.fused_at = fused_at;

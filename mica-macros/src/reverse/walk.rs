@@ -71,7 +71,7 @@ impl Gen<'_> {
         let windows = self.open_windows(windowed);
         let outer_pools = self.open_pools(l);
         let mut body = self.region(&l.steps, l.region, seeds);
-        let pools = std::mem::replace(&mut self.pools_used, outer_pools);
+        let pools = self.close_pools(outer_pools);
         // all carries move at once: one carry's next value may read another's
         let mut nexts = Vec::new();
         for c in &l.carried {
@@ -130,7 +130,7 @@ impl Gen<'_> {
             }
         };
         self.nest.pop();
-        code.extend([pool_decls(pools)]);
+        code.extend([pools]);
         match &l.range {
             // a range with nothing to walk back (a loop over constants):
             // no loop
@@ -342,6 +342,16 @@ impl Gen<'_> {
         std::mem::take(&mut self.pools_used)
     }
 
+    /// Once the body's reverse is written: the declarations of the pools it
+    /// used, to go before the loop, empty until an iteration gives its
+    /// buffer back (their types are their buffers': `Shaped::Pool`); the
+    /// pools used `before` are restored.
+    pub(super) fn close_pools(&mut self, before: Vec<Ident>) -> TokenStream {
+        let pools = std::mem::replace(&mut self.pools_used, before);
+        let pools = pools.iter();
+        quote!(#(let mut #pools = ::core::default::Default::default();)*)
+    }
+
     /// Whether `tape` is held in place (a `StackTape` of fixed capacity),
     /// which keeps its own pushes.
     fn held_in_place(&self, tape: &Ident) -> bool {
@@ -414,13 +424,6 @@ impl Gen<'_> {
         }
         (again, stored)
     }
-}
-
-/// The declarations of `pools`, empty until an iteration gives its buffer
-/// back (their types are their buffers': `Shaped::Pool`).
-pub(super) fn pool_decls(pools: Vec<Ident>) -> TokenStream {
-    let pools = pools.iter();
-    quote!(#(let mut #pools = ::core::default::Default::default();)*)
 }
 
 /// `l`'s tape and those of the loops inside it, left empty: a loop with no
