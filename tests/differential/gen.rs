@@ -3030,7 +3030,8 @@ impl Gen {
     /// A scratch array made in each iteration of a loop (`let mut g =
     /// vec![e; 3 + i % 2];`, `vec![e; 3]` or `[e; 3]`, `e` a constant or
     /// recorded), an element read before it is written, written from the
-    /// knobs, read again, and one element never written read too: the reverse of each iteration
+    /// knobs, read again, and one element never written read too, summed
+    /// (the loop is fused) or into a sum that decays (walked back): the reverse of each iteration
     /// starts from a zero buffer for `g`, made in the memory the iteration
     /// walked before gave back (`reverse/decls.rs`), which that iteration
     /// may have left holding slopes that reached nothing.
@@ -3072,15 +3073,19 @@ impl Gen {
                 E::Var(q),
             ));
         }
-        body.push(S::Assign(
-            t.clone(),
-            "+=",
-            E::Bin(
-                '+',
-                b(E::Bin('*', b(at(k)), b(at((k + 1) % 3)))),
-                b(at(other)),
-            ),
-        ));
+        let term = E::Bin(
+            '+',
+            b(E::Bin('*', b(at(k)), b(at((k + 1) % 3)))),
+            b(at(other)),
+        );
+        // a sum (the loop is fused) or a decaying one (walked back)
+        body.push(match self.rng.chance(0.5) {
+            true => S::Assign(t.clone(), "+=", term),
+            false => {
+                let decayed = E::Bin('*', b(E::Var(t.clone())), b(E::Lit(self.rng.lit(0.3, 0.9))));
+                S::Assign(t.clone(), "=", E::Bin('+', b(decayed), b(term)))
+            }
+        });
         vec![
             S::Let(t, with_knob(E::Lit(0.0), &self.knobs)),
             S::For(For::Span(i, 0, w.len), body),
