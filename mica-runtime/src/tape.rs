@@ -52,6 +52,10 @@ pub fn room_each<I: Iterator>(range: I, per_run: impl FnMut(I::Item) -> usize) -
     range.map(per_run).fold(0, usize::saturating_add)
 }
 
+/// The most [`Writer::within`] makes ahead of what a run asks for: 256 KiB.
+#[doc(hidden)]
+pub const WITHIN_BYTES: usize = 1 << 18;
+
 /// Pushes onto a tape into room made beforehand.
 ///
 /// `Writer::new(tape, room)` makes room for `room` more items; `push`
@@ -96,6 +100,24 @@ impl<'a, T> Writer<'a, T> {
             room,
             written: 0,
         }
+    }
+
+    /// Makes room for `room` more items on `tape`, for a loop run once in
+    /// each of `runs` iterations of a loop around it: where the tape has
+    /// not the room, it is made for all the runs at once (each run taking
+    /// as much as this one), so that the tape grows once for the whole
+    /// nest rather than doubling, and copying itself, as the runs push.
+    ///
+    /// A guess, so it is bounded: runs may be shorter than this one, so at
+    /// most [`WITHIN_BYTES`] are made ahead (a tape that needs more grows
+    /// from there as [`Writer::new`]'s does).
+    #[inline(always)]
+    pub fn within(tape: &'a mut Vec<T>, room: usize, runs: usize) -> Self {
+        if tape.capacity() - tape.len() < room {
+            let ahead = WITHIN_BYTES / std::mem::size_of::<T>().max(1);
+            tape.reserve(room.saturating_mul(runs).min(ahead).max(room));
+        }
+        Self::new(tape, room)
     }
 
     /// Stores `item` after the items pushed so far.
@@ -463,7 +485,7 @@ pub fn zip_back<I: Iterator, R: Rewind + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::{room_each, room_times, trip, zip_back, StackTape, Writer};
+    use super::{room_each, room_times, trip, zip_back, StackTape, Writer, WITHIN_BYTES};
 
     #[test]
     fn a_stack_tape_pops_in_reverse_across_the_move_to_the_heap() {
@@ -542,6 +564,51 @@ mod tests {
         assert_eq!(tape.pop(), Some((3.0, 2)));
         drop(Writer::new(&mut tape, 0));
         assert_eq!(tape, [(1.0, 0), (2.0, 1)]);
+    }
+
+    #[test]
+    fn a_writer_within_a_loop_makes_room_for_all_its_runs_once() {
+        let mut tape: Vec<f64> = Vec::new();
+        let mut sizes = Vec::new();
+        for run in 0..20 {
+            let mut w = Writer::within(&mut tape, 10, 20);
+            for k in 0..10 {
+                w.push(f64::from(run * 10 + k));
+            }
+            drop(w);
+            sizes.push(tape.capacity());
+        }
+        // one allocation, for the 200 items of the 20 runs
+        assert!(
+            sizes.iter().all(|&c| c == sizes[0] && c >= 200),
+            "{sizes:?}"
+        );
+        assert!(tape.iter().enumerate().all(|(k, &v)| v == k as f64));
+        // longer runs than the first: the tape grows, as `new`'s does
+        let mut w = Writer::within(&mut tape, 500, 2);
+        for k in 0..500 {
+            w.push(f64::from(k));
+        }
+        drop(w);
+        assert_eq!(tape.len(), 700);
+        assert_eq!(tape[699], 499.0);
+        // no runs counted (a loop around that does not run): room for this
+        // run alone
+        let mut other: Vec<f64> = Vec::new();
+        let mut w = Writer::within(&mut other, 3, 0);
+        for k in 0..3 {
+            w.push(f64::from(k));
+        }
+        drop(w);
+        assert_eq!(other, [0.0, 1.0, 2.0]);
+        // a count too large to be taken at its word: at most
+        // `WITHIN_BYTES` are made ahead, or the run's own room if larger
+        let mut small: Vec<u8> = Vec::new();
+        drop(Writer::within(&mut small, 2, usize::MAX));
+        assert!((2..=WITHIN_BYTES).contains(&small.capacity()));
+        let mut large: Vec<u8> = Vec::new();
+        drop(Writer::within(&mut large, WITHIN_BYTES + 1, usize::MAX));
+        assert!(large.capacity() > WITHIN_BYTES && large.capacity() < 2 * WITHIN_BYTES);
     }
 
     #[test]

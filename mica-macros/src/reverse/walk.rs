@@ -318,8 +318,32 @@ impl Gen<'_> {
             return None;
         }
         let (writer, slots) = (self.names.fresh("w"), self.names.fresh("slots"));
+        // inside a loop whose trip count is known where it starts (through
+        // arms and loops whose counts are not, but not a fused loop, whose
+        // reverse empties the tape in each iteration): the tape's room is
+        // made the first time for as many runs as that loop's iterations
+        // (`Writer::within`, bounded), not doubled as the runs push
+        let outer = &self.nest[..self.nest.len().saturating_sub(1)];
+        let around = match outer.iter().rev().find(|l| !matches!(l, Level::Stop)) {
+            Some(Level::Loop(trip)) => Some(trip),
+            _ => None,
+        };
+        let writer_new = match around {
+            Some(around) => {
+                let runs = self.names.fresh("runs");
+                let outer = &around.range;
+                self.fills
+                    .entry(around.start.to_string())
+                    .or_default()
+                    .extend([quote!(let #runs = ::mica::__private::trip(&(#outer));)]);
+                quote!(::mica::__private::Writer::within(&mut #tape, ::mica::__private::trip(&#range), #runs))
+            }
+            None => {
+                quote!(::mica::__private::Writer::new(&mut #tape, ::mica::__private::trip(&#range)))
+            }
+        };
         self.fills.entry(start.to_string()).or_default().extend([quote! {
-            let mut #writer = ::mica::__private::Writer::new(&mut #tape, ::mica::__private::trip(&#range));
+            let mut #writer = #writer_new;
             let mut #slots = ::mica::__private::Writer::run(&mut #writer, ::mica::__private::trip(&#range));
         }]);
         let end = self.fills.entry(end.to_string()).or_default();
