@@ -113,6 +113,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         carried_used: HashSet::new(),
         pooled: HashMap::new(),
         pools_used: Vec::new(),
+        runs: HashMap::new(),
     };
     // the plain adjoint computes every slope as its rule says
     if !plain {
@@ -278,6 +279,9 @@ struct Gen<'g> {
     /// pool that holds it between iterations (`walk.rs`), and the pools used
     pooled: HashMap<usize, Ident>,
     pools_used: Vec<Ident>,
+    /// a loop's iterations counted where it starts, for the writers of the
+    /// loops inside it (`walk.rs`, `run_writer`): its start → the count
+    runs: HashMap<String, Ident>,
 }
 
 /// One loop around the one being walked, as the room of its tape sees it.

@@ -330,12 +330,20 @@ impl Gen<'_> {
         };
         let writer_new = match around {
             Some(around) => {
-                let runs = self.names.fresh("runs");
-                let outer = &around.range;
-                self.fills
-                    .entry(around.start.to_string())
-                    .or_default()
-                    .extend([quote!(let #runs = ::mica::__private::trip(&(#outer));)]);
+                let start = around.start.to_string();
+                let runs = match self.runs.get(&start) {
+                    Some(runs) => runs.clone(),
+                    None => {
+                        let runs = self.names.fresh("runs");
+                        let outer = &around.range;
+                        self.fills
+                            .entry(start.clone())
+                            .or_default()
+                            .extend([quote!(let #runs = ::mica::__private::trip(&(#outer));)]);
+                        self.runs.insert(start, runs.clone());
+                        runs
+                    }
+                };
                 quote!(::mica::__private::Writer::within(&mut #tape, ::mica::__private::trip(&#range), #runs))
             }
             None => {
