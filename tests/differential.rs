@@ -1381,7 +1381,37 @@ fn the_generator_writes_short_literal_loops() {
                 .any(|l| l.trim_start().starts_with("for ") && l.contains(" in -"))
         })
         .count();
+    // a dense layer read through its rows' starts (`g[j + i * K3]`), its
+    // two loops bounded by named constants: one run for the whole nest
+    let layer = texts
+        .iter()
+        .filter(|t| {
+            let heads: Vec<&str> = t.lines().map(str::trim_start).collect();
+            let named = |var: &str| {
+                heads
+                    .iter()
+                    .any(|l| l.starts_with(&format!("for {var} in 0..K")))
+            };
+            t.split('[')
+                .skip(1)
+                .filter_map(|r| r.split_once(']'))
+                .any(|(ix, _)| {
+                    let Some((j, start)) = ix.split_once(" + ") else {
+                        return false;
+                    };
+                    let Some((a, b)) = start.split_once(" * ") else {
+                        return false;
+                    };
+                    let i = if b.starts_with('K') { a } else { b };
+                    (a.starts_with('K') || b.starts_with('K')) && named(i) && named(j)
+                })
+        })
+        .count();
     for (what, n) in [
+        (
+            "a layer through rows' starts, its loops' bounds named",
+            layer,
+        ),
         ("a loop over a range of negative literals", negative),
         (
             "a Vec made in a loop's body, of a length read from its index",

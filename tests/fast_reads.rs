@@ -19,6 +19,10 @@
 //! - where a read runs past the end, the gradient call panics with the
 //!   primal's message; where the run is not all there but the loop reads
 //!   only what is, it returns the same numbers.
+//!
+//! `layer` is a nest over named bounds read through its rows' starts
+//! (`w[i * N3 + j]`), which takes one run for the whole nest
+//! (`mica-macros/src/lower/nests.rs`).
 #![deny(warnings)]
 #![allow(clippy::needless_range_loop)]
 
@@ -116,6 +120,46 @@ macro_rules! suite {
                         loss += w[j] * x[(k - 1) * n + j];
                     }
                 }
+            }
+
+            twin! {
+                fn layer, layer_window
+                (w: [R; 6] => [R; 6]; x: &[$r], a: &[$r]) -> loss
+                {
+                    // a nest over named bounds read through its rows'
+                    // starts: one run of `w` and one of `a` for all of it
+                    let mut loss = 0.0;
+                    for i in 0..N2 {
+                        let mut z = 0.25;
+                        for j in 0..N3 {
+                            z += w[i * N3 + j] * x[j] + a[j + N4 * i] * w[j];
+                        }
+                        loss += z.tanh();
+                    }
+                }
+            }
+
+            #[test]
+            fn a_nest_of_constant_loops_reads_through_one_run() {
+                let (x, _, _) = data();
+                // `a`'s rows are 4 apart: it reaches `a[6]`; with 7 and
+                // more elements the run is all there
+                for a in [&x[..7], &x[..]] {
+                    for p in POINTS {
+                        agree!(layer, layer_grad, layer_window, p.map(|v| v as R); &x, a);
+                    }
+                }
+                // with 6, the last row's read runs past the end where the
+                // primal's does
+                let w = POINTS[0].map(|v| v as R);
+                let primal = panic_message(|| {
+                    layer(w, &x, &x[..6]);
+                });
+                let grad = panic_message(|| {
+                    layer_grad(w, &x, &x[..6]);
+                });
+                assert!(primal.contains("index out of bounds"), "{primal}");
+                assert_eq!(grad, primal);
             }
 
             /// A shift held by reference.

@@ -47,6 +47,7 @@ mod fast;
 mod for_loops;
 mod inline;
 mod loops;
+mod nests;
 mod placeholders;
 mod repeated;
 mod snapshots;

@@ -979,9 +979,18 @@ pub fn run<T>(x: &[T], start: Option<usize>, lo: usize, hi: usize) -> Option<&[T
     x.get(start?..)?.get(..len)
 }
 
+/// `x[..len]`, if `len` could be worked out and every element of it is
+/// there: the run a nest of loops reads (its length `None` where working it
+/// out overflowed), taken without panicking.
+#[doc(hidden)]
+#[inline(always)]
+pub fn run_span<T>(x: &[T], len: Option<usize>) -> Option<&[T]> {
+    x.get(..len?)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::{run, run_span};
 
     #[test]
     fn inline_zeros_is_as_long_as_its_array_on_the_stack_or_the_heap() {
@@ -1012,6 +1021,12 @@ mod tests {
         assert_eq!(run(&x, None, 0, 1), None);
         assert_eq!(run(&x, Some(0), 3, 1), None);
         assert_eq!(run(&x, Some(usize::MAX), 0, 2), None);
+        // a nest's run: from the start, if its length is known and there
+        assert_eq!(run_span(&x, Some(3)), Some(&x[..3]));
+        assert_eq!(run_span(&x, Some(4)), Some(&x[..]));
+        assert_eq!(run_span(&x, Some(0)), Some(&x[..0]));
+        assert_eq!(run_span(&x, Some(5)), None);
+        assert_eq!(run_span(&x, None), None);
     }
 
     #[test]

@@ -54,7 +54,8 @@ pub enum Ix {
     /// offset, a loop's counter over a range of signed literals
     Signed(String, String),
     /// a named index plus (with the flag) or minus a row's stride written
-    /// as a literal or a named constant: `u[p + K4]`
+    /// as a literal or a named constant: `u[p + K4]`; or a column's index
+    /// plus a row's start, `g[j + i * K3]`
     Stride(String, bool, String),
     /// a constant index read through a borrow of the array, `{ let r =
     /// &h; r[k] }`
@@ -2357,9 +2358,9 @@ impl Gen {
         // state, a triangular loop whose inner loop only reads, a stencil
         // stepped over a field (on a line or a grid), a scratch array made
         // in each iteration, offsets around an index as a loop over
-        // negative literals
+        // negative literals, a dense layer read through rows' starts
         type Form = fn(&mut Gen, &Scope) -> Vec<S>;
-        let forms: [(f64, Form); 7] = [
+        let forms: [(f64, Form); 8] = [
             (0.2, Self::neighbour_loop),
             (0.3, Self::selecting_loop),
             (0.25, Self::scan_loop),
@@ -2367,6 +2368,7 @@ impl Gen {
             (0.2, Self::stencil_loop),
             (0.2, Self::scratch_loop),
             (0.15, Self::offset_loop),
+            (0.25, Self::nest_loop),
         ];
         for (chance, form) in forms {
             if self.rng.chance(chance) {
@@ -2831,6 +2833,76 @@ impl Gen {
             S::For(For::Range(t, 1 + self.rng.below(3)), step),
             S::Let(out, E::Index(h, Ix::Const(self.rng.below(3)))),
         ]
+    }
+
+    /// A dense layer over a local array (or a knob array long enough) read
+    /// as a matrix of `r` rows of stride `k` through a row's start, as a
+    /// small model is written: `for i in 0..R { let mut z = c; for j in
+    /// 0..C { z += g[j + i * K] * x; } h[i] = z.tanh(); }`, with `R`, `C`
+    /// and `K` literals or named constants (`K >= C`, so rows may leave a
+    /// gap) and the start `i * K` or `K * i`. With the loops' bounds named,
+    /// one run serves the whole nest (`lower/nests.rs`); written out, or
+    /// bounded by literals, each row has its own, or none.
+    fn nest_loop(&mut self, s: &Scope) -> Vec<S> {
+        let (rows, cols) = (2 + self.rng.below(2), 2 + self.rng.below(2));
+        let stride = cols + self.rng.below(2);
+        let n = (rows - 1) * stride + cols;
+        let mut out = Vec::new();
+        let g = match self.first_knob(s, n) {
+            Some(w) if self.rng.chance(0.4) => w.name,
+            _ => {
+                let g = self.name("h");
+                let el = (0..n).map(|_| fit(self.expr(s, 2), 2.0).0).collect();
+                out.push(S::LetArr(g.clone(), n, Some(el)));
+                g
+            }
+        };
+        let (h, i, j, z, t) = (
+            self.name("h"),
+            self.name("i"),
+            self.name("j"),
+            self.name("t"),
+            self.name("t"),
+        );
+        let k = match self.rng.chance(0.5) {
+            true => format!("K{stride}"),
+            false => stride.to_string(),
+        };
+        let start = match self.rng.chance(0.5) {
+            true => format!("{i} * {k}"),
+            false => format!("{k} * {i}"),
+        };
+        let read = E::Index(g.clone(), Ix::Stride(j.clone(), true, start));
+        let x = match self.rng.below(3) {
+            0 => E::Index(g.clone(), Ix::Var(j.clone(), false)),
+            1 => E::Lit(self.rng.lit(-0.9, 0.9)),
+            _ => E::M1("sin", b(E::Index(g.clone(), Ix::Var(i.clone(), false)))),
+        };
+        let c = self.rng.lit(0.1, 0.5);
+        let body = vec![
+            S::Let(z.clone(), with_knob(E::Lit(c), &self.knobs)),
+            S::For(
+                For::Span(j, 0, cols),
+                vec![S::Assign(z.clone(), "+=", E::Bin('*', b(read), b(x)))],
+            ),
+            S::SetArr(
+                h.clone(),
+                Ix::Var(i.clone(), false),
+                "=",
+                E::M1("tanh", b(E::Var(z))),
+            ),
+        ];
+        out.push(S::LetArr(h.clone(), rows, None));
+        out.push(S::For(For::Span(i, 0, rows), body));
+        out.push(S::Let(
+            t,
+            E::Bin(
+                '+',
+                b(E::Index(h.clone(), Ix::Const(0))),
+                b(E::Index(h, Ix::Const(rows - 1))),
+            ),
+        ));
+        out
     }
 
     /// A triangular loop whose inner loop only reads, over a range not

@@ -51,6 +51,7 @@
 //! The loop is the innermost one whose variable the index mentions. Code
 //! lowered only to be thrown away gives back the slices it took.
 
+use super::nests::Taken;
 use super::Sweep;
 use crate::facts::loops::{linear, Linear};
 use crate::facts::places::names_any;
@@ -63,20 +64,25 @@ use syn::Expr;
 
 /// A loop over a range whose forward reads may go through slices.
 pub(super) struct FastLoop {
-    var: String,
+    pub(super) var: String,
     /// what the loop's syntax says: its subscripts are read as linear
     /// forms against it
     facts: crate::facts::loops::LoopFacts,
     /// the range's ends, parenthesised where an operator is next to them
     lo: TokenStream,
-    hi: TokenStream,
+    pub(super) hi: TokenStream,
     /// the loop variable's place in a slice: `j`, or `j - lo`
     local: TokenStream,
     /// whether `lo` is `0`
-    zero: bool,
+    pub(super) zero: bool,
+    /// whether the range ends at a literal or a `const` item
+    pub(super) constant: bool,
     /// the slices, in order: name, the array (`base[..]`) and the run's
-    /// start
-    decls: Vec<(Ident, TokenStream, TokenStream)>,
+    /// start, or for a nest's run (`nests.rs`) its length
+    pub(super) decls: Vec<(Ident, TokenStream, Taken)>,
+    /// the runs of the nests this loop is the outer loop of: the array's
+    /// name and the span's key → the slice
+    pub(super) nests: HashMap<(String, String), Ident>,
     /// the base's name and the index's linear form less the variable → the
     /// slice
     slices: HashMap<(String, Linear), Ident>,
@@ -114,8 +120,10 @@ impl FastLoop {
             hi,
             local,
             zero,
+            constant: false,
             decls: Vec::new(),
             slices: HashMap::new(),
+            nests: HashMap::new(),
         })
     }
 
@@ -145,8 +153,9 @@ impl FastLoop {
     pub(super) fn around(&self, looped: TokenStream, long_only: bool) -> TokenStream {
         let (lo, hi) = (&self.lo, &self.hi);
         if long_only && !self.decls.is_empty() && token_count(&looped) <= TWICE_TOKENS {
-            let taken = self.decls.iter().map(|(slice, array, start)| {
-                quote!(let #slice = ::mica::__private::run(&#array, #start, #lo, #hi);)
+            let taken = self.decls.iter().map(|(slice, array, taken)| {
+                let run = taken.run(array, lo, hi);
+                quote!(let #slice = #run;)
             });
             let none = self
                 .decls
@@ -162,8 +171,8 @@ impl FastLoop {
                 }
             };
         }
-        let runs = self.decls.iter().map(|(slice, array, start)| {
-            let run = quote!(::mica::__private::run(&#array, #start, #lo, #hi));
+        let runs = self.decls.iter().map(|(slice, array, taken)| {
+            let run = taken.run(array, lo, hi);
             match long_only {
                 true => quote! {
                     let #slice = match ::mica::__private::long_run(#lo, #hi) {
@@ -211,6 +220,7 @@ impl Sweep<'_> {
         for (l, len) in self.fast.iter_mut().zip(mark.0) {
             for (slice, _, _) in l.decls.drain(len..) {
                 l.slices.retain(|_, s| *s != slice);
+                l.nests.retain(|_, s| *s != slice);
             }
         }
     }
@@ -274,6 +284,14 @@ impl Sweep<'_> {
         // the variable, once, plus terms the loop does not change
         let form = linear(index, &l.facts).filter(|f| f.var == 1)?;
         let shift = shift(index, &l.var)?;
+        // a nest of constant loops: one run for all of it (`nests.rs`)
+        if let Shift::Add(e) = &shift {
+            if let Some(found) = self.nest_slice(at, &name, base, index, e) {
+                return Some(found);
+            }
+        }
+        let stability: &Stability = self.stability.as_ref()?;
+        let l = &self.fast[at];
         // the same base and the same rest: the same slice
         let key = (name, form);
         let local = l.local.clone();
@@ -299,7 +317,8 @@ impl Sweep<'_> {
         let slice = self.names.fresh("run");
         let l = &mut self.fast[at];
         l.slices.insert(key, slice.clone());
-        l.decls.push((slice.clone(), quote!(#base[..]), start));
+        l.decls
+            .push((slice.clone(), quote!(#base[..]), Taken::Start(start)));
         Some((slice, local))
     }
 }

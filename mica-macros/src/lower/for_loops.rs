@@ -357,7 +357,9 @@ impl Sweep<'_> {
         let fast = match (&entered, &range) {
             (Some(_), Some((_, RangeSource::Again(_)))) => {
                 crate::facts::stability::immutable_ident(&f.pat).and_then(|var| {
-                    super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts)
+                    let mut l = super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts)?;
+                    l.constant = self.constant_trip_bound(strip_parens(&f.expr)).is_some();
+                    Some(l)
                 })
             }
             _ => None,
