@@ -89,11 +89,13 @@ pub(super) struct FastLoop {
 }
 
 impl FastLoop {
-    /// For `for var in range`, if the range is `lo..hi`.
+    /// For `for var in range`, if the range is `lo..hi`; `constant` if it
+    /// ends at a literal or a `const` item.
     pub(super) fn new(
         var: &Ident,
         range: &Expr,
         facts: &crate::facts::loops::LoopFacts,
+        constant: bool,
     ) -> Option<Self> {
         // the variable is the loop's counter
         if facts.var.as_deref() != Some(var.to_string().as_str()) {
@@ -120,7 +122,7 @@ impl FastLoop {
             hi,
             local,
             zero,
-            constant: false,
+            constant,
             decls: Vec::new(),
             slices: HashMap::new(),
             nests: HashMap::new(),
@@ -314,11 +316,8 @@ impl Sweep<'_> {
                 quote!(::mica::__private::index_sub(::core::option::Option::Some(#lo), #e))
             }
         };
-        let slice = self.names.fresh("run");
-        let l = &mut self.fast[at];
-        l.slices.insert(key, slice.clone());
-        l.decls
-            .push((slice.clone(), quote!(#base[..]), Taken::Start(start)));
+        let slice = self.take_run(at, base, Taken::Start(start));
+        self.fast[at].slices.insert(key, slice.clone());
         Some((slice, local))
     }
 }

@@ -356,10 +356,9 @@ impl Sweep<'_> {
         // its reads may go through slices (see `lower/fast.rs`)
         let fast = match (&entered, &range) {
             (Some(_), Some((_, RangeSource::Again(_)))) => {
+                let constant = self.constant_trip_bound(strip_parens(&f.expr)).is_some();
                 crate::facts::stability::immutable_ident(&f.pat).and_then(|var| {
-                    let mut l = super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts)?;
-                    l.constant = self.constant_trip_bound(strip_parens(&f.expr)).is_some();
-                    Some(l)
+                    super::fast::FastLoop::new(var, strip_parens(&f.expr), &lp.facts, constant)
                 })
             }
             _ => None,

@@ -38,13 +38,13 @@
 //!   own) both start at `0` and end at a literal or a `const` item;
 //! - the read's index is the inner loop's variable plus `i * K` or
 //!   `K * i`, `i` the outer loop's variable (which its body never changes)
-//!   and `K` a literal or a `const` item.
+//!   and `K` a literal or a `const` item (read as a constant loop's end is,
+//!   `for_loops.rs`, `capped_constant`).
 //!
 //! With ends or a `K` known only at run time the compiler cannot see the
 //! index below the length, and a run per row (`fast.rs`) is faster.
 
 use super::Sweep;
-use crate::facts::stability::Stability;
 use crate::facts::syntax::strip;
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
@@ -62,7 +62,6 @@ impl Sweep<'_> {
         index: &Expr,
         e: &Expr,
     ) -> Option<(Ident, TokenStream)> {
-        let stability: &Stability = self.stability.as_ref()?;
         let outer = at.checked_sub(1)?;
         let (o, inner) = (&self.fast[outer], &self.fast[at]);
         if !(o.zero && o.constant && inner.zero && inner.constant) {
@@ -80,9 +79,8 @@ impl Sweep<'_> {
             (k, v) if is_var(v) => k,
             _ => return None,
         };
-        if !constant(k) || !stability.pure(k) {
-            return None;
-        }
+        // a literal or a `const` item, as a constant loop's end is
+        self.capped_constant(k, 0)?;
         let (hi, inner_hi, k) = (&o.hi, &inner.hi, k.to_token_stream());
         let key = (name.to_string(), format!("{k} {inner_hi}"));
         let local = index.to_token_stream();
@@ -101,12 +99,18 @@ impl Sweep<'_> {
                 ::mica::__private::index(#inner_hi),
             )
         };
-        let slice = self.names.fresh("run");
-        let o = &mut self.fast[outer];
-        o.nests.insert(key, slice.clone());
-        o.decls
-            .push((slice.clone(), quote!(#base[..]), Taken::Span(span)));
+        let slice = self.take_run(outer, base, Taken::Span(span));
+        self.fast[outer].nests.insert(key, slice.clone());
         Some((slice, local))
+    }
+
+    /// A new run of `base`, taken before the loop `self.fast[at]`.
+    pub(super) fn take_run(&mut self, at: usize, base: &Expr, taken: Taken) -> Ident {
+        let slice = self.names.fresh("run");
+        self.fast[at]
+            .decls
+            .push((slice.clone(), quote!(#base[..]), taken));
+        slice
     }
 }
 
@@ -130,23 +134,6 @@ impl Taken {
             Taken::Start(start) => quote!(::mica::__private::run(&#array, #start, #lo, #hi)),
             Taken::Span(span) => quote!(::mica::__private::run_span(&#array, #span)),
         }
-    }
-}
-
-/// An integer literal, or a path named in capitals (Rust's convention for
-/// a `const` item): the compiler knows its value.
-fn constant(e: &Expr) -> bool {
-    match strip(e) {
-        Expr::Lit(l) => matches!(l.lit, syn::Lit::Int(_)),
-        Expr::Path(p) => {
-            p.qself.is_none()
-                && p.path.segments.last().is_some_and(|s| {
-                    let name = s.ident.to_string();
-                    name.chars().any(|c| c.is_ascii_uppercase())
-                        && !name.chars().any(|c| c.is_ascii_lowercase())
-                })
-        }
-        _ => false,
     }
 }
 
