@@ -1453,6 +1453,52 @@ fn the_generator_writes_short_literal_loops() {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 10, "{what}: in {n} of 300 programs");
     }
+    // a matrix made in a loop's body by a literal, then changed in place
+    // at constant indices before the loops that multiply by it: the reverse
+    // may not make it again from the literal (`r[1][0] *= …`)
+    let changed = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with('m')
+                    && l.split_once(" *= ").is_some_and(|(place, _)| {
+                        let ix: Vec<&str> = place.split('[').skip(1).collect();
+                        ix.len() == 2
+                            && ix
+                                .iter()
+                                .all(|i| i.trim_end_matches(']').parse::<usize>().is_ok())
+                    })
+            })
+        })
+        .count();
+    // a matrix literal at a block's end, a constant the block binds among
+    // its elements (`{ let m_l: f64 = 0.3_f64; [[…, m_l], …] }`): the
+    // reverse reads that element back from the array to make it again
+    let bound = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| {
+                l.split_once("_l: f64 = ").is_some_and(|(_, rest)| {
+                    rest.split_once("_f64; [[").is_some_and(|(lit, _)| {
+                        lit.trim_matches(|c| c == '(' || c == ')')
+                            .parse::<f64>()
+                            .is_ok()
+                    })
+                })
+            })
+        })
+        .count();
+    for (what, n) in [
+        (
+            "a matrix literal changed in place before its products",
+            changed,
+        ),
+        ("a constant a block binds in a matrix literal", bound),
+    ] {
+        println!("{what}: in {n} of 300 programs");
+        assert!(n >= 5, "{what}: in {n} of 300 programs");
+    }
     // rarer, as `.rev()` loops are
     println!("a short loop down a literal range: in {back} of 300 programs");
     assert!(

@@ -7,7 +7,9 @@
 //! (taking `&[[T; 3]; 3]` and returning matrices), its edges: a constant
 //! matrix made by a block, the matrix changed inside the loops that read
 //! it, a constant index, a name shadowed in an inner block and read after
-//! it, matrices made of knobs, and a generic float.
+//! it, matrices made of knobs, and a generic float; and matrices the
+//! reverse makes again from their literals instead of keeping a copy, and
+//! those it may not (bound again, changed in place).
 //!
 //! Every program is written twice, as `#[tape]` and as `#[tape(plain)]`
 //! (every shortcut off), and checked at several points against central
@@ -149,6 +151,59 @@ macro_rules! programs {
                 total + p[0][1]
             }
 
+            /// Matrices the reverse makes again from their literals rather
+            /// than keep: one of recorded values and expressions of them,
+            /// one at a block's end whose constants the block binds (read
+            /// back from the array), and a row `[x; n]` of one value.
+            #[tape$(($mode))?]
+            pub fn made_again(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut p = [[w[0], w[1]], [w[2], w[3]]];
+                let mut total = 0.0;
+                for t in 0..steps {
+                    let (s, c) = (w[0] * t as $t).sin_cos();
+                    let r = [[c, -s * w[1]], [s, c + 0.5]];
+                    let m = {
+                        let d: $t = 0.5 + 0.1 * t as $t;
+                        [[0.25, d * 2.0], [d, w[2] * c]]
+                    };
+                    let v = [p[1][0].tanh(); 2];
+                    let mut next = [[0.0; 2]; 2];
+                    for a in 0..2 {
+                        for b in 0..2 {
+                            for k in 0..2 {
+                                next[a][b] += (p[a][k] * r[k][b]).sin() + m[k][b] * v[b] * p[k][a];
+                            }
+                        }
+                    }
+                    p = next;
+                    total += p[0][1];
+                }
+                total + p[1][1] * p[0][0]
+            }
+
+            /// A matrix bound again by a literal that reads the first, `let
+            /// mut` and changed in place before the loops that read it: the
+            /// reverse may make neither literal again.
+            #[tape$(($mode))?]
+            pub fn bound_again(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut p = [[w[0], w[1]], [w[2], w[3]]];
+                for _ in 0..steps {
+                    let r = [[w[1], 0.5], [0.25, w[0]]];
+                    let mut r = [[r[0][0] * p[1][1], w[2]], [0.5, r[1][1]]];
+                    r[1][0] = p[0][0].cos();
+                    let mut next = [[0.0; 2]; 2];
+                    for a in 0..2 {
+                        for b in 0..2 {
+                            for k in 0..2 {
+                                next[a][b] += (p[a][k] * r[k][b]).tanh();
+                            }
+                        }
+                    }
+                    p = next;
+                }
+                p[0][0] - p[1][0] * p[0][1] + p[1][1]
+            }
+
             /// A name bound again in an inner block (a matrix of another
             /// size) and read after the block, where the outer one is
             /// visible again.
@@ -268,6 +323,18 @@ macro_rules! checks {
                             q::constant_index_grad,
                         ),
                         ("shadowed", p::shadowed, p::shadowed_grad, q::shadowed_grad),
+                        (
+                            "made again",
+                            p::made_again,
+                            p::made_again_grad,
+                            q::made_again_grad,
+                        ),
+                        (
+                            "bound again",
+                            p::bound_again,
+                            p::bound_again_grad,
+                            q::bound_again_grad,
+                        ),
                     ] {
                         let g = gf(&w, steps).1;
                         fd::agrees(what, &|v| f(v, steps), &w, &g, $tol);

@@ -49,6 +49,7 @@ mod inline;
 mod loops;
 mod nests;
 mod placeholders;
+mod rebuild;
 mod repeated;
 mod snapshots;
 mod stmts;
@@ -207,6 +208,9 @@ pub struct Sweep<'a> {
     /// local arrays made by a literal (`[x; n]`, `[[a, b], [c, d]]`) → their
     /// lengths as written, outermost first, and the scope that binds them
     whole: HashMap<String, (Vec<String>, usize)>,
+    /// immutable local arrays of `whole` the reverse can make again → their
+    /// literal as it makes it, and the values that reads (`lower/rebuild.rs`)
+    rebuilds: HashMap<String, (syn::Expr, Vec<ValueId>)>,
     /// names whose last binding holds a value, not a reference (a `let` of a
     /// literal, a cast, arithmetic, an element, a length, another such name,
     /// or a range's counter): what a copy may clone
@@ -257,6 +261,7 @@ impl<'a> Sweep<'a> {
             iterating_by_ref: false,
             around: Vec::new(),
             whole: HashMap::new(),
+            rebuilds: HashMap::new(),
             owned: Default::default(),
         }
     }
@@ -292,6 +297,7 @@ impl<'a> Sweep<'a> {
             region: self.region,
             scope: self.scope,
             optional: false,
+            rebuilt: false,
         });
         self.values.len() - 1
     }
@@ -365,6 +371,7 @@ impl<'a> Sweep<'a> {
     fn bind(&mut self, name: &Ident, val: Val, origin: Origin) {
         self.const_arrays.remove(&name.to_string());
         self.whole.remove(&name.to_string());
+        self.rebuilds.remove(&name.to_string());
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(
                 name.to_string(),

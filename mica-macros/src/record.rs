@@ -375,6 +375,9 @@ pub struct Value {
     /// from a placeholder (which no reference has): the store holds
     /// `Some(argument)`, read unwrapped
     pub optional: bool,
+    /// a copy of a whole array that the reverse makes again from its
+    /// literal (see `lower/rebuild.rs`): `recompute` is that literal
+    pub rebuilt: bool,
 }
 
 /// The record as the stages after the lowering see it: borrowed, so no

@@ -305,7 +305,8 @@ pub enum S {
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
     /// `let mut m = [[0.0; n]; n]` (None) or a literal of `n` rows, with the
-    /// flag at the end of a block: `{ let m_l: f64 = e00; [[m_l, …], …] }`
+    /// flag at the end of a block, the first row's last element bound there:
+    /// `{ let m_l: f64 = e0n; [[…, m_l], …] }`
     LetMat(String, usize, Option<Vec<Vec<E>>>, bool),
     /// `m[i][j] op e` on a local matrix of `n` rows and columns
     SetMat(String, Ix, Ix, usize, &'static str, E),
@@ -3204,7 +3205,10 @@ impl Gen {
     /// then `r` holds constants (at the end of a block, as an inlined
     /// helper's value is), the loops run in another order, an element is
     /// read at a constant index, or the loop over `a` changes `p` (`p[a][b]
-    /// *= 0.5` after the sum), where no copy of `p` may be read.
+    /// *= 0.5` after the sum), where no copy of `p` may be read. The reverse
+    /// makes `r` again from its literal rather than keep a copy; now and
+    /// then `r` is changed in place between its literal and the loops
+    /// (`r[i][j] *= e`, so `let mut r`), where it may not.
     fn matrix_chain(&mut self) -> Vec<S> {
         let n = 2 + self.rng.below(2);
         let (p, r, q, t, out) = (
@@ -3231,14 +3235,20 @@ impl Gen {
                 .map(|i| (0..n).map(|j| entry(g, i, j)).collect())
                 .collect::<Vec<Vec<E>>>()
         };
-        let start = match self.rng.chance(0.5) {
+        // (a product of constants from a constant start has no slope)
+        let start = match !constants && self.rng.chance(0.5) {
             true => rows(self, &mut |_, i, j| E::Lit(if i == j { 1.0 } else { 0.0 })),
             false => rows(self, &mut |g: &mut Self, _, _| {
                 with_knob(E::Lit(g.rng.lit(-0.5, 0.5)), &g.knobs)
             }),
         };
-        let turn = rows(self, &mut entry);
+        let mut turn = rows(self, &mut entry);
         let block = self.rng.chance(0.4);
+        if block && self.rng.chance(0.5) {
+            // the element the block binds a constant, among recorded ones:
+            // the reverse reads it back from the array it made
+            turn[0][n - 1] = E::Lit(self.rng.lit(-0.6, 0.6));
+        }
         let var = |x: &str| Ix::Var(x.to_string(), false);
         let read_p = match self.rng.chance(0.85) {
             true => E::Index2(p.clone(), var(&a), n, var(&k), n),
@@ -3267,12 +3277,18 @@ impl Gen {
                 E::Lit(0.5),
             ));
         }
-        let step = vec![
-            S::LetMat(r, n, Some(turn), block),
+        let mut step = vec![S::LetMat(r.clone(), n, Some(turn), block)];
+        if self.rng.chance(0.25) {
+            // changed in place after its literal: not the literal's array
+            let (i, j) = (Ix::Const(self.rng.below(n)), Ix::Const(self.rng.below(n)));
+            let by = with_knob(E::Lit(self.rng.lit(0.5, 1.5)), &self.knobs);
+            step.push(S::SetMat(r, i, j, n, "*=", by));
+        }
+        step.extend([
             S::LetMat(q.clone(), n, None, false),
             S::For(For::Range(o0, n), vec![S::For(For::Range(o1, n), middle)]),
             S::Assign(p.clone(), "=", E::Var(q)),
-        ];
+        ]);
         let (i, j) = (self.rng.below(n), self.rng.below(n));
         vec![
             S::LetMat(p.clone(), n, Some(start), false),
@@ -5113,8 +5129,8 @@ impl R<'_> {
                                 let row: Vec<String> = row
                                     .iter()
                                     .enumerate()
-                                    .map(|(j, e)| match (i, j, block) {
-                                        (0, 0, true) => first.clone(),
+                                    .map(|(j, e)| match (i, j + 1 == *len, block) {
+                                        (0, true, true) => first.clone(),
                                         _ => self.e(e).0,
                                     })
                                     .collect();
@@ -5128,7 +5144,7 @@ impl R<'_> {
                     (Some(rows), true) => format!(
                         "{{ let {first}: {} = {}; {v} }}",
                         self.t(),
-                        self.e(&rows[0][0]).0
+                        self.e(&rows[0][len - 1]).0
                     ),
                     _ => v,
                 };

@@ -1,5 +1,6 @@
 //! Arrays: element reads, subscripts, array `let`s and element writes.
 
+use super::rebuild;
 use super::*;
 use crate::facts::activity::{settle, syntactically_active, Assignments};
 use crate::facts::places::{array_binding, array_literal, index_chain, LaterNames};
@@ -263,7 +264,7 @@ impl Sweep<'_> {
             Expr::Repeat(r) if is_vec && rank == 1 => self.capped_constant(&r.len, 0),
             _ => None,
         };
-        let array = self.register_array(&name, rank, inline, Some(fill), out);
+        let array = self.register_array(&name, rank, inline, Some(fill.clone()), out);
         self.bind(
             &name,
             Val::Array {
@@ -273,6 +274,9 @@ impl Sweep<'_> {
             Origin::Local,
         );
         self.note_whole_array(&name, &init.expr, false);
+        if !is_vec {
+            self.note_rebuild(&name, &literal, Some(&fill), &local.pat, out);
+        }
         Ok(())
     }
 
@@ -294,6 +298,11 @@ impl Sweep<'_> {
             .unwrap_or(1);
         let arrays = self.arrays.len();
         let lowered = self.lower_expr(&init.expr, out)?;
+        // a literal's new array, bound to its temporary
+        let made_again = match &lowered.val {
+            Val::Array { array, prefix } if *array >= arrays && prefix.is_empty() => Some(*array),
+            _ => None,
+        };
         let made = match lowered.val {
             Val::Array { array, .. } => self.let_copy(local, lowered, array >= arrays, out),
             Val::Const => {
@@ -317,12 +326,15 @@ impl Sweep<'_> {
         };
         if made.is_ok() && array_binding(&local.pat).is_some() {
             self.note_whole_array(name, &init.expr, false);
+            if let Some(made) = made_again {
+                self.note_block_rebuild(name, &init.expr, made, &local.pat);
+            }
         }
         made
     }
 
     /// A `let` of a constant array by a literal: noted with its rank.
-    pub(super) fn note_constant_array(&mut self, local: &Local) {
+    pub(super) fn note_constant_array(&mut self, local: &Local, out: &mut TokenStream) {
         let (Some(init), Some(name)) = (&local.init, array_binding(&local.pat)) else {
             return;
         };
@@ -342,6 +354,9 @@ impl Sweep<'_> {
             self.const_arrays.insert(name.to_string(), rank);
         }
         self.note_whole_array(&name, &init.expr, true);
+        if let Some(literal) = rebuild::block_literal(&init.expr) {
+            self.note_rebuild(&name, literal, None, &local.pat, out);
+        }
     }
 
     /// The names in scope that hold recorded values.

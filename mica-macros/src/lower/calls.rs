@@ -412,6 +412,8 @@ impl Sweep<'_> {
         // block whose loop changes a parameter) changes it again when the
         // literal is lowered for real, from what it held before
         let bindings = self.scopes.clone();
+        // nor how arrays bound there are made again (their values are gone)
+        let rebuilds = self.rebuilds.clone();
         let errors = self.errors.len();
         let mut active = None;
         for &element in &elements {
@@ -427,6 +429,7 @@ impl Sweep<'_> {
             active = elements.first().copied().map(Ok);
         }
         self.scopes = bindings;
+        self.rebuilds = rebuilds;
         if let (Some(hoist), Some((names, options))) = (self.hoists.last_mut(), hoisted) {
             hoist.names.truncate(names);
             hoist.options.truncate(options);

@@ -254,6 +254,12 @@ impl Sweep<'_> {
         };
         self.lazy.push((at, vec![id], code));
         self.around[k].copies.insert(key, id);
+        // an array the reverse can make again from its literal: made, not
+        // kept (see `lower/rebuild.rs`)
+        if let Some((literal, deps)) = self.rebuild_of(name) {
+            let value = &mut self.values[id];
+            (value.recompute, value.deps, value.rebuilt) = (Some(literal), deps, true);
+        }
         Some(id)
     }
 

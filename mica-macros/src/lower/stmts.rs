@@ -187,7 +187,7 @@ impl Sweep<'_> {
                 out.extend([local.to_token_stream()]);
                 self.bind_pattern(&local.pat, Val::Const)?;
                 self.note_owned(local);
-                self.note_constant_array(local);
+                self.note_constant_array(local, out);
                 self.top_level_let(local);
                 return Ok(());
             }

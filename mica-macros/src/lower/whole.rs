@@ -13,6 +13,7 @@ use super::*;
 use crate::facts::syntax::literal_rank;
 
 /// What an array literal writes when it is made.
+#[derive(Clone)]
 pub(super) enum Fill {
     /// these elements (by their indices, outermost first) are recorded
     Elements(Vec<(Vec<usize>, ValueId)>),
@@ -174,7 +175,13 @@ impl Sweep<'_> {
         let fwd = if is_vec { vec_of(fwd) } else { fwd };
         let name = self.names.fresh("l");
         out.extend([quote!(let #name = #fwd;)]);
+        let again = (!is_vec).then(|| self.literal_rebuild(&name, literal, &fill, out));
         let array = self.register_array(&name, literal_rank(literal), None, Some(fill), out);
+        // (an array of that number thrown away may have left its own)
+        match again.flatten() {
+            Some(again) => self.rebuilds.insert(array.to_string(), again),
+            None => self.rebuilds.remove(&array.to_string()),
+        };
         Ok(Lowered {
             val: Val::Array {
                 array,

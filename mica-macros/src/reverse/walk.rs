@@ -432,7 +432,9 @@ impl Gen<'_> {
                 .filter(|d| !self.reads.contains(d) && !again_here(&values[**d]))
                 .collect::<HashSet<_>>()
                 .len();
-            if new_kept > 1 {
+            // (an array made again from its literal reads at most one
+            // value per element the copy would keep)
+            if new_kept > 1 && !v.rebuilt {
                 kept.insert(id);
                 continue;
             }
