@@ -442,12 +442,18 @@ impl<'a> Sweep<'a> {
 
     /// Once the reverse sweep is written: the bookkeeping it reads, into the
     /// placeholders' fills.
+    /// `made_again`: copies the reverse made from their literals, whose
+    /// store it binds itself (`lower/rebuild.rs`).
     pub fn lazy_fills(
         &mut self,
         reads: &std::collections::BTreeSet<ValueId>,
+        made_again: &HashSet<ValueId>,
         fills: &mut HashMap<String, TokenStream>,
     ) {
         for (placeholder, values, code) in std::mem::take(&mut self.lazy) {
+            if !values.is_empty() && values.iter().all(|v| made_again.contains(v)) {
+                continue;
+            }
             if values
                 .iter()
                 .any(|&v| reads.contains(&v) || self.written.contains(&v))

@@ -114,6 +114,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         pooled: HashMap::new(),
         pools_used: Vec::new(),
         runs: HashMap::new(),
+        made_again: HashSet::new(),
     };
     // the plain adjoint computes every slope as its rule says
     if !plain {
@@ -143,10 +144,11 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         mut fills,
         reads,
         empty_tapes,
+        made_again,
         ..
     } = gen;
     // loop bookkeeping: only what the reverse sweep reads
-    sweep.lazy_fills(&reads, &mut fills);
+    sweep.lazy_fills(&reads, &made_again, &mut fills);
     Reverse {
         code,
         inputs: totals,
@@ -282,6 +284,9 @@ struct Gen<'g> {
     /// a loop's iterations counted where it starts, for the writers of the
     /// loops inside it (`walk.rs`, `run_writer`): its start → the count
     runs: HashMap<String, Ident>,
+    /// copies the reverse made again from their literals (`walk.rs`): the
+    /// forward need not take them
+    made_again: HashSet<ValueId>,
 }
 
 /// One loop around the one being walked, as the room of its tape sees it.

@@ -451,6 +451,9 @@ impl Gen<'_> {
                 // an element of a parameter, through a slice
                 (_, Some(read)) => again.extend([quote!(let #store = #read;)]),
                 (Some(expr), None) if again_here(v) && !kept.contains(&id) => {
+                    if v.rebuilt {
+                        self.made_again.insert(id);
+                    }
                     again.extend([quote!(let #store = #expr;)])
                 }
                 _ => stored.push(store.clone()),
