@@ -1489,12 +1489,31 @@ fn the_generator_writes_short_literal_loops() {
             })
         })
         .count();
+    // a row `[e; 3]` of one recorded value scaling a product's columns
+    // (`q[a][b] += p[a][k] * r[k][b] * hN[b]`)
+    let scaled = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| {
+                let l = l.trim_start();
+                let Some((name, rest)) = l.strip_prefix("let h").and_then(|r| r.split_once(" = ["))
+                else {
+                    return false;
+                };
+                rest.ends_with("; 3];")
+                    && name.parse::<usize>().is_ok()
+                    && t.lines()
+                        .any(|m| m.contains("] += ") && m.contains(&format!(" * h{name}[")))
+            })
+        })
+        .count();
     for (what, n) in [
         (
             "a matrix literal changed in place before its products",
             changed,
         ),
         ("a constant a block binds in a matrix literal", bound),
+        ("a row of one recorded value scaling a product", scaled),
     ] {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 5, "{what}: in {n} of 300 programs");

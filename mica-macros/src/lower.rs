@@ -211,6 +211,8 @@ pub struct Sweep<'a> {
     /// immutable local arrays of `whole` the reverse can make again → their
     /// literal as it makes it, and the values that reads (`lower/rebuild.rs`)
     rebuilds: HashMap<String, (syn::Expr, Vec<ValueId>)>,
+    /// the same for a literal's new array bound to a temporary
+    literal_rebuilds: HashMap<ArrayId, (syn::Expr, Vec<ValueId>)>,
     /// names whose last binding holds a value, not a reference (a `let` of a
     /// literal, a cast, arithmetic, an element, a length, another such name,
     /// or a range's counter): what a copy may clone
@@ -262,6 +264,7 @@ impl<'a> Sweep<'a> {
             around: Vec::new(),
             whole: HashMap::new(),
             rebuilds: HashMap::new(),
+            literal_rebuilds: HashMap::new(),
             owned: Default::default(),
         }
     }
@@ -441,8 +444,7 @@ impl<'a> Sweep<'a> {
     }
 
     /// Once the reverse sweep is written: the bookkeeping it reads, into the
-    /// placeholders' fills.
-    /// `made_again`: copies the reverse made from their literals, whose
+    /// placeholders' fills. `made_again`: copies the reverse made from their literals, whose
     /// store it binds itself (`lower/rebuild.rs`).
     pub fn lazy_fills(
         &mut self,

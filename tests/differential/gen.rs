@@ -3254,11 +3254,21 @@ impl Gen {
             true => E::Index2(p.clone(), var(&a), n, var(&k), n),
             false => E::Index2(p.clone(), var(&a), n, Ix::Const(self.rng.below(n)), n),
         };
-        let product = E::Bin(
+        let mut product = E::Bin(
             '*',
             b(read_p),
             b(E::Index2(r.clone(), var(&k), n, var(&bb), n)),
         );
+        // now and then each column scaled by a row `[e; 3]` of one recorded
+        // value, which the reverse makes again from it
+        let scale = (n == 3 && self.rng.chance(0.6)).then(|| {
+            let v = self.name("h");
+            let e = with_knob(E::Lit(self.rng.lit(0.5, 1.5)), &self.knobs);
+            (v, E::M1("sin", b(e)))
+        });
+        if let Some((v, _)) = &scale {
+            product = E::Bin('*', b(product), b(E::Index(v.clone(), var(&bb))));
+        }
         let sum = S::SetMat(q.clone(), var(&a), var(&bb), n, "+=", product);
         let mut order = [a.clone(), bb.clone(), k.clone()];
         if self.rng.chance(0.3) {
@@ -3278,6 +3288,9 @@ impl Gen {
             ));
         }
         let mut step = vec![S::LetMat(r.clone(), n, Some(turn), block)];
+        if let Some((v, e)) = scale {
+            step.push(S::LetFill(v, Some(e), false, false));
+        }
         if self.rng.chance(0.25) {
             // changed in place after its literal: not the literal's array
             let (i, j) = (Ix::Const(self.rng.below(n)), Ix::Const(self.rng.below(n)));

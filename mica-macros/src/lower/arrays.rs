@@ -298,8 +298,8 @@ impl Sweep<'_> {
             .unwrap_or(1);
         let arrays = self.arrays.len();
         let lowered = self.lower_expr(&init.expr, out)?;
-        // a literal's new array, bound to its temporary
-        let made_again = match &lowered.val {
+        // a new array (a block's literal, bound to its temporary)
+        let new_array = match &lowered.val {
             Val::Array { array, prefix } if *array >= arrays && prefix.is_empty() => Some(*array),
             _ => None,
         };
@@ -326,7 +326,7 @@ impl Sweep<'_> {
         };
         if made.is_ok() && array_binding(&local.pat).is_some() {
             self.note_whole_array(name, &init.expr, false);
-            if let Some(made) = made_again {
+            if let Some(made) = new_array {
                 self.note_block_rebuild(name, &init.expr, made, &local.pat);
             }
         }

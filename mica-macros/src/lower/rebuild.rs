@@ -69,26 +69,20 @@ impl Sweep<'_> {
         }
     }
 
-    /// A literal's array bound to the temporary `name` (a block's end, an
-    /// inlined helper's value): how the reverse makes it again, if it can,
-    /// elements read back into `out`. Noted under the array's number.
-    pub(super) fn literal_rebuild(
+    /// `let name = { …; [..] };`, the block's value the new array `made`
+    /// (a literal's temporary, see `lower/whole.rs`, `literal_array`): made
+    /// again as that is.
+    pub(super) fn note_block_rebuild(
         &mut self,
         name: &Ident,
-        literal: &Expr,
-        fill: &Fill,
-        out: &mut TokenStream,
-    ) -> Option<(Expr, Vec<ValueId>)> {
-        self.rebuild(name, literal, Some(fill), out)
-    }
-
-    /// `let name = { …; [..] };`, the block's value the new array `made`
-    /// (see [`Self::literal_rebuild`]): made again as that is.
-    pub(super) fn note_block_rebuild(&mut self, name: &Ident, init: &Expr, made: usize, pat: &Pat) {
+        init: &Expr,
+        made: ArrayId,
+        pat: &Pat,
+    ) {
         if block_literal(init).is_none() || binds_mut(pat) || self.whole_lengths(name).is_none() {
             return;
         }
-        if let Some(again) = self.rebuilds.get(&made.to_string()).cloned() {
+        if let Some(again) = self.literal_rebuilds.get(&made).cloned() {
             self.rebuilds.insert(name.to_string(), again);
         }
     }
@@ -100,9 +94,9 @@ impl Sweep<'_> {
         self.rebuilds.get(&name.to_string()).cloned()
     }
 
-    /// `literal` made again, and the values it reads; elements read back
-    /// into `out`.
-    fn rebuild(
+    /// `literal`, the value of the array `name`, made again, and the values
+    /// it reads, if it can be; elements read back into `out`.
+    pub(super) fn rebuild(
         &mut self,
         name: &Ident,
         literal: &Expr,
@@ -178,10 +172,7 @@ impl Sweep<'_> {
                     None if self.again_as_written(leaf) => return Some(leaf.clone()),
                     None if !read_back => return None,
                     // read back from the array, where the forward put it
-                    None => {
-                        let indices = at.iter().map(|&k| literal_index(k));
-                        self.stored(quote!(#name #([#indices])*), kept)
-                    }
+                    None => self.stored(quote!(#name #([#at])*), kept),
                 };
                 deps.push(id);
                 let store = &self.values[id].store;
@@ -211,16 +202,8 @@ pub(super) fn block_literal(init: &Expr) -> Option<&Expr> {
     }
 }
 
-/// `k` as an index, `usize` typed.
-fn literal_index(k: usize) -> syn::LitInt {
-    syn::LitInt::new(&format!("{k}usize"), proc_macro2::Span::call_site())
-}
-
-/// Whether a `let`'s pattern binds its name mutably (`mut h`, `mut h: T`).
+/// Whether a `let`'s pattern binds its name other than by value and
+/// immutably (`mut h`, `ref h`).
 fn binds_mut(pat: &Pat) -> bool {
-    match pat {
-        Pat::Ident(p) => p.mutability.is_some() || p.by_ref.is_some(),
-        Pat::Type(t) => binds_mut(&t.pat),
-        _ => true,
-    }
+    crate::facts::stability::immutable_ident(pat).is_none()
 }

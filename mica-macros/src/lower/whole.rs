@@ -175,12 +175,14 @@ impl Sweep<'_> {
         let fwd = if is_vec { vec_of(fwd) } else { fwd };
         let name = self.names.fresh("l");
         out.extend([quote!(let #name = #fwd;)]);
-        let again = (!is_vec).then(|| self.literal_rebuild(&name, literal, &fill, out));
+        // how the reverse makes it again, for a `let` of a block ending here
+        // (`lower/rebuild.rs`)
+        let again = (!is_vec).then(|| self.rebuild(&name, literal, Some(&fill), out));
         let array = self.register_array(&name, literal_rank(literal), None, Some(fill), out);
-        // (an array of that number thrown away may have left its own)
+        // (a number a thrown-away lowering registered is registered again)
         match again.flatten() {
-            Some(again) => self.rebuilds.insert(array.to_string(), again),
-            None => self.rebuilds.remove(&array.to_string()),
+            Some(again) => self.literal_rebuilds.insert(array, again),
+            None => self.literal_rebuilds.remove(&array),
         };
         Ok(Lowered {
             val: Val::Array {
