@@ -838,3 +838,86 @@ fn found_by_a_read_in_a_constant_block() {
         .unwrap();
     }
 }
+
+/// A helper's slice that is a part of a view (`&c[2..4]` of a window `c`):
+/// its length, `(lo + 4) - (lo + 2)`, was written without the parentheses
+/// around the start, so the helper's loop ran over `lo + 4 - lo + 2`
+/// elements (found by the random programs, where it read past the end).
+#[tape]
+pub mod part_of_a_view {
+    pub fn walk(x: f64, s: &[f64]) -> f64 {
+        let mut t = x;
+        for i in 0..s.len() {
+            t = t * 0.5 + (s[i] * t).sin();
+        }
+        t
+    }
+
+    pub fn windowed(#[tracked] w: &[f64], #[tracked] x: f64) -> f64 {
+        let mut total = 0.0;
+        for c in w.windows(4) {
+            total += walk(x, &c[2..4]) + walk(0.3, &c[1..]);
+        }
+        total
+    }
+}
+
+#[tape]
+pub mod part_of_a_view32 {
+    pub fn walk(x: f32, s: &[f32]) -> f32 {
+        let mut t = x;
+        for i in 0..s.len() {
+            t = t * 0.5 + (s[i] * t).sin();
+        }
+        t
+    }
+
+    pub fn windowed(#[tracked] w: &[f32], #[tracked] x: f32) -> f32 {
+        let mut total = 0.0;
+        for c in w.windows(4) {
+            total += walk(x, &c[2..4]) + walk(0.3, &c[1..]);
+        }
+        total
+    }
+}
+
+#[test]
+fn found_by_a_helper_given_part_of_a_view() {
+    // plain Rust, as written: the windows' parts are 2 and 3 elements long
+    fn walk(x: f64, s: &[f64]) -> f64 {
+        s.iter().fold(x, |t, v| t * 0.5 + (v * t).sin())
+    }
+    let by_hand = |w: &[f64], x: f64| -> f64 {
+        w.windows(4)
+            .map(|c| walk(x, &c[2..4]) + walk(0.3, &c[1..]))
+            .sum()
+    };
+    for (w, x) in [
+        (vec![0.4, -0.3, 0.9, 0.2, -0.7, 0.5, 0.1], 0.8),
+        (vec![-0.2, 0.6, 0.3, -0.8, 0.4], -0.5),
+    ] {
+        let (v, (gw, gx)) = part_of_a_view::windowed_grad(&w, x);
+        assert!(
+            (v - by_hand(&w, x)).abs() < 1e-12,
+            "{v} vs {}",
+            by_hand(&w, x)
+        );
+        let n = w.len();
+        let mut at = w.clone();
+        at.push(x);
+        let mut g = gw.clone();
+        g.push(gx);
+        let f = |p: &[f64]| part_of_a_view::windowed(&p[..n], p[n]);
+        mica::check::check_gradient(f, &at, &g).unwrap();
+        // f32: the same program, checked against its own differences
+        let w32: Vec<f32> = w.iter().map(|&a| a as f32).collect();
+        let (v32, (gw32, gx32)) = part_of_a_view32::windowed_grad(&w32, x as f32);
+        assert!((v32 as f64 - v).abs() < 1e-4, "{v32} vs {v}");
+        let mut at32 = w32.clone();
+        at32.push(x as f32);
+        let mut g32 = gw32.clone();
+        g32.push(gx32);
+        let f32_ = |p: &[f32]| part_of_a_view32::windowed(&p[..n], p[n]);
+        mica::check::check_gradient_with(f32_, &at32, &g32, 2e-2).unwrap();
+    }
+}
