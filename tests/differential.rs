@@ -1115,6 +1115,8 @@ fn the_generator_writes_views_and_chunk_loops() {
                 })
                 .count(),
         ),
+        // a window of neighbours over an array its loop's body makes
+        ("a window over an array made in the loop", count("let nb")),
         ("chunks_exact", count(".chunks_exact(")),
         ("windows", count(".windows(")),
         ("chunks", count(".chunks(")),
@@ -1271,6 +1273,26 @@ fn the_generator_writes_views_and_chunk_loops() {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 3, "{what}: in {n} of 300 programs");
     }
+    // rarer, as the passing loops' edges are: a renewal of `1..3` then a
+    // loop adding into all three elements, `h[0]` carried on
+    let added_after = count("for jz");
+    let what = "a renewal that leaves an element a later loop adds into";
+    println!("{what}: in {added_after} of 300 programs");
+    assert!(added_after >= 5, "{what}: in {added_after} of 300 programs");
+    // rarer: a counter moved on through a `&mut` between reads of `w[*r]`
+    let cursors = count("let kr");
+    let what = "a counter moved on through a mutable borrow";
+    println!("{what}: in {cursors} of 300 programs");
+    assert!(cursors >= 5, "{what}: in {cursors} of 300 programs");
+    // rarer, as loops over neighbours are: `let sa = w[i]; let i = i + 1;`,
+    // then `w[i]` again, the next element
+    let shifted_reads = count("let sa");
+    let what = "an index shifted between reads of the same tokens";
+    println!("{what}: in {shifted_reads} of 300 programs");
+    assert!(
+        shifted_reads >= 5,
+        "{what}: in {shifted_reads} of 300 programs"
+    );
 }
 
 /// Short loops over literal ranges are written out by the adjoint that

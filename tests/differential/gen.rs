@@ -275,6 +275,8 @@ pub enum For {
     Range(String, usize),
     /// `i in lo..hi`
     Span(String, usize, usize),
+    /// `i in lo..K{hi}`: an end named, so the loop is never written out
+    Named(String, usize, usize),
     /// `i in (lo..hi).rev()`
     Back(String, usize, usize),
     /// `j in i + 1..3`, `i` an enclosing loop's index
@@ -378,6 +380,11 @@ pub enum S {
     /// `let r = &w[k];`: an element by reference, read as `*r` (or as a
     /// method's receiver) until its block ends
     RefElem(String, String, usize),
+    /// `let mut k = 0usize; let r = &mut k;`, then `m += (w[*r] * a).tanh()
+    /// * 0.1; *r += 1; m += (w[*r] * c).tanh() * 0.1;`: a counter moved on
+    /// through a mutable borrow, the same tokens `w[*r]` then reading the
+    /// next element (the fields: `k`, `r`, `w`, `m`, `a`, `c`)
+    Cursor(String, String, String, String, f64, f64),
     /// `if let Some(r) = w.get(k) { m += then; } else { m += other; }`
     /// (`k` may be past the end), by the form `Some(r)` (0), `Some(&r)` (1)
     /// or `Some(r)` of `w.get(k).copied()` (2), or `Some(r)` of a part
@@ -1414,6 +1421,18 @@ impl Gen {
         Some(cands[self.rng.below(cands.len())].clone())
     }
 
+    /// A counter moved on through a mutable borrow between two reads
+    /// written alike, `w[*r]` (see [`S::Cursor`]): the reads are not one.
+    fn cursor(&mut self, s: &mut Scope) -> Vec<S> {
+        let Some(w) = self.knob_array(s, |a| a.len >= 2) else {
+            return Vec::new();
+        };
+        let (k, r) = (self.name("kc"), self.name("kr"));
+        let m = s.muts[self.rng.below(s.muts.len())].clone();
+        let (a, c) = (self.rng.lit(0.5, 1.5), self.rng.lit(-1.5, -0.5));
+        vec![S::Cursor(k, r, w.name, m, a, c)]
+    }
+
     /// `let r = &w[k];` of a knob's element (nothing writes a knob, so
     /// the borrow may last to the block's end), read at once and later as
     /// any element reached through `.iter()`.
@@ -1421,6 +1440,9 @@ impl Gen {
         let Some(w) = self.knob_array(s, |a| a.len >= 1) else {
             return Vec::new();
         };
+        if w.len >= 2 && self.rng.chance(0.3) {
+            return self.cursor(s);
+        }
         let r = self.name("r");
         let k = self.rng.below(w.len);
         let m = s.muts[self.rng.below(s.muts.len())].clone();
@@ -1946,8 +1968,29 @@ impl Gen {
             return Vec::new();
         };
         let (t, i) = (self.name("t"), self.name("i"));
-        let n = w.len;
+        // now and then the window is over an array the body makes itself,
+        // `let nb = [w[0] * c, …];`: its adjoint is a new buffer in every
+        // iteration, so no slope may wait in a register for the next one
+        let mut made = Vec::new();
+        let (w, n) = if self.rng.chance(0.3) {
+            let m = self.name("nb");
+            let el = (0..3)
+                .map(|k| {
+                    E::Bin(
+                        '*',
+                        b(E::Index(w.name.clone(), Ix::Const(k % w.len))),
+                        b(E::Lit(self.rng.lit(0.5, 1.5))),
+                    )
+                })
+                .collect();
+            made.push(S::LetArr(m.clone(), 3, Some(el)));
+            (Arr::new(m, 3, false, true, Src::Own), 3)
+        } else {
+            let n = w.len;
+            (w, n)
+        };
         let shape = match self.rng.below(10) {
+            _ if self.rng.chance(0.3) => 10,
             8 | 9 if n < 3 => 0,
             k => k,
         };
@@ -1955,6 +1998,7 @@ impl Gen {
         let (offsets, lo, hi): (&[i64], usize, usize) = match shape {
             8 => (&[0, 1, 2], 0, n - 2),
             9 => (&[0, 2], 0, n - 2),
+            10 => (&[0, 1], 0, n - 1),
             _ if self.rng.chance(0.4) => (&[-1, 0], 1, n),
             _ => (&[0, 1], 0, n - 1),
         };
@@ -1977,8 +2021,18 @@ impl Gen {
         let lone =
             |g: &mut Self, e: E| E::Bin('*', b(E::M1(f, b(e))), b(E::Lit(g.rng.lit(0.3, 1.2))));
         let cond = |g: &mut Self, e: &E| g.flipping(&i, e);
-        let mut body = Vec::new();
+        let mut body = made;
         match shape {
+            // the element read, the index shifted by a `let`, and the same
+            // tokens read again: `let sa = w[i]; let i = i + 1;` then
+            // `w[i]`, the next element
+            10 => {
+                let first = self.name("sa");
+                body.push(S::Let(first.clone(), a.clone()));
+                body.push(S::ShiftIdx(i.clone(), 1));
+                let again = E::Bin('*', b(a.clone()), b(E::Var(first)));
+                body.push(S::Assign(t.clone(), "+=", lone(self, again)));
+            }
             // the upper read only in an arm
             5 => {
                 body.push(S::Assign(t.clone(), "+=", lone(self, a.clone())));
@@ -2311,8 +2365,13 @@ impl Gen {
                         b(E::Lit(c)),
                     )),
                 );
+                // (named now and then: written out, it is no loop)
+                let range = match self.rng.chance(0.5) {
+                    true => For::Named(j.clone(), 1, 3),
+                    false => For::Span(j.clone(), 1, 3),
+                };
                 out.push(S::For(
-                    For::Span(j.clone(), 1, 3),
+                    range,
                     vec![S::SetArr(h.name.clone(), Ix::Var(j, false), "=", next)],
                 ));
                 let t = self.name("t");
@@ -2602,16 +2661,23 @@ impl Gen {
                 // and added into over `j + 1..3`; or one of the edges that
                 // let a value through to the next iteration: a read before
                 // the renewal passed into it, a renewal of `1..3` with
-                // `h[0]` read and written after it, a renewal by `+=`, a
+                // `h[0]` read and written after it (or added into, with the
+                // others, by a loop after it), a renewal by `+=`, a
                 // renewal inside an `if`, a renewal inside an inner loop
                 // with a read before that loop
                 let j = self.name("j");
-                let edge = self.rng.below(7);
+                // (the edge of `1..3`, added into after: more often where
+                // the loop may be fused, which it is only when nothing
+                // after it reads its sum but the program's value)
+                let edge = match self.rng.below(8) {
+                    _ if !later && self.rng.chance(0.2) => 7,
+                    e => e,
+                };
                 let mut scope = inner.clone();
                 scope.idx.push((j.clone(), 3));
                 let mut ej = with_knob(fit(self.expr(&scope, 1), 1.0).0, &self.knobs);
                 let op = if edge == 3 { "+=" } else { "=" };
-                let from = if edge == 2 { 1 } else { 0 };
+                let from = if edge == 2 || edge == 7 { 1 } else { 0 };
                 let t = self.name("t");
                 if edge == 1 || edge == 5 {
                     // read before the renewal, and passed into it: the
@@ -2620,8 +2686,14 @@ impl Gen {
                     reads.push(E::Var(t.clone()));
                     ej = E::Bin('+', b(ej), b(E::M1("sin", b(E::Var(t.clone())))));
                 }
+                // (a renewal the adjoint writes out is no loop: named now
+                // and then, so that the dependence analysis sees it)
+                let range = match edge == 7 || self.rng.chance(0.5) {
+                    true => For::Named(j.clone(), from, 3),
+                    false => For::Span(j.clone(), from, 3),
+                };
                 let renew = S::For(
-                    For::Span(j.clone(), from, 3),
+                    range,
                     vec![S::SetArr(h.clone(), Ix::Var(j.clone(), false), op, ej)],
                 );
                 if edge == 4 {
@@ -2645,6 +2717,17 @@ impl Gen {
                         Ix::Const(0),
                         "=",
                         E::Bin('+', b(old), b(e)),
+                    ));
+                    reads.push(E::Index(h.clone(), Ix::Const(0)));
+                } else if edge == 7 {
+                    // added into over the whole array by a loop after the
+                    // renewal of `1..3`: `h[0]`, which the renewal leaves,
+                    // takes the sum on to the next iteration
+                    let k = self.name("jz");
+                    let term = E::Bin('*', b(e), b(E::Lit(0.5)));
+                    body.push(S::For(
+                        For::Named(k.clone(), 0, 3),
+                        vec![S::SetArr(h.clone(), Ix::Var(k, false), "+=", term)],
                     ));
                     reads.push(E::Index(h.clone(), Ix::Const(0)));
                 } else if self.rng.chance(0.5) {
@@ -2722,7 +2805,9 @@ impl Gen {
             ),
             false => (read, w.len),
         };
-        let value = match self.rng.below(8) {
+        // (the running value read in its own value, a third of them: the
+        // edge where the winner's iteration alone is not the reverse)
+        let value = match self.rng.below(10) {
             0 | 1 => read,
             2 => E::Neg(b(read)),
             3 => E::Bin('+', b(read), b(E::Lit(self.rng.lit(-1.0, 1.0)))),
@@ -4284,6 +4369,10 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         S::LetBorrow(_, d) | S::RefElem(_, d, _) => {
             r.insert(d.clone());
         }
+        S::Cursor(_, _, w, m, _, _) => {
+            r.insert(w.clone());
+            assigned.insert(m.clone());
+        }
         S::IfGet(v, w, _, _, m, then, other) => {
             r.insert(w.clone());
             r.insert(v.clone());
@@ -4349,7 +4438,11 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         }
         S::For(f, body) => {
             match f {
-                For::Range(..) | For::Span(..) | For::Back(..) | For::Signed(..) => {}
+                For::Range(..)
+                | For::Span(..)
+                | For::Named(..)
+                | For::Back(..)
+                | For::Signed(..) => {}
                 For::Tail(_, i) | For::Head(_, i) => {
                     r.insert(i.clone());
                 }
@@ -4441,6 +4534,7 @@ fn label_of(f: &For) -> String {
     let first = match f {
         For::Range(i, _)
         | For::Span(i, _, _)
+        | For::Named(i, _, _)
         | For::Back(i, _, _)
         | For::Tail(i, _)
         | For::Head(i, _)
@@ -5278,6 +5372,15 @@ impl R<'_> {
                 writeln!(o, "{pad}}}").unwrap();
             }
             S::RefElem(r, w, k) => writeln!(o, "{pad}let {} = &{w}[{k}];", self.n(r)).unwrap(),
+            S::Cursor(k, r, w, m, a, c) => {
+                let (a, c) = (self.lit(*a).0, self.lit(*c).0);
+                let tenth = self.lit(0.1).0;
+                writeln!(o, "{pad}let mut {k} = 0usize;").unwrap();
+                writeln!(o, "{pad}let {r} = &mut {k};").unwrap();
+                writeln!(o, "{pad}{m} += ({w}[*{r}] * {a}).tanh() * {tenth};").unwrap();
+                writeln!(o, "{pad}*{r} += 1;").unwrap();
+                writeln!(o, "{pad}{m} += ({w}[*{r}] * {c}).tanh() * {tenth};").unwrap();
+            }
             S::LetBorrow(c, d) => writeln!(
                 o,
                 "{pad}let {}{}: &[{}] = &{d};",
@@ -5358,6 +5461,7 @@ impl R<'_> {
                     For::Span(i, lo, hi) => {
                         format!("{} in {lo}..{}", self.n(i), self.bound(i, *hi))
                     }
+                    For::Named(i, lo, hi) => format!("{} in {lo}..K{hi}", self.n(i)),
                     // rarer: a named bound in a quarter of them
                     For::Back(i, lo, hi) => {
                         let hi = match self.bound(&format!("{i}{i}"), *hi) {
@@ -6949,6 +7053,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::SwapVecs(..)
         | S::LetBorrow(..)
         | S::RefElem(..)
+        | S::Cursor(..)
         | S::IfGet(..)
         | S::Rebind(..)
         | S::Unpack(..) => {}
