@@ -210,10 +210,13 @@ macro_rules! programs {
             #[tape$(($mode))?]
             pub fn read_before_renewal(#[tracked] w: &[$t], x: &[$t]) -> $t {
                 let mut s = vec![0.0; 3];
+                // (`w` has 3 elements: a renewal over `0..3` would be
+                // written out, and then be no loop)
+                let d = w.len();
                 let mut total = 0.0;
                 for i in 0..x.len() {
                     let prev = s[0];
-                    for j in 0..3 {
+                    for j in 0..d {
                         s[j] = (w[j] * x[i]).sin() + prev * 0.5;
                     }
                     total += s[1] * s[2];
@@ -226,13 +229,33 @@ macro_rules! programs {
             #[tape$(($mode))?]
             pub fn partly_renewed(#[tracked] w: &[$t], x: &[$t]) -> $t {
                 let mut s = [0.0; 3];
+                let d = w.len();
                 let mut total = 0.0;
                 for i in 0..x.len() {
-                    for j in 1..3 {
+                    for j in 1..d {
                         s[j] = w[j] * x[i];
                     }
                     total += (s[0] * s[1]).tanh();
                     s[0] = s[2] + w[0];
+                }
+                total
+            }
+
+            /// Renewed over `1..3` only, then added into over `0..3` by a
+            /// loop: `s[0]` carries its sum to the next iteration.
+            #[tape$(($mode))?]
+            pub fn partly_renewed_added(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let mut s = [0.0; 3];
+                let d = w.len();
+                let mut total = 0.0;
+                for i in 0..x.len() {
+                    for j in 1..d {
+                        s[j] = w[j] * x[i];
+                    }
+                    for k in 0..d {
+                        s[k] += (w[0] * x[i]).sin() * 0.5;
+                    }
+                    total += s[0] * s[0];
                 }
                 total
             }
@@ -243,11 +266,12 @@ macro_rules! programs {
             #[tape$(($mode))?]
             pub fn renewed_inside_read_outside(#[tracked] w: &[$t], x: &[$t]) -> $t {
                 let mut s: [$t; 3] = [0.0; 3];
+                let d = w.len();
                 let mut total = 0.0;
                 for i in 0..x.len() {
                     let prev = s[0];
                     for _c in 0..2 {
-                        for j in 0..3 {
+                        for j in 0..d {
                             s[j] = w[j] * x[i] + prev.sin();
                         }
                     }
@@ -488,6 +512,12 @@ macro_rules! check_all {
                     partly_renewed,
                     partly_renewed_grad,
                     $q::partly_renewed_grad,
+                ),
+                (
+                    "partly_renewed_added",
+                    partly_renewed_added,
+                    partly_renewed_added_grad,
+                    $q::partly_renewed_added_grad,
                 ),
                 (
                     "renewed_inside_read_outside",

@@ -2686,9 +2686,11 @@ impl Gen {
                     reads.push(E::Var(t.clone()));
                     ej = E::Bin('+', b(ej), b(E::M1("sin", b(E::Var(t.clone())))));
                 }
-                // (a renewal the adjoint writes out is no loop: named now
-                // and then, so that the dependence analysis sees it)
-                let range = match edge == 7 || self.rng.chance(0.5) {
+                // (a renewal the adjoint writes out is no loop: named, so
+                // that the dependence analysis sees it, at each edge that
+                // lets a value through and in half of the others)
+                let through = !matches!(edge, 0 | 6);
+                let range = match through || self.rng.chance(0.5) {
                     true => For::Named(j.clone(), from, 3),
                     false => For::Span(j.clone(), from, 3),
                 };
