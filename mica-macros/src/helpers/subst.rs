@@ -165,21 +165,6 @@ impl Borrow {
     }
 }
 
-/// `e` as the right operand of a subtraction: in parentheses unless it is
-/// one term (`b - a + 2` is not `b - (a + 2)`).
-fn subtrahend(e: &Expr) -> Expr {
-    match e {
-        Expr::Path(_)
-        | Expr::Lit(_)
-        | Expr::MethodCall(_)
-        | Expr::Index(_)
-        | Expr::Field(_)
-        | Expr::Call(_)
-        | Expr::Paren(_) => e.clone(),
-        _ => syn::parse_quote!((#e)),
-    }
-}
-
 /// `lo + i`, each side parenthesised unless it is one term.
 fn offset(lo: &Expr, index: &Expr) -> Expr {
     let term = |e: &Expr| -> Expr {
@@ -241,7 +226,7 @@ impl VisitMut for Borrow {
                 {
                     let place = &self.place;
                     // the start subtracted whole: `(lo + 4) - (lo + 2)`
-                    let lo = subtrahend(lo);
+                    let lo = crate::facts::syntax::term(lo);
                     *e = match hi {
                         Some(hi) => syn::parse_quote!((#hi - #lo)),
                         None => syn::parse_quote!((#place.len() - #lo)),
