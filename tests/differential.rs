@@ -1279,6 +1279,12 @@ fn the_generator_writes_views_and_chunk_loops() {
     let what = "a renewal that leaves an element a later loop adds into";
     println!("{what}: in {added_after} of 300 programs");
     assert!(added_after >= 5, "{what}: in {added_after} of 300 programs");
+    // rarer: a program that is one loop, fused, whose body reads `h[0]`
+    // and passes it into the inner loop renewing `h` (`let tf = h[0];`)
+    let read_first = count("let tf");
+    let what = "a read before a renewal that takes it, in a fused loop";
+    println!("{what}: in {read_first} of 300 programs");
+    assert!(read_first >= 3, "{what}: in {read_first} of 300 programs");
     // rarer: a counter moved on through a `&mut` between reads of `w[*r]`
     let cursors = count("let kr");
     let what = "a counter moved on through a mutable borrow";

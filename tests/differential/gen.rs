@@ -556,6 +556,10 @@ struct Sig {
 
 struct Gen {
     rng: Rng,
+    /// a second stream, for choices added after the mutation audit: a
+    /// choice drawn from it leaves the rest of a program as it was, so
+    /// the programs that catch the other mutants at a fixed seed stay
+    rare: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -2298,7 +2302,13 @@ impl Gen {
                     }
                     out.extend(chained);
                 }
-                _ => out.extend(self.passing_loop(&mut s, false)),
+                _ => {
+                    // (a third of them the edge of a read before the
+                    // renewal, passed into it, which only a fused loop
+                    // shows: drawn from the second stream)
+                    let read_first = self.rare.chance(0.35);
+                    out.extend(self.passing_loop(&mut s, false, read_first))
+                }
             }
             return out;
         }
@@ -2308,12 +2318,12 @@ impl Gen {
         let passing = self.rng.chance(0.35);
         let first = self.rng.chance(0.5);
         if passing && first {
-            out.extend(self.passing_loop(&mut s, true));
+            out.extend(self.passing_loop(&mut s, true, false));
         }
         let n = 3 + self.rng.below(6);
         out.extend(self.block(&mut s, 0, n));
         if passing && !first {
-            out.extend(self.passing_loop(&mut s, false));
+            out.extend(self.passing_loop(&mut s, false, false));
         }
         // a loop that writes one element of a local array in every
         // iteration, read after it: only the last write's value survives,
@@ -2552,8 +2562,10 @@ impl Gen {
     /// iteration; the sum reads the array at the same element, another one,
     /// or a temporary, and now and then the body reads the running sum.
     /// With `later`, code after it may read and write the array again, and
-    /// the program's value reads its first element.
-    fn passing_loop(&mut self, s: &mut Scope, later: bool) -> Vec<S> {
+    /// the program's value reads its first element. With `read_first`, the
+    /// loop runs over a named bound and its body reads the array's first
+    /// element before an inner loop renews the array from that value.
+    fn passing_loop(&mut self, s: &mut Scope, later: bool, read_first: bool) -> Vec<S> {
         let h = self.name("h");
         let sum = self.name("t");
         let i = self.name("i");
@@ -2579,7 +2591,10 @@ impl Gen {
         let mut inner = s.clone();
         inner.in_loop += 1;
         inner.muts.clear();
-        let kind = self.rng.below(7);
+        let kind = match self.rng.below(7) {
+            _ if read_first => 4,
+            k => k,
+        };
         let (mut lo, mut hi) = match kind {
             0 => (1, 3),
             1 => (0, 2),
@@ -2598,6 +2613,7 @@ impl Gen {
             e = E::Bin('+', b(e), b(E::M1("tanh", b(E::Var(sum.clone())))));
         }
         let mut reads = vec![here.clone(), E::Index(h.clone(), Ix::Const(0))];
+        let mut outer_named = false;
         match kind {
             0 => {
                 // a flow dependence: `h[i] = f(h[i - 1] * e) + c`, now and
@@ -2670,6 +2686,12 @@ impl Gen {
                 // the loop may be fused, which it is only when nothing
                 // after it reads its sum but the program's value)
                 let edge = match self.rng.below(8) {
+                    _ if read_first => {
+                        // (over a named bound: a literal short range is
+                        // written out, and is then no loop to fuse)
+                        outer_named = true;
+                        1
+                    }
                     _ if !later && self.rng.chance(0.2) => 7,
                     e => e,
                 };
@@ -2678,7 +2700,9 @@ impl Gen {
                 let mut ej = with_knob(fit(self.expr(&scope, 1), 1.0).0, &self.knobs);
                 let op = if edge == 3 { "+=" } else { "=" };
                 let from = if edge == 2 || edge == 7 { 1 } else { 0 };
-                let t = self.name("t");
+                // (`tf`: the read of the edge a fused loop shows, counted
+                // in `tests/differential.rs`)
+                let t = self.name(if read_first { "tf" } else { "t" });
                 if edge == 1 || edge == 5 {
                     // read before the renewal, and passed into it: the
                     // previous iteration's value reaches this one
@@ -2767,7 +2791,11 @@ impl Gen {
             let (e, _) = fit(self.expr(&inner, 1), 1.0);
             body.push(S::Regrow(h.clone(), i.clone(), e));
         }
-        out.push(S::For(For::Span(i, lo, hi), body));
+        let range = match outer_named {
+            true => For::Named(i, lo, hi),
+            false => For::Span(i, lo, hi),
+        };
+        out.push(S::For(range, body));
         // the sum shadowed after the loop (only where nothing follows that
         // could assign it)
         if !later && self.rng.chance(0.3) {
@@ -4149,6 +4177,7 @@ pub fn generate(seed: u64) -> Program {
     }
     let mut g = Gen {
         rng,
+        rare: Rng::new(seed ^ 0x5bd1_e995_a5a5_0f0f),
         fresh: 0,
         window,
         helper,
