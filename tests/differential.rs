@@ -1191,6 +1191,10 @@ fn the_generator_writes_views_and_chunk_loops() {
                 .count(),
         ),
         (
+            "a match on an element by get",
+            with_line(&|l| l.starts_with("match ") && l.contains(".get(")),
+        ),
+        (
             "an end by if let",
             with_line(&|l| {
                 l.starts_with("if let Some(")
@@ -1265,9 +1269,15 @@ fn the_generator_writes_views_and_chunk_loops() {
         assert!(n >= 10, "{what}: in {n} of 300 programs");
     }
     // rarer: a whole `Vec` of the same type, from another one; a fold
-    // from an untyped zero by max
+    // from an untyped zero by max; `match w.last() { … }`
     for (what, n) in [
         ("clone_from", count(".clone_from(&")),
+        (
+            "an end by a match",
+            with_line(&|l| {
+                l.starts_with("match ") && (l.contains(".last() {") || l.contains(".first() {"))
+            }),
+        ),
         ("fold from an untyped zero by max", count(".fold(0.0, f")),
     ] {
         println!("{what}: in {n} of 300 programs");

@@ -5,7 +5,7 @@
 //! `chunks_mut`, `windows`, under `enumerate`, `zip`, `rev`, `skip`,
 //! `step_by` and `take`, and in chains (`map`, `fold`, `filter`); elements
 //! by `iter_mut` and `for_each`, by reference (`let r = &w[i];`) and by
-//! `if let Some(v) = w.get(i)`,
+//! `if let Some(v) = w.get(i)` (and a `match` on it),
 //! arrays destructured, `first` and `last`
 //! (of views and of a helper's slice given a part too, and as methods'
 //! receivers);
@@ -283,6 +283,43 @@ macro_rules! programs {
                     s
                 }
 
+                /// The same tests as a `match` on the `Option`, its arms in
+                /// either order, with `None` or `_`:
+                /// `Σ_{i<n} (wᵢ₊₁ sin wᵢ, or ½ wᵢ past the end) + w₀² +
+                /// 3 wₙ₋₁ + w₁ w₂ + cos w₀ − 2 (for the index past the end)`.
+                pub fn matched(#[tracked] w: &[$t]) -> $t {
+                    let mut s = 0.0;
+                    for i in 0..w.len() {
+                        match w.get(i + 1) {
+                            Some(v) => s += v * w[i].sin(),
+                            None => s += w[i] * 0.5,
+                        }
+                    }
+                    match w.first() {
+                        None => s += 100.0,
+                        Some(&f) => s += f * f,
+                    }
+                    s += match w.last().copied() {
+                        Some(l) => 3.0 * l,
+                        _ => 0.0,
+                    };
+                    match w.get(1..3) {
+                        Some(pair) => {
+                            s += pair[0] * pair[1];
+                        }
+                        None => {}
+                    }
+                    match w.get(w.len()) {
+                        Some(v) => s += v * 100.0,
+                        _ => s -= 2.0,
+                    }
+                    let head = &w[..2];
+                    match head.get(0).cloned() {
+                        Some(h) => s + h.cos(),
+                        None => s,
+                    }
+                }
+
                 /// A view written through: `&mut` of a local array's part.
                 pub fn written(#[tracked] w: &[$t]) -> $t {
                     let mut state = vec![0.0; 2 * w.len()];
@@ -456,6 +493,29 @@ macro_rules! check_all {
                 };
                 let want = ds * p[5] + if k == 5 { sum } else { 0.0 };
                 fd::close("got by hand", g[k], want, $rel * 10.0);
+            }
+
+            let (value, g) = matched_grad(p);
+            assert_eq!(value, matched(p), "matched: the value");
+            same(&g, &$q::models::matched_grad(p).1, "matched");
+            agree("matched", &|v| matched(v), p, &g);
+            let n = p.len();
+            for k in 0..n {
+                let mut want = match k {
+                    0 => 2.0 * p[0] - p[0].sin(),
+                    1 => p[2],
+                    2 => p[1],
+                    _ => 0.0,
+                };
+                if k + 1 < n {
+                    want += p[k + 1] * p[k].cos();
+                } else {
+                    want += 0.5 + 3.0;
+                }
+                if k >= 1 {
+                    want += p[k - 1].sin();
+                }
+                fd::close("matched by hand", g[k], want, $rel * 10.0);
             }
 
             let (value, g) = got_parts_grad(p);

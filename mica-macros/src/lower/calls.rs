@@ -57,7 +57,21 @@ impl Sweep<'_> {
                     format!("`{conversion}` of a recorded value leaves the recorded vocabulary, and its slope would be lost; the value already has its float type, so use it as it is (convert constants only)"),
                 ));
             }
-            let message = if receiver_active && ITERATION.contains(&name.as_str()) {
+            let message = if receiver_active && matches!(name.as_str(), "get" | "first" | "last") {
+                // (the user's array by its name, where it has one)
+                let w = match &*m.receiver {
+                    Expr::Path(p) if p.path.get_ident().is_some() => {
+                        p.to_token_stream().to_string()
+                    }
+                    _ => "w".to_string(),
+                };
+                let (call, end) = match name.as_str() {
+                    "get" => ("get(i)", format!("`{w}.get(i).copied().unwrap_or(d)`")),
+                    "first" => ("first()", format!("`*{w}.first().unwrap()`")),
+                    _ => ("last()", format!("`*{w}.last().unwrap()`")),
+                };
+                format!("`.{name}()` of recorded values is read through its test: write `if let Some(v) = {w}.{call} {{ … }} else {{ … }}`, a `match` with a `Some(v)` arm and a `None` arm and no guard (test inside the arm instead), or {end}")
+            } else if receiver_active && ITERATION.contains(&name.as_str()) {
                 format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
             } else if receiver_active && NOT_A_FLOAT.contains(&name.as_str()) {
                 format!("no derivative rule for the method `{name}`; its answer is not a float, so if you need it, call it on `mica::detach(…)` of the value: the slope stops there, which is right for a test or a count")

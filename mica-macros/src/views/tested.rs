@@ -13,6 +13,13 @@ impl Views {
     /// `x.get(i).copied().unwrap_or(d)` and a `match` by guards, rewritten
     /// in place.
     pub(super) fn tested(&mut self, e: &mut Expr) {
+        // `match x.get(i) { Some(v) => a, None => b }`: the `if let` it is
+        if let Expr::Match(m) = e {
+            if let Some(branch) = matched_option(m) {
+                *e = branch;
+                self.changed = true;
+            }
+        }
         // `if let Some(v) = x.get(i)`, `x.get(a..b)`: the test `get` makes
         if let Expr::If(i) = e {
             if let Expr::Let(l) = &mut *i.cond {
@@ -114,6 +121,50 @@ impl Views {
         let scrutinee = &m.expr;
         Some(syn::parse_quote!({ let #s = #scrutinee; #chain }))
     }
+}
+
+/// `match o { Some(p) => a, None => b }` (the arms in either order, `_`
+/// for `None`, no guards) of an `o` that `get`s an element or a part
+/// (`x.get(i)`, `x.first()`, `x.last()`, through `.copied()`): `if let
+/// Some(p) = o { a } else { b }`, which `tested` then writes as its test.
+fn matched_option(m: &syn::ExprMatch) -> Option<Expr> {
+    let [one, other] = &m.arms[..] else {
+        return None;
+    };
+    if one.guard.is_some() || other.guard.is_some() {
+        return None;
+    }
+    let is_some =
+        |p: &Pat| matches!(p, Pat::TupleStruct(t) if t.path.is_ident("Some") && t.elems.len() == 1);
+    let is_none = |p: &Pat| match p {
+        Pat::Wild(_) => true,
+        Pat::Ident(i) => i.ident == "None" && i.by_ref.is_none() && i.subpat.is_none(),
+        Pat::Path(q) => q.qself.is_none() && q.path.is_ident("None"),
+        _ => false,
+    };
+    let (some, none) = match (is_some(&one.pat), is_some(&other.pat)) {
+        (true, false) if is_none(&other.pat) => (one, other),
+        (false, true) if is_none(&one.pat) => (other, one),
+        _ => return None,
+    };
+    // (only an `Option` the views write as a test: another keeps its
+    // `match`, and its own message)
+    let mut scrutinee = (*m.expr).clone();
+    let gets =
+        ends_as_get(&mut scrutinee) || crate::facts::syntax::got_copied(&scrutinee).is_some();
+    if !gets {
+        return None;
+    }
+    // (an arm's block as the branch's, not inside another)
+    let block = |body: &Expr| -> syn::Block {
+        match body {
+            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => b.block.clone(),
+            _ => syn::parse_quote!({ #body }),
+        }
+    };
+    let (pat, then, otherwise) = (&some.pat, block(&some.body), block(&none.body));
+    let scrutinee = &m.expr;
+    Some(syn::parse_quote!(if let #pat = #scrutinee #then else #otherwise))
 }
 
 /// `x.first()`, `x.last()` of a place or a part `x[a..b]` (through
