@@ -1269,9 +1269,10 @@ fn the_generator_writes_views_and_chunk_loops() {
         assert!(n >= 10, "{what}: in {n} of 300 programs");
     }
     // rarer: a whole `Vec` of the same type, from another one; a fold
-    // from an untyped zero by max; `match w.last() { … }`
+    // from an untyped zero by max; `match w.last() { … }`; `.chain(…)`
     for (what, n) in [
         ("clone_from", count(".clone_from(&")),
+        ("two arrays chained", count(".iter().chain(")),
         (
             "an end by a match",
             with_line(&|l| {

@@ -1,7 +1,7 @@
 //! Iterator chains and closures over recorded values, written as users
 //! write them: `zip`/`map`/`sum` dot products, `filter`, `fold` (with a
 //! closure and with `f64::max`), `reduce`, `min_by`/`max_by`, `skip`/`take`/`rev`/
-//! `step_by`/`enumerate`, `product`, `count`, `collect`, `for` loops over
+//! `step_by`/`enumerate`, `chain`, `product`, `count`, `collect`, `for` loops over
 //! adapted chains, and closures bound by `let`, called directly, passed to
 //! an adapter, and called where they are written, and chains inside a
 //! chain's closure (over a literal array too). Every program is
@@ -60,6 +60,37 @@ macro_rules! programs {
                     lse += e;
                 }
                 l2 + positive + largest + smallest + middle + weighted + ramp + lse.ln() + above
+            }
+
+            /// Two arrays chained, squared and weighted by position:
+            /// `Σ_i wᵢ² + Σ xⱼ² + Σ_{i≥1} (i − 1) wᵢ + Σ_j (n − 1 + j) xⱼ`.
+            #[tape$(($mode))?]
+            pub fn joined(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let squares: $t = w.iter().chain(x.iter()).map(|v| v * v).sum();
+                let ramp: $t = w[1..].iter().chain(x).enumerate().map(|(k, &v)| k as $t * v).sum();
+                squares + ramp
+            }
+
+            /// Chains through the other adapters: copies reversed and
+            /// skipped into a `fold`, zipped, a part chained, a `for` over
+            /// a literal array and a part, and a `filter` and `step_by`.
+            #[tape$(($mode))?]
+            pub fn chained(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let back = w
+                    .iter()
+                    .copied()
+                    .chain(x.iter().copied())
+                    .rev()
+                    .skip(1)
+                    .fold(0.0, |a, v| a * 0.5 + v);
+                let zipped: $t = w.iter().chain(&x[..2]).zip(x.iter()).map(|(a, b)| a * b).sum();
+                let mut looped = 0.0;
+                for v in [w[0], 2.0].iter().chain(&w[2..4]) {
+                    looped += v.sin() * *v;
+                }
+                let kept: $t = x.iter().chain(w).filter(|v| **v > 0.0).map(|v| v.exp()).sum();
+                let every: $t = w.iter().chain(w.iter()).step_by(3).map(|v| v.cos()).sum();
+                back + zipped + looped + kept + every
             }
 
             /// Ranges with steps, and `max_by` over copies.
@@ -228,6 +259,20 @@ macro_rules! check_all {
             same(&g, &$q::reduced_grad(p).1, "reduced");
             agree("reduced", &|v| reduced(v), p, &g);
 
+            let (value, g) = joined_grad(p, &x);
+            assert_eq!(value, joined(p, &x), "joined: the value");
+            same(&g, &$q::joined_grad(p, &x).1, "joined");
+            agree("joined", &|v| joined(v, &x), p, &g);
+            let by_hand: Vec<$t> = (0..p.len())
+                .map(|i| 2.0 * p[i] + if i >= 1 { (i - 1) as $t } else { 0.0 })
+                .collect();
+            same(&g, &by_hand, "joined by hand");
+
+            let (value, g) = chained_grad(p, &x);
+            assert_eq!(value, chained(p, &x), "chained: the value");
+            same(&g, &$q::chained_grad(p, &x).1, "chained");
+            agree("chained", &|v| chained(v, &x), p, &g);
+
             let (_, g) = strided_grad(p);
             same(&g, &$q::strided_grad(p).1, "strided");
             agree("strided", &|v| strided(v), p, &g);
@@ -303,6 +348,36 @@ fn values_are_unchanged() {
     assert!(value.is_sign_negative() && g.iter().all(|d| *d == 0.0));
     let empty: f64 = negative.iter().filter(|x| **x > 0.0).sum();
     assert!(empty == 0.0 && empty.is_sign_negative());
+    // two arrays chained, as std chains them
+    let x = [0.5, -1.0, 2.0, 0.25, 0.75];
+    let by_std = {
+        let back = w
+            .iter()
+            .copied()
+            .chain(x.iter().copied())
+            .rev()
+            .skip(1)
+            .fold(0.0, |a, v| a * 0.5 + v);
+        let zipped: f64 = w
+            .iter()
+            .chain(&x[..2])
+            .zip(x.iter())
+            .map(|(a, b)| a * b)
+            .sum();
+        let mut looped = 0.0;
+        for v in [w[0], 2.0].iter().chain(&w[2..4]) {
+            looped += v.sin() * *v;
+        }
+        let kept: f64 = x
+            .iter()
+            .chain(&w)
+            .filter(|v| **v > 0.0)
+            .map(|v| v.exp())
+            .sum();
+        let every: f64 = w.iter().chain(w.iter()).step_by(3).map(|v| v.cos()).sum();
+        back + zipped + looped + kept + every
+    };
+    assert_eq!(p64::chained_grad(&w, &x).0, by_std);
     let (value, _) = p64::slices_grad(&w);
     assert!((value - by_index).abs() < 1e-12, "{value} vs {by_index}");
     // `reduce` as std runs it, and its `unwrap` of nothing panics

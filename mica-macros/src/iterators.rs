@@ -18,6 +18,7 @@
 //! that says to write the loop.
 
 mod chain;
+mod chained;
 mod consumers;
 mod patterns;
 

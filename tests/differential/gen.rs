@@ -175,6 +175,8 @@ pub struct Chain {
     /// the zipped array's iterator skips its first element
     /// (`.zip(z.iter().skip(1))`, neighbours)
     pub zip_skip: bool,
+    /// another array chained after the source (`src.iter().chain(j.iter())`)
+    pub join: Option<String>,
 }
 
 /// How a block helper takes one parameter.
@@ -3536,6 +3538,14 @@ impl Gen {
         });
         let zip = (chunks.is_none() && pairs.is_none() && self.rng.chance(0.3))
             .then(|| arrays[self.rng.below(arrays.len())].clone());
+        // now and then another array chained after the source (drawn from
+        // the second stream: the rest of the program stays as it was)
+        let join = (lit.is_none() && pairs.is_none() && chunks.is_none() && self.rare.chance(0.12))
+            .then(|| arrays[self.rare.below(arrays.len())].clone());
+        if let Some(j) = &join {
+            a.len += j.len;
+            a.dynamic |= j.dynamic;
+        }
         // (a helper's slice may be longer than its least length: its
         // skipped part still holds one element less than that length)
         let zip_skip = zip.as_ref().is_some_and(|z| z.len >= 2) && self.rng.chance(0.3);
@@ -3546,7 +3556,9 @@ impl Gen {
                 .as_ref()
                 .map_or(a.len, |z| (z.len - usize::from(zip_skip)).min(a.len)),
         };
-        let rev = self.rng.chance(0.3);
+        // (a chain of two is no `ExactSizeIterator`: zipped, it has no
+        // `rev`)
+        let rev = self.rng.chance(0.3) && !(join.is_some() && zip.is_some());
         let skip = if n > 1 && self.rng.chance(0.3) { 1 } else { 0 };
         let take = self.rng.chance(0.3).then(|| 1 + self.rng.below(2));
         let enumerate = self.rng.chance(0.3);
@@ -3657,6 +3669,7 @@ impl Gen {
             pairs,
             whole,
             zip_skip,
+            join: join.map(|j| j.name),
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -4339,6 +4352,9 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
             if let Some(z) = &c.zip {
                 r.insert(z.clone());
             }
+            if let Some(j) = &c.join {
+                r.insert(j.clone());
+            }
             if let Some(f) = &c.pass {
                 r.insert(f.clone());
             }
@@ -4947,7 +4963,10 @@ impl R<'_> {
             (None, Some((form, k)), None) => {
                 format!("{}.{}({k})", c.src, CHUNKS[form as usize])
             }
-            (None, None, None) => format!("{}.iter()", c.src),
+            (None, None, None) => match &c.join {
+                Some(j) => format!("{}.iter().chain({j}.iter())", c.src),
+                None => format!("{}.iter()", c.src),
+            },
         };
         let mut pat = match (c.chunks, &c.pairs) {
             (Some(_), _) => name(&c.v),
@@ -5046,10 +5065,15 @@ impl R<'_> {
             }
             (None, None) => (c.src.clone(), String::new()),
         };
-        let len = match &c.zip {
-            Some(z) if c.zip_skip => format!("{src}.len().min({z}.len().saturating_sub(1))"),
-            Some(z) => format!("{src}.len().min({z}.len())"),
+        // (over the source and the array chained after it)
+        let whole = match &c.join {
+            Some(j) => format!("({src}.len() + {j}.len())"),
             None => format!("{src}.len()"),
+        };
+        let len = match &c.zip {
+            Some(z) if c.zip_skip => format!("{whole}.min({z}.len().saturating_sub(1))"),
+            Some(z) => format!("{whole}.min({z}.len())"),
+            None => whole,
         };
         let mut range = match c.chunks {
             Some((form, k)) => format!("{src}.{}({k})", CHUNKS[form as usize]),
@@ -5115,7 +5139,14 @@ impl R<'_> {
                 let (v, w) = (name(&c.v), name(&c.w));
                 write!(s, "let {amp}({v}, {w}) = &{src}[{i}]; ").unwrap();
             }
-            None if c.chunks.is_none() => write!(s, "let {v} = {src}[{i}]; ").unwrap(),
+            None if c.chunks.is_none() => match &c.join {
+                Some(j) => write!(
+                    s,
+                    "let {v} = if {i} < {src}.len() {{ {src}[{i}] }} else {{ {j}[{i} - {src}.len()] }}; "
+                )
+                .unwrap(),
+                None => write!(s, "let {v} = {src}[{i}]; ").unwrap(),
+            },
             None => {}
         }
         if let Some(z) = &c.zip {

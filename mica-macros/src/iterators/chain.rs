@@ -26,6 +26,9 @@ pub(super) struct Seq {
     pub(super) elem: Elem,
     /// adapters Mica's own `for` does not read (for loops: rewrite or not)
     pub(super) adapted: bool,
+    /// the lines of `prelude` that a `chain` wrote: an element's binding,
+    /// the same in either order
+    pub(super) chained: usize,
 }
 
 impl Seq {
@@ -42,6 +45,7 @@ impl Seq {
             prelude: Vec::new(),
             elem,
             adapted,
+            chained: 0,
         }
     }
 }
@@ -143,6 +147,7 @@ impl Chains {
             "skip",
             "take",
             "step_by",
+            "chain",
         ];
         if !adapters.contains(&method.as_str()) {
             return Ok(None);
@@ -272,7 +277,7 @@ impl Chains {
                 seq.elem = Elem::Tuple(vec![Elem::One(syn::parse_quote!(#k)), seq.elem.clone()]);
             }
             ("rev", None) => {
-                if seq.step.is_some() || seq.filtered || !seq.prelude.is_empty() {
+                if seq.step.is_some() || seq.filtered || seq.prelude.len() > seq.chained {
                     return Err(err(
                         &m.method,
                         "`.rev()` after `step_by`, `filter`, `map` or `enumerate`",
@@ -308,6 +313,7 @@ impl Chains {
                 }
                 seq.adapted = true;
             }
+            ("chain", Some(other)) => self.chained(&mut seq, &m.method, other)?,
             ("step_by", Some(k)) => {
                 if seq.rev || seq.filtered {
                     return Err(err(&m.method, "`.step_by(…)` after `rev` or `filter`"));
