@@ -4,7 +4,9 @@
 //! chain), a zip with a skipped iterator (neighbours), the ends by an
 //! iterator (`x.iter().last().unwrap()`, `nth`) and by a `let`, `is_nan()` of a
 //! recorded value, and a `match` on a recorded
-//! value by guards. Each against slopes by hand, central finite
+//! value by guards; and a median by positions sorted by detached copies,
+//! as the message for sorting recorded values says to write it. Each
+//! against slopes by hand, central finite
 //! differences and the plain twin, in `f64` and `f32`, and in forward mode.
 #![deny(warnings)]
 
@@ -97,6 +99,17 @@ macro_rules! programs {
                 } else {
                     x[1] * x[0]
                 }
+            }
+
+            /// Twice the median plus the sine of the least, written as the
+            /// message for sorting recorded values says: positions sorted
+            /// by detached copies, the elements read through them.
+            #[tape$(($mode))?]
+            pub fn median(#[tracked] x: &[$t]) -> $t {
+                let keys: Vec<$t> = x.iter().map(|v| mica::detach(*v)).collect();
+                let mut order: Vec<usize> = (0..x.len()).collect();
+                order.sort_by(|&i, &j| keys[i].total_cmp(&keys[j]));
+                x[order[x.len() / 2]] * 2.0 + x[order[0]].sin()
             }
 
             /// `ln 2x` above `x = ½`, `−x` below `−1` (a guard alone reads
@@ -197,6 +210,18 @@ macro_rules! check_all {
             same(&g, &$q::iter_ends_grad(&x).1, "iter_ends");
             let (_, along) = iter_ends_tangent(&x, &[1.0, -1.0, 0.5]);
             fd::close("iter_ends tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+        }
+        for x in points {
+            let (value, g) = median_grad(&x);
+            assert_eq!(value, median(&x), "median: the value");
+            let mut order = [0, 1, 2];
+            order.sort_by(|&i, &j| x[i].total_cmp(&x[j]));
+            let mut by_hand = [0.0; 3];
+            by_hand[order[1]] += 2.0;
+            by_hand[order[0]] += x[order[0]].cos();
+            same(&g, &by_hand, "median by hand");
+            same(&g, &$q::median_grad(&x).1, "median");
+            agree("median", &|v| median(v), &x, &g);
         }
         let r: [$t; 5] = [0.3, <$t>::NAN, -1.7, 0.5, <$t>::INFINITY];
         let (value, g) = robust_grad(&r);

@@ -57,7 +57,18 @@ impl Sweep<'_> {
                     format!("`{conversion}` of a recorded value leaves the recorded vocabulary, and its slope would be lost; the value already has its float type, so use it as it is (convert constants only)"),
                 ));
             }
-            let message = if receiver_active && matches!(name.as_str(), "get" | "first" | "last") {
+            let sorts = name.starts_with("sort");
+            let message = if sorts && receiver_active {
+                let w = match &*m.receiver {
+                    Expr::Path(p) if p.path.get_ident().is_some() => {
+                        p.to_token_stream().to_string()
+                    }
+                    _ => "v".to_string(),
+                };
+                format!("sorting recorded values is not followed; sort their positions by detached copies and read the elements through them: `let keys: Vec<f64> = {w}.iter().map(|x| mica::detach(*x)).collect(); let mut order: Vec<usize> = (0..{w}.len()).collect(); order.sort_by(|&i, &j| keys[i].total_cmp(&keys[j]));`, then `{w}[order[k]]` (the slopes reach the elements read)")
+            } else if sorts {
+                format!("the ordering `{name}` is given reads recorded values; order by detached copies instead: `let keys: Vec<f64> = v.iter().map(|x| mica::detach(*x)).collect();`, then compare `keys[i]` and `keys[j]` (the slopes reach the elements read through the order)")
+            } else if receiver_active && matches!(name.as_str(), "get" | "first" | "last") {
                 // (the user's array by its name, where it has one)
                 let w = match &*m.receiver {
                     Expr::Path(p) if p.path.get_ident().is_some() => {
