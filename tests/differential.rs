@@ -1274,6 +1274,24 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("clone_from", count(".clone_from(&")),
         ("two arrays chained", count(".iter().chain(")),
         (
+            "a method of whole steps or signs",
+            texts
+                .iter()
+                .filter(|t| {
+                    [
+                        ".fract()",
+                        ".copysign(",
+                        ".midpoint(",
+                        ".rem_euclid(",
+                        ".div_euclid(",
+                    ]
+                    .iter()
+                    .chain(&[".round_ties_even()"])
+                    .any(|m| t.contains(m))
+                })
+                .count(),
+        ),
+        (
             "an end by a match",
             with_line(&|l| {
                 l.starts_with("match ") && (l.contains(".last() {") || l.contains(".first() {"))

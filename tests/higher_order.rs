@@ -100,6 +100,19 @@ macro_rules! programs {
                 last + x.iter().zip(x.iter()).map(|(a, b)| a * b.sin()).sum::<$t>()
             }
 
+            /// The methods of whole steps and signs: `fract`, `copysign`,
+            /// `midpoint`, `rem_euclid` (slopes to both sides), and
+            /// `div_euclid` and `round_ties_even` (none).
+            #[tape(tangent, hvp)]
+            pub fn steps(#[tracked] x: &[$t; 2]) -> $t {
+                let a = (x[0] * 3.0).fract() * x[1];
+                let b = x[1].copysign(x[0] - 0.5) * x[0];
+                let c = x[0].midpoint(x[1] * x[1]);
+                let d = (x[0] * 5.0).rem_euclid(x[1] + 0.5) * x[0];
+                let e = x[0].div_euclid(0.25) * x[1] + (x[1] * 4.0).round_ties_even();
+                a + b + c * c + d + e
+            }
+
             /// `break value` of a name the loop's body binds.
             #[tape(tangent, hvp)]
             pub fn exits(#[tracked] x: &[$t; 2]) -> $t {
@@ -486,6 +499,33 @@ macro_rules! checks {
                     let (value, dot) = p::chained_tangent(&x, &v);
                     close("value", value as f64, p::chained(&x) as f64, 1e-6);
                     let gv: f64 = (0..4).map(|i| g[i] as f64 * v[i] as f64).sum();
+                    close("tangent = g·v", dot as f64, gv, 1e-4);
+                }
+                // away from the steps of `fract`, `rem_euclid`,
+                // `div_euclid` and `round_ties_even`, and from `copysign`'s
+                // sign change
+                for at in [[0.7, 1.3], [0.35, -0.8], [1.1, 0.45]] {
+                    let x: [T; 2] = arr(&at);
+                    let v = [0.6 as T, -0.3];
+                    let (_, g, hv) = p::steps_hvp(&x, &v);
+                    let (_, g2) = p::steps_grad(&x);
+                    let gp = p::steps_grad(&std::array::from_fn(|i| x[i] + (H as T) * v[i])).1;
+                    let gm = p::steps_grad(&std::array::from_fn(|i| x[i] - (H as T) * v[i])).1;
+                    let fx = |d: [f64; 2]| {
+                        let at =
+                            |s: f64| p::steps(&std::array::from_fn(|i| x[i] + (s * d[i]) as T));
+                        (at(H) - at(-H)) as f64 / (2.0 * H)
+                    };
+                    for j in 0..2 {
+                        close("gradient", g[j] as f64, g2[j] as f64, 1e-5);
+                        let mut d = [0.0; 2];
+                        d[j] = 1.0;
+                        close("gradient against differences", g[j] as f64, fx(d), REL);
+                        close("H·v", hv[j] as f64, (gp[j] - gm[j]) as f64 / (2.0 * H), REL);
+                    }
+                    let (value, dot) = p::steps_tangent(&x, &v);
+                    close("value", value as f64, p::steps(&x) as f64, 1e-6);
+                    let gv: f64 = (0..2).map(|i| g[i] as f64 * v[i] as f64).sum();
                     close("tangent = g·v", dot as f64, gv, 1e-4);
                 }
                 let (w, xs, y) = ([0.3 as T, -0.8], [1.5 as T, 0.5], 1.0 as T);

@@ -685,6 +685,34 @@ op! {
     at [2.0, 3.0], [-1.0, 0.5], [0.0, -3.0], [1.5, 0.0], [-0.25, -4.0];
 }
 
+op! {
+    // `x − x.trunc()`: slope 1 between the integers
+    fract(x) = x.fract();
+    at [-2.7], [-1.3], [-0.6], [0.2], [1.7], [3.4];
+}
+op! {
+    // every pairing of signs: slope ±1 to `x`, none to the sign's source
+    copysign(x, s) = x.copysign(s);
+    at [1.5, 2.0], [1.5, -2.0], [-0.5, 3.0], [-0.5, -0.25], [2.0, 0.5];
+}
+op! {
+    copysign_lit(x) = x.copysign(-1.0);
+    at [-2.0], [-0.5], [0.5], [1.25], [3.0];
+}
+op! {
+    midpoint(a, b) = a.midpoint(b);
+    at [1.0, 2.0], [-1.0, 3.0], [0.5, -0.5], [-2.0, -4.0], [1e3, 1.0];
+}
+op! {
+    // both signs of each side, away from the steps
+    rem_euclid(x, b) = x.rem_euclid(b);
+    at [2.7, 1.0], [-1.3, 1.0], [5.5, 2.0], [-5.5, 2.0], [3.2, -1.5], [-3.2, -1.5];
+}
+op! {
+    rem_euclid_lit(x) = x.rem_euclid(0.75);
+    at [-2.7], [-1.3], [-0.6], [0.2], [1.7], [3.4];
+}
+
 // ------------------------------------------------------------ zero slopes
 
 op! {
@@ -711,6 +739,16 @@ op! {
     signum(x) = x.signum();
     at [-2.7], [-1.3], [-0.6], [0.2], [1.7], [3.4];
     expect [0.0];
+}
+op! {
+    round_ties_even(x) = x.round_ties_even();
+    at [-2.7], [-1.3], [-0.6], [0.2], [1.7], [3.4];
+    expect [0.0];
+}
+op! {
+    div_euclid(x, b) = x.div_euclid(b);
+    at [2.7, 1.0], [-1.3, 1.0], [5.5, 2.0], [-5.5, 2.0], [3.2, -1.5];
+    expect [0.0, 0.0];
 }
 op! {
     // a zero-slope method's result is a constant to the rest of the record

@@ -32,9 +32,13 @@ const fn rule(name: &'static str, args: usize) -> Method {
 }
 
 const fn zero(name: &'static str) -> Method {
+    zero_of(name, 0)
+}
+
+const fn zero_of(name: &'static str, args: usize) -> Method {
     Method {
         name,
-        args: 0,
+        args,
         slope: Slope::Zero,
     }
 }
@@ -74,11 +78,17 @@ pub const METHODS: &[Method] = &[
     rule("recip", 0),
     rule("to_radians", 0),
     rule("to_degrees", 0),
+    rule("fract", 0),
+    rule("copysign", 1),
+    rule("midpoint", 1),
+    rule("rem_euclid", 1),
     zero("floor"),
     zero("ceil"),
     zero("round"),
     zero("trunc"),
     zero("signum"),
+    zero("round_ties_even"),
+    zero_of("div_euclid", 1),
 ];
 
 pub fn method(name: &str) -> Option<&'static Method> {
@@ -181,7 +191,10 @@ pub enum Pass {
 /// runtime's signatures.
 pub fn reads(rule: &str, i: usize) -> &'static [usize] {
     match (rule, i) {
-        ("add" | "sub" | "neg" | "to_radians" | "to_degrees", _) | ("mul_add", 2) => &[],
+        ("add" | "sub" | "neg" | "to_radians" | "to_degrees" | "fract" | "midpoint", _)
+        | ("mul_add", 2)
+        | ("copysign", 1)
+        | ("rem_euclid", 0) => &[],
         ("mul" | "div" | "mul_add", 0) => &[1],
         ("mul" | "mul_add", 1) => &[0],
         ("div", 1) => &[1, 2],
@@ -198,6 +211,8 @@ pub fn reads(rule: &str, i: usize) -> &'static [usize] {
         ("powf", 1) | ("hypot", 0) | ("clamp", 2) => &[0, 2],
         ("log" | "hypot", 1) => &[1, 2],
         ("min" | "max", _) | ("clamp", 0) => &[0, 1, 2],
+        ("copysign", 0) => &[0, 1],
+        ("rem_euclid", 1) => &[0, 1, 2],
         _ => &[0, 1, 2, 3, 4],
     }
 }

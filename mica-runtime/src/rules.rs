@@ -363,6 +363,49 @@ pub fn clamp_d2<T: Real>(x: T, _lo: T, hi: T, _y: T, adj: T) -> T {
     }
 }
 
+/// `x.fract()` = `x − x.trunc()`: `1` (between the integers)
+#[inline(always)]
+pub fn fract_d0<T: Real>(_x: T, _y: T, adj: T) -> T {
+    adj
+}
+/// `x.copysign(s)`, slope to `x`: `1` where `x` has `s`'s sign (the value
+/// is `x`), `−1` where not (the value is `−x`)
+#[inline(always)]
+pub fn copysign_d0<T: Real>(x: T, s: T, _y: T, adj: T) -> T {
+    if x.is_sign_negative() == s.is_sign_negative() {
+        adj
+    } else {
+        -adj
+    }
+}
+/// `x.copysign(s)`, slope to `s`: `0` (only its sign is read)
+#[inline(always)]
+pub fn copysign_d1<T: Real>(_x: T, _s: T, _y: T, _adj: T) -> T {
+    T::zero()
+}
+/// `a.midpoint(b)` = `(a + b) / 2`, slope to `a`: `½`
+#[inline(always)]
+pub fn midpoint_d0<T: Real>(_a: T, _b: T, _y: T, adj: T) -> T {
+    adj / two::<T>()
+}
+/// `a.midpoint(b)`, slope to `b`: `½`
+#[inline(always)]
+pub fn midpoint_d1<T: Real>(_a: T, _b: T, _y: T, adj: T) -> T {
+    adj / two::<T>()
+}
+/// `x.rem_euclid(b)` = `x − b · x.div_euclid(b)`, slope to `x`: `1`
+/// (between the steps)
+#[inline(always)]
+pub fn rem_euclid_d0<T: Real>(_x: T, _b: T, _y: T, adj: T) -> T {
+    adj
+}
+/// `x.rem_euclid(b)`, slope to `b`: `−x.div_euclid(b)`, the whole number
+/// `(x − y) / b` (rounded: it is one up to rounding)
+#[inline(always)]
+pub fn rem_euclid_d1<T: Real>(x: T, b: T, y: T, adj: T) -> T {
+    -(adj * ((x - y) / b).round())
+}
+
 // ------------------------------------------------------ runtime functions
 //
 // `mica::sigmoid`, `mica::relu` and `mica::softplus` called by that path are

@@ -357,6 +357,48 @@ macro_rules! dual_numbers {
                 pub fn signum(self) -> Dual {
                     self.step(self.v.signum(), self.v)
                 }
+                pub fn round_ties_even(self) -> Dual {
+                    self.step(self.v.round_ties_even(), self.v - self.v.floor() - 0.5)
+                }
+                pub fn div_euclid(self, o: Dual) -> Dual {
+                    let q = self.v / o.v;
+                    self.step(self.v.div_euclid(o.v), (q - q.round()) * o.v)
+                }
+                pub fn fract(self) -> Dual {
+                    note((self.v - self.v.round()) as f64);
+                    Dual {
+                        v: self.v.fract(),
+                        d: self.d,
+                    }
+                }
+                pub fn copysign(self, o: Dual) -> Dual {
+                    note(self.v as f64);
+                    note(o.v as f64);
+                    let d = if self.v.is_sign_negative() == o.v.is_sign_negative() {
+                        self.d
+                    } else {
+                        -self.d
+                    };
+                    Dual {
+                        v: self.v.copysign(o.v),
+                        d,
+                    }
+                }
+                pub fn midpoint(self, o: Dual) -> Dual {
+                    Dual {
+                        v: self.v.midpoint(o.v),
+                        d: (self.d + o.d) * 0.5,
+                    }
+                }
+                pub fn rem_euclid(self, o: Dual) -> Dual {
+                    let q = self.v / o.v;
+                    note(((q - q.round()) * o.v) as f64);
+                    let v = self.v.rem_euclid(o.v);
+                    Dual {
+                        v,
+                        d: self.d - o.d * ((self.v - v) / o.v).round(),
+                    }
+                }
             }
         }
     };

@@ -562,6 +562,9 @@ struct Gen {
     /// choice drawn from it leaves the rest of a program as it was, so
     /// the programs that catch the other mutants at a fixed seed stay
     rare: Rng,
+    /// a third, for the methods of whole steps and signs (`stepped`),
+    /// which leaves the second's draws as they were
+    steps: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -866,7 +869,10 @@ impl Gen {
                 let (x, bx) = self.expr(s, d);
                 (E::Neg(b(x)), bx)
             }
-            6..=9 => self.method(s, d),
+            6..=9 => {
+                let e = self.method(s, d);
+                self.stepped(e)
+            }
             10 => {
                 let (x, bx) = fit(self.expr(s, d), 2.0);
                 let (y, by) = fit(self.expr(s, d), 2.0);
@@ -933,6 +939,45 @@ impl Gen {
                 let u = self.name("u");
                 (E::Shadow(u, b(x), b(y)), bx * 0.5 + 0.5 + by)
             }
+        }
+    }
+
+    /// Now and then a method of whole steps or signs around `e`: `fract`,
+    /// `copysign`, `midpoint`, `rem_euclid` (with slopes), `div_euclid`
+    /// and `round_ties_even` (without); drawn from a stream of their own,
+    /// so the rest of the program stays as it was. (A generic program's float
+    /// has `fract` and `copysign` only.)
+    fn stepped(&mut self, (e, be): (E, f64)) -> (E, f64) {
+        if !self.steps.chance(0.04) {
+            return (e, be);
+        }
+        // (the bounds as loose as the rest of the program's: a bound that
+        // shrank would change what follows)
+        // the second operand a literal, or half the time recorded too
+        // (`(e² + c) / 4`, at least ¼, and below `|e|` where `|e| > 2`:
+        // whole quotients other than 0 and -1 give it a slope)
+        let forms = if self.generic { 2 } else { 6 };
+        let c = self.steps.lit(1.0, 1.7);
+        let (other, bo, least) = match self.steps.chance(0.5) {
+            true => {
+                let quarter = E::Bin('*', b(sq_plus(e.clone(), c)), b(E::Lit(0.25)));
+                (quarter, (be * be + c) * 0.25, 0.25)
+            }
+            false => (E::Lit(c), c, c),
+        };
+        match self.steps.below(forms) {
+            0 => (E::M1("fract", b(e)), be.max(1.0)),
+            1 => {
+                let other = match other {
+                    E::Lit(c) if self.steps.chance(0.5) => E::Lit(-c),
+                    other => other,
+                };
+                (E::M2("copysign", b(e), b(other)), be)
+            }
+            2 => (E::M2("midpoint", b(e), b(other)), be.max(bo)),
+            3 => (E::M2("rem_euclid", b(e), b(other)), be.max(bo)),
+            4 => (E::M2("div_euclid", b(e), b(other)), be / least + 1.0),
+            _ => (E::M1("round_ties_even", b(e)), be + 1.0),
         }
     }
 
@@ -4191,6 +4236,7 @@ pub fn generate(seed: u64) -> Program {
     let mut g = Gen {
         rng,
         rare: Rng::new(seed ^ 0x5bd1_e995_a5a5_0f0f),
+        steps: Rng::new(seed ^ 0x2545_f491_4f6c_dd1d),
         fresh: 0,
         window,
         helper,

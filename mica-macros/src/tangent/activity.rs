@@ -20,6 +20,8 @@ const FLAT_METHODS: &[&str] = &[
     "round",
     "trunc",
     "signum",
+    "round_ties_even",
+    "div_euclid",
     "is_nan",
     "is_finite",
     "is_infinite",

@@ -150,7 +150,27 @@ impl Tan<'_> {
                 ];
                 parts.into_iter().fold(None, sum)
             }
-            "floor" | "ceil" | "round" | "trunc" | "signum" => None,
+            "fract" => unary(&|d| quote!(#d)),
+            "copysign" => {
+                let s = &ps[0];
+                unary(
+                    &|d| quote!((if #px.is_sign_negative() == #s.is_sign_negative() { #d } else { -#d })),
+                )
+            }
+            "midpoint" => {
+                let half = self.k(0.5);
+                sum(dx.clone(), ts[0].clone()).map(|t| quote!(((#t) * #half)))
+            }
+            "rem_euclid" => {
+                let b = &ps[0];
+                let from_b = ts[0]
+                    .as_ref()
+                    .map(|d| quote!((-(((#px - #y) / #b).round() * #d))));
+                sum(dx.clone(), from_b)
+            }
+            "floor" | "ceil" | "round" | "trunc" | "signum" | "round_ties_even" | "div_euclid" => {
+                None
+            }
             _ => {
                 return self.refuse(m, &format!("forward mode has no rule for `.{name}(…)` yet"));
             }
