@@ -6,7 +6,7 @@ fn main() {
     let mut a = 1.0_f64;
     let mut log = Vec::new();
     tape! {
-        let y = a.fract();
+        let y = a.next_up();
         a = y;
         log.push(y);
         let z = y as f32;
