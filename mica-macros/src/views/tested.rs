@@ -13,11 +13,18 @@ impl Views {
     /// `x.get(i).copied().unwrap_or(d)` and a `match` by guards, rewritten
     /// in place.
     pub(super) fn tested(&mut self, e: &mut Expr) {
-        // `match x.get(i) { Some(v) => a, None => b }`: the `if let` it is
+        // `match x.get(i) { Some(v) => a, None => b }`: the `if let` it is,
+        // written as its test (only where that test is written: another
+        // keeps its `match`, and the message at its `get`)
         if let Expr::Match(m) = e {
-            if let Some(branch) = matched_option(m) {
-                *e = branch;
-                self.changed = true;
+            if let Some(Expr::If(mut i)) = matched_option(m) {
+                if let Expr::Let(l) = &mut *i.cond {
+                    ends_as_get(&mut l.expr);
+                }
+                if let Some(tested) = self.got(&i) {
+                    *e = tested;
+                    self.changed = true;
+                }
             }
         }
         // `if let Some(v) = x.get(i)`, `x.get(a..b)`: the test `get` makes

@@ -11,4 +11,13 @@ fn positive_head(#[tracked] x: &[f64]) -> f64 {
     }
 }
 
+// nor a pattern the `if let` does not take (`Some(ref v)`): the same hint
+#[tape]
+fn head_by_ref(#[tracked] x: &[f64]) -> f64 {
+    match x.get(0) {
+        Some(ref v) => v.sin(),
+        None => 0.0,
+    }
+}
+
 fn main() {}
