@@ -2660,7 +2660,6 @@ impl Gen {
             e = E::Bin('+', b(e), b(E::M1("tanh", b(E::Var(sum.clone())))));
         }
         let mut reads = vec![here.clone(), E::Index(h.clone(), Ix::Const(0))];
-        let mut outer_named = false;
         match kind {
             0 => {
                 // a flow dependence: `h[i] = f(h[i - 1] * e) + c`, now and
@@ -2733,12 +2732,7 @@ impl Gen {
                 // the loop may be fused, which it is only when nothing
                 // after it reads its sum but the program's value)
                 let edge = match self.rng.below(8) {
-                    _ if read_first => {
-                        // (over a named bound: a literal short range is
-                        // written out, and is then no loop to fuse)
-                        outer_named = true;
-                        1
-                    }
+                    _ if read_first => 1,
                     _ if !later && self.rng.chance(0.2) => 7,
                     e => e,
                 };
@@ -2838,7 +2832,9 @@ impl Gen {
             let (e, _) = fit(self.expr(&inner, 1), 1.0);
             body.push(S::Regrow(h.clone(), i.clone(), e));
         }
-        let range = match outer_named {
+        // (with `read_first`, over a named bound: a literal short range
+        // is written out, and is then no loop to fuse)
+        let range = match read_first {
             true => For::Named(i, lo, hi),
             false => For::Span(i, lo, hi),
         };

@@ -216,7 +216,7 @@ fn got_range(m: &syn::ExprMethodCall) -> Option<&syn::ExprRange> {
 }
 
 /// `x.get(i)`, or `x.get(i).copied()` (`.cloned()`: whether so); `x.get(a..b)`.
-pub fn got_copied(e: &Expr) -> Option<(&syn::ExprMethodCall, bool)> {
+fn got_copied(e: &Expr) -> Option<(&syn::ExprMethodCall, bool)> {
     match strip_parens(e) {
         Expr::MethodCall(m)
             if m.method == "get"

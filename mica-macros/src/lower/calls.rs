@@ -58,24 +58,18 @@ impl Sweep<'_> {
                 ));
             }
             let sorts = name.starts_with("sort");
+            // (the user's array by its name, where it has one)
+            let named = |default: &str| match &*m.receiver {
+                Expr::Path(p) if p.path.get_ident().is_some() => p.to_token_stream().to_string(),
+                _ => default.to_string(),
+            };
             let message = if sorts && receiver_active {
-                let w = match &*m.receiver {
-                    Expr::Path(p) if p.path.get_ident().is_some() => {
-                        p.to_token_stream().to_string()
-                    }
-                    _ => "v".to_string(),
-                };
+                let w = named("v");
                 format!("sorting recorded values is not followed; sort their positions by detached copies and read the elements through them: `let keys: Vec<f64> = {w}.iter().map(|x| mica::detach(*x)).collect(); let mut order: Vec<usize> = (0..{w}.len()).collect(); order.sort_by(|&i, &j| keys[i].total_cmp(&keys[j]));`, then `{w}[order[k]]` (the slopes reach the elements read)")
             } else if sorts {
                 format!("the ordering `{name}` is given reads recorded values; order by detached copies instead: `let keys: Vec<f64> = v.iter().map(|x| mica::detach(*x)).collect();`, then compare `keys[i]` and `keys[j]` (the slopes reach the elements read through the order)")
             } else if receiver_active && matches!(name.as_str(), "get" | "first" | "last") {
-                // (the user's array by its name, where it has one)
-                let w = match &*m.receiver {
-                    Expr::Path(p) if p.path.get_ident().is_some() => {
-                        p.to_token_stream().to_string()
-                    }
-                    _ => "w".to_string(),
-                };
+                let w = named("w");
                 let (call, end) = match name.as_str() {
                     "get" => ("get(i)", format!("`{w}.get(i).copied().unwrap_or(d)`")),
                     "first" => ("first()", format!("`*{w}.first().unwrap()`")),

@@ -131,9 +131,10 @@ impl Views {
 }
 
 /// `match o { Some(p) => a, None => b }` (the arms in either order, `_`
-/// for `None`, no guards) of an `o` that `get`s an element or a part
-/// (`x.get(i)`, `x.first()`, `x.last()`, through `.copied()`): `if let
-/// Some(p) = o { a } else { b }`, which `tested` then writes as its test.
+/// for `None`, no guards): `if let Some(p) = o { a } else { b }`, which
+/// `tested` keeps only where it writes it as its test (an `o` that `get`s
+/// an element or a part: `x.get(i)`, `x.first()`, `x.last()`, through
+/// `.copied()`).
 fn matched_option(m: &syn::ExprMatch) -> Option<Expr> {
     let [one, other] = &m.arms[..] else {
         return None;
@@ -154,14 +155,6 @@ fn matched_option(m: &syn::ExprMatch) -> Option<Expr> {
         (false, true) if is_none(&one.pat) => (other, one),
         _ => return None,
     };
-    // (only an `Option` the views write as a test: another keeps its
-    // `match`, and its own message)
-    let mut scrutinee = (*m.expr).clone();
-    let gets =
-        ends_as_get(&mut scrutinee) || crate::facts::syntax::got_copied(&scrutinee).is_some();
-    if !gets {
-        return None;
-    }
     // (an arm's block as the branch's, not inside another)
     let block = |body: &Expr| -> syn::Block {
         match body {
