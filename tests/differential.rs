@@ -1298,6 +1298,18 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         ("fold from an untyped zero by max", count(".fold(0.0, f")),
+        (
+            "a Vec filled by push",
+            with_line(&|l| l.contains(".push(") && l.starts_with("for ")),
+        ),
+        (
+            "a Vec filled by push in a nest",
+            with_line(&|l| l.contains(".push(") && l.contains("_o..2 {")),
+        ),
+        (
+            "a Vec filled by push under a shadowed index",
+            with_line(&|l| l.contains(".push(") && l.contains(" = 2 - ")),
+        ),
     ] {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 3, "{what}: in {n} of 300 programs");

@@ -4,12 +4,12 @@
 //! `spellings.rs`), and wall 9.
 
 use crate::errors::Errors;
-use crate::parse::{self, is_tracked};
+use crate::parse;
 use crate::windows::{window_in, Unmark};
 use crate::{function_form, window_form};
 use proc_macro2::TokenStream;
 use syn::visit_mut::VisitMut;
-use syn::{FnArg, ItemFn};
+use syn::ItemFn;
 
 /// One `#[tape]` function: its form's expansion. `primal`, when given, is
 /// the body the function keeps as the user's own (a block's function whose
@@ -133,13 +133,7 @@ fn function_of(
     }
 }
 
-/// Whether a function has `#[tracked]` parameters.
-pub fn has_tracked(item: &ItemFn) -> bool {
-    item.sig.inputs.iter().any(|input| match input {
-        FnArg::Typed(t) => t.attrs.iter().any(is_tracked),
-        FnArg::Receiver(r) => r.attrs.iter().any(is_tracked),
-    })
-}
+pub use crate::parse::has_tracked;
 
 /// Wall 9: what kind of function `#[tape]` goes on.
 fn check_signature(item: &ItemFn, errors: &mut Errors) {

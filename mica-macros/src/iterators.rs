@@ -21,6 +21,7 @@ mod chain;
 mod chained;
 mod consumers;
 mod patterns;
+mod pushed;
 
 use crate::errors::Errors;
 use crate::names::idents_in;
@@ -72,12 +73,18 @@ pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors
         return false;
     }
     let active = may_be_recorded(&item.block, recorded);
+    let floats = crate::generics::float_params(&item.sig.generics);
+    let mut next = first_free(&item.block);
+    // `Vec`s filled by `push`: the arrays they end as, before the chains
+    // (a chain over one is then a chain over an array)
+    let windows_only = !crate::parse::has_tracked(item);
+    let pushed = pushed::rewrite(&mut item.block, &active, &floats, &mut next, windows_only);
     let mut visitor = Chains {
-        floats: crate::generics::float_params(&item.sig.generics),
+        floats,
         results: HashSet::new(),
         active,
-        changed: false,
-        next: first_free(&item.block),
+        changed: pushed,
+        next,
         errors: Vec::new(),
     };
     visitor.visit_block_mut(&mut item.block);

@@ -264,3 +264,11 @@ fn vec_element(p: &syn::TypePath) -> Option<&Type> {
         _ => None,
     }
 }
+
+/// Whether a function has `#[tracked]` parameters.
+pub fn has_tracked(item: &syn::ItemFn) -> bool {
+    item.sig.inputs.iter().any(|input| match input {
+        syn::FnArg::Typed(t) => t.attrs.iter().any(is_tracked),
+        syn::FnArg::Receiver(r) => r.attrs.iter().any(is_tracked),
+    })
+}

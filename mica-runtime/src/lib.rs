@@ -27,7 +27,8 @@ pub use real::Real;
 pub use tangents::{DirectionOf, Tangent, TangentOf};
 #[doc(hidden)]
 pub use tape::{
-    room_each, room_times, trip, zip_back, Rewind, Run, StackBack, StackTape, TakenBack, Writer,
+    exact, room_each, room_times, trip, zip_back, Rewind, Run, StackBack, StackTape, TakenBack,
+    Writer,
 };
 
 #[doc(hidden)]

@@ -320,6 +320,14 @@ pub enum S {
     /// with the second flag, so that loops writing it may be fused
     LetFill(String, Option<E>, bool, bool),
     SetArr(String, Ix, &'static str, E),
+    /// a `Vec` of three filled by `push` from empty, its element reading
+    /// the loop's index `k` (`h` and `k`, as in `hk`; fields: the `Vec`, `k`, the element, the form,
+    /// and among the outputs as `LetFill`'s last flag): `Vec::new()` and
+    /// `for k in 0..3` (form 0), `Vec::with_capacity(3)` and `(0..3).rev()`
+    /// (1), `vec![]` and a triangle `for k_o in 0..2 { for k in k_o..2 {
+    /// … } }` (2), `Vec::new()` and `for (k, _) in (0..3).zip(0..3)` (3),
+    /// `for k in 0..3 { let k = 2 - k; … }` (4)
+    Pushed(String, String, E, u8, bool),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
     /// `let mut i = 0; while i < n && c { …; i += 1; }`, or (form 1)
@@ -565,6 +573,8 @@ struct Gen {
     /// a third, for the methods of whole steps and signs (`stepped`),
     /// which leaves the second's draws as they were
     steps: Rng,
+    /// a fourth, for the `Vec`s filled by `push` (`vec_of_three`)
+    pushes: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -1435,7 +1445,7 @@ impl Gen {
                 .push(Arr::new(c.clone(), 3, false, true, Src::SliceRef));
             // `d` may be read later (not written: `c` may borrow it)
             s.arrays.push(Arr::new(d.clone(), 3, false, true, Src::Vec));
-            let mut out = vec![S::LetFill(d.clone(), Some(start), true, false)];
+            let mut out = vec![self.vec_of_three(&d, start, false)];
             out.extend(made);
             out.push(S::LetBorrow(c, d));
             out.push(S::For(For::Range(i, n), body));
@@ -2602,6 +2612,28 @@ impl Gen {
         ]
     }
 
+    /// `let mut h = vec![e; 3];`, or now and then (from a stream of its
+    /// own: the programs that catch the other mutants stay as they were) a `Vec`
+    /// of three pushed from empty, its element `(k + c) · e`, `k` the loop's
+    /// index (`S::Pushed`).
+    fn vec_of_three(&mut self, h: &str, e: E, later: bool) -> S {
+        if !self.pushes.chance(0.6) {
+            return S::LetFill(h.to_string(), Some(e), true, later);
+        }
+        // (no draw from the other streams, no fresh name: the rest of the
+        // program stays as it was)
+        let k = format!("{h}k");
+        // (the nest and the shadowed index twice as often: the edges of the
+        // count and of indexing by the loop)
+        let form = [0, 1, 2, 3, 4, 2, 4][self.pushes.below(7)];
+        let c = E::Lit((self.pushes.uniform(0.5, 1.5) * 100.0).round() / 100.0);
+        // (a knob in every element: a `Vec` of constants pushed is not one
+        // of the arrays Mica follows a borrowed slice to)
+        let e = with_knob(e, &self.knobs);
+        let ek = E::Bin('*', b(E::Bin('+', b(E::IdxF(k.clone())), b(c))), b(e));
+        S::Pushed(h.to_string(), k, ek, form, later)
+    }
+
     /// A top-level loop that sums while its iterations pass values to each
     /// other through an array made before it (of length 3): a recurrence
     /// `h[i] = f(h[i - 1])`, a read of `h[i + 1]` before the next iteration
@@ -2624,7 +2656,12 @@ impl Gen {
         let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
         self.no_flow = false;
         if self.rng.chance(0.5) {
-            out.push(S::LetFill(h.clone(), Some(e), is_vec, later));
+            // (from the third stream: the programs that catch the other
+            // mutants stay as they were)
+            match is_vec {
+                true => out.push(self.vec_of_three(&h, e, later)),
+                false => out.push(S::LetFill(h.clone(), Some(e), is_vec, later)),
+            }
         } else {
             out.push(S::LetFill(h.clone(), None, is_vec, later));
             out.push(S::SetArr(h.clone(), Ix::Const(0), "=", e));
@@ -4233,6 +4270,7 @@ pub fn generate(seed: u64) -> Program {
         rng,
         rare: Rng::new(seed ^ 0x5bd1_e995_a5a5_0f0f),
         steps: Rng::new(seed ^ 0x2545_f491_4f6c_dd1d),
+        pushes: Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15),
         fresh: 0,
         window,
         helper,
@@ -4498,6 +4536,10 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_e(e, r);
         }
         S::LetFill(_, e, _, _) => e.iter().for_each(|e| refs_e(e, r)),
+        S::Pushed(_, k, e, ..) => {
+            refs_e(e, r);
+            r.remove(k);
+        }
         S::LetScratch(_, e, i) => {
             refs_e(e, r);
             r.insert(i.clone());
@@ -5388,6 +5430,30 @@ impl R<'_> {
             S::SetArr(n, ix, op, e) => {
                 writeln!(o, "{pad}{} {op} {};", self.ix(n, ix, Some(3)), self.e(e).0).unwrap()
             }
+            S::Pushed(n, k, e, form, _) => {
+                let (h, e) = (self.n(n), self.e(e).0);
+                let (start, head) = match form {
+                    0 => ("Vec::new()", format!("for {k} in 0..3 {{")),
+                    1 => (
+                        "Vec::with_capacity(3)",
+                        format!("for {k} in (0..3).rev() {{"),
+                    ),
+                    2 => (
+                        "vec![]",
+                        format!("for {k}_o in 0..2 {{ for {k} in {k}_o..2 {{"),
+                    ),
+                    3 => ("Vec::new()", format!("for ({k}, _) in (0..3).zip(0..3) {{")),
+                    // the index shadowed before the push: it no longer
+                    // counts the pushes
+                    _ => (
+                        "Vec::new()",
+                        format!("for {k} in 0..3 {{ let {k} = 2 - {k};"),
+                    ),
+                };
+                let close = if *form == 2 { "} }" } else { "}" };
+                writeln!(o, "{pad}let mut {h} = {start};").unwrap();
+                writeln!(o, "{pad}{head} {h}.push({e}); {close}").unwrap()
+            }
             S::Regrow(h, i, e) => {
                 let (h, i, zero, half) = (self.n(h), self.n(i), self.lit(0.0).0, self.lit(0.5).0);
                 let g = format!("{h}_g");
@@ -5830,9 +5896,10 @@ fn outputs_of(body: &[S]) -> Vec<E> {
                 out.push(E::Var(a.clone()));
                 out.push(E::Var(c.clone()));
             }
-            S::LetArr(n, _, _) | S::LetVec(n, _) | S::LetFill(n, _, _, true) => {
-                out.push(E::Index(n.clone(), Ix::Const(0)))
-            }
+            S::LetArr(n, _, _)
+            | S::LetVec(n, _)
+            | S::LetFill(n, _, _, true)
+            | S::Pushed(n, _, _, _, true) => out.push(E::Index(n.clone(), Ix::Const(0))),
             S::LetIf(names, true, ..) => out.push(E::Index(names[0].clone(), Ix::Const(1))),
             S::LetMat(n, len, ..) => {
                 out.push(E::Index2(n.clone(), Ix::Const(0), *len, Ix::Const(0), *len))
@@ -7149,7 +7216,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         S::SetMat(.., e) => ucalls_e(e, f),
         S::LetVec(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
         S::LetFill(_, e, _, _) => e.iter_mut().for_each(|e| ucalls_e(e, f)),
-        S::LetScratch(_, e, _) => ucalls_e(e, f),
+        S::LetScratch(_, e, _) | S::Pushed(_, _, e, ..) => ucalls_e(e, f),
         S::LetTuple(_, _, x, y) => {
             ucalls_e(x, f);
             ucalls_e(y, f);

@@ -63,7 +63,10 @@ impl Sweep<'_> {
                 Expr::Path(p) if p.path.get_ident().is_some() => p.to_token_stream().to_string(),
                 _ => default.to_string(),
             };
-            let message = if sorts && receiver_active {
+            let message = if name == "push" {
+                let w = named("v");
+                format!("recorded values are followed into a `Vec` by `push` only where the pushes can be counted before the loop: the `Vec` starts empty, the next statement that names it is a `for` loop, and that loop names it once, in a push that every iteration runs (no `if` around it; no `break`, `continue` or `return`; an inner loop's range reads nothing the loop changes): `let mut {w} = Vec::new(); for x in xs.iter() {{ {w}.push(…); }}`; otherwise make the `Vec` first and write its elements (`let mut {w} = vec![0.0; n]; {w}[i] = …;`), or collect them (`let {w}: Vec<f64> = xs.iter().map(|x| …).collect();`)")
+            } else if sorts && receiver_active {
                 let w = named("v");
                 format!("sorting recorded values is not followed; sort their positions by detached copies and read the elements through them: `let keys: Vec<f64> = {w}.iter().map(|x| mica::detach(*x)).collect(); let mut order: Vec<usize> = (0..{w}.len()).collect(); order.sort_by(|&i, &j| keys[i].total_cmp(&keys[j]));`, then `{w}[order[k]]` (the slopes reach the elements read)")
             } else if sorts {
@@ -82,10 +85,7 @@ impl Sweep<'_> {
                 format!("no derivative rule for the method `{name}`; its answer is not a float, so if you need it, call it on `mica::detach(…)` of the value: the slope stops there, which is right for a test or a count")
             } else if receiver_active {
                 format!("no derivative rule for the method `{name}`; write it with the recorded vocabulary, or give it a rule in a `#[tape(custom)]` function")
-            } else if matches!(
-                name.as_str(),
-                "push" | "extend" | "extend_from_slice" | "insert"
-            ) {
+            } else if matches!(name.as_str(), "extend" | "extend_from_slice" | "insert") {
                 format!("recorded values are not followed into a `Vec` by `{name}`; collect them (`let v: Vec<f64> = xs.iter().map(|x| …).collect();`), or make the `Vec` first and write its elements (`let mut v = vec![0.0; n]; v[i] = …;`)")
             } else {
                 format!("a recorded value is passed to the method `{name}`, which has no derivative rule; write the computation with the recorded vocabulary, or make the method `#[tape]`")

@@ -1,12 +1,15 @@
 use mica::tape;
 
-// Recorded values pushed onto a `Vec` are not followed: the hint collects
-// them, or writes the elements of a `Vec` made first.
+// A push that some iterations skip is not followed (its pushes are not the
+// loop's iterations): the hint says where `push` is followed, and what to
+// write otherwise.
 #[tape]
-fn doubled(#[tracked] x: &[f64]) -> f64 {
+fn positives(#[tracked] x: &[f64]) -> f64 {
     let mut out = Vec::new();
     for v in x {
-        out.push(v * 2.0);
+        if *v > 0.0 {
+            out.push(v * 2.0);
+        }
     }
     out.iter().map(|o| o * o).sum()
 }

@@ -1,0 +1,198 @@
+//! `Vec`s of recorded values filled by `push`, as first programs fill
+//! them: residuals pushed in an index loop into `Vec::with_capacity`, a
+//! zip's products pushed into `Vec::new()`, a triangle of products pushed
+//! by a nested loop into `vec![]`, a slice's scaled elements pushed by
+//! `for &v in y`, an index loop whose index is shadowed before the push,
+//! and a generic function pushing into a `Vec<T>`. Each
+//! against slopes by hand, central finite differences and the plain twin,
+//! in `f64` and `f32`, and in forward mode; the value against the primal's.
+#![deny(warnings)]
+
+mod fd;
+
+macro_rules! programs {
+    ($m:ident, $t:ty, $($mode:ident)?) => {
+        pub mod $m {
+            use mica::tape;
+
+            /// `Σ (p₀ xᵢ + p₁ − yᵢ)²`, the residuals pushed first.
+            #[tape(tangent$(, $mode)?)]
+            pub fn residuals(#[tracked] p: &[$t], x: &[$t], y: &[$t]) -> $t {
+                let mut r = Vec::with_capacity(x.len());
+                for i in 0..x.len() {
+                    r.push(p[0] * x[i] + p[1] - y[i]);
+                }
+                r.iter().map(|v| v * v).sum()
+            }
+
+            /// `Σ (k + 1) sin(xₖ yₖ)`: a zip over the knobs pushed, read
+            /// back by position.
+            #[tape(tangent$(, $mode)?)]
+            pub fn zipped(#[tracked] x: &[$t], y: &[$t]) -> $t {
+                let mut r: Vec<$t> = Vec::new();
+                for (a, b) in x.iter().zip(y) {
+                    r.push((a * b).sin());
+                }
+                let mut s = 0.0;
+                for k in 0..r.len() {
+                    s += r[k] * (k as $t + 1.0);
+                }
+                s
+            }
+
+            /// `Σ_{i ≤ j} xᵢ xⱼ` and, weighted by position in the push
+            /// order, `Σₖ (k + 1) tanh mₖ`.
+            #[tape(tangent$(, $mode)?)]
+            pub fn triangle(#[tracked] x: &[$t], weighted: bool) -> $t {
+                let mut m = vec![];
+                for i in 0..x.len() {
+                    for j in i..x.len() {
+                        m.push(x[i] * x[j]);
+                    }
+                }
+                let mut s = 0.0;
+                for k in 0..m.len() {
+                    s += if weighted { m[k].tanh() * (k as $t + 1.0) } else { m[k] };
+                }
+                s
+            }
+
+            /// `w² Σ yₖ yₖ₋₁`: a slice's elements scaled, then neighbours.
+            #[tape(tangent$(, $mode)?)]
+            pub fn scaled(#[tracked] w: $t, y: &[$t]) -> $t {
+                let mut out = Vec::new();
+                for &v in y {
+                    out.push(w * v);
+                }
+                let mut total = 0.0;
+                for k in 1..out.len() {
+                    total += out[k] * out[k - 1];
+                }
+                total
+            }
+
+            /// `Σₖ (k + 1) xₖ₊₁ xₖ`: the index shadowed before the push, so
+            /// that it no longer counts the pushes.
+            #[tape(tangent$(, $mode)?)]
+            pub fn shifted(#[tracked] x: &[$t]) -> $t {
+                let mut r = Vec::new();
+                for i in 0..x.len() - 1 {
+                    let i = i + 1;
+                    r.push(x[i] * x[i - 1]);
+                }
+                let mut s = 0.0;
+                for k in 0..r.len() {
+                    s += r[k] * (k as $t + 1.0);
+                }
+                s
+            }
+
+            /// `Σ xᵢ³`, in every float type.
+            #[tape$(($mode))?]
+            pub fn cubes<T: mica::Real>(#[tracked] x: &[T]) -> T {
+                let mut c = Vec::new();
+                for v in x.iter().rev() {
+                    c.push(*v * *v * *v);
+                }
+                let mut s = T::zero();
+                for v in c.iter() {
+                    s += *v;
+                }
+                s
+            }
+        }
+    };
+}
+
+programs!(p64, f64,);
+programs!(q64, f64, plain);
+programs!(p32, f32,);
+programs!(q32, f32, plain);
+
+macro_rules! check_all {
+    ($p:ident, $q:ident, $t:ty, $tol:expr, $rel:expr) => {{
+        use $p::*;
+        let (agree, same) = fd::checks::<$t>($tol, $rel);
+        let y: [$t; 3] = [0.5, 0.25, -2.0];
+        let points: [[$t; 3]; 4] = [
+            [0.3, -0.7, 1.1],
+            [0.3, 0.7, 0.1],
+            [-1.3, 0.4, 0.2],
+            [0.9, 0.2, -0.1],
+        ];
+        for x in points {
+            let p = [x[0], x[1]];
+            let (value, g) = residuals_grad(&p, &x, &y);
+            assert_eq!(value, residuals(&p, &x, &y), "residuals: the value");
+            let r: Vec<$t> = (0..3).map(|i| p[0] * x[i] + p[1] - y[i]).collect();
+            let by_hand = [
+                (0..3).map(|i| 2.0 * r[i] * x[i]).sum::<$t>(),
+                (0..3).map(|i| 2.0 * r[i]).sum::<$t>(),
+            ];
+            same(&g, &by_hand, "residuals by hand");
+            same(&g, &$q::residuals_grad(&p, &x, &y).1, "residuals");
+            agree("residuals", &|q| residuals(q, &x, &y), &p, &g);
+            let (_, along) = residuals_tangent(&p, &x, &y, &[1.0, -0.5]);
+            fd::close("residuals tangent", along, g[0] - 0.5 * g[1], $rel);
+
+            let (value, g) = zipped_grad(&x, &y);
+            assert_eq!(value, zipped(&x, &y), "zipped: the value");
+            let by_hand: Vec<$t> = (0..3)
+                .map(|k| (x[k] * y[k]).cos() * y[k] * (k as $t + 1.0))
+                .collect();
+            same(&g, &by_hand, "zipped by hand");
+            same(&g, &$q::zipped_grad(&x, &y).1, "zipped");
+            agree("zipped", &|v| zipped(v, &y), &x, &g);
+            let (_, along) = zipped_tangent(&x, &y, &[1.0, -1.0, 0.5]);
+            fd::close("zipped tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+
+            let (value, g) = triangle_grad(&x, false);
+            assert_eq!(value, triangle(&x, false), "triangle: the value");
+            let total: $t = x.iter().sum();
+            let by_hand: Vec<$t> = x.iter().map(|v| total + v).collect();
+            same(&g, &by_hand, "triangle by hand");
+            let (value, g) = triangle_grad(&x, true);
+            assert_eq!(value, triangle(&x, true), "weighted triangle: the value");
+            same(&g, &$q::triangle_grad(&x, true).1, "weighted triangle");
+            agree("weighted triangle", &|v| triangle(v, true), &x, &g);
+            let (_, along) = triangle_tangent(&x, true, &[1.0, -1.0, 0.5]);
+            fd::close("triangle tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+
+            let w = x[1];
+            let (value, g) = scaled_grad(w, &x);
+            assert_eq!(value, scaled(w, &x), "scaled: the value");
+            let by_hand = 2.0 * w * (x[1] * x[0] + x[2] * x[1]);
+            fd::close("scaled by hand", g, by_hand, $rel);
+            fd::close("scaled", g, $q::scaled_grad(w, &x).1, $rel);
+            agree("scaled", &|v| scaled(v[0], &x), &[w], &[g]);
+            fd::close("scaled tangent", scaled_tangent(w, &x, 1.0).1, g, $rel);
+
+            let (value, g) = shifted_grad(&x);
+            assert_eq!(value, shifted(&x), "shifted: the value");
+            let by_hand = [x[1], x[0] + 2.0 * x[2], 2.0 * x[1]];
+            same(&g, &by_hand, "shifted by hand");
+            same(&g, &$q::shifted_grad(&x).1, "shifted");
+            agree("shifted", &|v| shifted(v), &x, &g);
+            let (_, along) = shifted_tangent(&x, &[1.0, -1.0, 0.5]);
+            fd::close("shifted tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+
+            let (value, g) = cubes_grad(&x);
+            assert_eq!(value, cubes(&x), "cubes: the value");
+            let by_hand: Vec<$t> = x.iter().map(|v| 3.0 * v * v).collect();
+            same(&g, &by_hand, "cubes by hand");
+            same(&g, &$q::cubes_grad(&x).1, "cubes");
+        }
+        // nothing pushed: an empty `Vec`, no slope
+        let (value, g) = scaled_grad(0.5, &[]);
+        assert_eq!((value, g), (0.0, 0.0), "scaled of nothing");
+        let (value, g) = triangle_grad(&[], true);
+        assert_eq!(value, 0.0, "triangle of nothing");
+        assert!(g.is_empty(), "triangle of nothing: no slopes");
+    }};
+}
+
+#[test]
+fn pushes_agree_with_finite_differences_hand_slopes_and_plain_adjoints() {
+    check_all!(p64, q64, f64, 1e-6, 1e-12);
+    check_all!(p32, q32, f32, 2e-2, 1e-5);
+}
