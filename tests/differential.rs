@@ -1307,6 +1307,10 @@ fn the_generator_writes_views_and_chunk_loops() {
             with_line(&|l| l.contains(".push(") && l.contains("_o..2 {")),
         ),
         (
+            "elements read in the order of their sorted positions",
+            count("_order.sort_by(|&a, &b|"),
+        ),
+        (
             "a Vec filled by push under a shadowed index",
             with_line(&|l| l.contains(".push(") && l.contains(" = 2 - ")),
         ),

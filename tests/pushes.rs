@@ -71,14 +71,15 @@ macro_rules! programs {
                 total
             }
 
-            /// `Σₖ (k + 1) xₖ₊₁ xₖ`: the index shadowed before the push, so
-            /// that it no longer counts the pushes.
+            /// `Σₖ (k + 1) xᵢ xᵢ₊₁`, `i = n − 1 − k` (cyclic): the index
+            /// shadowed before the push, so that it no longer counts the
+            /// pushes.
             #[tape(tangent$(, $mode)?)]
             pub fn shifted(#[tracked] x: &[$t]) -> $t {
                 let mut r = Vec::new();
-                for i in 0..x.len() - 1 {
-                    let i = i + 1;
-                    r.push(x[i] * x[i - 1]);
+                for i in 0..x.len() {
+                    let i = x.len() - 1 - i;
+                    r.push(x[i] * x[(i + 1) % x.len()]);
                 }
                 let mut s = 0.0;
                 for k in 0..r.len() {
@@ -169,7 +170,12 @@ macro_rules! check_all {
 
             let (value, g) = shifted_grad(&x);
             assert_eq!(value, shifted(&x), "shifted: the value");
-            let by_hand = [x[1], x[0] + 2.0 * x[2], 2.0 * x[1]];
+            // s = x₂x₀ + 2 x₁x₂ + 3 x₀x₁
+            let by_hand = [
+                x[2] + 3.0 * x[1],
+                2.0 * x[2] + 3.0 * x[0],
+                x[0] + 2.0 * x[1],
+            ];
             same(&g, &by_hand, "shifted by hand");
             same(&g, &$q::shifted_grad(&x).1, "shifted");
             agree("shifted", &|v| shifted(v), &x, &g);

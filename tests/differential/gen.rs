@@ -402,6 +402,13 @@ pub enum S {
     /// `w.first()` (6); or (3) `m +=
     /// w.get(k).copied().unwrap_or(other).tanh() * 0.1;`
     IfGet(String, String, usize, u8, String, E, E),
+    /// `{ let w_keys: Vec<f64> = w.iter().map(|v| mica::detach(*v))
+    /// .collect(); let mut w_order: Vec<usize> = (0..w.len()).collect();
+    /// w_order.sort_by(…); m += w[w_order[0]] * c + w[w_order[n - 1]].sin()
+    /// * 0.5; }`: a knob's elements read in sorted order, as the message
+    /// for sorting recorded values says to write it (fields: `w`, its
+    /// length, `m`, `c`)
+    Sorted(String, usize, String, f64),
     /// `let mut c: &[f64] = &d;`: a borrowed slice bound to an array in
     /// scope (later rebound by `S::Rebind`)
     LetBorrow(String, String),
@@ -575,6 +582,8 @@ struct Gen {
     steps: Rng,
     /// a fourth, for the `Vec`s filled by `push` (`vec_of_three`)
     pushes: Rng,
+    /// a fifth, for the reads in sorted order (`sorted_reads`)
+    sorts: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -1498,6 +1507,11 @@ impl Gen {
     /// the borrow may last to the block's end), read at once and later as
     /// any element reached through `.iter()`.
     fn elem_ref(&mut self, s: &mut Scope) -> Vec<S> {
+        if self.sorts.chance(0.4) {
+            if let Some(sorted) = self.sorted_reads(s) {
+                return sorted;
+            }
+        }
         let Some(w) = self.knob_array(s, |a| a.len >= 1) else {
             return Vec::new();
         };
@@ -1514,6 +1528,26 @@ impl Gen {
         );
         s.derefs.push(r.clone());
         vec![S::RefElem(r, w.name, k), S::Assign(m, "+=", read)]
+    }
+
+    /// A knob's elements read through their positions sorted by detached
+    /// copies (`S::Sorted`), chosen from a stream of its own (no draw from
+    /// the others, no fresh name: the rest of the program stays as it was).
+    fn sorted_reads(&mut self, s: &Scope) -> Option<Vec<S>> {
+        let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
+        let cands: Vec<&Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| !a.out && !a.local && !a.dynamic && a.len >= 2)
+            .filter(|a| refs(a.src.0) && refs(a.src.1))
+            .collect();
+        if cands.is_empty() || s.muts.is_empty() {
+            return None;
+        }
+        let w = cands[self.sorts.below(cands.len())];
+        let m = s.muts[self.sorts.below(s.muts.len())].clone();
+        let c = (self.sorts.uniform(-1.0, 1.0) * 100.0).round() / 100.0;
+        Some(vec![S::Sorted(w.name.clone(), w.len, m, c)])
     }
 
     /// `if let Some(r) = w.get(k) { … } else { … }` of a knob's element, at
@@ -4271,6 +4305,7 @@ pub fn generate(seed: u64) -> Program {
         rare: Rng::new(seed ^ 0x5bd1_e995_a5a5_0f0f),
         steps: Rng::new(seed ^ 0x2545_f491_4f6c_dd1d),
         pushes: Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15),
+        sorts: Rng::new(seed ^ 0xc2b2_ae3d_27d4_eb4f),
         fresh: 0,
         window,
         helper,
@@ -4497,6 +4532,10 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(d.clone());
         }
         S::Cursor(_, _, w, m, _, _) => {
+            r.insert(w.clone());
+            assigned.insert(m.clone());
+        }
+        S::Sorted(w, _, m, _) => {
             r.insert(w.clone());
             assigned.insert(m.clone());
         }
@@ -5513,6 +5552,38 @@ impl R<'_> {
                     _ => format!("{w}[{lo}..{hi}].to_vec()"),
                 };
                 writeln!(o, "{pad}{h} = {copy};").unwrap()
+            }
+            S::Sorted(w, len, m, c) => {
+                let (keys, order) = (format!("{w}_keys"), format!("{w}_order"));
+                let (key_ty, detached) = match (self.dual, self.generic) {
+                    (true, _) => (if self.f32 { "f32" } else { "f64" }, "v.v".to_string()),
+                    (false, true) => ("T", "mica::detach(*v)".to_string()),
+                    (false, false) => (self.t(), "mica::detach(*v)".to_string()),
+                };
+                let (c, half) = (self.lit(*c).0, self.lit(0.5).0);
+                writeln!(o, "{pad}{{").unwrap();
+                writeln!(
+                    o,
+                    "{pad}    let {keys}: Vec<{key_ty}> = {w}.iter().map(|v| {detached}).collect();"
+                )
+                .unwrap();
+                writeln!(
+                    o,
+                    "{pad}    let mut {order}: Vec<usize> = (0..{w}.len()).collect();"
+                )
+                .unwrap();
+                writeln!(
+                    o,
+                    "{pad}    {order}.sort_by(|&a, &b| {keys}[a].partial_cmp(&{keys}[b]).unwrap());"
+                )
+                .unwrap();
+                writeln!(
+                    o,
+                    "{pad}    {m} += {w}[{order}[0]] * {c} + {w}[{order}[{}]].sin() * {half};",
+                    len - 1
+                )
+                .unwrap();
+                writeln!(o, "{pad}}}").unwrap();
             }
             S::IfGet(_, w, k, 3, m, _, other) => {
                 let other = self.e(other).0;
@@ -7249,6 +7320,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::RefElem(..)
         | S::Cursor(..)
         | S::IfGet(..)
+        | S::Sorted(..)
         | S::Rebind(..)
         | S::Unpack(..) => {}
         S::Whole(_, op) => match op {

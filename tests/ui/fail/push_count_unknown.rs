@@ -16,11 +16,12 @@ fn growing(#[tracked] x: &[f64]) -> f64 {
 #[tape]
 fn counted(#[tracked] x: &[f64]) -> f64 {
     let mut r = Vec::new();
+    let mut scale = 1.0;
     for i in 0..x.len() {
-        let before = r.len() as f64;
-        r.push(x[i] * before);
+        r.push(x[i] * x[i]);
+        scale *= r.len() as f64;
     }
-    r.iter().sum()
+    r.iter().sum::<f64>() * scale
 }
 
 #[tape]
