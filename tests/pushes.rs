@@ -3,7 +3,8 @@
 //! zip's products pushed into `Vec::new()`, a triangle of products pushed
 //! by a nested loop into `vec![]`, a slice's scaled elements pushed by
 //! `for &v in y`, an index loop whose index is shadowed before the push,
-//! and a generic function pushing into a `Vec<T>`. Each
+//! a value per chunk pushed after a branch and a scan pushed over
+//! `enumerate`, and a generic function pushing into a `Vec<T>`. Each
 //! against slopes by hand, central finite differences and the plain twin,
 //! in `f64` and `f32`, and in forward mode; the value against the primal's.
 #![deny(warnings)]
@@ -88,10 +89,29 @@ macro_rules! programs {
                 s
             }
 
+            /// A value per pair of `data` (the chunks a view), chosen by a
+            /// branch and pushed after it, then a decaying scan of them
+            /// pushed over `enumerate`: `Σ hₖ²`.
+            #[tape(tangent$(, $mode)?)]
+            pub fn scan(#[tracked] w: &[$t], data: &[$t]) -> $t {
+                let mut feats = Vec::with_capacity(data.len() / 2);
+                for row in data.chunks(2) {
+                    let v = if row[0] > 0.0 { row[0] * w[0] } else { row[1] * w[1] };
+                    feats.push(v);
+                }
+                let mut hist = vec![];
+                let mut state = 0.0;
+                for (i, f) in feats.iter().enumerate() {
+                    state = 0.9 * state + f * (i as $t + 1.0);
+                    hist.push(state);
+                }
+                hist.iter().map(|h| h * h).sum::<$t>()
+            }
+
             /// `Σ xᵢ³`, in every float type.
             #[tape$(($mode))?]
             pub fn cubes<T: mica::Real>(#[tracked] x: &[T]) -> T {
-                let mut c = Vec::new();
+                let mut c: Vec<_> = Vec::new();
                 for v in x.iter().rev() {
                     c.push(*v * *v * *v);
                 }
@@ -181,6 +201,14 @@ macro_rules! check_all {
             agree("shifted", &|v| shifted(v), &x, &g);
             let (_, along) = shifted_tangent(&x, &[1.0, -1.0, 0.5]);
             fd::close("shifted tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+
+            let data = [x[0], x[1], -x[2], x[0] * x[1], 0.5, -1.5];
+            let (value, g) = scan_grad(&p, &data);
+            assert_eq!(value, scan(&p, &data), "scan: the value");
+            same(&g, &$q::scan_grad(&p, &data).1, "scan");
+            agree("scan", &|v| scan(v, &data), &p, &g);
+            let (_, along) = scan_tangent(&p, &data, &[1.0, -0.5]);
+            fd::close("scan tangent", along, g[0] - 0.5 * g[1], $rel);
 
             let (value, g) = cubes_grad(&x);
             assert_eq!(value, cubes(&x), "cubes: the value");

@@ -151,7 +151,11 @@ impl Pushes<'_> {
         if !self.mentions_active(&value) {
             return None;
         }
-        let zero: Expr = match (&ty, self.floats) {
+        // (`Vec<_>` is typed by its elements, as no annotation is)
+        let named = ty
+            .as_ref()
+            .filter(|t| !matches!(ungroup(t), syn::Type::Infer(_)));
+        let zero: Expr = match (named, self.floats) {
             (Some(t), _) if is_float_param(t, self.floats) => crate::generics::zero(t),
             (Some(t), _) if !is_std_float(t) => return None,
             (None, [t]) => crate::generics::zero(t),
@@ -277,6 +281,22 @@ fn pure(e: &Expr) -> bool {
             let method = m.method.to_string();
             let known = ["len", "min", "max", "saturating_sub", "pow", "abs"];
             known.contains(&method.as_str()) && pure(&m.receiver) && m.args.iter().all(pure)
+        }
+        // the counts of chunks and windows, as the views write a loop over
+        // them (`0..::mica::__private::chunks_count(x.len(), k)`)
+        Expr::Call(c) => {
+            let counts = ["chunks_count", "chunks_exact_count", "windows_count"];
+            let Expr::Path(f) = &*c.func else {
+                return false;
+            };
+            let names: Vec<String> = f
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            let count = matches!(names.as_slice(), [m, p, n] if m == "mica" && p == "__private" && counts.contains(&n.as_str()));
+            count && c.args.iter().all(pure)
         }
         _ => false,
     }
