@@ -1311,6 +1311,10 @@ fn the_generator_writes_views_and_chunk_loops() {
             count("_order.sort_by(|&a, &b|"),
         ),
         (
+            "a Vec filled by three pushes an iteration",
+            count("for _ in 0..1 { let h"),
+        ),
+        (
             "a Vec filled by push under a shadowed index",
             with_line(&|l| l.contains(".push(") && l.contains(" = 2 - ")),
         ),

@@ -4,7 +4,8 @@
 //! by a nested loop into `vec![]`, a slice's scaled elements pushed by
 //! `for &v in y`, an index loop whose index is shadowed before the push,
 //! a value per chunk pushed after a branch and a scan pushed over
-//! `enumerate`, and a generic function pushing into a `Vec<T>`. Each
+//! `enumerate`, two pushes an iteration of an index loop, and a generic
+//! function pushing into a `Vec<T>`. Each
 //! against slopes by hand, central finite differences and the plain twin,
 //! in `f64` and `f32`, and in forward mode; the value against the primal's.
 #![deny(warnings)]
@@ -108,6 +109,23 @@ macro_rules! programs {
                 hist.iter().map(|h| h * h).sum::<$t>()
             }
 
+            /// `Σᵢ (2i + 1) w xᵢ + (2i + 2) w² xᵢ²`: two pushes an
+            /// iteration of an index loop.
+            #[tape(tangent$(, $mode)?)]
+            pub fn interleaved(#[tracked] w: $t, x: &[$t]) -> $t {
+                let mut out = Vec::new();
+                for i in 0..x.len() {
+                    out.push(x[i] * w);
+                    let sq = x[i] * x[i];
+                    out.push(sq * w * w);
+                }
+                let mut t = 0.0;
+                for k in 0..out.len() {
+                    t += out[k] * (k as $t + 1.0);
+                }
+                t
+            }
+
             /// `Σ xᵢ³`, in every float type.
             #[tape$(($mode))?]
             pub fn cubes<T: mica::Real>(#[tracked] x: &[T]) -> T {
@@ -209,6 +227,24 @@ macro_rules! check_all {
             agree("scan", &|v| scan(v, &data), &p, &g);
             let (_, along) = scan_tangent(&p, &data, &[1.0, -0.5]);
             fd::close("scan tangent", along, g[0] - 0.5 * g[1], $rel);
+
+            let (value, g) = interleaved_grad(w, &x);
+            assert_eq!(value, interleaved(w, &x), "interleaved: the value");
+            let by_hand: $t = (0..3)
+                .map(|i| {
+                    let k = i as $t;
+                    x[i] * (2.0 * k + 1.0) + x[i] * x[i] * 2.0 * w * (2.0 * k + 2.0)
+                })
+                .sum();
+            fd::close("interleaved by hand", g, by_hand, $rel);
+            fd::close("interleaved", g, $q::interleaved_grad(w, &x).1, $rel);
+            agree("interleaved", &|v| interleaved(v[0], &x), &[w], &[g]);
+            fd::close(
+                "interleaved tangent",
+                interleaved_tangent(w, &x, 1.0).1,
+                g,
+                $rel,
+            );
 
             let (value, g) = cubes_grad(&x);
             assert_eq!(value, cubes(&x), "cubes: the value");

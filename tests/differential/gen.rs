@@ -326,7 +326,8 @@ pub enum S {
     /// `for k in 0..3` (form 0), `Vec::with_capacity(3)` and `(0..3).rev()`
     /// (1), `vec![]` and a triangle `for k_o in 0..2 { for k in k_o..2 {
     /// … } }` (2), `Vec::new()` and `for (k, _) in (0..3).zip(0..3)` (3),
-    /// `for k in 0..3 { let k = 2 - k; … }` (4)
+    /// `for k in 0..3 { let k = 2 - k; … }` (4), three pushes in one
+    /// iteration, `for _ in 0..1 { let k = 0; h.push(…); let k = 1; … }` (5)
     Pushed(String, String, E, u8, bool),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
@@ -2651,15 +2652,15 @@ impl Gen {
     /// of three pushed from empty, its element `(k + c) · e`, `k` the loop's
     /// index (`S::Pushed`).
     fn vec_of_three(&mut self, h: &str, e: E, later: bool) -> S {
-        if !self.pushes.chance(0.6) {
+        if !self.pushes.chance(0.75) {
             return S::LetFill(h.to_string(), Some(e), true, later);
         }
         // (no draw from the other streams, no fresh name: the rest of the
         // program stays as it was)
         let k = format!("{h}k");
-        // (the nest and the shadowed index twice as often: the edges of the
-        // count and of indexing by the loop)
-        let form = [0, 1, 2, 3, 4, 2, 4][self.pushes.below(7)];
+        // (the nest, the shadowed index and three pushes an iteration twice
+        // as often: the edges of the count and of indexing by the loop)
+        let form = [0, 1, 2, 3, 4, 5, 2, 4, 5][self.pushes.below(9)];
         let c = E::Lit((self.pushes.uniform(0.5, 1.5) * 100.0).round() / 100.0);
         // (a knob in every element: a `Vec` of constants pushed is not one
         // of the arrays Mica follows a borrowed slice to)
@@ -5489,8 +5490,16 @@ impl R<'_> {
                         format!("for {k} in 0..3 {{ let {k} = 2 - {k};"),
                     ),
                 };
-                let close = if *form == 2 { "} }" } else { "}" };
                 writeln!(o, "{pad}let mut {h} = {start};").unwrap();
+                if *form == 5 {
+                    // three pushes in one iteration, `k` bound before each
+                    let pushes: Vec<String> = (0..3)
+                        .map(|j| format!("let {k} = {j}; {h}.push({e});"))
+                        .collect();
+                    writeln!(o, "{pad}for _ in 0..1 {{ {} }}", pushes.join(" ")).unwrap();
+                    return;
+                }
+                let close = if *form == 2 { "} }" } else { "}" };
                 writeln!(o, "{pad}{head} {h}.push({e}); {close}").unwrap()
             }
             S::Regrow(h, i, e) => {

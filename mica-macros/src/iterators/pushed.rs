@@ -2,22 +2,25 @@
 //!
 //! ```text
 //! let mut r = Vec::new();
-//! for i in 0..n { r.push(w * x[i]); }
+//! for v in x.iter().rev() { r.push(w * v); }
 //! // is
-//! let __mica_pushes_1 = ::mica::__private::trip(&(0..n));
+//! let __mica_pushes_1 = ::mica::__private::exact((0..x.len()).rev());
 //! let mut r = vec![0.0; __mica_pushes_1];
 //! let mut __mica_pushed_2 = 0usize;
-//! for i in 0..n { r[__mica_pushed_2] = w * x[i]; __mica_pushed_2 += 1; }
+//! for v in x.iter().rev() { r[__mica_pushed_2] = w * v; __mica_pushed_2 += 1; }
 //! ```
+//!
+//! (`for i in 0..x.len()` with one push writes `r[i]`: the loop's index
+//! counts the pushes.)
 //!
 //! Taken only where the two are the same `Vec` element for element: the
 //! `Vec` starts empty (`Vec::new()`, `Vec::with_capacity(c)`, `vec![]`),
 //! the next statement that names it is a `for` loop, and that loop names it
-//! once, in a `push` among the statements of its body (or of the body of a
-//! loop nested that way), where every iteration runs it: no branch around
-//! it, nothing that leaves an iteration or the loop early. The pushes are
-//! then exactly the iterations, counted before the loop from the same
-//! ranges (evaluated again: ranges and iterators over arrays, which have no
+//! only in `push`es among the statements of its body (or once, in the body
+//! of a loop nested that way), which every iteration runs: no branch around
+//! them, nothing that leaves an iteration or the loop early. The pushes are
+//! then the iterations times the pushes in the body, counted before the
+//! loop from the same ranges (evaluated again: ranges and iterators over arrays, which have no
 //! effects). Anything else keeps its `push`, which the lowering refuses
 //! with a message that says what to write.
 
@@ -147,8 +150,8 @@ impl Pushes<'_> {
         let Stmt::Expr(Expr::ForLoop(f), _) = &stmts[at] else {
             return None;
         };
-        let (count, value) = plan(f, &name)?;
-        if !self.mentions_active(&value) {
+        let (count, values) = plan(f, &name)?;
+        if !values.iter().any(|v| self.mentions_active(v)) {
             return None;
         }
         // (`Vec<_>` is typed by its elements, as no annotation is)
@@ -161,7 +164,8 @@ impl Pushes<'_> {
             (None, [t]) => crate::generics::zero(t),
             _ => syn::parse_quote!(0.0),
         };
-        if matches!(value, Expr::Array(_) | Expr::Tuple(_) | Expr::Repeat(_)) {
+        let literal = |v: &Expr| matches!(v, Expr::Array(_) | Expr::Tuple(_) | Expr::Repeat(_));
+        if values.iter().any(literal) {
             return None;
         }
         let n = self.fresh("pushes");
@@ -314,28 +318,34 @@ fn quiet(e: &Expr) -> bool {
     }
 }
 
-/// The iterations of `f` that push into `v`, counted before it, and the
-/// value pushed; `None` where a push may be skipped or repeated.
-fn plan(f: &syn::ExprForLoop, v: &str) -> Option<(Expr, Expr)> {
+/// The pushes `f` makes into `v`, counted before it, and the values
+/// pushed: one or more pushes among its body's statements, each run once an
+/// iteration, or a loop nested there that pushes so; `None` where a push
+/// may be skipped or repeated otherwise.
+fn plan(f: &syn::ExprForLoop, v: &str) -> Option<(Expr, Vec<Expr>)> {
     if mentions_ident(&f.expr.to_token_stream(), v) || leaves(&f.body) {
         return None;
     }
     let count = count_of(&f.expr)?;
-    let mut hits = f
+    let hits: Vec<&Stmt> = f
         .body
         .stmts
         .iter()
-        .enumerate()
-        .filter(|(_, s)| mentions_ident(&s.to_token_stream(), v));
-    let (_, stmt) = hits.next()?;
-    if hits.next().is_some() {
-        return None;
+        .filter(|s| mentions_ident(&s.to_token_stream(), v))
+        .collect();
+    // pushes among the body's statements, each run once an iteration
+    let values: Option<Vec<Expr>> = hits.iter().map(|s| pushed(s, v)).collect();
+    match (values, hits.as_slice()) {
+        (Some(values), [_]) => return Some((count, values)),
+        (Some(values), [_, ..]) => {
+            let k = values.len();
+            return Some((syn::parse_quote!(#count * #k), values));
+        }
+        (_, [_]) => {}
+        _ => return None,
     }
-    if let Some(value) = pushed(stmt, v) {
-        return Some((count, value));
-    }
-    // a nested loop, every iteration of it pushing once
-    let Stmt::Expr(Expr::ForLoop(inner), _) = stmt else {
+    // a nested loop, every iteration of it pushing as often
+    let Stmt::Expr(Expr::ForLoop(inner), _) = hits[0] else {
         return None;
     };
     let (per, value) = plan(inner, v)?;
@@ -407,14 +417,23 @@ fn by_index(f: &syn::ExprForLoop, v: &str) -> Option<Ident> {
     {
         return None;
     }
-    let at = f.body.stmts.iter().position(|s| pushed(s, v).is_some())?;
+    let mut pushes = f
+        .body
+        .stmts
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| pushed(s, v).is_some());
+    let (at, _) = pushes.next()?;
+    if pushes.next().is_some() {
+        return None;
+    }
     let mut before = Changed(HashSet::new());
     f.body.stmts[..at].iter().for_each(|s| before.visit_stmt(s));
     (!before.0.contains(&p.ident.to_string())).then(|| p.ident.clone())
 }
 
-/// `v.push(e);` (in the body or a nested loop's, as [`plan`] found it)
-/// becomes `v[k] = e; k += 1;` (`v[i] = e;` by the loop's index).
+/// Each `v.push(e);` (in the body or a nested loop's, as [`plan`] found
+/// them) becomes `v[k] = e; k += 1;` (`v[i] = e;` by the loop's index).
 fn write_pushes(body: &mut Block, v: &Ident, at_k: &At) {
     for stmt in body.stmts.iter_mut() {
         if let Some(value) = pushed(stmt, &v.to_string()) {
@@ -423,7 +442,7 @@ fn write_pushes(body: &mut Block, v: &Ident, at_k: &At) {
                 At::Index(i) => syn::parse_quote!(#v[#i] = #value;),
             };
             *stmt = lines;
-            return;
+            continue;
         }
         if let Stmt::Expr(Expr::ForLoop(inner), _) = stmt {
             if mentions_ident(&inner.body.to_token_stream(), &v.to_string()) {
