@@ -4,8 +4,9 @@
 //! by a nested loop into `vec![]`, a slice's scaled elements pushed by
 //! `for &v in y`, an index loop whose index is shadowed before the push,
 //! a value per chunk pushed after a branch and a scan pushed over
-//! `enumerate`, two pushes an iteration of an index loop, and a generic
-//! function pushing into a `Vec<T>`. Each
+//! `enumerate`, two pushes an iteration of an index loop, a grid over a
+//! bound named `n`, powers by `powi` over an unsuffixed range, a capacity
+//! with an effect, and a generic function pushing into a `Vec<T>`. Each
 //! against slopes by hand, central finite differences and the plain twin,
 //! in `f64` and `f32`, and in forward mode; the value against the primal's.
 #![deny(warnings)]
@@ -124,6 +125,31 @@ macro_rules! programs {
                     t += out[k] * (k as $t + 1.0);
                 }
                 t
+            }
+
+            /// A grid `xᵢ (j + 1)` over `j < n` (a name the count must not
+            /// take for its own), its mean weighted by position; the powers
+            /// `x₀ᵏ` by `powi` over an unsuffixed range (`k` an `i32`);
+            /// the capacity taken where it is written, before `m` is.
+            #[tape(tangent$(, $mode)?)]
+            pub fn grid(#[tracked] x: &[$t], n: usize) -> $t {
+                let mut sizes = vec![1, x.len()];
+                let mut v = Vec::with_capacity(sizes.pop().unwrap() * n);
+                let m = sizes.len() + x.len() - 1;
+                for i in 0..m {
+                    for j in 0..n {
+                        v.push(x[i] * (j as $t + 1.0));
+                    }
+                }
+                let mut powers = Vec::new();
+                for k in 0..3 {
+                    powers.push(x[0].powi(k));
+                }
+                let mut s = 0.0;
+                for k in 0..v.len() {
+                    s += v[k] * (k as $t + 1.0);
+                }
+                s / v.len() as $t + powers[2] * 0.5 + powers[1]
             }
 
             /// `Σ xᵢ³`, in every float type.
@@ -245,6 +271,15 @@ macro_rules! check_all {
                 g,
                 $rel,
             );
+
+            for n in [1, 2, 4] {
+                let (value, g) = grid_grad(&x, n);
+                assert_eq!(value, grid(&x, n), "grid: the value");
+                same(&g, &$q::grid_grad(&x, n).1, "grid");
+                agree("grid", &|v| grid(v, n), &x, &g);
+                let (_, along) = grid_tangent(&x, n, &[1.0, -1.0, 0.5]);
+                fd::close("grid tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+            }
 
             let (value, g) = cubes_grad(&x);
             assert_eq!(value, cubes(&x), "cubes: the value");

@@ -78,7 +78,7 @@ pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors
     // `Vec`s filled by `push`: the arrays they end as, before the chains
     // (a chain over one is then a chain over an array)
     let windows_only = !crate::parse::has_tracked(item);
-    let pushed = pushed::rewrite(&mut item.block, &active, &floats, &mut next, windows_only);
+    let pushed = pushed::rewrite(item, &active, &floats, &mut next, windows_only);
     let mut visitor = Chains {
         floats,
         results: HashSet::new(),

@@ -5473,7 +5473,7 @@ impl R<'_> {
             S::Pushed(n, k, e, form, _) => {
                 let (h, e) = (self.n(n), self.e(e).0);
                 let (start, head) = match form {
-                    0 => ("Vec::new()", format!("for {k} in 0..3 {{")),
+                    0 => ("Vec::new()", format!("for {k} in 0..3usize {{")),
                     1 => (
                         "Vec::with_capacity(3)",
                         format!("for {k} in (0..3).rev() {{"),
@@ -5487,7 +5487,7 @@ impl R<'_> {
                     // counts the pushes
                     _ => (
                         "Vec::new()",
-                        format!("for {k} in 0..3 {{ let {k} = 2 - {k};"),
+                        format!("for {k} in 0..3usize {{ let {k} = 2 - {k};"),
                     ),
                 };
                 writeln!(o, "{pad}let mut {h} = {start};").unwrap();

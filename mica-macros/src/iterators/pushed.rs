@@ -27,7 +27,10 @@
 mod body;
 
 use crate::names::{idents_in, mentions_ident};
-use body::{leaves, Changed};
+mod count;
+
+use body::{leaves, Binds, Changed, Names};
+use count::{count_of, is_range, strip};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
 use syn::visit::Visit;
@@ -39,14 +42,17 @@ use syn::{Block, Expr, Ident, Pat, Stmt};
 /// value; `floats`: the function's float type parameters; `next`: the
 /// number after the last `__mica_…_n` name in use.
 pub(super) fn rewrite(
-    block: &mut Block,
+    item: &mut syn::ItemFn,
     active: &HashSet<String>,
     floats: &[Ident],
     next: &mut usize,
     windows_only: bool,
 ) -> bool {
+    let names = Names::of(&item.sig, &item.block);
+    let block = &mut item.block;
     let mut pass = Pushes {
         active,
+        names: &names,
         floats,
         next,
         changed: false,
@@ -59,6 +65,7 @@ pub(super) fn rewrite(
 
 struct Pushes<'a> {
     active: &'a HashSet<String>,
+    names: &'a Names,
     floats: &'a [Ident],
     next: &'a mut usize,
     changed: bool,
@@ -117,8 +124,18 @@ impl Pushes<'_> {
                         f.attrs
                             .push(syn::parse_quote!(#[allow(clippy::explicit_counter_loop)]));
                     }
-                    stmts.remove(k);
-                    let at = at - 1;
+                    // (the capacity evaluated where it was, the `Vec`
+                    // made just before the loop)
+                    let at = match capacity_of(&stmts[k]) {
+                        Some(c) => {
+                            stmts[k] = syn::parse_quote!(let _ = #c;);
+                            at
+                        }
+                        None => {
+                            stmts.remove(k);
+                            at - 1
+                        }
+                    };
                     for (n, line) in lines.into_iter().enumerate() {
                         stmts.insert(at + n, line);
                     }
@@ -150,7 +167,7 @@ impl Pushes<'_> {
         let Stmt::Expr(Expr::ForLoop(f), _) = &stmts[at] else {
             return None;
         };
-        let (count, values) = plan(f, &name)?;
+        let (count, values) = plan(f, &name, self.names)?;
         if !values.iter().any(|v| self.mentions_active(v)) {
             return None;
         }
@@ -164,8 +181,7 @@ impl Pushes<'_> {
             (None, [t]) => crate::generics::zero(t),
             _ => syn::parse_quote!(0.0),
         };
-        let literal = |v: &Expr| matches!(v, Expr::Array(_) | Expr::Tuple(_) | Expr::Repeat(_));
-        if values.iter().any(literal) {
+        if values.iter().any(not_a_float) {
             return None;
         }
         let n = self.fresh("pushes");
@@ -177,11 +193,7 @@ impl Pushes<'_> {
             Some(t) => quote!(let mut #v: ::std::vec::Vec<#t> = vec![#zero; #n];),
             None => quote!(let mut #v = vec![#zero; #n];),
         };
-        let capacity = capacity_of(local);
         let mut lines: Vec<Stmt> = Vec::new();
-        if let Some(c) = capacity.filter(|c| !quiet(c)) {
-            lines.push(syn::parse_quote!(let _ = #c;));
-        }
         lines.push(syn::parse_quote!(let #n: usize = #count;));
         lines.push(syn::parse2(declared).ok()?);
         if let At::Counter(k) = &at_k {
@@ -194,6 +206,31 @@ impl Pushes<'_> {
         let mut names = HashSet::new();
         idents_in(e.to_token_stream(), &mut names);
         names.iter().any(|n| self.active.contains(n))
+    }
+}
+
+/// A value that is no float by its form: an array, tuple or struct, a
+/// test, text, a reference, `Some`/`Ok`/`Err`, a macro's value.
+fn not_a_float(v: &Expr) -> bool {
+    use syn::BinOp::*;
+    match strip(v) {
+        Expr::Array(_) | Expr::Tuple(_) | Expr::Repeat(_) | Expr::Struct(_) => true,
+        Expr::Reference(_) | Expr::Macro(_) | Expr::Range(_) | Expr::Closure(_) => true,
+        Expr::Lit(l) => !matches!(l.lit, syn::Lit::Float(_) | syn::Lit::Int(_)),
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Not(_)),
+        Expr::Binary(b) => matches!(
+            b.op,
+            Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_) | And(_) | Or(_)
+        ),
+        Expr::Call(c) => {
+            matches!(&*c.func, Expr::Path(p) if ["Some", "Ok", "Err"].iter().any(|w| p.path.is_ident(w)))
+        }
+        Expr::MethodCall(m) => {
+            let method = m.method.to_string();
+            method.starts_with("is_")
+                || method.starts_with("to_") && method != "to_radians" && method != "to_degrees"
+        }
+        _ => false,
     }
 }
 
@@ -212,20 +249,32 @@ fn empty_vec(local: &syn::Local) -> Option<(Ident, Option<syn::Type>)> {
     if p.mutability.is_none() || p.by_ref.is_some() || p.subpat.is_some() {
         return None;
     }
-    let empty = match &*init.expr {
+    let (empty, turbofish) = match &*init.expr {
         Expr::Call(c) if c.args.is_empty() => is_vec_fn(&c.func, "new"),
         Expr::Call(c) if c.args.len() == 1 => is_vec_fn(&c.func, "with_capacity"),
-        Expr::Macro(m) => m.mac.path.is_ident("vec") && m.mac.tokens.is_empty(),
-        _ => false,
+        Expr::Macro(m) => (m.mac.path.is_ident("vec") && m.mac.tokens.is_empty(), None),
+        _ => (false, None),
     };
-    empty.then(|| (p.ident.clone(), ty))
+    empty.then(|| (p.ident.clone(), ty.or(turbofish)))
 }
 
-/// `Vec::new` / `Vec::<T>::new` (by `f`'s name).
-fn is_vec_fn(func: &Expr, f: &str) -> bool {
-    let Expr::Path(p) = func else { return false };
+/// `Vec::new` / `Vec::<T>::new` (by `f`'s name), and the `T`.
+fn is_vec_fn(func: &Expr, f: &str) -> (bool, Option<syn::Type>) {
+    let Expr::Path(p) = func else {
+        return (false, None);
+    };
     let segs: Vec<_> = p.path.segments.iter().collect();
-    p.qself.is_none() && segs.len() == 2 && segs[0].ident == "Vec" && segs[1].ident == f
+    if p.qself.is_some() || segs.len() != 2 || segs[0].ident != "Vec" || segs[1].ident != f {
+        return (false, None);
+    }
+    let element = match &segs[0].arguments {
+        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
+            Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => Some(t.clone()),
+            _ => return (false, None),
+        },
+        _ => None,
+    };
+    (true, element)
 }
 
 /// `Vec<T>`: `T`.
@@ -261,60 +310,14 @@ fn ungroup(t: &syn::Type) -> &syn::Type {
     }
 }
 
-/// `c` of `Vec::with_capacity(c)`.
-fn capacity_of(local: &syn::Local) -> Option<Expr> {
+/// `c` of `let mut v = Vec::with_capacity(c);`.
+fn capacity_of(stmt: &Stmt) -> Option<Expr> {
+    let Stmt::Local(local) = stmt else {
+        return None;
+    };
     match &*local.init.as_ref()?.expr {
         Expr::Call(c) if c.args.len() == 1 => c.args.first().cloned(),
         _ => None,
-    }
-}
-
-/// An integer expression that may be evaluated again: names, literals,
-/// lengths, elements, arithmetic, `min`/`max`.
-fn pure(e: &Expr) -> bool {
-    match e {
-        Expr::Lit(_) | Expr::Path(_) => true,
-        Expr::Paren(p) => pure(&p.expr),
-        Expr::Group(g) => pure(&g.expr),
-        Expr::Binary(b) => pure(&b.left) && pure(&b.right),
-        Expr::Unary(u) => pure(&u.expr),
-        Expr::Cast(c) => pure(&c.expr),
-        Expr::Field(f) => pure(&f.base),
-        Expr::Index(i) => pure(&i.expr) && pure(&i.index),
-        Expr::MethodCall(m) => {
-            let method = m.method.to_string();
-            let known = ["len", "min", "max", "saturating_sub", "pow", "abs"];
-            known.contains(&method.as_str()) && pure(&m.receiver) && m.args.iter().all(pure)
-        }
-        // the counts of chunks and windows, as the views write a loop over
-        // them (`0..::mica::__private::chunks_count(x.len(), k)`)
-        Expr::Call(c) => {
-            let counts = ["chunks_count", "chunks_exact_count", "windows_count"];
-            let Expr::Path(f) = &*c.func else {
-                return false;
-            };
-            let names: Vec<String> = f
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            let count = matches!(names.as_slice(), [m, p, n] if m == "mica" && p == "__private" && counts.contains(&n.as_str()));
-            count && c.args.iter().all(pure)
-        }
-        _ => false,
-    }
-}
-
-/// A capacity that can be left out: names, literals, lengths, arithmetic.
-fn quiet(e: &Expr) -> bool {
-    match e {
-        Expr::Lit(_) | Expr::Path(_) => true,
-        Expr::Paren(p) => quiet(&p.expr),
-        Expr::Binary(b) => quiet(&b.left) && quiet(&b.right),
-        Expr::MethodCall(m) => m.method == "len" && m.args.is_empty() && quiet(&m.receiver),
-        Expr::Field(f) => quiet(&f.base),
-        _ => false,
     }
 }
 
@@ -322,11 +325,18 @@ fn quiet(e: &Expr) -> bool {
 /// pushed: one or more pushes among its body's statements, each run once an
 /// iteration, or a loop nested there that pushes so; `None` where a push
 /// may be skipped or repeated otherwise.
-fn plan(f: &syn::ExprForLoop, v: &str) -> Option<(Expr, Vec<Expr>)> {
+fn plan(f: &syn::ExprForLoop, v: &str, names: &Names) -> Option<(Expr, Vec<Expr>)> {
     if mentions_ident(&f.expr.to_token_stream(), v) || leaves(&f.body) {
         return None;
     }
-    let count = count_of(&f.expr)?;
+    // a pattern of the loop or a `let` in it binding the name: another `v`
+    let mut binds = Binds::default();
+    binds.visit_pat(&f.pat);
+    binds.visit_block(&f.body);
+    if binds.0.iter().any(|(n, _)| n == v) {
+        return None;
+    }
+    let count = count_of(&f.expr, &names.arrays)?;
     let hits: Vec<&Stmt> = f
         .body
         .stmts
@@ -348,22 +358,30 @@ fn plan(f: &syn::ExprForLoop, v: &str) -> Option<(Expr, Vec<Expr>)> {
     let Stmt::Expr(Expr::ForLoop(inner), _) = hits[0] else {
         return None;
     };
-    let (per, value) = plan(inner, v)?;
+    let (per, value) = plan(inner, v, names)?;
     // the inner count, evaluated once per outer iteration, may read the
     // outer loop's names only: not what its body binds or changes
     let mut read = HashSet::new();
     idents_in(per.to_token_stream(), &mut read);
+    // (nor what may change anywhere: a name bound `mut` or to a `&mut`
+    // may change through a call the body makes; nor an item of the body)
     let mut changed = Changed(HashSet::new());
     changed.visit_block(&f.body);
-    if read.iter().any(|n| changed.0.contains(n)) {
+    let outer: Vec<String> = crate::facts::places::pattern_names(&f.pat)
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    let changes = |n: &String| changed.0.contains(n) || names.mutable.contains(n);
+    let items = f.body.stmts.iter().any(|s| matches!(s, Stmt::Item(_)));
+    if items || read.iter().any(|n| !outer.contains(n) && changes(n)) {
         return None;
     }
-    let names = crate::facts::places::pattern_names(&f.pat);
-    let reads_outer = names.iter().any(|n| read.contains(&n.to_string()));
+    let reads_outer = outer.iter().any(|n| read.contains(n));
     let pat = &f.pat;
     let iterable = &f.expr;
+    let trips = Ident::new("__mica_trips", proc_macro2::Span::mixed_site());
     let count = if !reads_outer {
-        syn::parse_quote!(match #count { 0 => 0, n => n * (#per) })
+        syn::parse_quote!(match #count { 0 => 0, #trips => #trips * (#per) })
     } else if is_range(iterable) {
         syn::parse_quote!(::mica::__private::room_each(#iterable, |#pat| #per))
     } else {
@@ -403,17 +421,21 @@ fn by_index(f: &syn::ExprForLoop, v: &str) -> Option<Ident> {
     let Expr::Range(r) = strip(&f.expr) else {
         return None;
     };
-    let index_literal = |e: &Expr| match strip(e) {
+    // (`usize` by its end: a length, or a literal of that suffix; an
+    // unsuffixed end may be typed otherwise by the body, `x.powi(i)`)
+    let literal = |e: &Expr, suffixes: &[&str]| match strip(e) {
         Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(i),
             ..
-        }) => matches!(i.suffix(), "" | "usize").then(|| i.base10_digits() == "0"),
+        }) => suffixes
+            .contains(&i.suffix())
+            .then(|| i.base10_digits() == "0"),
         _ => None,
     };
     let length = |e: &Expr| matches!(strip(e), Expr::MethodCall(m) if m.method == "len" && m.args.is_empty());
     let end = r.end.as_deref()?;
-    if index_literal(r.start.as_deref()?) != Some(true)
-        || !(length(end) || index_literal(end).is_some())
+    if literal(r.start.as_deref()?, &["", "usize"]) != Some(true)
+        || !(length(end) || literal(end, &["usize"]).is_some())
     {
         return None;
     }
@@ -449,100 +471,5 @@ fn write_pushes(body: &mut Block, v: &Ident, at_k: &At) {
                 return write_pushes(&mut inner.body, v, at_k);
             }
         }
-    }
-}
-
-/// The iterations of a `for` loop over `iterable`, as an expression that
-/// reads no element: a range (reversed, stepped) evaluated again, or an
-/// iterator over named arrays written over their positions instead
-/// ([`positions`]), whose length it is.
-fn count_of(iterable: &Expr) -> Option<Expr> {
-    if is_range(iterable) {
-        return Some(syn::parse_quote!(::mica::__private::trip(&(#iterable))));
-    }
-    let shadow = positions(iterable)?;
-    Some(syn::parse_quote!(::mica::__private::exact(#shadow)))
-}
-
-/// An iterator of as many items as `e` gives, over positions: a named
-/// array (`xs`, `&xs`, `xs.iter()`) is `0..xs.len()`, its chunks and
-/// windows `0..` their count; `zip`, `enumerate`, `rev`, `skip`, `take`
-/// and `step_by` are kept, `copied`, `cloned` and `map` left out (they
-/// keep the count). `None` for anything else.
-fn positions(e: &Expr) -> Option<Expr> {
-    if is_range(e) {
-        return Some(e.clone());
-    }
-    let named = |e: &Expr| match strip(e) {
-        Expr::Path(p) if p.path.get_ident().is_some() => Some(p.clone()),
-        _ => None,
-    };
-    match strip(e) {
-        Expr::Path(_) => {
-            let p = named(e)?;
-            Some(syn::parse_quote!((0..#p.len())))
-        }
-        Expr::Reference(r) => {
-            let p = named(&r.expr)?;
-            Some(syn::parse_quote!((0..#p.len())))
-        }
-        Expr::MethodCall(m) => {
-            let method = m.method.to_string();
-            let args = &m.args;
-            match (method.as_str(), args.len()) {
-                ("iter" | "iter_mut", 0) => {
-                    let p = named(&m.receiver)?;
-                    Some(syn::parse_quote!((0..#p.len())))
-                }
-                ("chunks" | "chunks_exact" | "windows", 1) if pure(&args[0]) => {
-                    let p = named(&m.receiver)?;
-                    let k = &args[0];
-                    let count = format_ident!("{}_count", method);
-                    Some(syn::parse_quote!((0..::mica::__private::#count(#p.len(), #k))))
-                }
-                ("zip", 1) => {
-                    let (a, b) = (positions(&m.receiver)?, positions(&args[0])?);
-                    Some(syn::parse_quote!(#a.zip(#b)))
-                }
-                ("enumerate" | "rev", 0) => {
-                    let a = positions(&m.receiver)?;
-                    let method = &m.method;
-                    Some(syn::parse_quote!(#a.#method()))
-                }
-                ("skip" | "take" | "step_by", 1) if pure(&args[0]) => {
-                    let a = positions(&m.receiver)?;
-                    let (method, k) = (&m.method, &args[0]);
-                    Some(syn::parse_quote!(#a.#method(#k)))
-                }
-                ("copied" | "cloned", 0) | ("map", 1) => positions(&m.receiver),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// A range with both ends, possibly reversed or stepped, whose ends may
-/// be evaluated again.
-fn is_range(e: &Expr) -> bool {
-    match strip(e) {
-        Expr::Range(r) => match (&r.start, &r.end) {
-            (Some(a), Some(b)) => pure(a) && pure(b),
-            _ => false,
-        },
-        Expr::MethodCall(m) => match (m.method.to_string().as_str(), m.args.len()) {
-            ("rev", 0) => is_range(&m.receiver),
-            ("step_by", 1) => pure(&m.args[0]) && is_range(&m.receiver),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-fn strip(e: &Expr) -> &Expr {
-    match e {
-        Expr::Paren(p) => strip(&p.expr),
-        Expr::Group(g) => strip(&g.expr),
-        _ => e,
     }
 }

@@ -3,7 +3,9 @@ use mica::tape;
 // Where the number of pushes is not the loop's iterations counted before
 // it, the `Vec` is not made first: a loop that reads the `Vec` it pushes
 // onto (its length grows as it runs), in the push or in a statement of its
-// own, and an inner loop whose range reads a value the outer body changes.
+// own; an inner loop whose range reads a value the outer body changes, by
+// a method or through a `mut` binding; and a loop whose pattern binds the
+// name of the `Vec` again.
 #[tape]
 fn growing(#[tracked] x: &[f64]) -> f64 {
     let mut r = Vec::new();
@@ -35,6 +37,30 @@ fn ragged(#[tracked] x: &[f64], widths: &[usize]) -> f64 {
         }
     }
     r.iter().sum()
+}
+
+#[tape]
+fn shrinking(#[tracked] x: f64, data: &[f64]) -> f64 {
+    let mut ys = data.to_vec();
+    let mut v = Vec::new();
+    for _ in 0..3 {
+        let _ = ys.split_off(ys.len() - 1);
+        for j in 0..ys.len() {
+            v.push(x * ys[j]);
+        }
+    }
+    v.iter().sum()
+}
+
+#[tape]
+fn rebound(#[tracked] x: &[f64]) -> f64 {
+    let mut rows = vec![Vec::new(), Vec::new()];
+    let mut row = Vec::new();
+    for row in rows.iter_mut() {
+        row.push(x[0]);
+    }
+    row.push(0.0);
+    row.len() as f64
 }
 
 fn main() {}

@@ -18,4 +18,24 @@ fn until_large(#[tracked] x: &[f64]) -> f64 {
     total
 }
 
+// A macro of the user's may leave the loop by what its definition holds:
+// refused the same way.
+macro_rules! skip_odd {
+    ($i:expr) => {
+        if $i % 2 == 1 {
+            continue;
+        }
+    };
+}
+
+#[tape]
+fn even_squares(#[tracked] x: &[f64]) -> f64 {
+    let mut out = Vec::new();
+    for (i, a) in x.iter().enumerate() {
+        skip_odd!(i);
+        out.push(a * a);
+    }
+    out.iter().product()
+}
+
 fn main() {}

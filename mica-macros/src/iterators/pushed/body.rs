@@ -41,15 +41,40 @@ impl<'ast> Visit<'ast> for Exits {
             _ => syn::visit::visit_expr(self, e),
         }
     }
+    /// A macro may leave by what its definition holds, which is not here:
+    /// only std's that do not are taken, by what their tokens hold.
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        let known = [
+            "println",
+            "print",
+            "eprintln",
+            "eprint",
+            "format",
+            "write",
+            "writeln",
+            "assert",
+            "assert_eq",
+            "assert_ne",
+            "debug_assert",
+            "debug_assert_eq",
+            "debug_assert_ne",
+            "panic",
+            "unreachable",
+            "todo",
+            "unimplemented",
+            "vec",
+            "dbg",
+            "matches",
+        ];
+        let last = m.path.segments.last().map(|s| s.ident.to_string());
+        let std = last.is_some_and(|l| known.contains(&l.as_str()));
         let mut names = HashSet::new();
         idents_in(m.tokens.clone(), &mut names);
         let question = has_question(&m.tokens);
-        if ["break", "continue", "return"]
+        let exits = ["break", "continue", "return"]
             .iter()
-            .any(|w| names.contains(*w))
-            || question
-        {
+            .any(|w| names.contains(*w));
+        if !std || exits || question {
             self.found = true;
         }
     }
@@ -117,6 +142,109 @@ impl<'ast> Visit<'ast> for Changed {
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         idents_in(m.tokens.clone(), &mut self.0);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// What the whole function says of its names: those that may change
+/// (bound `mut` or `ref mut`, of a `&mut` type, or bound to a `&mut`
+/// borrow), and those bound only to arrays (`&[T]`, `[T; N]`, `Vec<T>`
+/// parameters, `let`s of `vec![…]`, an array literal, a `to_vec()` or a
+/// `Vec::…` constructor),
+/// whose `len()` is what iterating them gives.
+#[derive(Default)]
+pub(super) struct Names {
+    pub(super) mutable: HashSet<String>,
+    pub(super) arrays: HashSet<String>,
+    others: HashSet<String>,
+}
+
+impl Names {
+    pub(super) fn of(sig: &syn::Signature, block: &Block) -> Self {
+        let mut names = Names::default();
+        for input in &sig.inputs {
+            if let syn::FnArg::Typed(t) = input {
+                let mutable = matches!(&*t.ty, syn::Type::Reference(r) if r.mutability.is_some());
+                names.bind(&t.pat, mutable, array_type(&t.ty));
+            }
+        }
+        names.visit_block(block);
+        names.arrays.retain(|n| !names.others.contains(n));
+        names
+    }
+
+    fn bind(&mut self, pat: &syn::Pat, mutable: bool, array: bool) {
+        let mut binds = Binds::default();
+        binds.visit_pat(pat);
+        for (name, marked) in binds.0 {
+            if mutable || marked {
+                self.mutable.insert(name.clone());
+            }
+            match array {
+                true => self.arrays.insert(name),
+                false => self.others.insert(name),
+            };
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        let init = l.init.as_ref().map(|i| &*i.expr);
+        let borrows_mut = init.is_some_and(|e| {
+            let tokens = e.to_token_stream().to_string();
+            tokens.contains("& mut")
+        });
+        let typed = match &l.pat {
+            syn::Pat::Type(t) => array_type(&t.ty),
+            _ => false,
+        };
+        let made = init.is_some_and(|e| match e {
+            Expr::Array(_) | Expr::Repeat(_) => true,
+            Expr::Macro(m) => m.mac.path.is_ident("vec"),
+            Expr::MethodCall(m) => m.method == "to_vec" && m.args.is_empty(),
+            // `Vec::new()`, `Vec::with_capacity(n)`, …
+            Expr::Call(c) => matches!(&*c.func, Expr::Path(p) if p.path.segments.first().is_some_and(|s| s.ident == "Vec")),
+            _ => false,
+        });
+        self.bind(&l.pat, borrows_mut, typed || made);
+        // (the pattern is bound above, not again as another pattern)
+        if let Some(init) = &l.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, other)) = &init.diverge {
+                self.visit_expr(other);
+            }
+        }
+    }
+    fn visit_pat(&mut self, p: &'ast syn::Pat) {
+        // the patterns of `for`, `match`, closures and `if let`
+        self.bind(p, false, false);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `&[T]`, `&mut [T]`, `[T; N]`, `&[T; N]`, `Vec<T>`, `&Vec<T>`.
+fn array_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => array_type(&r.elem),
+        syn::Type::Slice(_) | syn::Type::Array(_) => true,
+        syn::Type::Group(g) => array_type(&g.elem),
+        syn::Type::Path(p) => {
+            p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Vec")
+        }
+        _ => false,
+    }
+}
+
+/// The names a pattern (or a block's patterns) binds, each with whether it
+/// is bound `mut` or `ref mut`.
+#[derive(Default)]
+pub(super) struct Binds(pub(super) Vec<(String, bool)>);
+
+impl<'ast> Visit<'ast> for Binds {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.0.push((p.ident.to_string(), p.mutability.is_some()));
+        syn::visit::visit_pat_ident(self, p);
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
