@@ -1312,7 +1312,7 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         (
             "a Vec filled by three pushes an iteration",
-            count("for _ in 0..1 { let h"),
+            count("o in 0..1usize { let h"),
         ),
         (
             "a Vec filled by push under a shadowed index",

@@ -327,7 +327,8 @@ pub enum S {
     /// (1), `vec![]` and a triangle `for k_o in 0..2 { for k in k_o..2 {
     /// … } }` (2), `Vec::new()` and `for (k, _) in (0..3).zip(0..3)` (3),
     /// `for k in 0..3 { let k = 2 - k; … }` (4), three pushes in one
-    /// iteration, `for _ in 0..1 { let k = 0; h.push(…); let k = 1; … }` (5)
+    /// iteration, `for _ko in 0..1usize { let k = 0; h.push(…); let k = 1; … }`
+    /// (5)
     Pushed(String, String, E, u8, bool),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
@@ -5496,7 +5497,9 @@ impl R<'_> {
                     let pushes: Vec<String> = (0..3)
                         .map(|j| format!("let {k} = {j}; {h}.push({e});"))
                         .collect();
-                    writeln!(o, "{pad}for _ in 0..1 {{ {} }}", pushes.join(" ")).unwrap();
+                    // (the loop's index named, and a `usize`: a push by
+                    // it would write one element three times)
+                    writeln!(o, "{pad}for _{k}o in 0..1usize {{ {} }}", pushes.join(" ")).unwrap();
                     return;
                 }
                 let close = if *form == 2 { "} }" } else { "}" };

@@ -54,9 +54,9 @@ fn shrinking(#[tracked] x: f64, data: &[f64]) -> f64 {
 
 #[tape]
 fn rebound(#[tracked] x: &[f64]) -> f64 {
-    let mut rows = vec![Vec::new(), Vec::new()];
+    let grid = vec![vec![1.0], vec![2.0]];
     let mut row = Vec::new();
-    for row in rows.iter_mut() {
+    for mut row in grid {
         row.push(x[0]);
     }
     row.push(0.0);
