@@ -29,7 +29,7 @@ mod body;
 use crate::names::{idents_in, mentions_ident};
 mod count;
 
-use body::{leaves, Binds, Changed, Names};
+use body::{leaves, Binds, Names};
 use count::{count_of, is_range, strip};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
@@ -360,18 +360,19 @@ fn plan(f: &syn::ExprForLoop, v: &str, names: &Names) -> Option<(Expr, Vec<Expr>
     };
     let (per, value) = plan(inner, v, names)?;
     // the inner count, evaluated once per outer iteration, may read the
-    // outer loop's names only: not what its body binds or changes
+    // outer loop's names, and names that do not change: not one the body
+    // binds again, nor one that may change anywhere (bound `mut` or to a
+    // `&mut`: every change, by assignment or through a call, needs one);
+    // nor an item of the body
     let mut read = HashSet::new();
     idents_in(per.to_token_stream(), &mut read);
-    // (nor what may change anywhere: a name bound `mut` or to a `&mut`
-    // may change through a call the body makes; nor an item of the body)
-    let mut changed = Changed(HashSet::new());
-    changed.visit_block(&f.body);
+    let mut bound = Binds::default();
+    bound.visit_block(&f.body);
     let outer: Vec<String> = crate::facts::places::pattern_names(&f.pat)
         .iter()
         .map(|n| n.to_string())
         .collect();
-    let changes = |n: &String| changed.0.contains(n) || names.mutable.contains(n);
+    let changes = |n: &String| bound.0.iter().any(|(b, _)| b == n) || names.mutable.contains(n);
     let items = f.body.stmts.iter().any(|s| matches!(s, Stmt::Item(_)));
     if items || read.iter().any(|n| !outer.contains(n) && changes(n)) {
         return None;
@@ -449,9 +450,10 @@ fn by_index(f: &syn::ExprForLoop, v: &str) -> Option<Ident> {
     if pushes.next().is_some() {
         return None;
     }
-    let mut before = Changed(HashSet::new());
+    let mut before = Binds::default();
     f.body.stmts[..at].iter().for_each(|s| before.visit_stmt(s));
-    (!before.0.contains(&p.ident.to_string())).then(|| p.ident.clone())
+    let index = p.ident.to_string();
+    (!before.0.iter().any(|(b, _)| *b == index)).then(|| p.ident.clone())
 }
 
 /// Each `v.push(e);` (in the body or a nested loop's, as [`plan`] found

@@ -3,9 +3,9 @@ use mica::tape;
 // Where the number of pushes is not the loop's iterations counted before
 // it, the `Vec` is not made first: a loop that reads the `Vec` it pushes
 // onto (its length grows as it runs), in the push or in a statement of its
-// own; an inner loop whose range reads a value the outer body changes, by
-// a method or through a `mut` binding; and a loop whose pattern binds the
-// name of the `Vec` again.
+// own; an inner loop whose range reads a value the outer body binds or
+// changes, by a method or through a `mut` binding; and a loop whose
+// pattern binds the name of the `Vec` again.
 #[tape]
 fn growing(#[tracked] x: &[f64]) -> f64 {
     let mut r = Vec::new();
@@ -32,6 +32,18 @@ fn ragged(#[tracked] x: &[f64], widths: &[usize]) -> f64 {
     let mut w = 0;
     for i in 0..widths.len() {
         w += widths[i];
+        for j in 0..w {
+            r.push(x[j] * x[i]);
+        }
+    }
+    r.iter().sum()
+}
+
+#[tape]
+fn rows_by_width(#[tracked] x: &[f64], widths: &[usize]) -> f64 {
+    let mut r = Vec::new();
+    for i in 0..widths.len() {
+        let w = widths[i];
         for j in 0..w {
             r.push(x[j] * x[i]);
         }

@@ -1,6 +1,6 @@
-//! What a loop's body does that decides whether its pushes are its
-//! iterations: whether it may leave early, and which names it binds or
-//! changes.
+//! What decides whether a loop's pushes are counted before it: whether
+//! its body may leave early, which names it binds, and which names of the
+//! function may change at all.
 
 use crate::names::idents_in;
 use quote::ToTokens;
@@ -88,62 +88,6 @@ fn has_question(tokens: &proc_macro2::TokenStream) -> bool {
         proc_macro2::TokenTree::Group(g) => has_question(&g.stream()),
         _ => false,
     })
-}
-
-/// The names a block binds (`let`s, patterns) or may change
-/// (assignments, `&mut`, methods that change their receiver, macros).
-pub(super) struct Changed(pub(super) HashSet<String>);
-
-impl Changed {
-    /// The left side of `=`: a place, or places destructured.
-    fn assignee(&mut self, left: &Expr) {
-        match left {
-            Expr::Tuple(t) => t.elems.iter().for_each(|e| self.assignee(e)),
-            Expr::Array(a) => a.elems.iter().for_each(|e| self.assignee(e)),
-            Expr::Paren(p) => self.assignee(&p.expr),
-            Expr::Path(_) | Expr::Index(_) | Expr::Field(_) | Expr::Unary(_) => self.place(left),
-            other => idents_in(other.to_token_stream(), &mut self.0),
-        }
-    }
-
-    fn place(&mut self, e: &Expr) {
-        if let Some(name) = crate::facts::places::root(e, crate::facts::places::Reach::Grouped) {
-            self.0.insert(name.to_string());
-        }
-    }
-}
-
-impl<'ast> Visit<'ast> for Changed {
-    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.0.insert(p.ident.to_string());
-        syn::visit::visit_pat_ident(self, p);
-    }
-    fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
-        self.assignee(&e.left);
-        syn::visit::visit_expr_assign(self, e);
-    }
-    fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
-        if crate::facts::syntax::is_compound(&e.op) {
-            self.place(&e.left);
-        }
-        syn::visit::visit_expr_binary(self, e);
-    }
-    fn visit_expr_reference(&mut self, e: &'ast syn::ExprReference) {
-        if e.mutability.is_some() {
-            self.place(&e.expr);
-        }
-        syn::visit::visit_expr_reference(self, e);
-    }
-    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        if crate::facts::places::mutates(&m.method.to_string(), m.args.len()) {
-            self.place(&m.receiver);
-        }
-        syn::visit::visit_expr_method_call(self, m);
-    }
-    fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        idents_in(m.tokens.clone(), &mut self.0);
-    }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 /// What the whole function says of its names: those that may change
