@@ -2661,7 +2661,7 @@ impl Gen {
         let k = format!("{h}k");
         // (the nest, the shadowed index and three pushes an iteration twice
         // as often: the edges of the count and of indexing by the loop)
-        let form = [0, 1, 2, 3, 4, 5, 2, 4, 5][self.pushes.below(9)];
+        let form = [0, 1, 2, 3, 4, 5, 2, 4, 5, 5][self.pushes.below(10)];
         let c = E::Lit((self.pushes.uniform(0.5, 1.5) * 100.0).round() / 100.0);
         // (a knob in every element: a `Vec` of constants pushed is not one
         // of the arrays Mica follows a borrowed slice to)
@@ -2692,12 +2692,7 @@ impl Gen {
         let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
         self.no_flow = false;
         if self.rng.chance(0.5) {
-            // (from the third stream: the programs that catch the other
-            // mutants stay as they were)
-            match is_vec {
-                true => out.push(self.vec_of_three(&h, e, later)),
-                false => out.push(S::LetFill(h.clone(), Some(e), is_vec, later)),
-            }
+            out.push(S::LetFill(h.clone(), Some(e), is_vec, later));
         } else {
             out.push(S::LetFill(h.clone(), None, is_vec, later));
             out.push(S::SetArr(h.clone(), Ix::Const(0), "=", e));
@@ -2715,6 +2710,15 @@ impl Gen {
             _ if read_first => 4,
             k => k,
         };
+        // `vec![e; 3]` now and then filled by `push` instead, but not
+        // before a renewal: a loop writing the array before it would keep
+        // the renewal's shortcuts from being taken, and the edges of their
+        // checks from being tried (`dep_zero`, `dep_before`)
+        if kind != 4 {
+            if let Some(S::LetFill(_, Some(e), true, later)) = out.first().cloned() {
+                out[0] = self.vec_of_three(&h, e, later);
+            }
+        }
         let (mut lo, mut hi) = match kind {
             0 => (1, 3),
             1 => (0, 2),
