@@ -1509,11 +1509,17 @@ impl Gen {
     /// the borrow may last to the block's end), read at once and later as
     /// any element reached through `.iter()`.
     fn elem_ref(&mut self, s: &mut Scope) -> Vec<S> {
+        let mut out = self.elem_ref_of(s);
+        // (after the statement it would have been, not in its place: the
+        // draws of the other streams, and the rest of the program, stay)
         if self.sorts.chance(0.4) {
-            if let Some(sorted) = self.sorted_reads(s) {
-                return sorted;
-            }
+            out.extend(self.sorted_reads(s).unwrap_or_default());
         }
+        out
+    }
+
+    /// [`Gen::elem_ref`]'s statement, without the sorted reads.
+    fn elem_ref_of(&mut self, s: &mut Scope) -> Vec<S> {
         let Some(w) = self.knob_array(s, |a| a.len >= 1) else {
             return Vec::new();
         };
@@ -1534,7 +1540,7 @@ impl Gen {
 
     /// A knob's elements read through their positions sorted by detached
     /// copies (`S::Sorted`), chosen from a stream of its own (no draw from
-    /// the others, no fresh name: the rest of the program stays as it was).
+    /// the others, no fresh name).
     fn sorted_reads(&mut self, s: &Scope) -> Option<Vec<S>> {
         let refs = |x: Src| matches!(x, Src::Ref | Src::SliceRef);
         let cands: Vec<&Arr> = s
@@ -2661,7 +2667,7 @@ impl Gen {
         let k = format!("{h}k");
         // (the nest, the shadowed index and three pushes an iteration twice
         // as often: the edges of the count and of indexing by the loop)
-        let form = [0, 1, 2, 3, 4, 5, 2, 4, 5, 5][self.pushes.below(10)];
+        let form = [0, 1, 2, 3, 4, 5, 2, 4, 5, 5, 2][self.pushes.below(11)];
         let c = E::Lit((self.pushes.uniform(0.5, 1.5) * 100.0).round() / 100.0);
         // (a knob in every element: a `Vec` of constants pushed is not one
         // of the arrays Mica follows a borrowed slice to)
