@@ -4,7 +4,7 @@
 //! `spellings.rs`), and wall 9.
 
 use crate::errors::Errors;
-use crate::parse;
+use crate::parse::{self, has_tracked};
 use crate::windows::{window_in, Unmark};
 use crate::{function_form, window_form};
 use proc_macro2::TokenStream;
@@ -132,8 +132,6 @@ fn function_of(
         window_form::expand(item, &args.outer, errors)
     }
 }
-
-pub use crate::parse::has_tracked;
 
 /// Wall 9: what kind of function `#[tape]` goes on.
 fn check_signature(item: &ItemFn, errors: &mut Errors) {

@@ -20,10 +20,10 @@
 //! `energy_backward` and the call adapter of `energy`, whose sweeps read
 //! `{ let x: f64 = x; x * x }` where the body calls `sq(x)`.
 
-use crate::dispatch::{function, has_tracked};
+use crate::dispatch::function;
 use crate::errors::Errors;
 use crate::helpers::Helpers;
-use crate::parse::{self, Args};
+use crate::parse::{self, has_tracked, Args};
 use crate::windows::window_in;
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -27,8 +27,7 @@ pub use real::Real;
 pub use tangents::{DirectionOf, Tangent, TangentOf};
 #[doc(hidden)]
 pub use tape::{
-    exact, room_each, room_times, trip, zip_back, Rewind, Run, StackBack, StackTape, TakenBack,
-    Writer,
+    room_each, room_times, trip, zip_back, Rewind, Run, StackBack, StackTape, TakenBack, Writer,
 };
 
 #[doc(hidden)]

@@ -31,19 +31,6 @@ pub fn trip<I: Iterator>(range: &I) -> usize {
     }
 }
 
-/// The items an iterator over arrays or ranges gives (a `for` loop's
-/// pushes, counted before it): its length where it tells it exactly, its
-/// items counted otherwise.
-#[doc(hidden)]
-#[inline(always)]
-pub fn exact<I: IntoIterator>(items: I) -> usize {
-    let items = items.into_iter();
-    match items.size_hint() {
-        (lo, Some(hi)) if lo == hi => lo,
-        _ => items.count(),
-    }
-}
-
 /// The iterations of a nest in one run of its outer loop over `range`,
 /// `per_run` being the iterations in one of its iterations: their product,
 /// without evaluating `per_run` if `range` is empty.

@@ -321,14 +321,14 @@ pub enum S {
     LetFill(String, Option<E>, bool, bool),
     SetArr(String, Ix, &'static str, E),
     /// a `Vec` of three filled by `push` from empty, its element reading
-    /// the loop's index `k` (`h` and `k`, as in `hk`; fields: the `Vec`, `k`, the element, the form,
-    /// and among the outputs as `LetFill`'s last flag): `Vec::new()` and
-    /// `for k in 0..3` (form 0), `Vec::with_capacity(3)` and `(0..3).rev()`
-    /// (1), `vec![]` and a triangle `for k_o in 0..2 { for k in k_o..2 {
-    /// … } }` (2), `Vec::new()` and `for (k, _) in (0..3).zip(0..3)` (3),
-    /// `for k in 0..3 { let k = 2 - k; … }` (4), three pushes in one
-    /// iteration, `for _ko in 0..1usize { let k = 0; h.push(…); let k = 1; … }`
-    /// (5)
+    /// the loop's index `k` (named `hk` after the `Vec` `h`). Fields: the
+    /// `Vec`, `k`, the element, the form, and among the outputs as
+    /// `LetFill`'s last flag. Forms: `Vec::new()` and `for k in 0..3usize`
+    /// (0), `Vec::with_capacity(3)` and `(0..3).rev()` (1), `vec![]` and a
+    /// triangle `for k_o in 0..2 { for k in k_o..2 { … } }` (2), `for (k, _)
+    /// in (0..3).zip(0..3)` (3), `for k in 0..3usize { let k = 2 - k; … }`
+    /// (4), three pushes in one iteration, `for _ko in 0..1usize { let k =
+    /// 0; h.push(…); let k = 1; … }` (5)
     Pushed(String, String, E, u8, bool),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
@@ -2654,10 +2654,9 @@ impl Gen {
         ]
     }
 
-    /// `let mut h = vec![e; 3];`, or now and then (from a stream of its
-    /// own: the programs that catch the other mutants stay as they were) a `Vec`
-    /// of three pushed from empty, its element `(k + c) · e`, `k` the loop's
-    /// index (`S::Pushed`).
+    /// `let mut h = vec![e; 3];`, or now and then a `Vec` of three pushed
+    /// from empty, its element `(k + c) · e`, `k` the loop's index
+    /// (`S::Pushed`).
     fn vec_of_three(&mut self, h: &str, e: E, later: bool) -> S {
         if !self.pushes.chance(0.75) {
             return S::LetFill(h.to_string(), Some(e), true, later);
@@ -5577,10 +5576,10 @@ impl R<'_> {
             }
             S::Sorted(w, len, m, c) => {
                 let (keys, order) = (format!("{w}_keys"), format!("{w}_order"));
-                let (key_ty, detached) = match (self.dual, self.generic) {
-                    (true, _) => (if self.f32 { "f32" } else { "f64" }, "v.v".to_string()),
-                    (false, true) => ("T", "mica::detach(*v)".to_string()),
-                    (false, false) => (self.t(), "mica::detach(*v)".to_string()),
+                // (the dual numbers' keys are their values)
+                let (key_ty, detached) = match self.dual {
+                    true => (if self.f32 { "f32" } else { "f64" }, "v.v"),
+                    false => (self.t(), "mica::detach(*v)"),
                 };
                 let (c, half) = (self.lit(*c).0, self.lit(0.5).0);
                 writeln!(o, "{pad}{{").unwrap();

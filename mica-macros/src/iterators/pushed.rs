@@ -4,7 +4,7 @@
 //! let mut r = Vec::new();
 //! for v in x.iter().rev() { r.push(w * v); }
 //! // is
-//! let __mica_pushes_1 = ::mica::__private::exact((0..x.len()).rev());
+//! let __mica_pushes_1: usize = ::mica::__private::trip(&((0..x.len()).rev()));
 //! let mut r = vec![0.0; __mica_pushes_1];
 //! let mut __mica_pushed_2 = 0usize;
 //! for v in x.iter().rev() { r[__mica_pushed_2] = w * v; __mica_pushed_2 += 1; }
@@ -30,7 +30,7 @@ use crate::names::{idents_in, mentions_ident};
 mod count;
 
 use body::{leaves, Binds, Names};
-use count::{count_of, is_range, strip};
+use count::{is_range, positions, strip};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
 use syn::visit::Visit;
@@ -336,7 +336,8 @@ fn plan(f: &syn::ExprForLoop, v: &str, names: &Names) -> Option<(Expr, Vec<Expr>
     if binds.0.iter().any(|(n, _)| n == v) {
         return None;
     }
-    let count = count_of(&f.expr, &names.arrays)?;
+    let shadow = positions(&f.expr, &names.arrays)?;
+    let count: Expr = syn::parse_quote!(::mica::__private::trip(&(#shadow)));
     let hits: Vec<&Stmt> = f
         .body
         .stmts
@@ -380,9 +381,8 @@ fn plan(f: &syn::ExprForLoop, v: &str, names: &Names) -> Option<(Expr, Vec<Expr>
     let reads_outer = outer.iter().any(|n| read.contains(n));
     let pat = &f.pat;
     let iterable = &f.expr;
-    let trips = Ident::new("__mica_trips", proc_macro2::Span::mixed_site());
     let count = if !reads_outer {
-        syn::parse_quote!(match #count { 0 => 0, #trips => #trips * (#per) })
+        syn::parse_quote!(::mica::__private::room_times(&(#shadow), || #per))
     } else if is_range(iterable) {
         syn::parse_quote!(::mica::__private::room_each(#iterable, |#pat| #per))
     } else {

@@ -1,29 +1,19 @@
-//! How many items a `for` loop's iterable gives, written as an expression
-//! that may be evaluated before the loop: it reads no element and has no
-//! effect.
+//! How many items a `for` loop's iterable gives, as an iterator of as
+//! many that may be evaluated before the loop: it reads no element and has
+//! no effect.
 
 use quote::format_ident;
 use std::collections::HashSet;
 use syn::Expr;
 
-/// The iterations of a `for` loop over `iterable`, as an expression that
-/// reads no element: a range (reversed, stepped) evaluated again, or an
-/// iterator over named arrays written over their positions instead
-/// ([`positions`]), whose length it is.
-pub(super) fn count_of(iterable: &Expr, arrays: &HashSet<String>) -> Option<Expr> {
-    if is_range(iterable) {
-        return Some(syn::parse_quote!(::mica::__private::trip(&(#iterable))));
-    }
-    let shadow = positions(iterable, arrays)?;
-    Some(syn::parse_quote!(::mica::__private::exact(#shadow)))
-}
-
-/// An iterator of as many items as `e` gives, over positions: a named
-/// array (`xs`, `&xs`, `xs.iter()`) is `0..xs.len()`, its chunks and
-/// windows `0..` their count; `zip`, `enumerate`, `rev`, `skip`, `take`
-/// and `step_by` are kept, `copied`, `cloned` and `map` left out (they
-/// keep the count). `None` for anything else.
-fn positions(e: &Expr, arrays: &HashSet<String>) -> Option<Expr> {
+/// An iterator of as many items as the iterable `e` gives, that reads no
+/// element and may be evaluated before the loop: a range (reversed,
+/// stepped) is itself; a named array (`xs`, `&xs`, `xs.iter()`) is
+/// `0..xs.len()`, its chunks and windows `0..` their count; `zip`,
+/// `enumerate`, `rev`, `skip`, `take` and `step_by` are kept, `copied`,
+/// `cloned` and `map` left out (they keep the count). `None` for anything
+/// else.
+pub(super) fn positions(e: &Expr, arrays: &HashSet<String>) -> Option<Expr> {
     if is_range(e) {
         return Some(e.clone());
     }
