@@ -921,3 +921,79 @@ fn found_by_a_helper_given_part_of_a_view() {
         mica::check::check_gradient_with(f32_, &at32, &g32, 2e-2).unwrap();
     }
 }
+
+/// A helper called in its own argument (`pick(pick(x, &c), &w)`): the
+/// inner body's names are renamed where the outer one's use them, and the
+/// arms' `None` was renamed with them, to a name that matches anything, so
+/// the `Some` arm never ran: the value was the `None` arm's, the slope
+/// zero, or the `get` refused (found by the random programs).
+macro_rules! nested_pick {
+    ($m:ident, $t:ty) => {
+        #[tape]
+        pub mod $m {
+            pub const FAR: usize = 7;
+
+            pub fn pick(x: $t, a: &[$t; 3], k: usize) -> $t {
+                let mut t = match a.get(k).copied() {
+                    None => 100.0,
+                    Some(r) => r * x,
+                };
+                match k {
+                    FAR => t += 50.0,
+                    _ => t += 0.25 * x,
+                }
+                match a.get(k + 2).copied() {
+                    Some(r) => t += r.tanh() * 0.1,
+                    None => t += 0.0,
+                }
+                t
+            }
+
+            pub fn f(#[tracked] x: $t, #[tracked] w: &[$t; 3]) -> $t {
+                let c = [1.0, 2.0, 3.0];
+                pick(pick(x, &c, 1), w, 0) + pick(pick(w[1], w, 2), &c, 0)
+            }
+        }
+    };
+}
+nested_pick!(nested_pick64, f64);
+nested_pick!(nested_pick32, f32);
+
+#[test]
+fn found_by_a_helper_called_in_its_own_argument() {
+    // plain Rust, as written
+    fn pick(x: f64, a: &[f64; 3], k: usize) -> f64 {
+        let mut t = match a.get(k).copied() {
+            None => 100.0,
+            Some(r) => r * x,
+        };
+        t += if k == 7 { 50.0 } else { 0.25 * x };
+        if let Some(r) = a.get(k + 2).copied() {
+            t += r.tanh() * 0.1;
+        }
+        t
+    }
+    let by_hand = |x: f64, w: &[f64; 3]| {
+        let c = [1.0, 2.0, 3.0];
+        pick(pick(x, &c, 1), w, 0) + pick(pick(w[1], w, 2), &c, 0)
+    };
+    for (x, w) in [(0.5, [0.3, -0.7, 1.1]), (-1.2, [0.9, 0.4, -0.2])] {
+        let (v, (gx, gw)) = nested_pick64::f_grad(x, &w);
+        assert!(
+            (v - by_hand(x, &w)).abs() < 1e-12,
+            "{v} vs {}",
+            by_hand(x, &w)
+        );
+        let at = [x, w[0], w[1], w[2]];
+        let g = [gx, gw[0], gw[1], gw[2]];
+        let f = |p: &[f64]| nested_pick64::f(p[0], &[p[1], p[2], p[3]]);
+        mica::check::check_gradient(f, &at, &g).unwrap();
+        let w32 = w.map(|a| a as f32);
+        let (v32, (gx32, gw32)) = nested_pick32::f_grad(x as f32, &w32);
+        assert!((v32 as f64 - v).abs() < 1e-4, "{v32} vs {v}");
+        let at32 = at.map(|a| a as f32);
+        let g32 = [gx32, gw32[0], gw32[1], gw32[2]];
+        let f32_ = |p: &[f32]| nested_pick32::f(p[0], &[p[1], p[2], p[3]]);
+        mica::check::check_gradient_with(f32_, &at32, &g32, 2e-2).unwrap();
+    }
+}

@@ -18,16 +18,69 @@ pub fn binds(pat: &Pat, name: &str) -> bool {
 }
 
 /// Every name bound anywhere in a function: parameters, `let`s, loop and
-/// closure patterns, arms.
+/// closure patterns, arms. In a pattern that may fail to match (an arm,
+/// `if let`, `while let`, `let … else`), a bare name that starts with a
+/// capital (`None`, `Empty`, `MAX`) is a variant or a constant the
+/// pattern compares with, not a binding: renamed, it would match
+/// anything.
 #[derive(Default)]
 pub struct Bound(pub HashSet<String>);
+
+impl Bound {
+    fn refutable(&mut self, pat: &Pat) {
+        Refutable(self).visit_pat(pat);
+    }
+}
 
 impl<'ast> Visit<'ast> for Bound {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
         self.0.insert(p.ident.to_string());
         syn::visit::visit_pat_ident(self, p);
     }
+    fn visit_arm(&mut self, a: &'ast syn::Arm) {
+        self.refutable(&a.pat);
+        if let Some((_, guard)) = &a.guard {
+            self.visit_expr(guard);
+        }
+        self.visit_expr(&a.body);
+    }
+    fn visit_expr_let(&mut self, l: &'ast syn::ExprLet) {
+        self.refutable(&l.pat);
+        self.visit_expr(&l.expr);
+    }
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        match &l.init {
+            Some(init) if init.diverge.is_some() => self.refutable(&l.pat),
+            _ => self.visit_pat(&l.pat),
+        }
+        if let Some(init) = &l.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, otherwise)) = &init.diverge {
+                self.visit_expr(otherwise);
+            }
+        }
+    }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The names a pattern that may fail to match binds.
+struct Refutable<'a>(&'a mut Bound);
+
+impl<'ast> Visit<'ast> for Refutable<'_> {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        let compared = p.by_ref.is_none()
+            && p.mutability.is_none()
+            && p.subpat.is_none()
+            && p.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase());
+        if !compared {
+            self.0 .0.insert(p.ident.to_string());
+        }
+        syn::visit::visit_pat_ident(self, p);
+    }
+    // a range's or a literal's expressions bind nothing
+    fn visit_expr(&mut self, _: &'ast Expr) {}
 }
 
 /// Renames bindings and their uses, uniformly: every occurrence of a
