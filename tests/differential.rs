@@ -1318,6 +1318,20 @@ fn the_generator_writes_views_and_chunk_loops() {
             "a Vec filled by push under a shadowed index",
             with_line(&|l| l.contains(".push(") && l.contains(" = 2 - ")),
         ),
+        (
+            "a Vec of zeros filled by push, then written",
+            with_line(&|l| l.starts_with("for _ in 0..3 {") && l.contains(".push(")),
+        ),
+        (
+            "a Vec filled by push with no knob in its elements",
+            // (a knob is added times 0.25, in every dialect)
+            with_line(&|l| {
+                l.starts_with("for ")
+                    && !l.starts_with("for _ in")
+                    && l.contains(".push(")
+                    && !l.contains("0.25")
+            }),
+        ),
     ] {
         println!("{what}: in {n} of 300 programs");
         assert!(n >= 3, "{what}: in {n} of 300 programs");

@@ -1,15 +1,17 @@
-//! `Vec`s of recorded values filled by `push`, as first programs fill
-//! them: residuals pushed in an index loop into `Vec::with_capacity`, a
-//! zip's products pushed into `Vec::new()`, a triangle of products pushed
-//! by a nested loop into `vec![]`, a slice's scaled elements pushed by
-//! `for &v in y`, an index loop whose index is shadowed before the push,
-//! a value per chunk pushed after a branch and a scan pushed over
-//! `enumerate`, two pushes an iteration of an index loop, a grid over a
-//! bound named `n`, powers by `powi` over an unsuffixed range, a capacity
-//! with an effect, and a generic function pushing into a `Vec<T>`. Each
-//! against the plain twin and the primal's value, all but the generic one
-//! against central finite differences and in forward mode, seven against
-//! slopes by hand, in `f64` and `f32`.
+//! `Vec`s filled by `push`, as first programs fill them: residuals pushed
+//! in an index loop into `Vec::with_capacity`, a zip's products pushed into
+//! `Vec::new()`, a triangle of products pushed by a nested loop into
+//! `vec![]`, a slice's scaled elements pushed by `for &v in y`, an index
+//! loop whose index is shadowed before the push, a value per chunk pushed
+//! after a branch and a scan pushed over `enumerate`, two pushes an
+//! iteration of an index loop, a grid over a bound named `n`, powers by
+//! `powi` over an unsuffixed range, a capacity with an effect, zeros pushed
+//! and then added into, constants pushed and lent where a recorded `Vec`
+//! is lent later, data and a scale pushed and then added into, and a
+//! generic function pushing into a `Vec<T>`. Each against the plain twin
+//! and the primal's value, all but the generic one against central finite
+//! differences and in forward mode, nine against slopes by hand, in `f64`
+//! and `f32`.
 #![deny(warnings)]
 
 mod fd;
@@ -153,6 +155,52 @@ macro_rules! programs {
                 s / v.len() as $t + powers[2] * 0.5 + powers[1]
             }
 
+            /// Zeros pushed, then sums written into them (`acc[r] = Σ xᵢ² /
+            /// (r + 1)`), with weights `1 / (r + 1)` pushed as constants
+            /// and lent before a loop that lends `acc` in their place:
+            /// `s = w₀ acc₀ + Σ_{r ≥ 1} accᵣ²`.
+            #[tape(tangent$(, $mode)?)]
+            pub fn accumulated(#[tracked] x: &[$t], rows: usize) -> $t {
+                let mut acc = Vec::with_capacity(rows);
+                for _ in 0..rows {
+                    acc.push(0.0);
+                }
+                let mut weights = Vec::new();
+                for r in 0..rows {
+                    weights.push(1.0 / (r as $t + 1.0));
+                }
+                for r in 0..rows {
+                    for i in 0..x.len() {
+                        acc[r] += x[i] * x[i] * weights[r];
+                    }
+                }
+                let mut s = 0.0;
+                let mut by: &[$t] = &weights;
+                for r in 0..rows {
+                    s += by[r] * acc[r];
+                    by = &acc;
+                }
+                s
+            }
+
+            /// The data copied by push and a scale pushed three times,
+            /// then the knobs' squares added in: `Σ (dᵢ + c xᵢ²)²`.
+            #[tape(tangent$(, $mode)?)]
+            pub fn offsets(#[tracked] x: &[$t], data: &[$t], scale: $t) -> $t {
+                let mut acc = Vec::new();
+                for i in 0..x.len() {
+                    acc.push(data[i]);
+                }
+                let mut by = Vec::with_capacity(x.len());
+                for _ in x.iter() {
+                    by.push(scale);
+                }
+                for i in 0..x.len() {
+                    acc[i] += x[i] * x[i] * by[i];
+                }
+                acc.iter().map(|a| a * a).sum()
+            }
+
             /// `Σ xᵢ³`, in every float type.
             #[tape$(($mode))?]
             pub fn cubes<T: mica::Real>(#[tracked] x: &[T]) -> T {
@@ -282,6 +330,34 @@ macro_rules! check_all {
                 fd::close("grid tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
             }
 
+            for rows in [1, 3] {
+                let (value, g) = accumulated_grad(&x, rows);
+                assert_eq!(value, accumulated(&x, rows), "accumulated: the value");
+                // s = S + c S², S = Σ xᵢ², c = Σ_{r=1}^{rows-1} 1 / (r + 1)²
+                let c: $t = (1..rows).map(|r| 1.0 / ((r + 1) * (r + 1)) as $t).sum();
+                let total: $t = x.iter().map(|v| v * v).sum();
+                let by_hand: Vec<$t> = x
+                    .iter()
+                    .map(|v| 2.0 * v * (1.0 + 2.0 * c * total))
+                    .collect();
+                same(&g, &by_hand, "accumulated by hand");
+                same(&g, &$q::accumulated_grad(&x, rows).1, "accumulated");
+                agree("accumulated", &|v| accumulated(v, rows), &x, &g);
+                let (_, along) = accumulated_tangent(&x, rows, &[1.0, -1.0, 0.5]);
+                fd::close("accumulated tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+            }
+
+            let (value, g) = offsets_grad(&x, &y, w);
+            assert_eq!(value, offsets(&x, &y, w), "offsets: the value");
+            let by_hand: Vec<$t> = (0..3)
+                .map(|i| 2.0 * (y[i] + w * x[i] * x[i]) * 2.0 * w * x[i])
+                .collect();
+            same(&g, &by_hand, "offsets by hand");
+            same(&g, &$q::offsets_grad(&x, &y, w).1, "offsets");
+            agree("offsets", &|v| offsets(v, &y, w), &x, &g);
+            let (_, along) = offsets_tangent(&x, &y, w, &[1.0, -1.0, 0.5]);
+            fd::close("offsets tangent", along, g[0] - g[1] + 0.5 * g[2], $rel);
+
             let (value, g) = cubes_grad(&x);
             assert_eq!(value, cubes(&x), "cubes: the value");
             let by_hand: Vec<$t> = x.iter().map(|v| 3.0 * v * v).collect();
@@ -291,6 +367,9 @@ macro_rules! check_all {
         // nothing pushed: an empty `Vec`, no slope
         let (value, g) = scaled_grad(0.5, &[]);
         assert_eq!((value, g), (0.0, 0.0), "scaled of nothing");
+        let (value, g) = accumulated_grad(&[0.5, 0.25, -2.0], 0);
+        assert_eq!(value, 0.0, "accumulated of no rows");
+        assert_eq!(g, vec![0.0; 3], "accumulated of no rows: no slope");
         let (value, g) = triangle_grad(&[], true);
         assert_eq!(value, 0.0, "triangle of nothing");
         assert!(g.is_empty(), "triangle of nothing: no slopes");

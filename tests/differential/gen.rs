@@ -328,7 +328,8 @@ pub enum S {
     /// triangle `for k_o in 0..2 { for k in k_o..2 { … } }` (2), `for (k, _)
     /// in (0..3).zip(0..3)` (3), `for k in 0..3usize { let k = 2 - k; … }`
     /// (4), three pushes in one iteration, `for _ko in 0..1usize { let k =
-    /// 0; h.push(…); let k = 1; … }` (5)
+    /// 0; h.push(…); let k = 1; … }` (5), zeros pushed by `for _ in 0..3`
+    /// (6, `k` is `_`)
     Pushed(String, String, E, u8, bool),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
@@ -2668,9 +2669,13 @@ impl Gen {
         // as often: the edges of the count and of indexing by the loop)
         let form = [0, 1, 2, 3, 4, 5, 2, 4, 5, 5, 2][self.pushes.below(11)];
         let c = E::Lit((self.pushes.uniform(0.5, 1.5) * 100.0).round() / 100.0);
-        // (a knob in every element: a `Vec` of constants pushed is not one
-        // of the arrays Mica follows a borrowed slice to)
-        let e = with_knob(e, &self.knobs);
+        // (a knob in most elements; a `Vec` of constants pushed, lent
+        // where a recorded array is later, in the others)
+        let e = if self.pushes.chance(0.7) {
+            with_knob(e, &self.knobs)
+        } else {
+            e
+        };
         let ek = E::Bin('*', b(E::Bin('+', b(E::IdxF(k.clone())), b(c))), b(e));
         S::Pushed(h.to_string(), k, ek, form, later)
     }
@@ -2720,8 +2725,15 @@ impl Gen {
         // the renewal's shortcuts from being taken, and the edges of their
         // checks from being tried (`dep_zero`, `dep_before`)
         if kind != 4 {
-            if let Some(S::LetFill(_, Some(e), true, later)) = out.first().cloned() {
-                out[0] = self.vec_of_three(&h, e, later);
+            match out.first().cloned() {
+                Some(S::LetFill(_, Some(e), true, later)) => {
+                    out[0] = self.vec_of_three(&h, e, later);
+                }
+                // zeros pushed, then a recorded first element written
+                Some(S::LetFill(_, None, true, later)) if self.pushes.chance(0.5) => {
+                    out[0] = S::Pushed(h.clone(), "_".to_string(), E::Lit(0.0), 6, later);
+                }
+                _ => {}
             }
         }
         let (mut lo, mut hi) = match kind {
@@ -5493,6 +5505,7 @@ impl R<'_> {
                         format!("for {k}_o in 0..2 {{ for {k} in {k}_o..2 {{"),
                     ),
                     3 => ("Vec::new()", format!("for ({k}, _) in (0..3).zip(0..3) {{")),
+                    6 => ("Vec::with_capacity(3)", "for _ in 0..3 {".to_string()),
                     // the index shadowed before the push: it no longer
                     // counts the pushes
                     _ => (

@@ -28,9 +28,11 @@ mod body;
 
 use crate::names::{idents_in, mentions_ident};
 mod count;
+mod floats;
 
-use body::{leaves, Binds, Names};
+use body::{is_float_param, is_std_float, leaves, ungroup, Binds, Names};
 use count::{is_range, positions, strip};
+use floats::{float_by_form, not_a_float};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
 use syn::visit::Visit;
@@ -48,7 +50,7 @@ pub(super) fn rewrite(
     next: &mut usize,
     windows_only: bool,
 ) -> bool {
-    let names = Names::of(&item.sig, &item.block);
+    let names = Names::of(&item.sig, &item.block, floats);
     let block = &mut item.block;
     let mut pass = Pushes {
         active,
@@ -168,13 +170,20 @@ impl Pushes<'_> {
             return None;
         };
         let (count, values) = plan(f, &name, self.names)?;
-        if !values.iter().any(|v| self.mentions_active(v)) {
-            return None;
-        }
         // (`Vec<_>` is typed by its elements, as no annotation is)
         let named = ty
             .as_ref()
             .filter(|t| !matches!(ungroup(t), syn::Type::Infer(_)));
+        // recorded values, or floats a recorded value may later be
+        // written among or the `Vec` lent where a recorded array is (`acc
+        // .push(0.0)`, then `acc[i] += w[i] * x`): an array Mica knows
+        let floats = named.is_some_and(|t| is_std_float(t) || is_float_param(t, self.floats))
+            || values
+                .iter()
+                .all(|v| float_by_form(v, self.floats, self.names));
+        if !floats && !values.iter().any(|v| self.mentions_active(v)) {
+            return None;
+        }
         let zero: Expr = match (named, self.floats) {
             (Some(t), _) if is_float_param(t, self.floats) => crate::generics::zero(t),
             (Some(t), _) if !is_std_float(t) => return None,
@@ -206,31 +215,6 @@ impl Pushes<'_> {
         let mut names = HashSet::new();
         idents_in(e.to_token_stream(), &mut names);
         names.iter().any(|n| self.active.contains(n))
-    }
-}
-
-/// A value that is no float by its form: an array, tuple or struct, a
-/// test, text, a reference, `Some`/`Ok`/`Err`, a macro's value.
-fn not_a_float(v: &Expr) -> bool {
-    use syn::BinOp::*;
-    match strip(v) {
-        Expr::Array(_) | Expr::Tuple(_) | Expr::Repeat(_) | Expr::Struct(_) => true,
-        Expr::Reference(_) | Expr::Macro(_) | Expr::Range(_) | Expr::Closure(_) => true,
-        Expr::Lit(l) => !matches!(l.lit, syn::Lit::Float(_) | syn::Lit::Int(_)),
-        Expr::Unary(u) => matches!(u.op, syn::UnOp::Not(_)),
-        Expr::Binary(b) => matches!(
-            b.op,
-            Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_) | And(_) | Or(_)
-        ),
-        Expr::Call(c) => {
-            matches!(&*c.func, Expr::Path(p) if ["Some", "Ok", "Err"].iter().any(|w| p.path.is_ident(w)))
-        }
-        Expr::MethodCall(m) => {
-            let method = m.method.to_string();
-            method.starts_with("is_")
-                || method.starts_with("to_") && method != "to_radians" && method != "to_degrees"
-        }
-        _ => false,
     }
 }
 
@@ -290,23 +274,6 @@ fn vec_element(ty: &syn::Type) -> Option<syn::Type> {
     match a.args.first() {
         Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => Some(t.clone()),
         _ => None,
-    }
-}
-
-fn is_std_float(t: &syn::Type) -> bool {
-    matches!(ungroup(t), syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))
-}
-
-fn is_float_param(t: &syn::Type, floats: &[Ident]) -> bool {
-    matches!(ungroup(t), syn::Type::Path(p) if floats.iter().any(|f| p.path.is_ident(f)))
-}
-
-/// A type without the invisible group a macro's `$t` stands in.
-fn ungroup(t: &syn::Type) -> &syn::Type {
-    match t {
-        syn::Type::Group(g) => ungroup(&g.elem),
-        syn::Type::Paren(p) => ungroup(&p.elem),
-        _ => t,
     }
 }
 

@@ -3,6 +3,7 @@
 //! function may change at all.
 
 use crate::names::idents_in;
+use proc_macro2::Ident;
 use quote::ToTokens;
 use std::collections::HashSet;
 use syn::visit::Visit;
@@ -96,31 +97,66 @@ fn has_question(tokens: &proc_macro2::TokenStream) -> bool {
 /// parameters, `let`s of `vec![…]`, an array literal, a `to_vec()` or a
 /// `Vec::…` constructor),
 /// whose `len()` is what iterating them gives.
+/// And the names bound once, by a parameter or a `let` whose written type
+/// is a float (`f64`, `f32`, a float type parameter) or an array of floats.
 #[derive(Default)]
 pub(super) struct Names {
     pub(super) mutable: HashSet<String>,
     pub(super) arrays: HashSet<String>,
     others: HashSet<String>,
+    pub(super) floats: HashSet<String>,
+    pub(super) float_arrays: HashSet<String>,
+    times: std::collections::HashMap<String, usize>,
+    float_params: Vec<syn::Ident>,
 }
 
 impl Names {
-    pub(super) fn of(sig: &syn::Signature, block: &Block) -> Self {
-        let mut names = Names::default();
+    pub(super) fn of(sig: &syn::Signature, block: &Block, floats: &[syn::Ident]) -> Self {
+        let mut names = Names {
+            float_params: floats.to_vec(),
+            ..Names::default()
+        };
         for input in &sig.inputs {
             if let syn::FnArg::Typed(t) = input {
                 let mutable = matches!(&*t.ty, syn::Type::Reference(r) if r.mutability.is_some());
                 names.bind(&t.pat, mutable, array_type(&t.ty));
+                names.typed(&t.pat, &t.ty);
             }
         }
         names.visit_block(block);
         names.arrays.retain(|n| !names.others.contains(n));
+        let once = |n: &String| names.times.get(n) == Some(&1);
+        let floats: HashSet<String> = names.floats.iter().filter(|n| once(n)).cloned().collect();
+        let arrays: HashSet<String> = names
+            .float_arrays
+            .iter()
+            .filter(|n| once(n))
+            .cloned()
+            .collect();
+        (names.floats, names.float_arrays) = (floats, arrays);
         names
+    }
+
+    /// `x: f64`, `w: &[f64]`: a float, an array of floats.
+    fn typed(&mut self, pat: &syn::Pat, ty: &syn::Type) {
+        let syn::Pat::Ident(p) = pat else { return };
+        if p.subpat.is_some() || p.by_ref.is_some() {
+            return;
+        }
+        let float = |t: &syn::Type| is_std_float(t) || is_float_param(t, &self.float_params);
+        let name = p.ident.to_string();
+        if float(ty) {
+            self.floats.insert(name);
+        } else if element_type(ty).is_some_and(float) {
+            self.float_arrays.insert(name);
+        }
     }
 
     fn bind(&mut self, pat: &syn::Pat, mutable: bool, array: bool) {
         let mut binds = Binds::default();
         binds.visit_pat(pat);
         for (name, marked) in binds.0 {
+            *self.times.entry(name.clone()).or_default() += 1;
             if mutable || marked {
                 self.mutable.insert(name.clone());
             }
@@ -140,7 +176,10 @@ impl<'ast> Visit<'ast> for Names {
             tokens.contains("& mut")
         });
         let typed = match &l.pat {
-            syn::Pat::Type(t) => array_type(&t.ty),
+            syn::Pat::Type(t) => {
+                self.typed(&t.pat, &t.ty);
+                array_type(&t.ty)
+            }
             _ => false,
         };
         let made = init.is_some_and(|e| match e {
@@ -180,6 +219,29 @@ fn array_type(ty: &syn::Type) -> bool {
     }
 }
 
+/// `T` of `&[T]`, `[T; N]`, `Vec<T>` and their borrows.
+fn element_type(ty: &syn::Type) -> Option<&syn::Type> {
+    match ty {
+        syn::Type::Reference(r) => element_type(&r.elem),
+        syn::Type::Group(g) => element_type(&g.elem),
+        syn::Type::Slice(s) => Some(&s.elem),
+        syn::Type::Array(a) => Some(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+                return None;
+            };
+            match a.args.first() {
+                Some(syn::GenericArgument::Type(t)) if last.ident == "Vec" && a.args.len() == 1 => {
+                    Some(t)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// The names a pattern (or a block's patterns) binds, each with whether it
 /// is bound `mut` or `ref mut`.
 #[derive(Default)]
@@ -191,4 +253,23 @@ impl<'ast> Visit<'ast> for Binds {
         syn::visit::visit_pat_ident(self, p);
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// `f64`, `f32`.
+pub(super) fn is_std_float(t: &syn::Type) -> bool {
+    matches!(ungroup(t), syn::Type::Path(p) if p.path.is_ident("f64") || p.path.is_ident("f32"))
+}
+
+/// One of the function's float type parameters.
+pub(super) fn is_float_param(t: &syn::Type, floats: &[Ident]) -> bool {
+    matches!(ungroup(t), syn::Type::Path(p) if floats.iter().any(|f| p.path.is_ident(f)))
+}
+
+/// A type without the invisible group a macro's `$t` stands in.
+pub(super) fn ungroup(t: &syn::Type) -> &syn::Type {
+    match t {
+        syn::Type::Group(g) => ungroup(&g.elem),
+        syn::Type::Paren(p) => ungroup(&p.elem),
+        _ => t,
+    }
 }
