@@ -1071,6 +1071,47 @@ fn regression_helper_parameter_named_as_the_tracked_one() {
     assert_eq!(g, 1.0, "d/dx0 of a constant plus x0");
 }
 
+/// A helper's borrow renewed in a loop from a `Vec` of constants filled by
+/// push to a recorded `Vec` (seed 892178097, program 198).
+#[mica::tape]
+pub mod lent_pushed {
+    pub fn u(v0: [f64; 3], x1: f64, mut x3: f64) -> f64 {
+        let mut h8 = Vec::with_capacity(3);
+        for k in (0..3).rev() {
+            h8.push(((k as f64) + 0.76) * (-0.51 + v0[0] * 0.25));
+        }
+        let h7 = vec![x1.tanh() + v0[0] * 0.25; 3];
+        let mut h5: &[f64] = &h8;
+        for _ in 0..2 {
+            x3 += h5[1].tanh() * 0.1;
+            h5 = &h7;
+            x3 += h5[0].tanh() * 0.1;
+        }
+        x3 + h5[1].tanh() * 0.1
+    }
+    pub fn f(w_in: &[f64; 2]) -> (f64, Vec<f64>) {
+        #[tracked]
+        let w: [f64; 2] = *w_in;
+        tape! {
+            let h = [0.0_f64; 3];
+            let out = u(h, w[1], 0.85) * w[0];
+        }
+        backward!(out);
+        (out, gradient!(w).to_vec())
+    }
+}
+
+#[test]
+fn regression_helper_lends_a_pushed_vec_of_constants() {
+    // Expected: compiles, the slopes finite differences give. Was: "`h5`
+    // holds a recorded array after an iteration of this loop, but where
+    // it is bound its value is no array Mica knows".
+    for at in [[0.5, 0.3], [-1.2, 0.8]] {
+        let (_, g) = lent_pushed::f(&at);
+        mica::check::check_gradient(|p: &[f64]| lent_pushed::f(&[p[0], p[1]]).0, &at, &g).unwrap();
+    }
+}
+
 /// The generator writes views, loops over chunks and windows, and loops
 /// over `iter_mut`, each in some of a run's programs (with `enumerate`, and a view's chunk of a
 /// length that varies), so the differential run checks them.
