@@ -2754,6 +2754,9 @@ impl Gen {
             e = E::Bin('+', b(e), b(E::M1("tanh", b(E::Var(sum.clone())))));
         }
         let mut reads = vec![here.clone(), E::Index(h.clone(), Ix::Const(0))];
+        // (over a named bound where the loop may be fused: a literal short
+        // range is written out, and is then no loop to fuse)
+        let mut named = read_first;
         match kind {
             0 => {
                 // a flow dependence: `h[i] = f(h[i - 1] * e) + c`, now and
@@ -2883,7 +2886,9 @@ impl Gen {
                 } else if edge == 7 {
                     // added into over the whole array by a loop after the
                     // renewal of `1..3`: `h[0]`, which the renewal leaves,
-                    // takes the sum on to the next iteration
+                    // takes the sum on to the next iteration (a loop that
+                    // would be fused if `h` were renewed whole)
+                    named = true;
                     let k = self.name("jz");
                     let term = E::Bin('*', b(e), b(E::Lit(0.5)));
                     body.push(S::For(
@@ -2926,9 +2931,7 @@ impl Gen {
             let (e, _) = fit(self.expr(&inner, 1), 1.0);
             body.push(S::Regrow(h.clone(), i.clone(), e));
         }
-        // (with `read_first`, over a named bound: a literal short range
-        // is written out, and is then no loop to fuse)
-        let range = match read_first {
+        let range = match named {
             true => For::Named(i, lo, hi),
             false => For::Span(i, lo, hi),
         };
