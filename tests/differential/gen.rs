@@ -2407,7 +2407,11 @@ impl Gen {
                     // renewal, passed into it, which only a fused loop
                     // shows: drawn from the second stream)
                     let read_first = self.rare.chance(0.35);
-                    out.extend(self.passing_loop(&mut s, false, read_first))
+                    // (and some of the others the edge of a renewal of
+                    // `1..3` added into after it, `h[0]` carried on, read
+                    // by the sum through `sin`: only a fused loop shows it)
+                    let adds_after = !read_first && self.rare.chance(0.3);
+                    out.extend(self.passing_loop(&mut s, false, read_first, adds_after))
                 }
             }
             return out;
@@ -2418,12 +2422,12 @@ impl Gen {
         let passing = self.rng.chance(0.35);
         let first = self.rng.chance(0.5);
         if passing && first {
-            out.extend(self.passing_loop(&mut s, true, false));
+            out.extend(self.passing_loop(&mut s, true, false, false));
         }
         let n = 3 + self.rng.below(6);
         out.extend(self.block(&mut s, 0, n));
         if passing && !first {
-            out.extend(self.passing_loop(&mut s, false, false));
+            out.extend(self.passing_loop(&mut s, false, false, false));
         }
         // a loop that writes one element of a local array in every
         // iteration, read after it: only the last write's value survives,
@@ -2690,7 +2694,13 @@ impl Gen {
     /// the program's value reads its first element. With `read_first`, the
     /// loop runs over a named bound and its body reads the array's first
     /// element before an inner loop renews the array from that value.
-    fn passing_loop(&mut self, s: &mut Scope, later: bool, read_first: bool) -> Vec<S> {
+    fn passing_loop(
+        &mut self,
+        s: &mut Scope,
+        later: bool,
+        read_first: bool,
+        adds_after: bool,
+    ) -> Vec<S> {
         let h = self.name("h");
         let sum = self.name("t");
         let i = self.name("i");
@@ -2717,14 +2727,14 @@ impl Gen {
         inner.in_loop += 1;
         inner.muts.clear();
         let kind = match self.rng.below(7) {
-            _ if read_first => 4,
+            _ if read_first || adds_after => 4,
             k => k,
         };
         // `vec![e; 3]` now and then filled by `push` instead, but not
-        // before a renewal: a loop writing the array before it would keep
-        // the renewal's shortcuts from being taken, and the edges of their
-        // checks from being tried (`dep_zero`, `dep_before`)
-        if kind != 4 {
+        // before a renewal (kinds 4 to 6): a loop writing the array before
+        // it would keep the renewal's shortcuts from being taken, and the
+        // edges of their checks from being tried (`dep_zero`, `dep_before`)
+        if kind < 4 {
             match out.first().cloned() {
                 Some(S::LetFill(_, Some(e), true, later)) => {
                     out[0] = self.vec_of_three(&h, e, later);
@@ -2830,6 +2840,7 @@ impl Gen {
                 // after it reads its sum but the program's value)
                 let edge = match self.rng.below(8) {
                     _ if read_first => 1,
+                    _ if adds_after => 7,
                     _ if !later && self.rng.chance(0.2) => 7,
                     e => e,
                 };
@@ -2920,6 +2931,7 @@ impl Gen {
         }
         let r = reads[self.rng.below(reads.len())].clone();
         let term = match self.rng.below(3) {
+            _ if adds_after => E::M1("sin", b(E::Index(h.clone(), Ix::Const(0)))),
             0 => r,
             1 => E::Bin('*', b(r.clone()), b(r)),
             _ => E::M1("sin", b(r)),
