@@ -1383,6 +1383,22 @@ fn the_generator_writes_views_and_chunk_loops() {
     let what = "a renewal that leaves an element a later loop adds into";
     println!("{what}: in {added_after} of 300 programs");
     assert!(added_after >= 5, "{what}: in {added_after} of 300 programs");
+    // rarer: the same renewal in a loop that would be fused if the renewal
+    // were whole, its sum reading `h[0]` through `sin` (the edge of the
+    // check that a renewal starts at 0)
+    let fused_after = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| l.trim_start().starts_with("for jz"))
+                && t.lines().any(|l| {
+                    let l = l.trim_start();
+                    l.starts_with('t') && l.contains(" += h") && l.ends_with("[0].sin();")
+                })
+        })
+        .count();
+    let what = "a renewal added into after it, its sum reading the element it leaves";
+    println!("{what}: in {fused_after} of 300 programs");
+    assert!(fused_after >= 3, "{what}: in {fused_after} of 300 programs");
     // rarer: a program that is one loop, fused, whose body reads `h[0]`
     // and passes it into the inner loop renewing `h` (`let tf = h[0];`)
     let read_first = count("let tf");

@@ -2759,7 +2759,9 @@ impl Gen {
         let here = E::Index(h.clone(), Ix::Var(i.clone(), false));
         let mut body = Vec::new();
         let (mut e, _) = fit(self.expr(&inner, 1), 1.0);
-        if self.rng.chance(0.2) {
+        // (not with `adds_after`: a sum read inside keeps the loop from
+        // being fused)
+        if self.rng.chance(0.2) && !adds_after {
             // the running sum, read inside the loop
             e = E::Bin('+', b(e), b(E::M1("tanh", b(E::Var(sum.clone())))));
         }
