@@ -1360,6 +1360,14 @@ fn the_generator_writes_views_and_chunk_loops() {
             with_line(&|l| l.contains(".push(") && l.contains(" = 2 - ")),
         ),
         (
+            "an Option made and tested by match in place",
+            with_line(&|l| l.contains("_o) } else { None } } { Some(")),
+        ),
+        (
+            "an Option made and tested by if let in place",
+            count("if let Some(g"),
+        ),
+        (
             "a Vec of zeros filled by push, then written",
             with_line(&|l| l.starts_with("for _ in 0..3 {") && l.contains(".push(")),
         ),

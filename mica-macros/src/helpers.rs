@@ -430,11 +430,26 @@ impl Inline<'_> {
         }
         lets.extend(stmts);
         if returns.0 {
-            let label = self.helpers.fresh_label();
+            let mut label = self.helpers.fresh_label();
+            // (at the call, with the label's own hygiene: a message about
+            // the value points there)
+            label.set_span(label.span().located_at(at.span()));
             let floats = crate::generics::float_params(&helper.sig.generics);
-            return Ok(leave::early(&helper.sig.output, lets, label, &floats));
+            let mut early = leave::early(&helper.sig.output, lets, label, &floats);
+            match &mut early {
+                Expr::Loop(l) => {
+                    l.loop_token.span = at.span();
+                    l.body.brace_token = syn::token::Brace(at.span());
+                }
+                Expr::Block(b) => b.block.brace_token = syn::token::Brace(at.span()),
+                _ => {}
+            }
+            return Ok(early);
         }
-        Ok(syn::parse_quote!({ #(#lets)* }))
+        // (the braces at the call: a message about the value points there)
+        let mut block: syn::ExprBlock = syn::parse_quote!({ #(#lets)* });
+        block.block.brace_token = syn::token::Brace(at.span());
+        Ok(Expr::Block(block))
     }
 }
 

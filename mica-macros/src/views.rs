@@ -33,6 +33,7 @@ use syn::{Expr, Pat, Stmt};
 
 mod chunks;
 mod elements;
+mod optional;
 mod places;
 mod tested;
 

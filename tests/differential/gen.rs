@@ -108,6 +108,10 @@ pub enum E {
     /// `match x { g if g > c => a, g => b }` (`_ =>` where `b` does not
     /// read `g`): a `match` on a value by a guard, `a` and `b` read `g`
     Guard(String, Box<E>, f64, Box<E>, Box<E>),
+    /// `match { let g_o = x; if g_o > c { Some(g_o) } else { None } } {
+    /// Some(g) => a, None => b }`, or with the flag `if let Some(g) = … { a
+    /// } else { b }`: an `Option` made and tested in place, `a` reading `g`
+    Opt(String, Box<E>, f64, Box<E>, Box<E>, bool),
     Match(Vec<E>),
     /// `{ let u = a; let u = u.sin() * 0.5 + b; u }`
     Shadow(String, Box<E>, Box<E>),
@@ -587,6 +591,8 @@ struct Gen {
     pushes: Rng,
     /// a fifth, for the reads in sorted order (`sorted_reads`)
     sorts: Rng,
+    /// a sixth, for the `Option`s made and tested in place (`E::Opt`)
+    options: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -930,8 +936,15 @@ impl Gen {
                 let mut inner = s.clone();
                 inner.scalars.push((g.clone(), bx));
                 let (a, ba) = self.expr(&inner, d);
-                let (o, bo) = self.expr(&inner, d);
+                // (now and then an `Option` made in place instead, its
+                // `None` arm not reading `g`: from a stream of its own)
+                let opt = self.options.chance(0.3);
+                let (o, bo) = self.expr(if opt { s } else { &inner }, d);
                 let c = self.rng.lit(-0.5, 0.5);
+                if opt {
+                    let by_if = self.options.chance(0.5);
+                    return (E::Opt(g, b(x), c, b(a), b(o), by_if), ba.max(bo));
+                }
                 (E::Guard(g, b(x), c, b(a), b(o)), ba.max(bo))
             }
             13 => {
@@ -4346,6 +4359,7 @@ pub fn generate(seed: u64) -> Program {
         steps: Rng::new(seed ^ 0x2545_f491_4f6c_dd1d),
         pushes: Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15),
         sorts: Rng::new(seed ^ 0xc2b2_ae3d_27d4_eb4f),
+        options: Rng::new(seed ^ 0x1656_67b1_9e37_79f9),
         fresh: 0,
         window,
         helper,
@@ -4485,7 +4499,7 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
             refs_e(x, r);
             refs_e(y, r);
         }
-        E::Guard(_, x, _, a, o) => {
+        E::Guard(_, x, _, a, o) | E::Opt(_, x, _, a, o, _) => {
             refs_e(x, r);
             refs_e(a, r);
             refs_e(o, r);
@@ -5045,6 +5059,34 @@ impl R<'_> {
                 ),
                 false,
             ),
+            // the dual numbers: the `if` the `Option`'s test is
+            E::Opt(g, x, c, a, o, _) if self.dual => (
+                format!(
+                    "{{ let {g} = {}; if gt{}({g}, {}) {{ {} }} else {{ {} }} }}",
+                    self.e(x).0,
+                    self.sfx(),
+                    self.cst(&format!("{c:?}")),
+                    self.e(a).0,
+                    self.e(o).0
+                ),
+                false,
+            ),
+            E::Opt(g, x, c, a, o, by_if) => {
+                let made = format!(
+                    "{{ let {g}_o = {}; if {g}_o > {} {{ Some({g}_o) }} else {{ None }} }}",
+                    self.e(x).0,
+                    self.lit(*c).0
+                );
+                let mut used = BTreeSet::new();
+                refs_e(a, &mut used);
+                let bind = if used.contains(g) { g.as_str() } else { "_" };
+                let (a, o) = (self.e(a).0, self.e(o).0);
+                let text = match by_if {
+                    true => format!("if let Some({bind}) = {made} {{ {a} }} else {{ {o} }}"),
+                    false => format!("match {made} {{ Some({bind}) => {a}, None => {o} }}"),
+                };
+                (text, false)
+            }
             E::Guard(g, x, c, a, o) => {
                 let mut used = BTreeSet::new();
                 refs_e(o, &mut used);
@@ -7279,7 +7321,7 @@ fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
             ucalls_e(x, f);
             ucalls_e(y, f);
         }
-        E::Guard(_, x, _, a, o) => {
+        E::Guard(_, x, _, a, o) | E::Opt(_, x, _, a, o, _) => {
             ucalls_e(x, f);
             ucalls_e(a, f);
             ucalls_e(o, f);
@@ -7576,7 +7618,7 @@ fn children(e: &E) -> Vec<E> {
         E::MulAdd(x, y, z) => v.extend([(**x).clone(), (**y).clone(), (**z).clone()]),
         E::If(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
         // (the arms read the bound name)
-        E::Guard(_, x, ..) => v.push((**x).clone()),
+        E::Guard(_, x, ..) | E::Opt(_, x, ..) => v.push((**x).clone()),
         E::Match(arms) => v.extend(arms.iter().cloned()),
         E::Shadow(_, x, y) => v.extend([(**x).clone(), (**y).clone()]),
         E::CallC(_, x) => v.push((**x).clone()),

@@ -65,6 +65,7 @@ impl Sweep<'_> {
                     Some(false) => "this `if let … = x.get(i)` on recorded values is not supported; bind the element as `Some(v)` or `Some(&v)`, or test the index: `if i < x.len() { let v = x[i]; … }`",
                     // (`Some(part)` of `a..b` is followed)
                     Some(true) => "this `if let … = x.get(…)` of a range on recorded values is not supported; write the range as `a..b` and bind the part as `Some(part)`, or test the range: `if a <= b && b <= x.len() { let part = &x[a..b]; … }`",
+                    None if some_pattern(&l.pat) => OPTION,
                     None => "`if let` on recorded values is not supported; compare them instead: `if x > 0.0 { … }`",
                 };
                 return Err(syn::Error::new_spanned(i.if_token, message));
@@ -100,10 +101,11 @@ impl Sweep<'_> {
     ) -> syn::Result<Lowered> {
         let scrutinee = self.lower_expr(&m.expr, out)?;
         if scrutinee.val.is_active() {
-            return Err(syn::Error::new_spanned(
-                &m.expr,
-                "a `match` chooses by an integer, an enum or a comparison, not by a recorded value",
-            ));
+            let message = match m.arms.iter().any(|a| some_pattern(&a.pat)) {
+                true => OPTION,
+                false => "a `match` chooses by an integer, an enum or a comparison, not by a recorded value",
+            };
+            return Err(syn::Error::new_spanned(&m.expr, message));
         }
         let arms: Vec<Vec<Stmt>> = m
             .arms
@@ -418,4 +420,12 @@ impl Sweep<'_> {
             _ => out.extend([quote!(let #name;)]),
         }
     }
+}
+
+/// What a test of an `Option` of recorded values needs.
+const OPTION: &str = "an `Option` of recorded values is followed only where the test makes it: `match helper(x) { Some(q) => …, None => … }` (no guard: test inside the arm) or `if let Some(q) = helper(x) { … } else { … }` with `helper` a function of the same `#[tape] mod`, or a block or `if` there whose values are `Some(…)` and `None` and that binds no name the arms read; test there, or compare instead: `if x > 0.0 { … }`";
+
+/// `Some(…)`.
+fn some_pattern(p: &syn::Pat) -> bool {
+    matches!(p, syn::Pat::TupleStruct(t) if t.qself.is_none() && t.path.is_ident("Some"))
 }

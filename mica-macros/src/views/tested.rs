@@ -24,6 +24,21 @@ impl Views {
                 if let Some(tested) = self.got(&i) {
                     *e = tested;
                     self.changed = true;
+                } else {
+                    match super::optional::distributed(&i) {
+                        Ok(Some(placed)) => {
+                            *e = placed;
+                            self.changed = true;
+                        }
+                        Ok(None) => {}
+                        Err(error) => {
+                            // (the `None` arm in its place: no second message)
+                            self.errors.push(error);
+                            if let Some((_, none)) = &i.else_branch {
+                                *e = (**none).clone();
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -37,6 +52,20 @@ impl Views {
             if let Some(tested) = self.got(i) {
                 *e = tested;
                 self.changed = true;
+            } else {
+                match super::optional::distributed(i) {
+                    Ok(Some(placed)) => {
+                        *e = placed;
+                        self.changed = true;
+                    }
+                    Ok(None) => {}
+                    Err(error) => {
+                        self.errors.push(error);
+                        if let Some((_, none)) = &i.else_branch {
+                            *e = (**none).clone();
+                        }
+                    }
+                }
             }
         }
         // `x.get(i).copied().unwrap_or(d)`: the branch it is
