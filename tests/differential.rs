@@ -1365,7 +1365,7 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         (
             "an Option made and tested by if let in place",
-            count("if let Some(g"),
+            with_line(&|l| l.contains("if let Some(") && l.contains("_o) } else { None } } {")),
         ),
         (
             "a Vec of zeros filled by push, then written",

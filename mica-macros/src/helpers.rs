@@ -429,6 +429,9 @@ impl Inline<'_> {
             returns.visit_stmt(s);
         }
         lets.extend(stmts);
+        // (the braces at the call, as Mica's own code: a message about the
+        // value points there, and rustc's lints take them as Mica's)
+        let here = Span::call_site().located_at(at.span());
         if returns.0 {
             let mut label = self.helpers.fresh_label();
             // (at the call, with the label's own hygiene: a message about
@@ -438,17 +441,16 @@ impl Inline<'_> {
             let mut early = leave::early(&helper.sig.output, lets, label, &floats);
             match &mut early {
                 Expr::Loop(l) => {
-                    l.loop_token.span = at.span();
-                    l.body.brace_token = syn::token::Brace(at.span());
+                    l.loop_token.span = here;
+                    l.body.brace_token = syn::token::Brace(here);
                 }
-                Expr::Block(b) => b.block.brace_token = syn::token::Brace(at.span()),
+                Expr::Block(b) => b.block.brace_token = syn::token::Brace(here),
                 _ => {}
             }
             return Ok(early);
         }
-        // (the braces at the call: a message about the value points there)
         let mut block: syn::ExprBlock = syn::parse_quote!({ #(#lets)* });
-        block.block.brace_token = syn::token::Brace(at.span());
+        block.block.brace_token = syn::token::Brace(here);
         Ok(Expr::Block(block))
     }
 }
