@@ -5047,20 +5047,9 @@ impl R<'_> {
                 ),
                 false,
             ),
-            // the dual numbers: the `if` the `match` is
-            E::Guard(g, x, c, a, o) if self.dual => (
-                format!(
-                    "{{ let {g} = {}; if gt{}({g}, {}) {{ {} }} else {{ {} }} }}",
-                    self.e(x).0,
-                    self.sfx(),
-                    self.cst(&format!("{c:?}")),
-                    self.e(a).0,
-                    self.e(o).0
-                ),
-                false,
-            ),
-            // the dual numbers: the `if` the `Option`'s test is
-            E::Opt(g, x, c, a, o, _) if self.dual => (
+            // the dual numbers: the `if` the `match` (or the `Option`'s
+            // test) is
+            E::Guard(g, x, c, a, o) | E::Opt(g, x, c, a, o, _) if self.dual => (
                 format!(
                     "{{ let {g} = {}; if gt{}({g}, {}) {{ {} }} else {{ {} }} }}",
                     self.e(x).0,

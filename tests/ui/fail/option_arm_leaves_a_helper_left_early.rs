@@ -14,7 +14,7 @@ mod roots {
         Some((-b + d.sqrt()) / (2.0 * a))
     }
 
-    pub fn f(#[tracked] x: &[f64]) -> f64 {
+    pub fn skipped(#[tracked] x: &[f64]) -> f64 {
         let mut s = 0.0;
         for i in 0..x.len() {
             match root(x[i], 1.0, 0.5) {
@@ -25,19 +25,8 @@ mod roots {
         }
         s
     }
-}
 
-#[tape]
-mod flagged {
-    fn root(a: f64, b: f64, c: f64) -> Option<f64> {
-        let d = b * b - 4.0 * a * c;
-        if d < 0.0 {
-            return None;
-        }
-        Some((-b + d.sqrt()) / (2.0 * a))
-    }
-
-    pub fn f(#[tracked] x: &[f64]) -> f64 {
+    pub fn flagged(#[tracked] x: &[f64]) -> f64 {
         let mut s = 0.0;
         for i in 0..x.len() {
             let mut skip = false;
