@@ -27,7 +27,10 @@ pub(super) fn distributed(i: &syn::ExprIf) -> Result<Option<Expr>, syn::Error> {
     // a helper's body left early by `return` is a loop, which its arms
     // leave with their values: an arm that leaves a loop around the test,
     // or gives no value, cannot be written inside it
-    if let Expr::Loop(_) = strip(&l.expr) {
+    if let Expr::Loop(lp) = strip(&l.expr) {
+        if lp.label.is_none() {
+            return Ok(None);
+        }
         if let Some(at) = arms.leaves().or_else(|| arms.no_value()) {
             return Err(syn::Error::new(at, LEFT_EARLY));
         }
