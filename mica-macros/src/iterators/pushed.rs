@@ -30,7 +30,7 @@ use crate::names::{idents_in, mentions_ident};
 mod count;
 mod floats;
 
-use body::{is_float_param, is_std_float, leaves, ungroup, Binds, Names};
+use body::{is_float_param, is_std_float, leaves, ungroup, vec_element, Binds, Names};
 use count::{is_range, positions, strip};
 use floats::{float_by_form, not_a_float};
 use quote::{format_ident, quote, ToTokens};
@@ -226,7 +226,7 @@ fn empty_vec(local: &syn::Local) -> Option<(Ident, Option<syn::Type>)> {
         return None;
     }
     let (pat, ty) = match &local.pat {
-        Pat::Type(t) => (&*t.pat, Some(vec_element(&t.ty)?)),
+        Pat::Type(t) => (&*t.pat, Some(vec_element(&t.ty)?.clone())),
         p => (p, None),
     };
     let Pat::Ident(p) = pat else { return None };
@@ -259,22 +259,6 @@ fn is_vec_fn(func: &Expr, f: &str) -> (bool, Option<syn::Type>) {
         _ => None,
     };
     (true, element)
-}
-
-/// `Vec<T>`: `T`.
-fn vec_element(ty: &syn::Type) -> Option<syn::Type> {
-    let syn::Type::Path(p) = ty else { return None };
-    let last = p.path.segments.last()?;
-    if last.ident != "Vec" || p.qself.is_some() {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
-        return None;
-    };
-    match a.args.first() {
-        Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => Some(t.clone()),
-        _ => None,
-    }
 }
 
 /// `c` of `let mut v = Vec::with_capacity(c);`.

@@ -195,10 +195,10 @@ impl Arms {
 
     /// Where an arm may `break` or `continue` a loop around the `match`.
     fn leaves(&self) -> Option<proc_macro2::Span> {
-        let mut exits = Exits(0, None);
-        exits.visit_block(&self.then);
-        exits.visit_expr(&self.none);
-        exits.1
+        let mut leaving = crate::exits::Leaving::default();
+        leaving.visit_block(&self.then);
+        leaving.visit_expr(&self.none);
+        leaving.found.first().map(|e| e.span())
     }
 }
 
@@ -226,38 +226,6 @@ impl VisitMut for Breaks<'_> {
         }
     }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
-/// Where code may `break` or `continue` a loop around it (unlabelled,
-/// outside its own loops, or labelled).
-struct Exits(usize, Option<proc_macro2::Span>);
-
-impl<'ast> Visit<'ast> for Exits {
-    fn visit_expr(&mut self, e: &'ast Expr) {
-        match e {
-            Expr::Break(b) if self.0 == 0 || b.label.is_some() => {
-                self.1 = self.1.or(Some(b.break_token.span))
-            }
-            Expr::Continue(c) if self.0 == 0 || c.label.is_some() => {
-                self.1 = self.1.or(Some(c.continue_token.span))
-            }
-            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
-                self.0 += 1;
-                syn::visit::visit_expr(self, e);
-                self.0 -= 1;
-            }
-            Expr::Closure(_) => {}
-            _ => syn::visit::visit_expr(self, e),
-        }
-    }
-    fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        let mut names = HashSet::new();
-        idents_in(m.tokens.clone(), &mut names);
-        if names.contains("break") || names.contains("continue") {
-            self.1 = self.1.or(m.path.segments.first().map(|s| s.ident.span()));
-        }
-    }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 /// A block's last line that leaves (`continue`, `break`, `return`) as a

@@ -21,24 +21,9 @@ impl Views {
                 if let Expr::Let(l) = &mut *i.cond {
                     ends_as_get(&mut l.expr);
                 }
-                if let Some(tested) = self.got(&i) {
+                if let Some(tested) = self.tested_if(&i) {
                     *e = tested;
                     self.changed = true;
-                } else {
-                    match super::optional::distributed(&i) {
-                        Ok(Some(placed)) => {
-                            *e = placed;
-                            self.changed = true;
-                        }
-                        Ok(None) => {}
-                        Err(error) => {
-                            // (the `None` arm in its place: no second message)
-                            self.errors.push(error);
-                            if let Some((_, none)) = &i.else_branch {
-                                *e = (**none).clone();
-                            }
-                        }
-                    }
                 }
             }
         }
@@ -49,23 +34,9 @@ impl Views {
                     self.changed = true;
                 }
             }
-            if let Some(tested) = self.got(i) {
+            if let Some(tested) = self.tested_if(i) {
                 *e = tested;
                 self.changed = true;
-            } else {
-                match super::optional::distributed(i) {
-                    Ok(Some(placed)) => {
-                        *e = placed;
-                        self.changed = true;
-                    }
-                    Ok(None) => {}
-                    Err(error) => {
-                        self.errors.push(error);
-                        if let Some((_, none)) = &i.else_branch {
-                            *e = (**none).clone();
-                        }
-                    }
-                }
             }
         }
         // `x.get(i).copied().unwrap_or(d)`: the branch it is
@@ -84,6 +55,22 @@ impl Views {
             if let Some(chain) = self.guarded(m) {
                 *e = chain;
                 self.changed = true;
+            }
+        }
+    }
+
+    /// `if let Some(v) = …` written as its test: of a `get` ([`Self::got`]),
+    /// or of an `Option` made in place (`optional.rs`); where that refuses,
+    /// the `None` arm in its place, so that the message is said once.
+    fn tested_if(&mut self, i: &syn::ExprIf) -> Option<Expr> {
+        if let Some(tested) = self.got(i) {
+            return Some(tested);
+        }
+        match super::optional::distributed(i) {
+            Ok(placed) => placed,
+            Err(error) => {
+                self.errors.push(error);
+                i.else_branch.as_ref().map(|(_, none)| (**none).clone())
             }
         }
     }

@@ -226,18 +226,23 @@ fn element_type(ty: &syn::Type) -> Option<&syn::Type> {
         syn::Type::Group(g) => element_type(&g.elem),
         syn::Type::Slice(s) => Some(&s.elem),
         syn::Type::Array(a) => Some(&a.elem),
-        syn::Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
-                return None;
-            };
-            match a.args.first() {
-                Some(syn::GenericArgument::Type(t)) if last.ident == "Vec" && a.args.len() == 1 => {
-                    Some(t)
-                }
-                _ => None,
-            }
-        }
+        syn::Type::Path(_) => vec_element(ty),
+        _ => None,
+    }
+}
+
+/// `T` of `Vec<T>`.
+pub(super) fn vec_element(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Vec" || p.qself.is_some() {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    match a.args.first() {
+        Some(syn::GenericArgument::Type(t)) if a.args.len() == 1 => Some(t),
         _ => None,
     }
 }
