@@ -1368,6 +1368,14 @@ fn the_generator_writes_views_and_chunk_loops() {
             with_line(&|l| l.contains("if let Some(") && l.contains("_o) } else { None } } {")),
         ),
         (
+            "a chain's mapped values kept by filter(|m| *m > c)",
+            count(".filter(|m| *m > "),
+        ),
+        (
+            "a chain's mapped values kept by filter(|&m| m > c)",
+            count(".filter(|&m| m > "),
+        ),
+        (
             "a Vec of zeros filled by push, then written",
             with_line(&|l| l.starts_with("for _ in 0..3 {") && l.contains(".push(")),
         ),

@@ -161,6 +161,28 @@ macro_rules! programs {
                 w.iter().filter(|x| **x > 0.0).map(|x| x * x).sum()
             }
 
+            /// A hinge loss over the points inside the margin: the margins
+            /// made by `map`, kept by `filter`, whose closure is handed a
+            /// reference to each (`|m| *m > 0.0`, `|&m| m > 0.5`):
+            /// `Σ_{mᵢ > 0} mᵢ + Σ_{mᵢ > 0.5} mᵢ²`, `mᵢ = 1 − yᵢ (w₀ xᵢ₀ + w₁ xᵢ₁)`.
+            #[tape$(($mode))?]
+            pub fn margins(#[tracked] w: &[$t], xs: &[[$t; 2]], ys: &[$t]) -> $t {
+                let hinge: $t = xs
+                    .iter()
+                    .zip(ys)
+                    .map(|(x, y)| 1.0 - y * (w[0] * x[0] + w[1] * x[1]))
+                    .filter(|m| *m > 0.0)
+                    .sum();
+                let squared: $t = xs
+                    .iter()
+                    .zip(ys)
+                    .map(|(x, y)| 1.0 - y * (w[0] * x[0] + w[1] * x[1]))
+                    .filter(|&m| m > 0.5)
+                    .map(|m| m * m)
+                    .sum();
+                hinge + squared
+            }
+
             /// Closures bound by `let`: called, passed to `map`, and one
             /// called where it is written.
             #[tape$(($mode))?]
@@ -285,6 +307,22 @@ macro_rules! check_all {
 
             let (_, da, db) = window(p[0], p[1]);
             agree("window", &|v| window(v[0], v[1]).0, &p[..2], &[da, db]);
+
+            let xs: [[$t; 2]; 4] = [[1.0, 2.0], [0.5, -1.0], [3.0, 0.1], [-0.4, 0.3]];
+            let ys: [$t; 4] = [1.0, -1.0, 1.0, -1.0];
+            let (value, g) = margins_grad(&p[..2], &xs, &ys);
+            assert_eq!(value, margins(&p[..2], &xs, &ys), "margins: the value");
+            same(&g, &$q::margins_grad(&p[..2], &xs, &ys).1, "margins");
+            agree("margins", &|v| margins(v, &xs, &ys), &p[..2], &g);
+            // by hand: −yᵢ xᵢ where mᵢ > 0, and 2 mᵢ (−yᵢ xᵢ) where mᵢ > 0.5
+            let mut by_hand = [0.0; 2];
+            for (x, y) in xs.iter().zip(ys) {
+                let m = 1.0 - y * (p[0] * x[0] + p[1] * x[1]);
+                let weight = if m > 0.0 { 1.0 } else { 0.0 } + if m > 0.5 { 2.0 * m } else { 0.0 };
+                by_hand[0] -= weight * y * x[0];
+                by_hand[1] -= weight * y * x[1];
+            }
+            same(&g, &by_hand, "margins by hand");
 
             let data: [($t, $t); 4] = [(0.5, 0.1), (-1.0, 0.4), (2.0, -0.3), (0.25, 0.9)];
             let (value, g) = pairs_grad(p, &data);

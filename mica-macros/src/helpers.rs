@@ -338,12 +338,14 @@ impl Inline<'_> {
                         place: (*r.expr).clone(),
                         bare: arg.clone(),
                         slice: None,
+                        value: false,
                     }),
                     place if is_place(place) => borrows.push(Borrow {
                         name: "self".to_string(),
                         place: place.clone(),
                         bare: place.clone(),
                         slice: None,
+                        value: false,
                     }),
                     _ => {
                         return Err(syn::Error::new_spanned(
@@ -394,6 +396,7 @@ impl Inline<'_> {
                     place: syn::parse_quote!(#held),
                     bare: syn::parse_quote!(&#held),
                     slice: None,
+                    value: false,
                 });
                 continue;
             }
@@ -499,6 +502,7 @@ fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
                             place,
                             bare: arg.clone(),
                             slice: None,
+                            value: false,
                         });
                     }
                     Some(Borrow {
@@ -506,6 +510,7 @@ fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
                         place,
                         bare: arg.clone(),
                         slice: Some((lo, hi)),
+                        value: false,
                     })
                 }
                 _ => Some(Borrow {
@@ -513,6 +518,7 @@ fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
                     place: (*r.expr).clone(),
                     bare: arg.clone(),
                     slice: None,
+                    value: false,
                 }),
             },
             inner if is_place(inner) => Some(Borrow {
@@ -520,6 +526,7 @@ fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
                 place: inner.clone(),
                 bare: arg.clone(),
                 slice: None,
+                value: false,
             }),
             _ => None,
         },
@@ -528,6 +535,7 @@ fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
             place: unparen(arg).clone(),
             bare: unparen(arg).clone(),
             slice: None,
+            value: false,
         }),
         _ => None,
     }

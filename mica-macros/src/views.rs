@@ -186,6 +186,7 @@ impl Views {
                 place: syn::parse_quote!(#place[#lo]),
                 bare,
                 slice: None,
+                value: false,
             };
             borrow.stmts(rest);
             return lines;
@@ -207,6 +208,7 @@ impl Views {
             place,
             bare,
             slice: Some((lo, Some(hi))),
+            value: false,
         };
         borrow.stmts(rest);
         lines

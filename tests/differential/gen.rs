@@ -158,6 +158,10 @@ pub struct Chain {
     pub take: Option<usize>,
     pub enumerate: bool,
     pub filter: Option<f64>,
+    /// `.map(…).filter(|m| *m > c)` (true) or `.filter(|&m| m > c)`
+    /// (false): the mapped values above `c` kept, the filter's closure
+    /// handed a reference to each
+    pub kept: Option<(f64, bool)>,
     /// the closure's names: the element, the zipped element, the position
     pub v: String,
     pub w: String,
@@ -593,6 +597,9 @@ struct Gen {
     sorts: Rng,
     /// a sixth, for the `Option`s made and tested in place (`E::Opt`)
     options: Rng,
+    /// a seventh, for the chains' values kept by a `filter` after their
+    /// `map` (`Chain::kept`)
+    keeps: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -3772,6 +3779,11 @@ impl Gen {
             4 if take.is_some() => Consume::Product,
             _ => Consume::Sum,
         };
+        // now and then the mapped values kept by a `filter` (from a stream
+        // of its own: the rest of the program stays as it was)
+        let kept = (matches!(consume, Consume::Sum | Consume::Product | Consume::Fold(_))
+            && self.keeps.chance(0.2))
+        .then(|| (self.keeps.lit(-0.5, 0.5), self.keeps.chance(0.5)));
         let limit = if matches!(consume, Consume::Product) {
             1.5
         } else {
@@ -3824,6 +3836,7 @@ impl Gen {
             take,
             enumerate,
             filter,
+            kept,
             v,
             w,
             k,
@@ -4360,6 +4373,7 @@ pub fn generate(seed: u64) -> Program {
         pushes: Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15),
         sorts: Rng::new(seed ^ 0xc2b2_ae3d_27d4_eb4f),
         options: Rng::new(seed ^ 0x1656_67b1_9e37_79f9),
+        keeps: Rng::new(seed ^ 0x27d4_eb2f_1656_67c5),
         fresh: 0,
         window,
         helper,
@@ -5208,6 +5222,11 @@ impl R<'_> {
                 _ => write!(s, ".map(|{pat}| {})", self.e(&c.map).0).unwrap(),
             },
         }
+        match c.kept {
+            Some((f, true)) => write!(s, ".filter(|m| *m > {})", self.lit(f).0).unwrap(),
+            Some((f, false)) => write!(s, ".filter(|&m| m > {})", self.lit(f).0).unwrap(),
+            None => {}
+        }
         match &c.consume {
             Consume::Sum => write!(s, ".sum::<{t}>()").unwrap(),
             Consume::Product => write!(s, ".product::<{t}>()").unwrap(),
@@ -5358,12 +5377,17 @@ impl R<'_> {
             )
             .unwrap();
         }
-        write!(
-            s,
-            "let x = {}; {acc} = {combine}; }} {acc} }}",
-            self.e(&c.map).0
-        )
-        .unwrap();
+        write!(s, "let x = {}; ", self.e(&c.map).0).unwrap();
+        if let Some((f, _)) = c.kept {
+            write!(
+                s,
+                "if !gt{}(x, {}) {{ continue; }} ",
+                self.sfx(),
+                self.cst(&format!("{f:?}"))
+            )
+            .unwrap();
+        }
+        write!(s, "{acc} = {combine}; }} {acc} }}").unwrap();
         s
     }
     /// A call to block helper `u{k}`.

@@ -145,6 +145,9 @@ pub struct Borrow {
     pub bare: Expr,
     /// for `&x[lo..hi]`: the first element and the end
     pub slice: Option<(Expr, Option<Expr>)>,
+    /// the place is the value itself, never a reference the caller holds
+    /// (an iterator's element: `|v| *v` is the element)
+    pub value: bool,
 }
 
 impl Borrow {
@@ -293,7 +296,8 @@ impl VisitMut for Borrow {
             Expr::Unary(u)
                 if matches!(u.op, syn::UnOp::Deref(_)) && self.derefs_to_name(&u.expr) =>
             {
-                let held = self.slice.is_none()
+                let held = !self.value
+                    && self.slice.is_none()
                     && !matches!(self.bare, Expr::Reference(_))
                     && self.is_place_name();
                 let place = self.receiver();

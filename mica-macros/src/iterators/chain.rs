@@ -470,6 +470,7 @@ impl Chains {
                         bare: place.clone(),
                         place,
                         slice: None,
+                        value: true,
                     };
                     borrow.visit_expr_mut(&mut body);
                 }
@@ -567,6 +568,7 @@ pub(super) fn for_loop(ch: &mut Chains, f: &syn::ExprForLoop) -> syn::Result<Opt
             bare: place.clone(),
             place,
             slice: None,
+            value: true,
         };
         borrow.visit_block_mut(&mut body);
     }
