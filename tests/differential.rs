@@ -1376,6 +1376,26 @@ fn the_generator_writes_views_and_chunk_loops() {
             count(".filter(|&m| m > "),
         ),
         (
+            "a Vec filled by push, left by break",
+            with_line(&|l| l.contains(" >= 3 { break; }") && l.contains(".push(")),
+        ),
+        (
+            "a Vec filled by push, iterations passed over by continue",
+            count("c % 2 == 1 { continue; }"),
+        ),
+        (
+            "a Vec filled by push in a match's arms",
+            with_line(&|l| l.contains("match ") && l.contains(".push(")),
+        ),
+        (
+            "a Vec filled by push while its len() is below three",
+            count(".len() < 3 {"),
+        ),
+        (
+            "a Vec filled by push where an element decides",
+            count(".len() < 3 && ("),
+        ),
+        (
             "a Vec of zeros filled by push, then written",
             with_line(&|l| l.starts_with("for _ in 0..3 {") && l.contains(".push(")),
         ),

@@ -337,7 +337,12 @@ pub enum S {
     /// in (0..3).zip(0..3)` (3), `for k in 0..3usize { let k = 2 - k; … }`
     /// (4), three pushes in one iteration, `for _ko in 0..1usize { let k =
     /// 0; h.push(…); let k = 1; … }` (5), zeros pushed by `for _ in 0..3`
-    /// (6, `k` is `_`)
+    /// (6, `k` is `_`); pushes an iteration may skip (cut to the pushes
+    /// made), three in all: a loop of six left by `break` after three (7),
+    /// every other iteration passed over by `continue` (8), a push in each
+    /// arm of a `match` (9), a push while `len()` is below three (10), and
+    /// the same where the second iteration pushes only if its element is
+    /// above a constant (11)
     Pushed(String, String, E, u8, bool),
     LetTuple(String, String, E, E),
     For(For, Vec<S>),
@@ -1440,15 +1445,17 @@ impl Gen {
             } else {
                 let r = self.name("h");
                 let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
-                (
-                    r.clone(),
-                    (Src::Vec, Src::Vec),
-                    Some(S::LetFill(r, Some(e), true, false)),
-                )
+                let made = self.partly_pushed(&r, e, false);
+                (r, (Src::Vec, Src::Vec), Some(made))
             }
         });
         let start = E::Lit(self.rng.lit(-1.0, 1.0));
         let n = 1 + self.rng.below(3);
+        // (drawn before `read` borrows the generator)
+        let made_c = self.partly_pushed(&c, start.clone(), false);
+        let made_r = swap
+            .as_ref()
+            .map(|(r, e, _)| self.partly_pushed(r, e.clone(), false));
         let mut read = |c: &str| {
             let m = s.muts[self.rng.below(s.muts.len())].clone();
             let at = Ix::Const(self.rng.below(3));
@@ -1484,9 +1491,9 @@ impl Gen {
             out.extend(after);
             return out;
         }
-        let mut out = vec![S::LetFill(c.clone(), Some(start), true, false)];
-        if let Some((r, e, _)) = swap {
-            out.push(S::LetFill(r.clone(), Some(e), true, false));
+        let mut out = vec![made_c];
+        if let (Some((r, _, _)), Some(made_r)) = (swap, made_r) {
+            out.push(made_r);
             after.push(read(&r));
             s.arrays.push(Arr::new(r.clone(), 3, false, true, Src::Vec));
             s.vecs.push(r);
@@ -2684,7 +2691,7 @@ impl Gen {
     /// (`S::Pushed`).
     fn vec_of_three(&mut self, h: &str, e: E, later: bool) -> S {
         if !self.pushes.chance(0.75) {
-            return S::LetFill(h.to_string(), Some(e), true, later);
+            return self.partly_pushed(h, e, later);
         }
         // (no draw from the other streams, no fresh name: the rest of the
         // program stays as it was)
@@ -2696,6 +2703,26 @@ impl Gen {
         // (a knob in most elements; a `Vec` of constants pushed, lent
         // where a recorded array is later, in the others)
         let e = if self.pushes.chance(0.7) {
+            with_knob(e, &self.knobs)
+        } else {
+            e
+        };
+        let ek = E::Bin('*', b(E::Bin('+', b(E::IdxF(k.clone())), b(c))), b(e));
+        S::Pushed(h.to_string(), k, ek, form, later)
+    }
+
+    /// `let mut h = vec![e; 3];`, or half the time a `Vec` of three pushed
+    /// by a loop whose iterations may skip their push (`S::Pushed`, forms
+    /// 7 to 11), its element `(k + c) · e`: drawn from a stream of its own,
+    /// so the rest of the program stays as it was.
+    fn partly_pushed(&mut self, h: &str, e: E, later: bool) -> S {
+        if !self.keeps.chance(0.5) {
+            return S::LetFill(h.to_string(), Some(e), true, later);
+        }
+        let k = format!("{h}k");
+        let form = 7 + self.keeps.below(5) as u8;
+        let c = E::Lit((self.keeps.uniform(0.5, 1.5) * 100.0).round() / 100.0);
+        let e = if self.keeps.chance(0.7) {
             with_knob(e, &self.knobs)
         } else {
             e
@@ -5578,6 +5605,31 @@ impl R<'_> {
                     ),
                     3 => ("Vec::new()", format!("for ({k}, _) in (0..3).zip(0..3) {{")),
                     6 => ("Vec::with_capacity(3)", "for _ in 0..3 {".to_string()),
+                    7 => (
+                        "Vec::new()",
+                        format!("for {k} in 0..6usize {{ if {k} >= 3 {{ break; }}"),
+                    ),
+                    8 => (
+                        "Vec::new()",
+                        format!(
+                            "for {k}c in 0..6usize {{ if {k}c % 2 == 1 {{ continue; }} let {k} = {k}c / 2;"
+                        ),
+                    ),
+                    10 => (
+                        "Vec::with_capacity(3)",
+                        format!("for {k} in 0..5usize {{ if {h}.len() < 3 {{"),
+                    ),
+                    11 => {
+                        let above = if self.dual {
+                            format!("gt{}({e}, {})", self.sfx(), self.cst("0.25"))
+                        } else {
+                            format!("{e} > {}", self.lit(0.25).0)
+                        };
+                        (
+                            "vec![]",
+                            format!("for {k} in 0..4usize {{ if {h}.len() < 3 && ({k} != 1 || {above}) {{"),
+                        )
+                    }
                     // the index shadowed before the push: it no longer
                     // counts the pushes
                     _ => (
@@ -5596,7 +5648,19 @@ impl R<'_> {
                     writeln!(o, "{pad}for _{k}o in 0..1usize {{ {} }}", pushes.join(" ")).unwrap();
                     return;
                 }
-                let close = if *form == 2 { "} }" } else { "}" };
+                if *form == 9 {
+                    writeln!(
+                        o,
+                        "{pad}for {k} in 0..3usize {{ match {k} {{ 1 => {h}.push({e}), _ => {{ {h}.push({e}); }} }} }}"
+                    )
+                    .unwrap();
+                    return;
+                }
+                let close = if matches!(form, 2 | 10 | 11) {
+                    "} }"
+                } else {
+                    "}"
+                };
                 writeln!(o, "{pad}{head} {h}.push({e}); {close}").unwrap()
             }
             S::Regrow(h, i, e) => {

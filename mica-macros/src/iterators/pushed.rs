@@ -29,6 +29,7 @@ mod body;
 use crate::names::{idents_in, mentions_ident};
 mod count;
 mod floats;
+mod partial;
 
 use body::{is_float_param, is_std_float, leaves, ungroup, vec_element, Binds, Names};
 use count::{is_range, positions, strip};
@@ -118,8 +119,28 @@ impl Pushes<'_> {
                     let Stmt::Expr(Expr::ForLoop(f), _) = &mut stmts[at] else {
                         unreachable!("`filled` found a loop there")
                     };
-                    let (v, at_k) = pushed;
-                    write_pushes(&mut f.body, &v, &at_k);
+                    let (v, at_k, partly) = pushed;
+                    match (&at_k, partly) {
+                        (At::Counter(c), Some(zero)) => {
+                            partial::write(&mut f.body, &v, c);
+                            // the `Vec` the loop leaves, where it is read
+                            let name = v.to_string();
+                            if stmts[at + 1..]
+                                .iter()
+                                .any(|s| mentions_ident(&s.to_token_stream(), &name))
+                            {
+                                let (full, j) = (self.fresh("full"), self.fresh("j"));
+                                let cut = partial::cut(&v, c, &zero, &full, &j);
+                                for (n, line) in cut.into_iter().enumerate() {
+                                    stmts.insert(at + 1 + n, line);
+                                }
+                            }
+                        }
+                        _ => write_pushes(&mut f.body, &v, &at_k),
+                    }
+                    let Stmt::Expr(Expr::ForLoop(f), _) = &mut stmts[at] else {
+                        unreachable!("`filled` found a loop there")
+                    };
                     if let At::Counter(_) = at_k {
                         // (the counter is Mica's, in code the user's
                         // function may show)
@@ -156,9 +177,14 @@ impl Pushes<'_> {
     /// Whether `stmts[k]` starts an empty `Vec` that the loop at the
     /// returned position fills: that position, the lines that make the
     /// `Vec` just before it (replacing `stmts[k]`), and its name with the
-    /// counter the pushes write at.
+    /// counter the pushes write at and, where an iteration may skip them,
+    /// the `Vec`'s zero (it is cut to the counter after the loop).
     #[allow(clippy::type_complexity)]
-    fn filled(&mut self, stmts: &[Stmt], k: usize) -> Option<(usize, Vec<Stmt>, (Ident, At))> {
+    fn filled(
+        &mut self,
+        stmts: &[Stmt],
+        k: usize,
+    ) -> Option<(usize, Vec<Stmt>, (Ident, At, Option<Expr>))> {
         let Stmt::Local(local) = &stmts[k] else {
             return None;
         };
@@ -169,7 +195,13 @@ impl Pushes<'_> {
         let Stmt::Expr(Expr::ForLoop(f), _) = &stmts[at] else {
             return None;
         };
-        let (count, values) = plan(f, &name, self.names)?;
+        let (count, values, partly) = match plan(f, &name, self.names) {
+            Some((count, values)) => (count, values, false),
+            None => {
+                let (count, values) = partial::plan(f, &name, self.names)?;
+                (count, values, true)
+            }
+        };
         // (`Vec<_>` is typed by its elements, as no annotation is)
         let named = ty
             .as_ref()
@@ -194,7 +226,7 @@ impl Pushes<'_> {
             return None;
         }
         let n = self.fresh("pushes");
-        let at_k = match by_index(f, &name) {
+        let at_k = match by_index(f, &name).filter(|_| !partly) {
             Some(i) => At::Index(i),
             None => At::Counter(self.fresh("pushed")),
         };
@@ -208,7 +240,7 @@ impl Pushes<'_> {
         if let At::Counter(k) = &at_k {
             lines.push(syn::parse_quote!(let mut #k = 0usize;));
         }
-        Some((at, lines, (v, at_k)))
+        Some((at, lines, (v, at_k, partly.then_some(zero))))
     }
 
     fn mentions_active(&self, e: &Expr) -> bool {

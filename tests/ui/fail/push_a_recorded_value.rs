@@ -1,21 +1,9 @@
 use mica::tape;
 
-// A push that some iterations skip is not followed (its pushes are not the
-// loop's iterations): the hint says where `push` is followed, and what to
-// write otherwise.
-#[tape]
-fn positives(#[tracked] x: &[f64]) -> f64 {
-    let mut out = Vec::new();
-    for v in x {
-        if *v > 0.0 {
-            out.push(v * 2.0);
-        }
-    }
-    out.iter().map(|o| o * o).sum()
-}
-
-// Nor are pushes in a `while` loop, whose iterations are not counted
-// before it, nor of pairs (the `Vec` is not one of floats).
+// Pushes in a `while` loop are not followed (its iterations are not
+// counted before it), nor pushes of pairs (the `Vec` is not one of
+// floats): the hint says where `push` is followed, and what to write
+// otherwise.
 #[tape]
 fn halving(#[tracked] x: f64) -> f64 {
     let mut steps = Vec::new();
