@@ -1368,6 +1368,14 @@ fn the_generator_writes_views_and_chunk_loops() {
             with_line(&|l| l.contains("if let Some(") && l.contains("_o) } else { None } } {")),
         ),
         (
+            "a helper generic over a length given a local array",
+            with_line(&|l| l.contains("_n(&h")),
+        ),
+        (
+            "a helper generic over a length given an array literal",
+            with_line(&|l| l.contains("_n(&[")),
+        ),
+        (
             "a chain's mapped values kept by filter(|m| *m > c)",
             count(".filter(|m| *m > "),
         ),

@@ -7,7 +7,8 @@
 //! every shortcut then sees the caller's own places, so which arguments are
 //! recorded is worked out where the helper is called, a constant argument
 //! costs nothing, and a helper costs what the same lines written inline
-//! cost.
+//! cost. A helper generic over a `const` length is written with the length
+//! of the array given for it (`lengths.rs`).
 //!
 //! Input (a helper and a call):
 //!
@@ -23,6 +24,7 @@
 //! ```
 
 mod leave;
+mod lengths;
 pub mod subst;
 
 use crate::errors::Errors;
@@ -103,13 +105,20 @@ impl Helpers {
 
     /// `block` with every call to a helper inlined; errors at the calls.
     /// Whether any call was.
-    pub fn inline(&mut self, block: &mut syn::Block, errors: &mut Errors) -> bool {
+    pub fn inline(
+        &mut self,
+        sig: &syn::Signature,
+        block: &mut syn::Block,
+        errors: &mut Errors,
+    ) -> bool {
+        let arrays = lengths::array_types(sig, block, &self.fns);
         let mut visitor = Inline {
             helpers: self,
             stack: Vec::new(),
             errors: Vec::new(),
             changed: false,
             caller: names_of(block),
+            arrays,
         };
         visitor.visit_block_mut(block);
         errors.extend(visitor.errors);
@@ -131,12 +140,14 @@ impl Helpers {
             return Err(format!("`{name}` is not a helper"));
         };
         stack.push(name.to_string());
+        let arrays = lengths::array_types(&f.sig, &f.block, &self.fns);
         let mut visitor = Inline {
             helpers: self,
             stack: std::mem::take(stack),
             errors: Vec::new(),
             changed: false,
             caller: names_of(&f.block),
+            arrays,
         };
         visitor.visit_block_mut(&mut f.block);
         *stack = visitor.stack;
@@ -167,6 +178,9 @@ struct Inline<'h> {
     /// so no name of the caller's is shadowed by the helper's lines (a
     /// knob `v0` and a helper's parameter `v0`)
     caller: HashSet<String>,
+    /// the caller's names bound once to arrays whose lengths are written,
+    /// by their types: a const-generic helper's lengths
+    arrays: HashMap<String, Type>,
 }
 
 /// The names a block mentions, its macros' tokens too.
@@ -178,6 +192,7 @@ fn names_of(block: &syn::Block) -> HashSet<String> {
 
 impl VisitMut for Inline<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
+        let arg_types = lengths::call_arg_types(e, &self.arrays, &self.helpers.fns);
         visit_mut::visit_expr_mut(self, e);
         // `helper(args…)`, `Self::helper(args…)`, `receiver.helper(args…)`
         let (ident, args) = match &*e {
@@ -222,7 +237,7 @@ impl VisitMut for Inline<'_> {
         let ident = &ident;
         let name = ident.to_string();
         let inlined = match self.helpers.expanded(&name, &mut self.stack) {
-            Ok(helper) => self.body_at_call(helper, args, ident),
+            Ok(helper) => self.body_at_call(helper, args, &arg_types, ident),
             Err(message) => Err(syn::Error::new_spanned(ident, message)),
         };
         self.changed = true;
@@ -268,8 +283,9 @@ impl Inline<'_> {
     /// The block that stands for `helper(args…)`.
     fn body_at_call(
         &mut self,
-        mut helper: ItemFn,
+        helper: ItemFn,
         args: Vec<Expr>,
+        arg_types: &[Option<Type>],
         at: &Ident,
     ) -> syn::Result<Expr> {
         let name = helper.sig.ident.to_string();
@@ -280,12 +296,13 @@ impl Inline<'_> {
                 format!("`{name}` takes {} arguments", helper.sig.inputs.len()),
             ));
         }
-        if let Some(c) = helper.sig.generics.const_params().next() {
-            return Err(syn::Error::new_spanned(
+        let mut helper = match lengths::monomorphic(&helper, arg_types) {
+            Ok(f) => f,
+            Err(c) => return Err(syn::Error::new_spanned(
                 at,
-                format!("the helper `{name}` is generic over `const {}`, which Mica cannot yet write where it is called; give the helper's arrays their lengths", c.ident),
-            ));
-        }
+                format!("the helper `{name}` is generic over `const {c}`, whose value Mica reads from the length of the array given for it where that array is bound, once: a parameter or `let` with its type written (`x: &[f64; 3]`), an array literal (`[a, b, c]`) or what a helper returns; bind the array once, with its length (`let a: [f64; 3] = …;`), and give it to the helper, or give the helper's arrays their lengths"),
+            )),
+        };
         // the helper's names that an argument or the caller also uses are
         // renamed
         let mut used = self.caller.clone();
@@ -588,7 +605,7 @@ mod tests {
         let mut helpers = Helpers::new(rest, |_| false);
         let mut block = (*last.block).clone();
         let mut errors = Errors::default();
-        helpers.inline(&mut block, &mut errors);
+        helpers.inline(&last.sig, &mut block, &mut errors);
         match errors.into_result() {
             Ok(()) => crate::names::text_of(&block.stmts),
             Err(e) => format!("error: {e}"),

@@ -160,7 +160,7 @@ fn functions(
         crate::closures::rewrite(&mut f.block, errors);
         let knobs = crate::iterators::knobs(&f);
         crate::iterators::rewrite(&mut f, knobs, errors);
-        if helpers.inline(&mut f.block, errors) {
+        if helpers.inline(&f.sig, &mut f.block, errors) {
             f.attrs.push(crate::helpers::inlined_lints());
         }
         out.push((name, function(&fn_args, f, primal, errors)));

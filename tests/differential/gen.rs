@@ -125,6 +125,10 @@ pub enum E {
     Chain(Box<Chain>),
     /// a call of a closure bound by `let` (`S::LetClosure`)
     CallC(String, Box<E>),
+    /// the program's block helper generic over a length, `p{id}_n(&a, w)`
+    /// (`fn p{id}_n<const N: usize>(a: &[f64; N], w: f64) -> f64`), given a
+    /// local array `a` or (without a name) an array literal of these three
+    CallN(Option<String>, Vec<E>, Box<E>),
 }
 
 /// How an iterator chain ends.
@@ -984,6 +988,14 @@ impl Gen {
                 let (x, bx) = fit(self.expr(s, d), 4.0);
                 let (y, by) = fit(self.expr(s, d), 4.0);
                 let u = self.name("u");
+                // now and then the block's helper generic over a length
+                // instead (from a stream of its own: the rest stays)
+                if self.ucount > 0 && !self.plain && !self.generic && self.keeps.chance(0.3) {
+                    let source = (!locals.is_empty() && self.keeps.chance(0.6))
+                        .then(|| locals[self.keeps.below(locals.len())].name.clone());
+                    let c = E::Lit(self.keeps.lit(-1.0, 1.0));
+                    return (E::CallN(source, vec![x, c, y.clone()], b(y)), 4.5);
+                }
                 (E::Shadow(u, b(x), b(y)), bx * 0.5 + 0.5 + by)
             }
         }
@@ -4493,6 +4505,14 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
         E::Var(n) | E::Deref(n, _) | E::IdxF(n) | E::CallG(n) | E::CallV(n, _) => {
             r.insert(n.clone());
         }
+        E::CallN(a, es, w) => {
+            if let Some(a) = a {
+                r.insert(a.clone());
+            } else {
+                es.iter().for_each(|e| refs_e(e, r));
+            }
+            refs_e(w, r);
+        }
         E::SelfS => {}
         E::CallM(x, y) => {
             r.insert("o".into());
@@ -5065,6 +5085,20 @@ impl R<'_> {
             E::CallG(a) => {
                 let d = if self.dual { "_d" } else { "" };
                 (format!("p{}_g{d}({a})", self.id), true)
+            }
+            E::CallN(a, es, w) => {
+                let d = if self.dual { "_d" } else { "" };
+                let array = match a {
+                    Some(a) => a.clone(),
+                    None => {
+                        let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
+                        format!("[{}]", es.join(", "))
+                    }
+                };
+                (
+                    format!("p{}_n{d}(&{array}, {})", self.id, self.e(w).0),
+                    true,
+                )
             }
             E::CallV(a, k) => {
                 let d = if self.dual { "_d" } else { "" };
@@ -6526,6 +6560,26 @@ fn render_uhelper(
     o
 }
 
+/// The block helper generic over a length (`E::CallN`), `p{id}_n` in
+/// Mica's dialect (float `t`), `p{id}_n_d` in the dual numbers' (`t` the
+/// dual type, `cst` its constant maker).
+fn render_nhelper(id: usize, t: &str, cst: &str) -> String {
+    let float = if t.ends_with("32") { "f32" } else { "f64" };
+    let (d, zero, position) = match cst {
+        "" => ("", format!("0.0_{t}"), format!("(i as {t} + 0.5_{t})")),
+        c => (
+            "_d",
+            format!("{c}(0.0)"),
+            format!("{c}(i as {float} + 0.5)"),
+        ),
+    };
+    format!(
+        "pub fn p{id}_n{d}<const N: usize>(a: &[{t}; N], w: {t}) -> {t} {{\n    \
+         let mut s = {zero};\n    \
+         for i in 0..N {{\n        s += (a[i] * w).sin() * {position};\n    }}\n    s\n}}\n\n"
+    )
+}
+
 /// The program's items, named `p{id}_…`, in the crate's `lib.rs`.
 pub fn render(p: &Program, id: usize) -> String {
     let out_e = sum(&outputs(p));
@@ -6537,6 +6591,7 @@ pub fn render(p: &Program, id: usize) -> String {
     refs_e(&out_e, &mut used);
     let calls_h = format!("{:?}", p.body).contains("CallH");
     let calls_g = format!("{:?}", p.body).contains("CallG");
+    let calls_n = format!("{:?}{:?}", p.body, p.us).contains("CallN");
     let calls_v = format!("{:?}", p.body).contains("CallV");
     let mut helper_hvp = false;
     let calls_m = used.contains("o");
@@ -6919,6 +6974,9 @@ pub fn render(p: &Program, id: usize) -> String {
             for (k, u) in p.us.iter().enumerate() {
                 o.push_str(&render_uhelper(u, k, id, float, true));
             }
+            if calls_n {
+                o.push_str(&render_nhelper(id, dt, &format!("cst{sfx}")));
+            }
             o.push_str(&f);
             continue;
         }
@@ -6935,6 +6993,9 @@ pub fn render(p: &Program, id: usize) -> String {
         let mut inner = String::new();
         for (k, u) in p.us.iter().enumerate() {
             inner.push_str(&render_uhelper(u, k, id, float, false));
+        }
+        if calls_n {
+            inner.push_str(&render_nhelper(id, ft, ""));
         }
         inner.push_str(&f);
         for line in inner.trim_end().lines() {
@@ -7404,6 +7465,12 @@ fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
             ucalls_e(o, f);
         }
         E::Match(es) | E::Pack(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
+        E::CallN(a, es, w) => {
+            if a.is_none() {
+                es.iter_mut().for_each(|e| ucalls_e(e, f));
+            }
+            ucalls_e(w, f);
+        }
         E::CallU(k, args) => {
             f(k);
             ucalls_args(args, f);
