@@ -1368,6 +1368,13 @@ fn the_generator_writes_views_and_chunk_loops() {
             with_line(&|l| l.contains("if let Some(") && l.contains("_o) } else { None } } {")),
         ),
         (
+            "two local arrays walked by a zip of mutable iterators",
+            with_line(&|l| {
+                l.starts_with("for ")
+                    && (l.contains(".iter_mut().zip(h") || l.contains(".iter_mut().zip(&mut h"))
+            }),
+        ),
+        (
             "a helper generic over a length given a local array",
             with_line(&|l| l.contains("_n(&h")),
         ),

@@ -440,8 +440,20 @@ pub enum S {
     Unpack(Vec<Option<String>>, String, (bool, bool)),
     /// `for v in h.iter_mut() { *v op e; }` (with `(j, v)` and
     /// `.enumerate()` where the index is named) over a local array; with
-    /// the flag `h.iter_mut().for_each(|v| *v op e);`
-    MutEach(String, String, &'static str, E, Option<String>, bool),
+    /// the flag `h.iter_mut().for_each(|v| *v op e);`; with the last
+    /// field, a copy `hz` of `h` walked with it by a zip of mutable
+    /// iterators (`.zip(&mut hz)` where it is set), `let mut hz = h; for
+    /// (v, vz) in h.iter_mut().zip(hz.iter_mut()) { *v op e; *vz += *v *
+    /// 0.5; } h[0] += hz[1] * 0.5;`
+    MutEach(
+        String,
+        String,
+        &'static str,
+        E,
+        Option<String>,
+        bool,
+        Option<bool>,
+    ),
     /// a call to block helper `u{k}`: `let r = u0(..);` (an array),
     /// `let (p, q) = u0(..);`, `let t = u0(..);` or `u0(..);` by what it
     /// returns
@@ -1404,11 +1416,14 @@ impl Gen {
         }
         let (e, _) = fit(self.expr(&inner, 2), 1.0);
         let each = self.rng.chance(0.6);
+        // now and then a copy walked with it by a zip of mutable
+        // iterators (from a stream of its own)
+        let partner = (!each && self.keeps.chance(0.8)).then(|| self.keeps.chance(0.5));
         if self.rng.chance(0.5) {
-            S::MutEach(v, h.name, "=", e, j, each)
+            S::MutEach(v, h.name, "=", e, j, each, partner)
         } else {
             let e = E::Bin('*', b(e), b(E::Lit(0.25)));
-            S::MutEach(v, h.name, "+=", e, j, each)
+            S::MutEach(v, h.name, "+=", e, j, each, partner)
         }
     }
 
@@ -4704,7 +4719,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(i.clone());
             refs_e(e, r);
         }
-        S::MutEach(_, h, _, e, _, _) => {
+        S::MutEach(_, h, _, e, _, _, _) => {
             assigned.insert(h.clone());
             r.insert(h.clone());
             refs_e(e, r);
@@ -5884,13 +5899,25 @@ impl R<'_> {
                 let star = if deref { "*" } else { "" };
                 writeln!(o, "{pad}let [{}] = {star}{h};", names.join(", ")).unwrap()
             }
-            S::MutEach(v, h, op, e, j, each) => {
+            S::MutEach(v, h, op, e, j, each, partner) => {
+                let (item, walked) = match partner {
+                    Some(by_ref) => {
+                        writeln!(o, "{pad}let mut {h}z = {h};").unwrap();
+                        let g = if *by_ref {
+                            format!("&mut {h}z")
+                        } else {
+                            format!("{h}z.iter_mut()")
+                        };
+                        (format!("({v}, {v}z)"), format!("{h}.iter_mut().zip({g})"))
+                    }
+                    None => (v.clone(), format!("{h}.iter_mut()")),
+                };
                 let (pat, chain) = match j {
                     Some(j) => (
-                        format!("({}, {v})", self.n(j)),
-                        format!("{h}.iter_mut().enumerate()"),
+                        format!("({}, {item})", self.n(j)),
+                        format!("{walked}.enumerate()"),
                     ),
-                    None => (v.clone(), format!("{h}.iter_mut()")),
+                    None => (item, walked),
                 };
                 if *each {
                     writeln!(
@@ -5902,7 +5929,14 @@ impl R<'_> {
                 } else {
                     writeln!(o, "{pad}for {pat} in {chain} {{").unwrap();
                     writeln!(o, "{pad}    *{v} {op} {};", self.e(e).0).unwrap();
+                    let half = self.lit(0.5).0;
+                    if partner.is_some() {
+                        writeln!(o, "{pad}    *{v}z += *{v} * {half};").unwrap();
+                    }
                     writeln!(o, "{pad}}}").unwrap();
+                    if partner.is_some() {
+                        writeln!(o, "{pad}{h}[0] += {h}z[1] * {half};").unwrap();
+                    }
                 }
             }
             S::For(For::Iter(a, arr, true), body) => {
@@ -7511,7 +7545,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::LetClosure(_, _, e)
         | S::Assign(_, _, e)
         | S::SetArr(_, _, _, e)
-        | S::MutEach(_, _, _, e, _, _)
+        | S::MutEach(_, _, _, e, _, _, _)
         | S::Regrow(_, _, e)
         | S::Shadow(_, e, _)
         | S::ShadowLet(_, e) => ucalls_e(e, f),

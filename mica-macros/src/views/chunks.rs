@@ -3,6 +3,9 @@
 //! given a chunk binding it as a view (`super`).
 
 use super::*;
+
+mod partner;
+
 /// What a loop's source splits its array into.
 #[derive(Clone, Copy)]
 enum Split {
@@ -155,7 +158,6 @@ impl Views {
         }
         let mut path = Vec::new();
         let mut source = chunk_source(&f.expr, &mut path)?;
-        path.reverse();
         source.path = path;
         let chunk = match pattern_at(&mut f.pat, &source.path)? {
             Pat::Wild(_) => None,
@@ -178,9 +180,42 @@ impl Views {
             *f.expr = syn::parse_quote!(::mica::detach(#iterated));
             return None;
         }
+        // `a.iter_mut().zip(b.iter_mut())`: the second source bound too
+        let second = match partner::partner(&f.expr, &source.path) {
+            Some((other, path)) => {
+                let name = match pattern_at(&mut f.pat, &path)? {
+                    Pat::Wild(_) => None,
+                    p => Some(simple_name(p)?),
+                };
+                let array = root(&other.place)?;
+                let shadowed = match &name {
+                    Some(name) => rebound_while_used(&f.body.stmts, name, &array),
+                    None => false,
+                };
+                if bound.0.contains(&array) || shadowed {
+                    return None;
+                }
+                Some((other, path, name))
+            }
+            None => None,
+        };
         let mut before: Vec<Stmt> = Vec::new();
         let (place, size, count) = self.chunk_parts(&source, &mut before);
         self.filter_views(&mut f.expr, &source, &place, &size, &array)?;
+        let mut views = Vec::new();
+        if let Some((other, path, name)) = second {
+            let (place, size, count) = self.chunk_parts(&other, &mut before);
+            let counter = self.fresh("chunk");
+            if let Some(arg) = partner::zip_arg_mut(&mut f.expr) {
+                *arg = syn::parse_quote!(0..#count);
+            }
+            if let Some(p) = pattern_at(&mut f.pat, &path) {
+                *p = syn::parse_quote!(#counter);
+            }
+            if let Some(name) = name {
+                views.push(chunk_view(&other, name, &counter, &place, &size));
+            }
+        }
         let counter = self.fresh("chunk");
         // the chunks' numbers in the source's place, under its adapters
         let direct = chunk_source(&f.expr, &mut Vec::new()).is_some()
@@ -193,7 +228,10 @@ impl Views {
             *p = syn::parse_quote!(#counter);
         }
         if let Some(chunk) = chunk {
-            let view = chunk_view(&source, chunk, &counter, &place, &size);
+            views.insert(0, chunk_view(&source, chunk, &counter, &place, &size));
+        }
+        // (each view's lines before the body, the first's first)
+        for view in views.into_iter().rev() {
             let mut body = std::mem::take(&mut f.body.stmts);
             let mut lines = self.bind(view, &mut body);
             lines.extend(body);
@@ -291,7 +329,6 @@ impl Views {
         };
         let mut path = Vec::new();
         let mut source = chunk_source(&m.receiver, &mut path)?;
-        path.reverse();
         source.path = path;
         // a function named for the closure (`.map(pair)`): called by one
         let named = m.args.iter().nth(arg).and_then(|f| match unparen(f) {
