@@ -1367,6 +1367,7 @@ fn the_generator_writes_views_and_chunk_loops() {
             "an Option made and tested by if let in place",
             with_line(&|l| l.contains("if let Some(") && l.contains("_o) } else { None } } {")),
         ),
+        ("a chain folded into a pair", count(".fold((")),
         (
             "two local arrays walked by a zip of mutable iterators",
             with_line(&|l| {

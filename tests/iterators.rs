@@ -1,6 +1,6 @@
 //! Iterator chains and closures over recorded values, written as users
 //! write them: `zip`/`map`/`sum` dot products, `filter`, `fold` (with a
-//! closure and with `f64::max`), `reduce`, `min_by`/`max_by`, `skip`/`take`/`rev`/
+//! closure, into a tuple and with `f64::max`), `reduce`, `min_by`/`max_by`, `skip`/`take`/`rev`/
 //! `step_by`/`enumerate`, `chain`, `product`, `count`, `collect`, `for` loops over
 //! adapted chains, and closures bound by `let`, called directly, passed to
 //! an adapter, and called where they are written, and chains inside a
@@ -183,6 +183,23 @@ macro_rules! programs {
                 hinge + squared
             }
 
+            /// Folds into tuples: the sum and sum of squares by `|(a, b), v|`
+            /// (the variance, `Σ v²/n − (Σ v/n)²`), the extremes by `|acc,
+            /// v|` reading `acc.0` and `acc.1` (their spread), and three
+            /// running values: `var + (max − min) + Π (1 + vᵢ/4)`.
+            #[tape$(($mode))?]
+            pub fn folded(#[tracked] w: &[$t]) -> $t {
+                let (s, s2) = w.iter().fold((0.0, 0.0), |(a, b), v| (a + v, b + v * v));
+                let n = w.len() as $t;
+                let (lo, hi) = w
+                    .iter()
+                    .fold((<$t>::INFINITY, <$t>::NEG_INFINITY), |acc, v| (acc.0.min(*v), acc.1.max(*v)));
+                let (_, p, _) = w
+                    .iter()
+                    .fold((0.0, 1.0, 0), |(k, p, c), &v| (k + 1.0, p * (1.0 + v / 4.0), c + 1));
+                s2 / n - (s / n).powi(2) + (hi - lo) + p
+            }
+
             /// Closures bound by `let`: called, passed to `map`, and one
             /// called where it is written.
             #[tape$(($mode))?]
@@ -263,6 +280,34 @@ macro_rules! check_all {
             let (_, g) = statistics_grad(p);
             same(&g, &$q::statistics_grad(p).1, "statistics");
             agree("statistics", &|v| statistics(v), p, &g);
+
+            let (value, g) = folded_grad(p);
+            assert_eq!(value, folded(p), "folded: the value");
+            same(&g, &$q::folded_grad(p).1, "folded");
+            agree("folded", &|v| folded(v), p, &g);
+            // by hand: 2 (wᵢ − mean) / n, ±1 at the extremes, the product's
+            let n = p.len() as $t;
+            let mean = p.iter().sum::<$t>() / n;
+            let product: $t = p.iter().map(|v| 1.0 + v / 4.0).product();
+            let (lo, hi) = p
+                .iter()
+                .fold((<$t>::INFINITY, <$t>::NEG_INFINITY), |(a, b), v| {
+                    (a.min(*v), b.max(*v))
+                });
+            let by_hand: Vec<$t> = p
+                .iter()
+                .map(|v| {
+                    let ends = if *v == hi {
+                        1.0
+                    } else if *v == lo {
+                        -1.0
+                    } else {
+                        0.0
+                    };
+                    2.0 * (v - mean) / n + ends + product * 0.25 / (1.0 + v / 4.0)
+                })
+                .collect();
+            same(&g, &by_hand, "folded by hand");
 
             let (_, g) = placed_grad(p);
             same(&g, &$q::placed_grad(p).1, "placed");

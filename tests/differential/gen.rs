@@ -166,6 +166,10 @@ pub struct Chain {
     /// (false): the mapped values above `c` kept, the filter's closure
     /// handed a reference to each
     pub kept: Option<(f64, bool)>,
+    /// a `fold` (`Consume::Fold`) into a pair, the second value the sum of
+    /// squares: `{ let (pa, pb) = ….fold((init, 0.0), |(acc, acc2), x|
+    /// (acc * 0.5 + x, acc2 + x * x)); pa + pb * 0.25 }`
+    pub pair: bool,
     /// the closure's names: the element, the zipped element, the position
     pub v: String,
     pub w: String,
@@ -3838,6 +3842,7 @@ impl Gen {
         let kept = (matches!(consume, Consume::Sum | Consume::Product | Consume::Fold(_))
             && self.keeps.chance(0.2))
         .then(|| (self.keeps.lit(-0.5, 0.5), self.keeps.chance(0.5)));
+        let pair = matches!(consume, Consume::Fold(_)) && self.keeps.chance(0.4);
         let limit = if matches!(consume, Consume::Product) {
             1.5
         } else {
@@ -3877,6 +3882,7 @@ impl Gen {
         let bound = match &consume {
             Consume::Sum => count * bm,
             Consume::Product => bm.powf(count),
+            Consume::Fold(_) if pair => 2.0 * bm + 1.0 + 0.25 * count * bm * bm,
             Consume::Fold(_) => 2.0 * bm + 1.0,
             Consume::Max | Consume::Min | Consume::Reduce(1 | 2) => bm,
             Consume::Reduce(_) => 2.0 * bm,
@@ -3891,6 +3897,7 @@ impl Gen {
             enumerate,
             filter,
             kept,
+            pair,
             v,
             w,
             k,
@@ -5306,6 +5313,16 @@ impl R<'_> {
         match &c.consume {
             Consume::Sum => write!(s, ".sum::<{t}>()").unwrap(),
             Consume::Product => write!(s, ".product::<{t}>()").unwrap(),
+            Consume::Fold(init) if c.pair => {
+                s = format!(
+                    "{{ let (pa_{v}, pb_{v}) = {s}.fold(({}, {}), |(acc, acc2), x| (acc * {} + x, acc2 + x * x)); pa_{v} + pb_{v} * {} }}",
+                    self.e(init).0,
+                    self.lit(0.0).0,
+                    self.lit(0.5).0,
+                    self.lit(0.25).0,
+                    v = c.v
+                )
+            }
             Consume::Fold(init) => write!(
                 s,
                 ".fold({}, |acc, x| acc * {} + x)",
@@ -5408,6 +5425,7 @@ impl R<'_> {
         };
         let bind = match &c.consume {
             Consume::Reduce(0 | 1) => format!("{bind}let mut {acc}_f = true; "),
+            Consume::Fold(_) if c.pair => format!("{bind}let mut {acc}2 = {}; ", self.cst("0.0")),
             _ => bind,
         };
         let v = if c.pass.is_some() || c.filter.is_some() {
@@ -5462,6 +5480,15 @@ impl R<'_> {
                 self.cst(&format!("{f:?}"))
             )
             .unwrap();
+        }
+        if c.pair {
+            write!(
+                s,
+                "{acc} = {combine}; {acc}2 = {acc}2 + x * x; }} {acc} + {acc}2 * {} }}",
+                self.cst("0.25")
+            )
+            .unwrap();
+            return s;
         }
         write!(s, "{acc} = {combine}; }} {acc} }}").unwrap();
         s

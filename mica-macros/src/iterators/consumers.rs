@@ -49,6 +49,15 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
     let Some(seq) = ch.seq(&m.receiver)? else {
         return Ok(None);
     };
+    // `fold((0.0, 0.0), |(a, b), v| (a + v, b + v * v))`: one accumulator
+    // for each of the tuple's values
+    if method == "fold" && m.args.len() == 2 {
+        if let Expr::Tuple(init) = unparen(&m.args[0]) {
+            if init.elems.len() >= 2 {
+                return tuple_fold(ch, seq, init, &m.args[1]).map(Some);
+            }
+        }
+    }
     // a range's own numbers, summed or collected, are integers
     if matches!(method.as_str(), "sum" | "product" | "collect")
         && matches!(&seq.elem, Elem::One(Expr::Path(p)) if p.path.is_ident(&seq.index))
@@ -164,6 +173,48 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         #lp
         #acc
     })))
+}
+
+/// A `fold` whose accumulator is a tuple made in place: one accumulator
+/// for each value, the closure given them as the tuple (`|(a, b), v|` or
+/// `|acc, v|` reading `acc.0`), its new values computed first and then
+/// assigned; the block's value the tuple of the accumulators.
+fn tuple_fold(ch: &mut Chains, seq: Seq, init: &syn::ExprTuple, f: &Expr) -> syn::Result<Expr> {
+    let accs: Vec<syn::Ident> = init
+        .elems
+        .iter()
+        .map(|_| {
+            let acc = ch.fresh("acc");
+            ch.results.insert(acc.to_string());
+            acc
+        })
+        .collect();
+    let accumulated = Elem::Tuple(
+        accs.iter()
+            .map(|a| Elem::One(syn::parse_quote!(#a)))
+            .collect(),
+    );
+    let (mut lines, next) = ch.apply_flat(f, vec![accumulated, seq.elem.clone()])?;
+    let fresh: Vec<syn::Ident> = accs.iter().map(|_| ch.fresh("next")).collect();
+    match unparen(&next) {
+        Expr::Tuple(t) if t.elems.len() == accs.len() => {
+            for (n, e) in fresh.iter().zip(&t.elems) {
+                lines.push(syn::parse_quote!(let #n = #e;));
+            }
+        }
+        _ => lines.push(syn::parse_quote!(let (#(#fresh),*) = #next;)),
+    }
+    for (a, n) in accs.iter().zip(&fresh) {
+        lines.push(syn::parse_quote!(#a = #n;));
+    }
+    let (before, lp) = seq.wrap(None, lines);
+    let inits = init.elems.iter();
+    Ok(syn::parse_quote!({
+        #(let mut #accs = #inits;)*
+        #(#before)*
+        #lp
+        (#(#accs),*)
+    }))
 }
 
 /// The float type a function's path names: `f64` of `f64::max` (and of

@@ -5,6 +5,10 @@ use super::*;
 use crate::facts::places::array_literal;
 use crate::facts::syntax::strip_parens;
 
+/// The message for a tuple of recorded values that Mica follows as one
+/// value, read by a pattern or a field.
+pub(super) const ONE_VALUE_TUPLE: &str = "this tuple is a recorded value Mica follows as one value (what a call to a `#[tape]` function returning a tuple gives, or a tuple carried through a loop); read a call's tuple where it is made (`let (a, b) = f(…);`), and carry each value of a loop's tuple in a name of its own (`let mut a = …; let mut b = …;`)";
+
 impl Sweep<'_> {
     /// Lowers an expression, emitting the temporaries it needs into `out`.
     pub fn lower_expr(&mut self, expr: &Expr, out: &mut TokenStream) -> syn::Result<Lowered> {
@@ -113,7 +117,12 @@ impl Sweep<'_> {
                 };
                 let val = match base.val {
                     Val::Tuple(items) => items.get(index).cloned().unwrap_or(Val::Const),
-                    _ => Val::Const,
+                    Val::Const => Val::Const,
+                    // a recorded value Rust types as a tuple that Mica
+                    // follows as one value: its field's slope would be lost
+                    Val::Active(_) | Val::Array { .. } => {
+                        return Err(syn::Error::new_spanned(f, ONE_VALUE_TUPLE))
+                    }
                 };
                 let (b, member) = (&base.fwd, &f.member);
                 Ok(Lowered { val, fwd: quote!(#b.#member) })

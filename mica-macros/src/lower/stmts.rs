@@ -262,10 +262,7 @@ impl Sweep<'_> {
                 }
                 // a scalar of the record that Rust types as a tuple: what a
                 // `#[tape]` function returning a tuple gives
-                Val::Active(_) => Err(syn::Error::new_spanned(
-                    pat,
-                    "a tuple returned by a call to a `#[tape]` function is read where it is made: `let (a, b) = f(…);`",
-                )),
+                Val::Active(_) => Err(syn::Error::new_spanned(pat, super::exprs::ONE_VALUE_TUPLE)),
                 _ => Err(syn::Error::new_spanned(
                     pat,
                     "this pattern does not match the shape of the recorded value",
