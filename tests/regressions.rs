@@ -997,3 +997,60 @@ fn found_by_a_helper_called_in_its_own_argument() {
         mica::check::check_gradient_with(f32_, &at32, &g32, 2e-2).unwrap();
     }
 }
+
+/// Found by trying a fold into a tuple as a user writes it: a tuple a
+/// `#[tape]` function returns, read by field or given by a branch's arm,
+/// had the right value and no slope (its fields were taken for
+/// constants). Those forms are refused now (trybuild
+/// `tuple_followed_as_one_value`); the forms the message asks for give the
+/// slopes.
+macro_rules! tuple_reads {
+    ($m:ident, $t:ty) => {
+        pub mod $m {
+            use mica::tape;
+
+            #[tape]
+            pub fn pair(#[tracked] x: $t) -> ($t, $t) {
+                (x * x, x.sin())
+            }
+
+            /// `x² + sin x` where `x > 0`, `2x` elsewhere, through the
+            /// tuple read where it is made, in an arm and on its own.
+            #[tape]
+            pub fn f(#[tracked] x: $t) -> $t {
+                let (a, b) = if x > 0.0 {
+                    let (p, q) = pair(x);
+                    (p, q)
+                } else {
+                    (x, x)
+                };
+                let (p, q) = pair(x);
+                a + b + p * q
+            }
+        }
+    };
+}
+tuple_reads!(tuple_reads64, f64);
+tuple_reads!(tuple_reads32, f32);
+
+#[test]
+fn found_by_a_tuple_read_by_field() {
+    for x in [0.5, -0.7, 1.3] {
+        let (a, b) = if x > 0.0 {
+            (x * x, f64::sin(x))
+        } else {
+            (x, x)
+        };
+        let (p, q) = (x * x, f64::sin(x));
+        let value = a + b + p * q;
+        let da_db = if x > 0.0 { 2.0 * x + x.cos() } else { 2.0 };
+        let by_hand = da_db + 2.0 * x * q + p * x.cos();
+        let (v, g) = tuple_reads64::f_grad(x);
+        assert!((v - value).abs() < 1e-12, "{v} vs {value}");
+        assert!((g - by_hand).abs() < 1e-12, "{g} vs {by_hand}");
+        mica::check::check_gradient(|p: &[f64]| tuple_reads64::f(p[0]), &[x], &[g]).unwrap();
+        let (v32, g32) = tuple_reads32::f_grad(x as f32);
+        assert!((v32 as f64 - value).abs() < 1e-5, "{v32} vs {value}");
+        assert!((g32 as f64 - by_hand).abs() < 1e-4, "{g32} vs {by_hand}");
+    }
+}

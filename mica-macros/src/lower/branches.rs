@@ -376,6 +376,15 @@ impl Sweep<'_> {
             })
             .max()
             .unwrap_or(0);
+        // an arm giving a recorded tuple Mica follows as one value (a
+        // call's): its fields would be taken for constants
+        if width > 0
+            && tails
+                .iter()
+                .any(|v| matches!(v, Val::Active(_) | Val::Array { .. }))
+        {
+            return Err(super::exprs::ONE_VALUE_TUPLE);
+        }
         let mut fields = Vec::new();
         for k in 0..width {
             let per_arm: Vec<Val> = tails

@@ -1,8 +1,8 @@
 use mica::tape;
 
 // A tuple of recorded values that Mica follows as one value (a call's, or
-// one carried through a loop) is refused where a field or a pattern reads
-// it: its slope would be lost. The hint: read a call's tuple where it is
+// one carried through a loop) is refused where a field, a pattern or a
+// branch's merge reads it: its slope would be lost. The hint: read a call's tuple where it is
 // made, and carry a loop's values in names of their own.
 #[tape]
 fn pair(#[tracked] x: f64) -> (f64, f64) {
@@ -13,6 +13,12 @@ fn pair(#[tracked] x: f64) -> (f64, f64) {
 fn by_field(#[tracked] x: f64) -> f64 {
     let t = pair(x);
     t.0 + t.1
+}
+
+#[tape]
+fn in_a_branch(#[tracked] x: f64) -> f64 {
+    let (a, b) = if x > 0.0 { pair(x) } else { (x, x) };
+    a + b
 }
 
 #[tape]
