@@ -220,6 +220,10 @@ impl Sweep<'_> {
                 c.or1_token,
                 "a closure over a recorded value is outside the recorded vocabulary; write a `#[tape]` function and call it",
             )),
+            Expr::Struct(s) => Err(syn::Error::new_spanned(
+                &s.path,
+                "a struct holding recorded values is followed only as a knob (`#[derive(mica::Knob)]` on its definition, `#[tracked] m: &Model`); hold the values in names or arrays (`let p = [a, 2.0 * a];`) and write its operators as plain arithmetic on them",
+            )),
             _ => Err(syn::Error::new_spanned(
                 first_token(expr),
                 "this expression on a recorded value is outside the recorded vocabulary; the crate's documentation lists what may be recorded",

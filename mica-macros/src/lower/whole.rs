@@ -97,6 +97,12 @@ impl Sweep<'_> {
                     match lowered.val {
                         Val::Active(id) => writes.push((at.clone(), id)),
                         Val::Const => {}
+                        Val::Tuple(_) => {
+                            return Err(syn::Error::new_spanned(
+                                elem,
+                                "an array of tuples of recorded values is not followed; keep one array for each of the tuples' places (`let xs = [a, 2.0]; let ys = [1.0, b];`) and walk them together (`for (x, y) in xs.iter().zip(&ys)`)",
+                            ))
+                        }
                         _ => {
                             return Err(syn::Error::new_spanned(
                                 elem,
