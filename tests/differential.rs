@@ -1367,6 +1367,10 @@ fn the_generator_writes_views_and_chunk_loops() {
             "an Option made and tested by if let in place",
             with_line(&|l| l.contains("if let Some(") && l.contains("_o) } else { None } } {")),
         ),
+        (
+            "a loop left by break with a pair",
+            with_line(&|l| l.starts_with("break (") && l.contains(" * 0.75")),
+        ),
         ("a chain folded into a pair", count(".fold((")),
         (
             "two local arrays walked by a zip of mutable iterators",

@@ -6,8 +6,9 @@
 //! and never), a loop whose every iteration continues, nested loops whose
 //! inner `break` ends only the inner loop, labelled exits (`continue
 //! 'rows`, `break 'rows`, `break 'outer` out of a `loop` in a `while`),
-//! `break value` out of a `loop`, a `while let` with both exits, a
-//! `continue` in a `match` arm, a `while` loop that continues, and a Newton
+//! `break value` out of a `loop` (and `break (a, b)` from two places), a
+//! `while let` with both exits, a `continue` in a `match` arm, a `while`
+//! loop that continues, and a Newton
 //! iteration that stops when it has converged, in a `while` and in a
 //! `loop`. Every program is written twice, as `#[tape]` and as
 //! `#[tape(plain)]`, and checked in `f64` and `f32` against central finite
@@ -190,6 +191,27 @@ macro_rules! programs {
                 y + x
             }
 
+            /// `break (a, b)` out of a `loop` from two places, the pair
+            /// taken apart where the loop is bound: the iteration above,
+            /// left with `(x w₂, x + k)` once `k` reaches `n`, or with
+            /// `(x, 1)` once `x` passes 10.
+            #[tape$(($mode))?]
+            pub fn break_pair(#[tracked] w: &[$t], n: usize) -> $t {
+                let mut k = 0;
+                let mut x = w[0];
+                let (a, b) = loop {
+                    x = 0.5 * x + w[1];
+                    if x > 10.0 {
+                        break (x, 1.0);
+                    }
+                    if k == n {
+                        break (x * w[2], x + k as $t);
+                    }
+                    k += 1;
+                };
+                a * b + x
+            }
+
             /// `while let` over indices that are constants, with `break`
             /// and `continue`.
             #[tape$(($mode))?]
@@ -344,6 +366,10 @@ macro_rules! check_all {
                 let (_, g) = break_value_grad(p, n);
                 same(&g, &$q::break_value_grad(p, n).1, "break_value");
                 agree("break_value", &|v| break_value(v, n), p, &g);
+                let (value, g) = break_pair_grad(p, n);
+                assert_eq!(value, break_pair(p, n), "break_pair: the value");
+                same(&g, &$q::break_pair_grad(p, n).1, "break_pair");
+                agree("break_pair", &|v| break_pair(v, n), p, &g);
             }
 
             let (_, g) = in_a_match_grad(p);

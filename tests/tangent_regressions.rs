@@ -316,3 +316,48 @@ fn a_helpers_chain_and_the_callers_keep_their_names_apart() {
         fd::close("tangent = g·d", t, gx + 0.5 * gz, 1e-12);
     }
 }
+
+/// A `loop` left by `break` with a pair, taken apart where the loop is
+/// bound: forward mode carried the pair as one tuple assigned in a branch,
+/// which the reverse of forward mode (`hvp`) refused (seed 7, program 120).
+#[mica::tape(tangent, hvp)]
+pub fn loop_pair(#[tracked] x: &[f64; 2], n: usize) -> f64 {
+    let mut i = 0;
+    let mut y = x[0];
+    let (a, b) = loop {
+        y = 0.5 * y + x[1] * x[1];
+        if i + 1 >= n || y > 10.0 {
+            break (y * x[0], y * 0.25);
+        }
+        i += 1;
+    };
+    a * b + y
+}
+
+#[test]
+fn a_loop_left_with_a_pair() {
+    for (x, n) in [([0.7, -0.4], 1), ([1.2, 0.9], 3), ([-0.5, 1.5], 5)] {
+        let d = [0.3, -0.8];
+        let (y, t) = loop_pair_tangent(&x, n, &d);
+        fd::close("value", y, loop_pair(&x, n), 1e-12);
+        let (_, g) = loop_pair_grad(&x, n);
+        fd::agrees(
+            "gradient",
+            &|v: &[f64]| loop_pair(&[v[0], v[1]], n),
+            &x,
+            &g,
+            1e-6,
+        );
+        fd::close("tangent", t, g[0] * d[0] + g[1] * d[1], 1e-9);
+        // the Hessian along d: the gradient's central difference along d
+        let (y2, g2, hv) = loop_pair_hvp(&x, n, &d);
+        fd::close("hvp value", y2, y, 1e-12);
+        fd::same("hvp gradient", &g2, &g, 1e-12);
+        let h = 1e-5;
+        let up = loop_pair_grad(&[x[0] + h * d[0], x[1] + h * d[1]], n).1;
+        let down = loop_pair_grad(&[x[0] - h * d[0], x[1] - h * d[1]], n).1;
+        for k in 0..2 {
+            fd::close("hvp", hv[k], (up[k] - down[k]) / (2.0 * h), 1e-5);
+        }
+    }
+}

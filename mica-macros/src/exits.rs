@@ -55,7 +55,10 @@
 //! expression, a `break` in `while let`) is left as written; if it is a
 //! loop over recorded values, the lowering says what to write instead.
 
+mod shape;
+
 use proc_macro2::{Ident, Span};
+use shape::Shape;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Stmt};
@@ -198,6 +201,9 @@ struct Exits {
     breaks: bool,
     continues: bool,
     values: bool,
+    /// every value a `break` of its own leaves is a tuple written out, of
+    /// this shape (`break (a, b);`, `break ((a, da), (b, db));`)
+    tuples: Option<Shape>,
 }
 
 impl Exits {
@@ -208,17 +214,25 @@ impl Exits {
             (Some(_), None) => false,
         };
         let mut exits = Exits::default();
+        let mut shapes = Vec::new();
         for e in found {
             match e {
                 Expr::Continue(c) if own(&c.label) => exits.continues = true,
                 Expr::Break(b) => {
                     exits.breaks = true;
                     // a value left for a loop around this one is not its own
-                    exits.values |= own(&b.label) && b.expr.is_some();
+                    if let (true, Some(value)) = (own(&b.label), b.expr.as_deref()) {
+                        exits.values = true;
+                        shapes.push(Shape::of(value));
+                    }
                 }
                 _ => exits.breaks = true,
             }
         }
+        exits.tuples = shapes
+            .first()
+            .filter(|s| matches!(s, Shape::Tuple(_)) && shapes.iter().all(|k| k == *s))
+            .cloned();
         exits
     }
 
@@ -250,6 +264,10 @@ struct Frame {
     exit: Ident,
     stop: Ident,
     value: Option<Ident>,
+    /// where every `break` leaves a tuple written out: its shape and one
+    /// binding for each of its values, so that no branch assigns a tuple
+    parts: Vec<Ident>,
+    shape: Option<Shape>,
 }
 
 struct Rewriter {
@@ -313,8 +331,13 @@ impl Rewriter {
             value: exits
                 .values
                 .then(|| Ident::new(&format!("__mica_value{n}"), Span::mixed_site())),
+            parts: (0..exits.tuples.as_ref().map_or(0, Shape::leaves))
+                .map(|k| Ident::new(&format!("__mica_value{n}_{k}"), Span::mixed_site()))
+                .collect(),
+            shape: exits.tuples.clone(),
         };
         let (exit, stop, value) = (frame.exit.clone(), frame.stop.clone(), frame.value.clone());
+        let (parts, shape) = (frame.parts.clone(), frame.shape.clone());
         self.frames.push(frame);
         let stmts = self.block(&body.stmts);
         self.frames.pop();
@@ -360,13 +383,21 @@ impl Rewriter {
                         #(#stmts)*
                     }
                 });
-                match value {
-                    Some(value) => syn::parse_quote!({
+                match (value, shape) {
+                    (Some(_), Some(shape)) => {
+                        let made = shape.build(&mut parts.iter());
+                        syn::parse_quote!({
+                            #(let mut #parts = ::mica::__private::placeholder();)*
+                            #lp
+                            #made
+                        })
+                    }
+                    (Some(value), None) => syn::parse_quote!({
                         let mut #value = ::mica::__private::placeholder();
                         #lp
                         #value
                     }),
-                    None => lp,
+                    (None, _) => lp,
                 }
             }
             Expr::While(w) => {
@@ -442,7 +473,17 @@ impl Rewriter {
             // own exits rewritten
             let mut value = value.clone();
             self.visit_expr_mut(&mut value);
-            sets.push(syn::parse_quote!(#store = #value;));
+            let frame = &self.frames[target];
+            match &frame.shape {
+                Some(shape) if Shape::of(&value) == *shape => {
+                    let mut leaves = Vec::new();
+                    shape.flatten(&value, &mut leaves);
+                    for (part, leaf) in frame.parts.iter().zip(leaves) {
+                        sets.push(syn::parse_quote!(#part = #leaf;));
+                    }
+                }
+                _ => sets.push(syn::parse_quote!(#store = #value;)),
+            }
         }
         let frame = &self.frames[target];
         let exit = &frame.exit;

@@ -393,8 +393,9 @@ pub enum S {
     /// `let (p, q) = if c { (..) } else { (..) };`
     LetIf(Vec<String>, bool, Cond, Vec<E>, Vec<E>),
     /// `let mut i = 0; let t = loop { …; if i + 1 >= n || c { break e; }
-    /// i += 1; };`
-    LoopValue(String, String, usize, Cond, Vec<S>, E),
+    /// i += 1; };`; with the flag the value left as a pair, `let (ta, tb)
+    /// = loop { … break (e * 0.75, e * 0.25); … }; let t = ta + tb;`
+    LoopValue(String, String, usize, Cond, Vec<S>, E, bool),
     /// `let f = |x: f64| e;`: a closure of one scalar that reads only its
     /// parameter, the knobs and the untracked parameter
     LetClosure(String, String, E),
@@ -2362,7 +2363,9 @@ impl Gen {
         let (e, bound) = fit(self.expr(&inner, 2), 1.0);
         self.no_flow = no_flow;
         s.scalars.push((t.clone(), bound));
-        Some(S::LoopValue(t, i, n, c, body, e))
+        // (the pair from a stream of its own: the rest stays)
+        let pair = self.keeps.chance(0.4);
+        Some(S::LoopValue(t, i, n, c, body, e, pair))
     }
 
     fn top(&mut self, knobs: &[(String, Shape)]) -> Vec<S> {
@@ -4825,7 +4828,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_c(c, r);
             th.iter().chain(el).for_each(|e| refs_e(e, r));
         }
-        S::LoopValue(_, _, _, c, body, e) => {
+        S::LoopValue(_, _, _, c, body, e, _) => {
             refs_c(c, r);
             refs_e(e, r);
             body.iter().for_each(|s| refs_s(s, r, assigned));
@@ -6198,15 +6201,32 @@ impl R<'_> {
                 )
                 .unwrap()
             }
-            S::LoopValue(t, i, n, c, body, e) => {
+            S::LoopValue(t, i, n, c, body, e, pair) => {
                 writeln!(o, "{pad}let mut {i} = 0;").unwrap();
-                writeln!(o, "{pad}let {}{} = loop {{", self.mutk(t), self.n(t)).unwrap();
+                let (m, t) = (self.mutk(t), self.n(t));
+                match pair {
+                    true => writeln!(o, "{pad}let ({t}a, {t}b) = loop {{").unwrap(),
+                    false => writeln!(o, "{pad}let {m}{t} = loop {{").unwrap(),
+                }
                 self.block(body, ind + 1, o);
                 writeln!(o, "{pad}    if {i} + 1 >= {n} || {} {{", self.c(c)).unwrap();
-                writeln!(o, "{pad}        break {};", self.e(e).0).unwrap();
+                let value = self.e(e).0;
+                match pair {
+                    true => writeln!(
+                        o,
+                        "{pad}        break ({value} * {}, {value} * {});",
+                        self.lit(0.75).0,
+                        self.lit(0.25).0
+                    )
+                    .unwrap(),
+                    false => writeln!(o, "{pad}        break {value};").unwrap(),
+                }
                 writeln!(o, "{pad}    }}").unwrap();
                 writeln!(o, "{pad}    {i} += 1;").unwrap();
                 writeln!(o, "{pad}}};").unwrap();
+                if *pair {
+                    writeln!(o, "{pad}let {m}{t} = {t}a + {t}b;").unwrap();
+                }
             }
         }
     }
@@ -7630,7 +7650,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
             ucalls_c(c, f);
             th.iter_mut().chain(el).for_each(|e| ucalls_e(e, f));
         }
-        S::LoopValue(_, _, _, c, body, e) => {
+        S::LoopValue(_, _, _, c, body, e, _) => {
             ucalls_c(c, f);
             block(body, f);
             ucalls_e(e, f);

@@ -229,11 +229,7 @@ impl Sweep<'_> {
                 self.set(name, before.clone());
             }
             tokens.push(arm);
-            if ends
-                .iter()
-                .flatten()
-                .any(|v| matches!(v, Val::Tuple(_) | Val::Array { .. }))
-            {
+            if !ends.iter().all(|per_arm| mergeable(per_arm)) {
                 failed = Some(k);
             }
         }
@@ -284,6 +280,38 @@ impl Sweep<'_> {
             }
         };
         for ((name, _), per_arm) in candidates.iter().zip(ends) {
+            // a tuple of scalars: each field merged on its own
+            if let Some(width) = per_arm.iter().find_map(|v| match v {
+                Val::Tuple(items) => Some(items.len()),
+                _ => None,
+            }) {
+                let mut fields = Vec::new();
+                for k in 0..width {
+                    let field: Vec<Val> = per_arm
+                        .iter()
+                        .map(|v| match v {
+                            Val::Tuple(items) => items[k].clone(),
+                            _ => Val::Const,
+                        })
+                        .collect();
+                    match same_value(&field) {
+                        Some(v) => fields.push(v),
+                        None => {
+                            let store = self.names.fresh("m");
+                            let index = syn::Index::from(k);
+                            self.emit_temp(&store, quote!(#name.#index), &mut after);
+                            let id = self.new_value(store, None);
+                            merges.push(Merge {
+                                out: id,
+                                per_arm: field,
+                            });
+                            fields.push(Val::Active(id));
+                        }
+                    }
+                }
+                self.set(name, Val::Tuple(fields));
+                continue;
+            }
             let first = per_arm.first().cloned().unwrap_or(Val::Const);
             let same = per_arm.iter().all(|v| match (v, &first) {
                 (Val::Active(a), Val::Active(b)) => a == b,
@@ -437,4 +465,39 @@ const OPTION: &str = "an `Option` of recorded values is followed only where the 
 /// `Some(…)`.
 fn some_pattern(p: &syn::Pat) -> bool {
     matches!(p, syn::Pat::TupleStruct(t) if t.qself.is_none() && t.path.is_ident("Some"))
+}
+
+/// Whether a binding made before a branch can be merged after it from what
+/// each arm leaves in it: scalars, or tuples of scalars of one width (a
+/// constant tuple among them), not arrays.
+fn mergeable(per_arm: &[Val]) -> bool {
+    let width = per_arm.iter().find_map(|v| match v {
+        Val::Tuple(items) => Some(items.len()),
+        _ => None,
+    });
+    per_arm.iter().all(|v| match (v, width) {
+        (Val::Array { .. }, _) => false,
+        (Val::Tuple(items), Some(n)) => {
+            items.len() == n
+                && items
+                    .iter()
+                    .all(|i| matches!(i, Val::Active(_) | Val::Const))
+        }
+        (Val::Active(_), Some(_)) => false,
+        _ => true,
+    })
+}
+
+/// The value every arm leaves, where it is one: the same recorded value, or
+/// a constant in each.
+fn same_value(per_arm: &[Val]) -> Option<Val> {
+    let first = per_arm.first().cloned().unwrap_or(Val::Const);
+    per_arm
+        .iter()
+        .all(|v| match (v, &first) {
+            (Val::Active(a), Val::Active(b)) => a == b,
+            (Val::Const, Val::Const) => true,
+            _ => false,
+        })
+        .then_some(first)
 }

@@ -132,9 +132,14 @@ impl Tan<'_> {
                 let label = &l.label;
                 // `break value` assigns the value and its tangent to names
                 // declared before the loop, then breaks
+                // (a tuple's values each to a name of its own, as a labeled
+                // block's: no branch of the loop assigns a tuple)
+                let arity = first_break(&l.body)
+                    .and_then(super::shapes::tuple_arity)
+                    .unwrap_or(1);
                 let carries = breaks_read(l, &self.active).then(|| Carry {
-                    p: vec![self.fresh("p")],
-                    t: vec![self.fresh("t")],
+                    p: (0..arity).map(|_| self.fresh("p")).collect(),
+                    t: (0..arity).map(|_| self.fresh("t")).collect(),
                 });
                 self.loops.push((
                     label.as_ref().map(|l| l.name.ident.to_string()),
@@ -144,13 +149,22 @@ impl Tan<'_> {
                 self.loops.pop();
                 let code = quote!(#label loop #body);
                 if let Some(Carry { p, t }) = carries {
-                    let (p, t) = (&p[0], &t[0]);
-                    let zero = self.carry_zero(first_break(&l.body), &l.body);
-                    pre.extend(quote!(let mut #p = #zero; let mut #t = #zero; #code;));
-                    return Val {
-                        p: quote!(#p),
-                        t: Some(quote!(#t)),
-                        cheap: true,
+                    let zero = match arity {
+                        1 => self.carry_zero(first_break(&l.body), &l.body),
+                        _ => self.k(0.0),
+                    };
+                    pre.extend(quote!(#(let mut #p = #zero;)* #(let mut #t = #zero;)* #code;));
+                    return match arity {
+                        1 => Val {
+                            p: quote!(#(#p)*),
+                            t: Some(quote!(#(#t)*)),
+                            cheap: true,
+                        },
+                        _ => Val {
+                            p: quote!((#(#p,)*)),
+                            t: Some(quote!((#(#t,)*))),
+                            cheap: false,
+                        },
                     };
                 }
                 code
