@@ -113,3 +113,62 @@ fn tuples_of_knobs_in_every_form() {
         );
     }
 }
+
+/// A tuple binding made before a branch that an arm gives a new tuple:
+/// merged field by field (`b a²` where `a > b`, `a b` elsewhere).
+macro_rules! branch_tuple {
+    ($m:ident, $t:ty) => {
+        pub mod $m {
+            #[mica::tape]
+            pub fn f(#[tracked] a: $t, #[tracked] b: $t) -> $t {
+                let mut p = (a, b);
+                if a > b {
+                    p = (b, a * a);
+                }
+                p.0 * p.1
+            }
+
+            #[mica::tape(plain)]
+            pub fn q(#[tracked] a: $t, #[tracked] b: $t) -> $t {
+                let mut p = (a, b);
+                if a > b {
+                    p = (b, a * a);
+                }
+                p.0 * p.1
+            }
+        }
+    };
+}
+branch_tuple!(branch_tuple64, f64);
+branch_tuple!(branch_tuple32, f32);
+
+#[test]
+fn a_tuple_a_branch_assigns() {
+    for (a, b) in [(0.7, -0.3), (-0.4, 0.9), (1.5, 1.2)] {
+        let by_hand = if a > b { (2.0 * a * b, a * a) } else { (b, a) };
+        let (v, g) = branch_tuple64::f_grad(a, b);
+        assert_eq!(v, branch_tuple64::f(a, b), "the value");
+        fd::close("by hand, a", g.0, by_hand.0, 1e-12);
+        fd::close("by hand, b", g.1, by_hand.1, 1e-12);
+        let q = branch_tuple64::q_grad(a, b).1;
+        fd::close("plain twin", g.0, q.0, 1e-12);
+        fd::agrees(
+            "f64",
+            &|v: &[f64]| branch_tuple64::f(v[0], v[1]),
+            &[a, b],
+            &[g.0, g.1],
+            1e-6,
+        );
+        let (a32, b32) = (a as f32, b as f32);
+        let (_, g32) = branch_tuple32::f_grad(a32, b32);
+        fd::agrees(
+            "f32",
+            &|v: &[f32]| branch_tuple32::f(v[0], v[1]),
+            &[a32, b32],
+            &[g32.0, g32.1],
+            2e-2,
+        );
+        let q32 = branch_tuple32::q_grad(a32, b32).1;
+        fd::close("plain twin f32", g32.1, q32.1, 1e-5);
+    }
+}
