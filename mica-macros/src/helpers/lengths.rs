@@ -258,15 +258,20 @@ fn same(a: &Type, b: &Type) -> bool {
     a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
-/// The lengths `args` (their array types, where known) give `helper`'s
-/// `const` parameters.
-fn lengths(helper: &ItemFn, args: &[Option<Type>]) -> HashMap<String, Expr> {
-    let consts: Vec<Ident> = helper
+/// The names of `helper`'s `const` parameters.
+fn const_names(helper: &ItemFn) -> Vec<Ident> {
+    helper
         .sig
         .generics
         .const_params()
         .map(|c| c.ident.clone())
-        .collect();
+        .collect()
+}
+
+/// The lengths `args` (their array types, where known) give `helper`'s
+/// `const` parameters.
+fn lengths(helper: &ItemFn, args: &[Option<Type>]) -> HashMap<String, Expr> {
+    let consts = const_names(helper);
     let mut given = HashMap::new();
     for (input, arg) in helper.sig.inputs.iter().zip(args) {
         if let (FnArg::Typed(t), Some(ty)) = (input, arg) {
@@ -295,12 +300,7 @@ fn unify(param: &Type, arg: &Type, consts: &[Ident], out: &mut HashMap<String, E
 /// the calls among them were written out), or the first parameter they
 /// give none.
 pub(super) fn monomorphic(helper: &ItemFn, args: &[Option<Type>]) -> Result<ItemFn, Ident> {
-    let consts: Vec<Ident> = helper
-        .sig
-        .generics
-        .const_params()
-        .map(|c| c.ident.clone())
-        .collect();
+    let consts = const_names(helper);
     if consts.is_empty() {
         return Ok(helper.clone());
     }

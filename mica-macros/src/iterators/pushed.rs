@@ -312,11 +312,7 @@ fn plan(f: &syn::ExprForLoop, v: &str, names: &Names) -> Option<(Expr, Vec<Expr>
     if mentions_ident(&f.expr.to_token_stream(), v) || leaves(&f.body) {
         return None;
     }
-    // a pattern of the loop or a `let` in it binding the name: another `v`
-    let mut binds = Binds::default();
-    binds.visit_pat(&f.pat);
-    binds.visit_block(&f.body);
-    if binds.0.iter().any(|(n, _)| n == v) {
+    if rebinds(f, v) {
         return None;
     }
     let shadow = positions(&f.expr, &names.arrays)?;
@@ -372,6 +368,15 @@ fn plan(f: &syn::ExprForLoop, v: &str, names: &Names) -> Option<(Expr, Vec<Expr>
         return None;
     };
     Some((count, value))
+}
+
+/// Whether a pattern of the loop `f` or a `let` in it binds `v`: another
+/// `v` than the `Vec`.
+fn rebinds(f: &syn::ExprForLoop, v: &str) -> bool {
+    let mut binds = Binds::default();
+    binds.visit_pat(&f.pat);
+    binds.visit_block(&f.body);
+    binds.0.iter().any(|(n, _)| n == v)
 }
 
 /// `v.push(e);`: `e`, where `e` does not name `v`.

@@ -26,7 +26,7 @@
 //! the counter's; a push inside a loop nested in the body is not taken.
 
 use super::count::positions;
-use super::{Binds, Names};
+use super::Names;
 use crate::names::mentions_ident;
 use quote::ToTokens;
 use syn::visit::Visit;
@@ -37,13 +37,7 @@ use syn::{Block, Expr, Ident, Stmt};
 /// number for all iterations, bounded before the loop, and the values
 /// pushed; `None` where the `Vec` is named otherwise in the loop.
 pub(super) fn plan(f: &syn::ExprForLoop, v: &str, names: &Names) -> Option<(Expr, Vec<Expr>)> {
-    if mentions_ident(&f.expr.to_token_stream(), v) {
-        return None;
-    }
-    let mut binds = Binds::default();
-    binds.visit_pat(&f.pat);
-    binds.visit_block(&f.body);
-    if binds.0.iter().any(|(n, _)| n == v) {
+    if mentions_ident(&f.expr.to_token_stream(), v) || super::rebinds(f, v) {
         return None;
     }
     let mut values = Vec::new();
