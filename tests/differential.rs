@@ -1372,6 +1372,7 @@ fn the_generator_writes_views_and_chunk_loops() {
             with_line(&|l| l.starts_with("break (") && l.contains(" * 0.75")),
         ),
         ("a chain folded into a pair", count(".fold((")),
+        ("a chain's position", count(".position(|m| m > ")),
         (
             "two local arrays walked by a zip of mutable iterators",
             with_line(&|l| {

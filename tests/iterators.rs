@@ -1,10 +1,11 @@
 //! Iterator chains and closures over recorded values, written as users
 //! write them: `zip`/`map`/`sum` dot products, `filter`, `fold` (with a
-//! closure, into a tuple and with `f64::max`), `reduce`, `min_by`/`max_by`, `skip`/`take`/`rev`/
-//! `step_by`/`enumerate`, `chain`, `product`, `count`, `collect`, `for` loops over
-//! adapted chains, and closures bound by `let`, called directly, passed to
-//! an adapter, and called where they are written, and chains inside a
-//! chain's closure (over a literal array too). Every program is
+//! closure, into a tuple and with `f64::max`), `reduce`, `position`,
+//! `min_by`/`max_by`, `skip`/`take`/`rev`/`step_by`/`enumerate`, `chain`,
+//! `product`, `count`, `collect`, `for` loops over adapted chains, and
+//! closures bound by `let`, called directly, passed to an adapter, and
+//! called where they are written, and chains inside a chain's closure
+//! (over a literal array too). Every program is
 //! written twice, as `#[tape]` and as `#[tape(plain)]`, and checked in
 //! `f64` and `f32` against central finite differences at several points
 //! and against its plain twin, one against slopes by hand; a window-form
@@ -200,6 +201,20 @@ macro_rules! programs {
                 s2 / n - (s / n).powi(2) + (hi - lo) + p
             }
 
+            /// Positions: the first element above 0.5 (none: the length),
+            /// its place read back, and the first square below 0.1 after
+            /// `rev` (none: 9): `wₚ · (p + 1) + q`.
+            #[tape$(($mode))?]
+            pub fn positions(#[tracked] w: &[$t]) -> $t {
+                let p = w.iter().position(|v| *v > 0.5).unwrap_or(w.len());
+                let q = match w.iter().rev().map(|v| v * v).position(|s| s < 0.1) {
+                    Some(k) => k as $t,
+                    None => 9.0,
+                };
+                let at = if p < w.len() { w[p] } else { 0.0 };
+                at * (p + 1) as $t + q
+            }
+
             /// Closures bound by `let`: called, passed to `map`, and one
             /// called where it is written.
             #[tape$(($mode))?]
@@ -280,6 +295,17 @@ macro_rules! check_all {
             let (_, g) = statistics_grad(p);
             same(&g, &$q::statistics_grad(p).1, "statistics");
             agree("statistics", &|v| statistics(v), p, &g);
+
+            let (value, g) = positions_grad(p);
+            assert_eq!(value, positions(p), "positions: the value");
+            same(&g, &$q::positions_grad(p).1, "positions");
+            agree("positions", &|v| positions(v), p, &g);
+            // by hand: (p + 1) at the first element above 0.5, nothing else
+            let first = p.iter().position(|v| *v > 0.5);
+            let by_hand: Vec<$t> = (0..p.len())
+                .map(|i| if Some(i) == first { (i + 1) as $t } else { 0.0 })
+                .collect();
+            same(&g, &by_hand, "positions by hand");
 
             let (value, g) = folded_grad(p);
             assert_eq!(value, folded(p), "folded: the value");

@@ -115,6 +115,7 @@ struct Words(bool);
 /// `max_by`/`min_by`.
 const CONSUMERS: &[&str] = &[
     "sum", "product", "fold", "count", "collect", "unwrap", "to_vec", "to_owned", "any", "all",
+    "position",
 ];
 
 impl<'ast> syn::visit::Visit<'ast> for Words {

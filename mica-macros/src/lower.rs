@@ -90,6 +90,7 @@ const ITERATION: &[&str] = &[
     "max_by",
     "min_by",
     "count",
+    "position",
 ];
 
 /// Float methods whose answer is not a float: a constant is what a caller

@@ -170,6 +170,10 @@ pub struct Chain {
     /// squares: `{ let (pa, pb) = ….fold((init, 0.0), |(acc, acc2), x|
     /// (acc * 0.5 + x, acc2 + x * x)); pa + pb * 0.25 }`
     pub pair: bool,
+    /// instead of its `sum`, the place of the first mapped value above
+    /// this constant, a number without a slope: `….position(|m| m > c)
+    /// .unwrap_or(7) as f64 * 0.25`
+    pub position: Option<f64>,
     /// the closure's names: the element, the zipped element, the position
     pub v: String,
     pub w: String,
@@ -3846,6 +3850,12 @@ impl Gen {
             && self.keeps.chance(0.2))
         .then(|| (self.keeps.lit(-0.5, 0.5), self.keeps.chance(0.5)));
         let pair = matches!(consume, Consume::Fold(_)) && self.keeps.chance(0.4);
+        let position = (matches!(consume, Consume::Sum)
+            && kept.is_none()
+            && filter.is_none()
+            && !self.generic
+            && self.keeps.chance(0.15))
+        .then(|| self.keeps.lit(-0.5, 0.5));
         let limit = if matches!(consume, Consume::Product) {
             1.5
         } else {
@@ -3901,6 +3911,7 @@ impl Gen {
             filter,
             kept,
             pair,
+            position,
             v,
             w,
             k,
@@ -5223,7 +5234,8 @@ impl R<'_> {
             }
             // a block: parenthesised as an operand or a receiver
             E::Chain(c) if self.dual => (self.chain_loop(c), false),
-            E::Chain(c) => (self.chain(c), true),
+            // (a position scaled is a product: not one term)
+            E::Chain(c) => (self.chain(c), c.position.is_none()),
             E::CallC(f, x) => (format!("{f}({})", self.e(x).0), true),
         }
     }
@@ -5312,6 +5324,13 @@ impl R<'_> {
             Some((f, true)) => write!(s, ".filter(|m| *m > {})", self.lit(f).0).unwrap(),
             Some((f, false)) => write!(s, ".filter(|&m| m > {})", self.lit(f).0).unwrap(),
             None => {}
+        }
+        if let Some(at) = c.position {
+            return format!(
+                "{s}.position(|m| m > {}).unwrap_or(7) as {t} * {}",
+                self.lit(at).0,
+                self.lit(0.25).0
+            );
         }
         match &c.consume {
             Consume::Sum => write!(s, ".sum::<{t}>()").unwrap(),
@@ -5429,6 +5448,9 @@ impl R<'_> {
         let bind = match &c.consume {
             Consume::Reduce(0 | 1) => format!("{bind}let mut {acc}_f = true; "),
             Consume::Fold(_) if c.pair => format!("{bind}let mut {acc}2 = {}; ", self.cst("0.0")),
+            _ if c.position.is_some() => {
+                format!("{bind}let mut {acc}_p: Option<usize> = None; ")
+            }
             _ => bind,
         };
         let v = if c.pass.is_some() || c.filter.is_some() {
@@ -5438,8 +5460,13 @@ impl R<'_> {
         };
         // a chunk is the element itself; else the element at `i`
         let each = if c.chunks.is_some() { &v } else { &i };
+        // (a position keeps its own accumulator)
+        let declared = match c.position {
+            Some(_) => String::new(),
+            None => format!("let mut {acc} = {init}; "),
+        };
         let mut s = format!(
-            "{{ {bind}let mut {acc} = {init}; for ({}, {each}) in {range} {{ ",
+            "{{ {bind}{declared}for ({}, {each}) in {range} {{ ",
             name(&c.k)
         );
         match &c.pairs {
@@ -5489,6 +5516,18 @@ impl R<'_> {
                 s,
                 "{acc} = {combine}; {acc}2 = {acc}2 + x * x; }} {acc} + {acc}2 * {} }}",
                 self.cst("0.25")
+            )
+            .unwrap();
+            return s;
+        }
+        if let Some(at) = c.position {
+            let float = if self.f32 { "f32" } else { "f64" };
+            write!(
+                s,
+                "if gt{sfx}(x, {}) {{ {acc}_p = Some({}); break; }} }} cst{sfx}(({acc}_p.unwrap_or(7) as {float}) * 0.25) }}",
+                self.cst(&format!("{at:?}")),
+                name(&c.k),
+                sfx = self.sfx()
             )
             .unwrap();
             return s;

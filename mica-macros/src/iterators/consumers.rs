@@ -42,7 +42,9 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         "to_vec" | "to_owned" if sub_slice && m.args.is_empty() => "collect".to_string(),
         _ => method,
     };
-    let consumers = ["sum", "product", "fold", "count", "collect", "any", "all"];
+    let consumers = [
+        "sum", "product", "fold", "count", "collect", "any", "all", "position",
+    ];
     if !consumers.contains(&method.as_str()) {
         return Ok(None);
     }
@@ -131,6 +133,19 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             };
             lines.push(syn::parse_quote!(#acc = #said;));
             (init, vec![syn::parse_quote!(if #undecided { #(#lines)* })])
+        }
+        // `position(p)`: the first element's place where `p` holds, `p`
+        // asked until then, as std asks it (a number: no slope)
+        "position" if m.args.len() == 1 => {
+            let Some(at) = seq.position() else {
+                return Err(err(&m.method, "`.position(…)` after `filter`"));
+            };
+            let (mut lines, said) = ch.apply_flat(&m.args[0], vec![seq.elem.clone()])?;
+            lines.push(syn::parse_quote!(if #said { #acc = ::core::option::Option::Some(#at); }));
+            (
+                syn::parse_quote!(::core::option::Option::<usize>::None),
+                vec![syn::parse_quote!(if #acc.is_none() { #(#lines)* })],
+            )
         }
         "fold" if m.args.len() == 2 => {
             let accumulated = Elem::One(syn::parse_quote!(#acc));

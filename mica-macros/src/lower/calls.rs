@@ -47,6 +47,26 @@ impl Sweep<'_> {
         {
             return self.lower_tape_method(m, out);
         }
+        // a block naming recorded values that gives a constant (a chain's
+        // `position(…)`): a method of it and of constants is a constant
+        if rules::method(&name).is_none()
+            && matches!(
+                crate::facts::syntax::strip_parens(&m.receiver),
+                Expr::Block(_)
+            )
+            && !mutates(&name, m.args.len())
+            && !m.args.iter().any(|a| self.mentions_active(a))
+        {
+            let receiver = self.lower_expr(&m.receiver, out)?;
+            if matches!(receiver.val, Val::Const) {
+                let (r, method, turbofish, args) =
+                    (&receiver.fwd, &m.method, &m.turbofish, &m.args);
+                return Ok(Lowered {
+                    val: Val::Const,
+                    fwd: quote!((#r).#method #turbofish (#args)),
+                });
+            }
+        }
         let Some(method) = rules::method(&name) else {
             let conversion = (receiver_active && matches!(name.as_str(), "unwrap" | "expect"))
                 .then(|| conversion(&m.receiver))
