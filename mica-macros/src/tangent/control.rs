@@ -90,18 +90,7 @@ impl Tan<'_> {
                 pre.extend(
                     quote!(#(let mut #ps = #zero;)* #(let mut #ts = #zero;)* #label { #inner }),
                 );
-                return match arity {
-                    1 => Val {
-                        p: quote!(#(#ps)*),
-                        t: Some(quote!(#(#ts)*)),
-                        cheap: true,
-                    },
-                    _ => Val {
-                        p: quote!((#(#ps,)*)),
-                        t: Some(quote!((#(#ts,)*))),
-                        cheap: false,
-                    },
-                };
+                return carried(ps, ts);
             }
             Expr::Block(b) => {
                 let label = &b.label;
@@ -154,18 +143,7 @@ impl Tan<'_> {
                         _ => self.k(0.0),
                     };
                     pre.extend(quote!(#(let mut #p = #zero;)* #(let mut #t = #zero;)* #code;));
-                    return match arity {
-                        1 => Val {
-                            p: quote!(#(#p)*),
-                            t: Some(quote!(#(#t)*)),
-                            cheap: true,
-                        },
-                        _ => Val {
-                            p: quote!((#(#p,)*)),
-                            t: Some(quote!((#(#t,)*))),
-                            cheap: false,
-                        },
-                    };
+                    return carried(&p, &t);
                 }
                 code
             }
@@ -327,4 +305,21 @@ fn first_break(b: &syn::Block) -> Option<&Expr> {
     let mut first = First(None);
     syn::visit::Visit::visit_block(&mut first, b);
     first.0
+}
+
+/// The value and tangent a carry's names hold after its block or loop: the
+/// one name each, or the tuples of them.
+fn carried(ps: &[proc_macro2::Ident], ts: &[proc_macro2::Ident]) -> Val {
+    match ps.len() {
+        1 => Val {
+            p: quote!(#(#ps)*),
+            t: Some(quote!(#(#ts)*)),
+            cheap: true,
+        },
+        _ => Val {
+            p: quote!((#(#ps,)*)),
+            t: Some(quote!((#(#ts,)*))),
+            cheap: false,
+        },
+    }
 }
