@@ -201,8 +201,7 @@ struct Exits {
     breaks: bool,
     continues: bool,
     values: bool,
-    /// every value a `break` of its own leaves is a tuple written out, of
-    /// this shape (`break (a, b);`, `break ((a, da), (b, db));`)
+    /// the shape of the tuple every `break` of its own writes out (`break (a, b);`)
     tuples: Option<Shape>,
 }
 
@@ -264,10 +263,18 @@ struct Frame {
     exit: Ident,
     stop: Ident,
     value: Option<Ident>,
-    /// where every `break` leaves a tuple written out: its shape and one
-    /// binding for each of its values, so that no branch assigns a tuple
-    parts: Vec<Ident>,
+    /// its `break`s' tuples' shape: each value a binding of its own
+    /// (`Frame::parts`), so that no branch assigns a tuple
     shape: Option<Shape>,
+}
+
+impl Frame {
+    fn parts(&self) -> Vec<Ident> {
+        match (&self.value, &self.shape) {
+            (Some(value), Some(shape)) => shape.parts(value),
+            _ => Vec::new(),
+        }
+    }
 }
 
 struct Rewriter {
@@ -331,13 +338,10 @@ impl Rewriter {
             value: exits
                 .values
                 .then(|| Ident::new(&format!("__mica_value{n}"), Span::mixed_site())),
-            parts: (0..exits.tuples.as_ref().map_or(0, Shape::leaves))
-                .map(|k| Ident::new(&format!("__mica_value{n}_{k}"), Span::mixed_site()))
-                .collect(),
             shape: exits.tuples.clone(),
         };
         let (exit, stop, value) = (frame.exit.clone(), frame.stop.clone(), frame.value.clone());
-        let (parts, shape) = (frame.parts.clone(), frame.shape.clone());
+        let (parts, shape) = (frame.parts(), frame.shape.clone());
         self.frames.push(frame);
         let stmts = self.block(&body.stmts);
         self.frames.pop();
@@ -478,7 +482,7 @@ impl Rewriter {
                 Some(shape) if Shape::of(&value) == *shape => {
                     let mut leaves = Vec::new();
                     shape.flatten(&value, &mut leaves);
-                    for (part, leaf) in frame.parts.iter().zip(leaves) {
+                    for (part, leaf) in frame.parts().iter().zip(leaves) {
                         sets.push(syn::parse_quote!(#part = #leaf;));
                     }
                 }

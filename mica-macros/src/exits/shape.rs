@@ -60,3 +60,12 @@ impl Shape {
         }
     }
 }
+
+impl Shape {
+    /// The bindings of a tuple's values, `value_0`, `value_1`, …
+    pub(super) fn parts(&self, value: &Ident) -> Vec<Ident> {
+        (0..self.leaves())
+            .map(|k| Ident::new(&format!("{value}_{k}"), value.span()))
+            .collect()
+    }
+}

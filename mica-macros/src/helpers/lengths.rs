@@ -78,11 +78,10 @@ impl Found<'_> {
 impl<'ast> Visit<'ast> for Found<'_> {
     fn visit_local(&mut self, local: &'ast syn::Local) {
         match &local.pat {
-            Pat::Type(t) if matches!(&*t.pat, Pat::Ident(_)) => {
-                if let Pat::Ident(p) = &*t.pat {
-                    self.bind(&p.ident, array(&t.ty).cloned());
-                }
-            }
+            Pat::Type(t) => match &*t.pat {
+                Pat::Ident(p) => self.bind(&p.ident, array(&t.ty).cloned()),
+                other => self.visit_pat(other),
+            },
             Pat::Ident(p) if p.subpat.is_none() => {
                 let ty = local
                     .init
@@ -175,46 +174,40 @@ pub(super) fn arg_type(
     types: &HashMap<String, Type>,
     helpers: &HashMap<String, ItemFn>,
 ) -> Option<Type> {
-    let literal_type = |e: &Expr, types: &HashMap<String, Type>| arg_type(e, types, helpers);
+    let of = |e: &Expr| arg_type(e, types, helpers);
     let infer = || {
         Type::Infer(syn::TypeInfer {
             underscore_token: Default::default(),
         })
     };
     match e {
-        Expr::Paren(p) => literal_type(&p.expr, types),
-        Expr::Group(g) => literal_type(&g.expr, types),
-        Expr::Reference(r) => literal_type(&r.expr, types),
+        Expr::Paren(p) => of(&p.expr),
+        Expr::Group(g) => of(&g.expr),
+        Expr::Reference(r) => of(&r.expr),
         Expr::Path(p) if p.qself.is_none() => types.get(&p.path.get_ident()?.to_string()).cloned(),
         Expr::Array(a) => {
-            let elem = a
-                .elems
-                .first()
-                .and_then(|x| literal_type(x, types))
-                .unwrap_or_else(infer);
+            let elem = a.elems.first().and_then(&of).unwrap_or_else(infer);
             let len = a.elems.len();
             Some(syn::parse_quote!([#elem; #len]))
         }
         Expr::Repeat(r) => {
-            let elem = literal_type(&r.expr, types).unwrap_or_else(infer);
+            let elem = of(&r.expr).unwrap_or_else(infer);
             let len = &r.len;
             Some(syn::parse_quote!([#elem; #len]))
         }
-        Expr::Index(i) if !matches!(&*i.index, Expr::Range(_)) => {
-            match literal_type(&i.expr, types)? {
-                Type::Array(a) => array(&a.elem).cloned(),
-                _ => None,
-            }
-        }
+        Expr::Index(i) if !matches!(&*i.index, Expr::Range(_)) => match of(&i.expr)? {
+            Type::Array(a) => array(&a.elem).cloned(),
+            _ => None,
+        },
         // a block's value, the same array from every branch
         Expr::Block(b) => tail_type(&b.block, types, helpers),
         Expr::If(i) => {
             let then = tail_type(&i.then_branch, types, helpers)?;
-            let other = literal_type(&i.else_branch.as_ref()?.1, types)?;
+            let other = of(&i.else_branch.as_ref()?.1)?;
             same(&then, &other).then_some(then)
         }
         Expr::Match(m) => {
-            let mut arms = m.arms.iter().map(|a| literal_type(&a.body, types));
+            let mut arms = m.arms.iter().map(|a| of(&a.body));
             let first = arms.next()??;
             arms.all(|a| a.is_some_and(|a| same(&a, &first)))
                 .then_some(first)
@@ -226,16 +219,9 @@ pub(super) fn arg_type(
                 return None;
             };
             let out = array(out)?;
-            let args: Vec<Option<Type>> = c.args.iter().map(|a| literal_type(a, types)).collect();
-            let given = lengths(helper, &args);
-            let every = helper
-                .sig
-                .generics
-                .const_params()
-                .all(|c| given.contains_key(&c.ident.to_string()));
-            every
-                .then(|| syn::parse2(replace(out.to_token_stream(), &given)).ok())
-                .flatten()
+            let args: Vec<Option<Type>> = c.args.iter().map(&of).collect();
+            let given = lengths(helper, &args).ok()?;
+            syn::parse2(replace(out.to_token_stream(), &given)).ok()
         }
         _ => None,
     }
@@ -269,8 +255,8 @@ fn const_names(helper: &ItemFn) -> Vec<Ident> {
 }
 
 /// The lengths `args` (their array types, where known) give `helper`'s
-/// `const` parameters.
-fn lengths(helper: &ItemFn, args: &[Option<Type>]) -> HashMap<String, Expr> {
+/// `const` parameters, or the first parameter they give none.
+fn lengths(helper: &ItemFn, args: &[Option<Type>]) -> Result<HashMap<String, Expr>, Ident> {
     let consts = const_names(helper);
     let mut given = HashMap::new();
     for (input, arg) in helper.sig.inputs.iter().zip(args) {
@@ -278,7 +264,10 @@ fn lengths(helper: &ItemFn, args: &[Option<Type>]) -> HashMap<String, Expr> {
             unify(&t.ty, ty, &consts, &mut given);
         }
     }
-    given
+    match consts.iter().find(|c| !given.contains_key(&c.to_string())) {
+        Some(c) => Err(c.clone()),
+        None => Ok(given),
+    }
 }
 
 /// Each `const` parameter of `param` that `arg` gives a length: `[T; N]`
@@ -304,10 +293,7 @@ pub(super) fn monomorphic(helper: &ItemFn, args: &[Option<Type>]) -> Result<Item
     if consts.is_empty() {
         return Ok(helper.clone());
     }
-    let given = lengths(helper, args);
-    if let Some(c) = consts.iter().find(|c| !given.contains_key(&c.to_string())) {
-        return Err(c.clone());
-    }
+    let given = lengths(helper, args)?;
     let mut f = helper.clone();
     f.sig.generics.params = f
         .sig

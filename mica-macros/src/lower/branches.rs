@@ -281,52 +281,28 @@ impl Sweep<'_> {
         };
         for ((name, _), per_arm) in candidates.iter().zip(ends) {
             // a tuple of scalars: each field merged on its own
-            if let Some(width) = per_arm.iter().find_map(|v| match v {
+            let val = match per_arm.iter().find_map(|v| match v {
                 Val::Tuple(items) => Some(items.len()),
                 _ => None,
             }) {
-                let mut fields = Vec::new();
-                for k in 0..width {
-                    let field: Vec<Val> = per_arm
-                        .iter()
-                        .map(|v| match v {
-                            Val::Tuple(items) => items[k].clone(),
-                            _ => Val::Const,
-                        })
-                        .collect();
-                    match same_value(&field) {
-                        Some(v) => fields.push(v),
-                        None => {
-                            let store = self.names.fresh("m");
+                Some(width) => Val::Tuple(
+                    (0..width)
+                        .map(|k| {
+                            let field: Vec<Val> = per_arm
+                                .iter()
+                                .map(|v| match v {
+                                    Val::Tuple(items) => items[k].clone(),
+                                    _ => Val::Const,
+                                })
+                                .collect();
                             let index = syn::Index::from(k);
-                            self.emit_temp(&store, quote!(#name.#index), &mut after);
-                            let id = self.new_value(store, None);
-                            merges.push(Merge {
-                                out: id,
-                                per_arm: field,
-                            });
-                            fields.push(Val::Active(id));
-                        }
-                    }
-                }
-                self.set(name, Val::Tuple(fields));
-                continue;
-            }
-            let first = per_arm.first().cloned().unwrap_or(Val::Const);
-            let same = per_arm.iter().all(|v| match (v, &first) {
-                (Val::Active(a), Val::Active(b)) => a == b,
-                (Val::Const, Val::Const) => true,
-                _ => false,
-            });
-            if same {
-                self.set(name, first);
-            } else {
-                let store = self.names.fresh("m");
-                self.emit_temp(&store, quote!(#name), &mut after);
-                let id = self.new_value(store, None);
-                self.set(name, Val::Active(id));
-                merges.push(Merge { out: id, per_arm });
-            }
+                            self.merged(quote!(#name.#index), field, &mut merges, &mut after)
+                        })
+                        .collect(),
+                ),
+                None => self.merged(quote!(#name), per_arm, &mut merges, &mut after),
+            };
+            self.set(name, val);
         }
         self.push_step(Step::Branch(Branch {
             flag,
@@ -334,6 +310,26 @@ impl Sweep<'_> {
             merges,
         }));
         Ok((value, tokens, after))
+    }
+
+    /// What a binding (or one of its tuple's fields, `read`) holds after a
+    /// branch from what each arm left in it: that value where every arm
+    /// left the same, else a merge read from it after the branch.
+    fn merged(
+        &mut self,
+        read: TokenStream,
+        per_arm: Vec<Val>,
+        merges: &mut Vec<Merge>,
+        after: &mut TokenStream,
+    ) -> Val {
+        if let Some(same) = same_value(&per_arm) {
+            return same;
+        }
+        let store = self.names.fresh("m");
+        self.emit_temp(&store, read, after);
+        let id = self.new_value(store, None);
+        merges.push(Merge { out: id, per_arm });
+        Val::Active(id)
     }
 
     /// The value of a branch whose arms give tuples or arrays: a tuple's

@@ -159,42 +159,13 @@ impl Views {
         let mut path = Vec::new();
         let mut source = chunk_source(&f.expr, &mut path)?;
         source.path = path;
-        let chunk = match pattern_at(&mut f.pat, &source.path)? {
-            Pat::Wild(_) => None,
-            p => Some(simple_name(p)?),
-        };
-        // the array's name must mean the array wherever the chunk is used
-        let array = root(&source.place)?;
         let mut bound = Bound::default();
         bound.visit_pat(&f.pat);
-        let shadowed = match &chunk {
-            Some(chunk) => rebound_while_used(&f.body.stmts, chunk, &array),
-            None => false,
-        };
-        if bound.0.contains(&array) || shadowed {
-            let at = chunk.unwrap_or_else(|| format_ident!("{}", array));
-            self.errors.push(rebound(&at, &array));
-            // reported: the loop stays, over a constant, so nothing else
-            // is said about it
-            let iterated = &f.expr;
-            *f.expr = syn::parse_quote!(::mica::detach(#iterated));
-            return None;
-        }
+        let (chunk, array) = self.chunk_name(f, &source.path, &source.place, &bound)?;
         // `a.iter_mut().zip(b.iter_mut())`: the second source bound too
         let second = match partner::partner(&f.expr, &source.path) {
             Some((other, path)) => {
-                let name = match pattern_at(&mut f.pat, &path)? {
-                    Pat::Wild(_) => None,
-                    p => Some(simple_name(p)?),
-                };
-                let array = root(&other.place)?;
-                let shadowed = match &name {
-                    Some(name) => rebound_while_used(&f.body.stmts, name, &array),
-                    None => false,
-                };
-                if bound.0.contains(&array) || shadowed {
-                    return None;
-                }
+                let (name, _) = self.chunk_name(f, &path, &other.place, &bound)?;
                 Some((other, path, name))
             }
             None => None,
@@ -238,6 +209,39 @@ impl Views {
             f.body.stmts = lines;
         }
         Some(before)
+    }
+
+    /// The name a loop's pattern gives the chunk at `path` (none for `_`)
+    /// and the root of the array split (`place`), which must mean that
+    /// array wherever the chunk is used: a pattern binding it again (`bound`),
+    /// or a `let` in the body while the chunk is used, is reported, and the
+    /// loop left over a constant.
+    fn chunk_name(
+        &mut self,
+        f: &mut syn::ExprForLoop,
+        path: &[usize],
+        place: &Expr,
+        bound: &Bound,
+    ) -> Option<(Option<syn::Ident>, String)> {
+        let chunk = match pattern_at(&mut f.pat, path)? {
+            Pat::Wild(_) => None,
+            p => Some(simple_name(p)?),
+        };
+        let array = root(place)?;
+        let shadowed = match &chunk {
+            Some(chunk) => rebound_while_used(&f.body.stmts, chunk, &array),
+            None => false,
+        };
+        if bound.0.contains(&array) || shadowed {
+            let at = chunk.unwrap_or_else(|| format_ident!("{}", array));
+            self.errors.push(rebound(&at, &array));
+            // reported: the loop stays, over a constant, so nothing else
+            // is said about it
+            let iterated = &f.expr;
+            *f.expr = syn::parse_quote!(::mica::detach(#iterated));
+            return None;
+        }
+        Some((chunk, array))
     }
 
     /// The closures of the `filter`s between `e` and its chunk source given
