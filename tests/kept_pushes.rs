@@ -3,14 +3,14 @@
 //! the positive and negative parts pushed into two `Vec`s from the arms of
 //! one `if`, the first few values kept until `len()` says enough (`break`)
 //! with the rest passed over by `continue`, a `match` whose arms push none,
-//! one or two values, a `Vec` that may end empty, the length read in a
-//! push and after it, a macro of the user's that `continue`s past the
-//! push, a `while` loop written as a `for` loop left by `break`,
-//! constants pushed under a condition and lent where a recorded `Vec` is
-//! lent later, and a
-//! generic function keeping values above a threshold in a `Vec<T>`. Each
-//! against the plain twin and the primal's value, slopes by hand, central
-//! finite differences and forward mode, in `f64` and `f32`.
+//! one or two values, a `Vec` that may end empty (its push ending the
+//! `if` without a `;`), the length read in a push and after it, a macro of
+//! the user's that `continue`s past the push, a `while` loop written as a
+//! `for` loop left by `break`, constants pushed under a condition and lent
+//! where a recorded `Vec` is lent later, and a generic function keeping
+//! values above a threshold in a `Vec<T>`. Each against the plain twin and
+//! the primal's value, slopes by hand, central finite differences and
+//! forward mode, in `f64` and `f32`.
 #![deny(warnings)]
 
 mod fd;
@@ -111,7 +111,7 @@ macro_rules! programs {
                 let mut big = Vec::new();
                 for v in x {
                     if *v > cut {
-                        big.push(2.0 * v);
+                        big.push(2.0 * v)
                     }
                 }
                 let total: $t = big.iter().sum();

@@ -1,8 +1,9 @@
 //! `Vec`s filled by `push`, as first programs fill them: residuals pushed
 //! in an index loop into `Vec::with_capacity`, a zip's products pushed into
 //! `Vec::new()`, a triangle of products pushed by a nested loop into
-//! `vec![]`, a slice's scaled elements pushed by `for &v in y`, an index
-//! loop whose index is shadowed before the push, a value per chunk pushed
+//! `vec![]`, a slice's scaled elements pushed by `for &v in y` (the push
+//! ending the body without a `;`), an index loop whose index is shadowed
+//! before the push, a value per chunk pushed
 //! after a branch and a scan pushed over `enumerate`, two pushes an
 //! iteration of an index loop, a grid over a bound named `n`, powers by
 //! `powi` over an unsuffixed range, a capacity with an effect, zeros pushed
@@ -68,7 +69,7 @@ macro_rules! programs {
             pub fn scaled(#[tracked] w: $t, y: &[$t]) -> $t {
                 let mut out = Vec::new();
                 for &v in y {
-                    out.push(w * v);
+                    out.push(w * v)
                 }
                 let mut total = 0.0;
                 for k in 1..out.len() {

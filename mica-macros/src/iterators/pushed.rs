@@ -379,9 +379,10 @@ fn rebinds(f: &syn::ExprForLoop, v: &str) -> bool {
     binds.0.iter().any(|(n, _)| n == v)
 }
 
-/// `v.push(e);`: `e`, where `e` does not name `v`.
+/// `v.push(e);` (or `v.push(e)` ending a block): `e`, where `e` does not
+/// name `v`.
 fn pushed(stmt: &Stmt, v: &str) -> Option<Expr> {
-    let Stmt::Expr(Expr::MethodCall(m), Some(_)) = stmt else {
+    let Stmt::Expr(Expr::MethodCall(m), _) = stmt else {
         return None;
     };
     let receiver_is_v = matches!(&*m.receiver, Expr::Path(p) if p.path.is_ident(v));

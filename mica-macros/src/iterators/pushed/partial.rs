@@ -112,9 +112,10 @@ fn expr(e: &Expr, v: &str, values: &mut Vec<Expr>) -> Option<()> {
     }
 }
 
-/// `v.push(e);`: `e`, which may read `v`'s length (the pushes so far).
+/// `v.push(e);` (or `v.push(e)` ending a block): `e`, which may read
+/// `v`'s length (the pushes so far).
 fn push_of(stmt: &Stmt, v: &str) -> Option<Expr> {
-    let Stmt::Expr(Expr::MethodCall(m), Some(_)) = stmt else {
+    let Stmt::Expr(Expr::MethodCall(m), _) = stmt else {
         return None;
     };
     let value = m.args.first()?;
@@ -128,8 +129,7 @@ fn push_of(stmt: &Stmt, v: &str) -> Option<Expr> {
 
 /// `v.push(e)` as a `match` arm's value.
 fn arm_push(body: &Expr, v: &str) -> Option<Expr> {
-    let stmt = Stmt::Expr(body.clone(), Some(Default::default()));
-    push_of(&stmt, v)
+    push_of(&Stmt::Expr(body.clone(), None), v)
 }
 
 /// Whether `v` is named in `e` only as `v.len()` or `v.is_empty()`, if
