@@ -1372,6 +1372,10 @@ fn the_generator_writes_views_and_chunk_loops() {
             with_line(&|l| l.starts_with("break (") && l.contains(" * 0.75")),
         ),
         ("a chain folded into a pair", count(".fold((")),
+        (
+            "a tuple a branch assigns",
+            with_line(&|l| l.starts_with("if ") && l.contains("t = (") && l.contains(" * 0.5")),
+        ),
         ("a chain's position", count(".position(|m| m > ")),
         (
             "two local arrays walked by a zip of mutable iterators",

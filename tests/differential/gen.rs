@@ -356,7 +356,10 @@ pub enum S {
     /// the same where the second iteration pushes only if its element is
     /// above a constant (11)
     Pushed(String, String, E, u8, bool),
-    LetTuple(String, String, E, E),
+    /// `let (p, q) = (x, y);`, or with the flag a tuple a branch assigns,
+    /// taken apart after it: `let mut pqt = (x, y); if x > 0.25 { pqt = (y
+    /// * 0.5, x); } let (p, q) = pqt;`
+    LetTuple(String, String, E, E, bool),
     For(For, Vec<S>),
     /// `let mut i = 0; while i < n && c { …; i += 1; }`, or (form 1)
     /// `loop { if !(i < n && c) { break; } …; i += 1; }`, or (form 2) a
@@ -2426,7 +2429,9 @@ impl Gen {
             let (p, q) = (self.name("t"), self.name("t"));
             let e1 = fit(self.expr(&s, 2), 4.0).0;
             let e2 = fit(self.expr(&s, 2), 4.0).0;
-            out.push(S::LetTuple(p.clone(), q.clone(), e1, e2));
+            // (the branch from a stream of its own: the rest stays)
+            let branch = self.keeps.chance(0.4);
+            out.push(S::LetTuple(p.clone(), q.clone(), e1, e2, branch));
             s.scalars.push((p, 4.0));
             s.scalars.push((q, 4.0));
         }
@@ -4753,7 +4758,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             }
             refs_e(e, r);
         }
-        S::LetTuple(_, _, x, y) => {
+        S::LetTuple(_, _, x, y, _) => {
             refs_e(x, r);
             refs_e(y, r);
         }
@@ -5779,7 +5784,10 @@ impl R<'_> {
                 } else {
                     "}"
                 };
-                writeln!(o, "{pad}{head} {h}.push({e}); {close}").unwrap()
+                // (the push ending the loop's block without its `;` in
+                // forms 6 and 7, as rustfmt leaves it)
+                let semi = if matches!(form, 6 | 7) { "" } else { ";" };
+                writeln!(o, "{pad}{head} {h}.push({e}){semi} {close}").unwrap()
             }
             S::Regrow(h, i, e) => {
                 let (h, i, zero, half) = (self.n(h), self.n(i), self.lit(0.0).0, self.lit(0.5).0);
@@ -5800,7 +5808,7 @@ impl R<'_> {
                 .unwrap();
                 writeln!(o, "{pad}    {h} = {g}3;\n{pad}}}").unwrap();
             }
-            S::LetTuple(p, q, x, y) => writeln!(
+            S::LetTuple(p, q, x, y, false) => writeln!(
                 o,
                 "{pad}let ({}, {}) = ({}, {});",
                 self.n(p),
@@ -5809,6 +5817,18 @@ impl R<'_> {
                 self.e(y).0
             )
             .unwrap(),
+            S::LetTuple(p, q, x, y, true) => {
+                let (p, q, x, y) = (self.n(p), self.n(q), self.e(x).0, self.e(y).0);
+                let t = format!("{p}{q}t");
+                let above = match self.dual {
+                    true => format!("gt{}({x}, {})", self.sfx(), self.cst("0.25")),
+                    false => format!("{x} > {}", self.lit(0.25).0),
+                };
+                let half = self.lit(0.5).0;
+                writeln!(o, "{pad}let mut {t} = ({x}, {y});").unwrap();
+                writeln!(o, "{pad}if {above} {{ {t} = ({y} * {half}, {x}); }}").unwrap();
+                writeln!(o, "{pad}let ({p}, {q}) = {t};").unwrap();
+            }
             S::View(v, w, lo, hi, by, form) => {
                 let (lo, hi) = match by {
                     Some(i) => (format!("{i} + {lo}"), format!("{i} + {hi}")),
@@ -6287,7 +6307,7 @@ fn outputs_of(body: &[S]) -> Vec<E> {
     for s in body {
         match s {
             S::Let(n, _) => out.push(E::Var(n.clone())),
-            S::LetTuple(a, c, _, _) => {
+            S::LetTuple(a, c, ..) => {
                 out.push(E::Var(a.clone()));
                 out.push(E::Var(c.clone()));
             }
@@ -7490,7 +7510,7 @@ fn defs(s: &S) -> Vec<String> {
         | S::View(n, ..) => vec![n.clone()],
         S::Unpack(names, ..) => names.iter().flatten().cloned().collect(),
         S::ShiftIdx(i, _) | S::LetIdx(i, ..) => vec![i.clone()],
-        S::LetTuple(a, c, _, _) => vec![a.clone(), c.clone()],
+        S::LetTuple(a, c, ..) => vec![a.clone(), c.clone()],
         S::LetIf(names, ..) => names.clone(),
         S::LoopValue(t, i, ..) => vec![t.clone(), i.clone()],
         S::Call(names, ..) => names.clone(),
@@ -7645,7 +7665,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         S::LetVec(_, es) => es.iter_mut().for_each(|e| ucalls_e(e, f)),
         S::LetFill(_, e, _, _) => e.iter_mut().for_each(|e| ucalls_e(e, f)),
         S::LetScratch(_, e, _) | S::Pushed(_, _, e, ..) => ucalls_e(e, f),
-        S::LetTuple(_, _, x, y) => {
+        S::LetTuple(_, _, x, y, _) => {
             ucalls_e(x, f);
             ucalls_e(y, f);
         }
