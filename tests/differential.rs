@@ -1716,11 +1716,45 @@ fn the_generator_writes_short_literal_loops() {
             })
         })
         .count();
+    // a matrix literal with a literal zero among its elements, multiplied
+    // by in a nest of short loops (`let mN = [[c, 0.0_f64], …];`): written
+    // out, the products with the zero add no slope
+    let zeros = texts
+        .iter()
+        .filter(|t| {
+            t.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("let m")
+                    && !l.starts_with("let mut ")
+                    && l.contains(" = [[")
+                    && (l.contains("[0.0_f") || l.contains(", 0.0_f"))
+                    && !l.contains("[[0.0_f64; ")
+                    && !l.contains("[[0.0_f32; ")
+            })
+        })
+        .count();
+    // a nest of short loops over literal ranges (`for i in 0..3 { for j in
+    // 0..3 {`): the nest that reads a literal's array is written out whole
+    let literal_nest = texts
+        .iter()
+        .filter(|t| {
+            let lines: Vec<&str> = t.lines().map(str::trim_start).collect();
+            let short = |l: &str| {
+                l.starts_with("for ") && (l.ends_with(" in 0..2 {") || l.ends_with(" in 0..3 {"))
+            };
+            lines.windows(3).any(|w| w.iter().all(|l| short(l)))
+        })
+        .count();
     for (what, n) in [
+        (
+            "a nest of three short loops over literal ranges",
+            literal_nest,
+        ),
         (
             "a matrix literal changed in place before its products",
             changed,
         ),
+        ("a literal zero in a matrix literal", zeros),
         ("a constant a block binds in a matrix literal", bound),
         ("a row of one recorded value scaling a product", scaled),
     ] {

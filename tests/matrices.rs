@@ -204,6 +204,30 @@ macro_rules! programs {
                 p[0][0] - p[1][0] * p[0][1] + p[1][1]
             }
 
+            /// Elements of literals read at literal indices outside any
+            /// nest: literal zeros a product reads (no slope), recorded
+            /// elements (their slopes straight to them), a row `[x; 2]` of
+            /// one value, and a name bound again in an inner block, whose
+            /// reads there are the inner literal's and after it the outer's.
+            #[tape$(($mode))?]
+            pub fn literal_reads(#[tracked] w: &[$t], steps: usize) -> $t {
+                let mut total = 0.0;
+                for t in 0..steps {
+                    let (s, c) = (w[0] + 0.1 * t as $t).sin_cos();
+                    let m = [[c, 0.0, -s], [0.0, 1.0, w[1] * s], [s, 0.0, c]];
+                    let v = [w[2].tanh(); 2];
+                    let inner = {
+                        let m = [[w[3], 0.0], [0.5, w[2]]];
+                        m[0][0] * m[1][1] + m[0][1] * w[1] + m[1][0]
+                    };
+                    total += m[0][0] * w[2] + m[0][1] * w[3] + m[1][2] * m[2][2]
+                        + w[1] * m[2][1]
+                        + v[1] * m[1][1]
+                        + inner * m[0][2];
+                }
+                total + w[0] * w[1]
+            }
+
             /// A name bound again in an inner block (a matrix of another
             /// size) and read after the block, where the outer one is
             /// visible again.
@@ -323,6 +347,12 @@ macro_rules! checks {
                             q::constant_index_grad,
                         ),
                         ("shadowed", p::shadowed, p::shadowed_grad, q::shadowed_grad),
+                        (
+                            "literal reads",
+                            p::literal_reads,
+                            p::literal_reads_grad,
+                            q::literal_reads_grad,
+                        ),
                         (
                             "made again",
                             p::made_again,

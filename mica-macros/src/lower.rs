@@ -57,7 +57,7 @@ mod unroll;
 mod walls;
 mod whole;
 pub use crate::facts::stability::Stability;
-use crate::facts::syntax::is_compound;
+use crate::facts::syntax::{is_compound, is_literal};
 use crate::record::*;
 pub use placeholders::fill_placeholders;
 use placeholders::{hoisted_decls, Hoist};
@@ -214,6 +214,8 @@ pub struct Sweep<'a> {
     rebuilds: HashMap<String, (syn::Expr, Vec<ValueId>)>,
     /// the same for a literal's new array bound to a temporary
     literal_rebuilds: HashMap<ArrayId, (syn::Expr, Vec<ValueId>)>,
+    /// the recorded values those literals hold, by their stores
+    rebuilt_recorded: HashMap<String, ValueId>,
     /// names whose last binding holds a value, not a reference (a `let` of a
     /// literal, a cast, arithmetic, an element, a length, another such name,
     /// or a range's counter): what a copy may clone
@@ -266,6 +268,7 @@ impl<'a> Sweep<'a> {
             whole: HashMap::new(),
             rebuilds: HashMap::new(),
             literal_rebuilds: HashMap::new(),
+            rebuilt_recorded: HashMap::new(),
             owned: Default::default(),
         }
     }
@@ -581,15 +584,6 @@ fn compound_to_binary(op: &syn::BinOp) -> TokenStream {
         SubAssign(_) => quote_spanned!(span=> -),
         MulAssign(_) => quote_spanned!(span=> *),
         _ => quote_spanned!(span=> /),
-    }
-}
-
-fn is_literal(expr: &Expr) -> bool {
-    match expr {
-        Expr::Lit(_) => true,
-        Expr::Paren(p) => is_literal(&p.expr),
-        Expr::Group(g) => is_literal(&g.expr),
-        _ => false,
     }
 }
 

@@ -47,6 +47,7 @@ mod ops;
 mod select;
 mod slices;
 mod trig;
+mod unread;
 mod walk;
 mod window;
 
@@ -87,7 +88,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
     };
     let plan = Plan::of(&view, &steps, plain);
     let mut accumulated = BTreeSet::new();
-    mark_accumulated(&record, &steps, 0, &mut accumulated);
+    decls::mark_accumulated(&record, &steps, 0, &mut accumulated);
     let mut gen = Gen {
         record,
         names,
@@ -115,6 +116,12 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         pools_used: Vec::new(),
         runs: HashMap::new(),
         made_again: HashSet::new(),
+        plain,
+        unread: if plain {
+            HashSet::new()
+        } else {
+            unread::arrays(&record, &steps)
+        },
     };
     // the plain adjoint computes every slope as its rule says
     if !plain {
@@ -155,76 +162,6 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         fills,
         reads,
         empty_tapes,
-    }
-}
-
-/// Values that receive slopes from a region other than their own.
-fn mark_accumulated(
-    record: &Record<'_>,
-    steps: &[Step],
-    region: usize,
-    out: &mut BTreeSet<ValueId>,
-) {
-    let mark = |val: &Val, region: usize, out: &mut BTreeSet<ValueId>| {
-        if let Val::Active(v) = val {
-            if record.values[*v].region != region {
-                out.insert(*v);
-            }
-        }
-    };
-    for step in steps {
-        match step {
-            Step::Op(op) => {
-                for input in &op.inputs {
-                    if let Operand::Active(v) = input {
-                        mark(&Val::Active(*v), region, out);
-                    }
-                }
-            }
-            Step::Loop(l) => {
-                mark_accumulated(record, &l.steps, l.region, out);
-                for c in &l.carried {
-                    mark(&c.end, l.region, out);
-                    mark(&c.before, region, out);
-                }
-            }
-            Step::Write {
-                value: Operand::Active(v),
-                ..
-            }
-            | Step::Increment {
-                value: Operand::Active(v),
-                ..
-            }
-            | Step::Fill {
-                value: Operand::Active(v),
-                ..
-            } => {
-                mark(&Val::Active(*v), region, out);
-            }
-            Step::CallInto(c) => {
-                for input in &c.inputs {
-                    if let Operand::Active(v) = input {
-                        mark(&Val::Active(*v), region, out);
-                    }
-                }
-            }
-            Step::Write { .. }
-            | Step::Increment { .. }
-            | Step::Fill { .. }
-            | Step::Copy { .. }
-            | Step::Swap { .. } => {}
-            Step::Branch(b) => {
-                for (k, (arm_region, arm)) in b.arms.iter().enumerate() {
-                    mark_accumulated(record, arm, *arm_region, out);
-                    for merge in &b.merges {
-                        if let Some(val) = merge.per_arm.get(k) {
-                            mark(val, *arm_region, out);
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -287,6 +224,10 @@ struct Gen<'g> {
     /// copies the reverse made again from their literals (`walk.rs`): the
     /// forward need not take them
     made_again: HashSet<ValueId>,
+    /// the plain adjoint: every slope as its rule says, none left out
+    plain: bool,
+    /// local arrays whose adjoint nothing adds into (`unread.rs`)
+    unread: HashSet<usize>,
 }
 
 /// One loop around the one being walked, as the room of its tape sees it.
@@ -434,6 +375,11 @@ impl Gen<'_> {
                     None => self.walk_loop(l, &mut code),
                 },
                 Step::Branch(b) => self.branch(b, &mut code),
+                // an array whose adjoint stays zero gives its values none
+                Step::Write { array, .. }
+                | Step::Increment { array, .. }
+                | Step::Fill { array, .. }
+                    if self.unread.contains(array) => {}
                 Step::Write {
                     array,
                     indices,

@@ -3581,12 +3581,20 @@ impl Gen {
         let constants = self.rng.chance(0.3);
         let mut entry = |g: &mut Self, i: usize, j: usize| {
             let lit = E::Lit(g.rng.lit(-0.6, 0.6) + if i == j { 0.8 } else { 0.0 });
-            match (constants, g.rng.below(3)) {
+            let e = match (constants, g.rng.below(3)) {
                 (true, 0) => E::Bin('*', b(lit), b(E::IdxF(t.clone()))),
                 (true, _) => lit,
                 (false, 0) => lit,
                 (false, 1) => E::M1("sin", b(with_knob(lit, &g.knobs))),
                 (false, _) => with_knob(lit, &g.knobs),
+            };
+            // now and then a literal zero or one, as a rotation has: written
+            // out, a product with the zero adds no slope (its own stream,
+            // so the rest of the program stays as it was)
+            match g.keeps.below(4) {
+                0 => E::Lit(0.0),
+                1 => E::Lit(1.0),
+                _ => e,
             }
         };
         let rows = |g: &mut Self, entry: &mut dyn FnMut(&mut Self, usize, usize) -> E| {
@@ -3634,7 +3642,14 @@ impl Gen {
             order.swap(1, 2);
         }
         let [o0, o1, o2] = order;
-        let mut middle = vec![S::For(For::Range(o2, n), vec![sum])];
+        // over literal ranges (`0..3`, a nest written out, each read of the
+        // literal's array at literal indices) or named ones (kept loops)
+        let literal = self.keeps.chance(0.6);
+        let range = |o: String| match literal {
+            true => For::Span(o, 0, n),
+            false => For::Range(o, n),
+        };
+        let mut middle = vec![S::For(range(o2), vec![sum])];
         if self.rng.chance(0.2) && o1 == bb {
             // the loop over `a` changes `p`: read where it starts, wrong
             middle.push(S::SetMat(
@@ -3658,13 +3673,21 @@ impl Gen {
         }
         step.extend([
             S::LetMat(q.clone(), n, None, false),
-            S::For(For::Range(o0, n), vec![S::For(For::Range(o1, n), middle)]),
+            S::For(range(o0), vec![S::For(range(o1), middle)]),
             S::Assign(p.clone(), "=", E::Var(q)),
         ]);
         let (i, j) = (self.rng.below(n), self.rng.below(n));
         vec![
             S::LetMat(p.clone(), n, Some(start), false),
-            S::For(For::Range(t, 1 + self.rng.below(3)), step),
+            // (over a named bound where the nest is over literal ones: a
+            // short literal loop around would keep the nest loops)
+            S::For(
+                match (literal, 1 + self.rng.below(3)) {
+                    (true, steps) => For::Named(t, 0, steps),
+                    (false, steps) => For::Range(t, steps),
+                },
+                step,
+            ),
             S::Let(out, E::Index2(p, Ix::Const(i), n, Ix::Const(j), n)),
         ]
     }

@@ -104,6 +104,16 @@ pub fn is_compound(op: &BinOp) -> bool {
     )
 }
 
+/// Whether an expression is a literal (through parentheses).
+pub fn is_literal(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(_) => true,
+        Expr::Paren(p) => is_literal(&p.expr),
+        Expr::Group(g) => is_literal(&g.expr),
+        _ => false,
+    }
+}
+
 /// An integer literal's value (through parentheses).
 pub fn int_literal(e: &Expr) -> Option<i128> {
     match strip(e) {

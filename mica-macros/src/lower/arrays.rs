@@ -26,6 +26,10 @@ impl Sweep<'_> {
                 });
             }
         }
+        // an element of a literal known where it is read (`lower/rebuild.rs`)
+        if let Some(known) = self.known_read(i) {
+            return Ok(known);
+        }
         // an element read in an earlier line (`lower/repeated.rs`)
         let again = self.repeatable(i);
         if let Some((id, fwd)) = again.as_deref().and_then(|k| self.read_before(k)) {

@@ -260,6 +260,12 @@ impl Sweep<'_> {
                 if is_literal(expr) {
                     return Ok((Operand::Const(lowered.fwd.clone()), lowered.fwd));
                 }
+                // an element of a literal that is a literal (`lower/rebuild.rs`)
+                if let Expr::Index(i) = expr {
+                    if let Some(super::rebuild::Known::Literal(lit)) = self.known_element(i) {
+                        return Ok((Operand::Const(lit), lowered.fwd));
+                    }
+                }
                 // a name that holds the same value wherever the reverse
                 // sweep reads it: read there, not copied
                 if let Expr::Path(p) = expr {

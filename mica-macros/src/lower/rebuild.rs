@@ -94,6 +94,61 @@ impl Sweep<'_> {
         self.rebuilds.get(&name.to_string()).cloned()
     }
 
+    /// `name[i]…[j]` at literal indices of an immutable array the reverse
+    /// can make again from its literal (see the module's documentation): the
+    /// element as that literal has it, if it is a literal or a recorded
+    /// value. The element is that, wherever the array is in scope, so the
+    /// read is that literal or value: a product with a literal zero adds no
+    /// slope, and a recorded element's slope goes to it straight, not
+    /// through the array's adjoint. Only the adjoint that takes shortcuts
+    /// reads so; the plain adjoint reads the array.
+    pub(super) fn known_element(&self, read: &syn::ExprIndex) -> Option<Known> {
+        self.stability.as_ref()?;
+        let mut at = vec![usize::try_from(crate::facts::syntax::int_literal(&read.index)?).ok()?];
+        let mut root = strip_parens(&read.expr);
+        while let Expr::Index(i) = root {
+            at.push(usize::try_from(crate::facts::syntax::int_literal(&i.index)?).ok()?);
+            root = strip_parens(&i.expr);
+        }
+        let Expr::Path(p) = root else { return None };
+        let name = p.path.get_ident().filter(|_| p.qself.is_none())?;
+        let (literal, _) = self.rebuild_of(name)?;
+        let mut elem = &literal;
+        for k in at.into_iter().rev() {
+            elem = match strip_parens(elem) {
+                Expr::Array(a) => a.elems.iter().nth(k)?,
+                Expr::Repeat(r) => {
+                    let len = crate::facts::syntax::int_literal(&r.len)?;
+                    (i128::try_from(k).ok()? < len).then_some(&*r.expr)?
+                }
+                _ => return None,
+            };
+        }
+        let leaf = strip_parens(elem);
+        if matches!(leaf, Expr::Lit(_)) {
+            return Some(Known::Literal(leaf.to_token_stream()));
+        }
+        let Expr::Path(p) = leaf else { return None };
+        let store = p.path.get_ident()?.to_string();
+        self.rebuilt_recorded
+            .get(&store)
+            .map(|id| Known::Value(*id))
+    }
+
+    /// `name[i]…[j]` lowered as [`Self::known_element`] knows it: the
+    /// recorded value, or a constant (the forward reads the array as
+    /// written, so its name stays used).
+    pub(super) fn known_read(&self, read: &syn::ExprIndex) -> Option<Lowered> {
+        let val = match self.known_element(read)? {
+            Known::Value(id) => Val::Active(id),
+            Known::Literal(_) => Val::Const,
+        };
+        Some(Lowered {
+            val,
+            fwd: read.to_token_stream(),
+        })
+    }
+
     /// `literal`, the value of the array `name`, made again, and the values
     /// it reads, if it can be; elements read back into `out`.
     pub(super) fn rebuild(
@@ -149,6 +204,8 @@ impl Sweep<'_> {
                 let elem: Expr = match fill {
                     Some(Fill::All(id)) if at.is_empty() => {
                         deps.push(*id);
+                        let store = self.values[*id].store.to_string();
+                        self.rebuilt_recorded.insert(store, *id);
                         let store = &self.values[*id].store;
                         syn::parse_quote!(#store)
                     }
@@ -168,7 +225,11 @@ impl Sweep<'_> {
                     None => None,
                 };
                 let id = match written {
-                    Some(id) => id,
+                    Some(id) => {
+                        let store = self.values[id].store.to_string();
+                        self.rebuilt_recorded.insert(store, id);
+                        id
+                    }
                     None if self.again_as_written(leaf) => return Some(leaf.clone()),
                     None if !read_back => return None,
                     // read back from the array, where the forward put it
@@ -185,6 +246,14 @@ impl Sweep<'_> {
     fn again_as_written(&self, expr: &Expr) -> bool {
         is_literal(expr) || self.stability.as_ref().is_some_and(|s| s.pure(expr))
     }
+}
+
+/// An element of an array made by a literal, known where it is read.
+pub(super) enum Known {
+    /// a literal, as written
+    Literal(TokenStream),
+    /// a recorded value
+    Value(ValueId),
 }
 
 /// The array literal a `let`'s value is, or ends an unlabelled block with.

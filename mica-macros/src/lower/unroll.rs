@@ -15,6 +15,9 @@ use syn::visit_mut::{self, VisitMut};
 const MOST_TRIPS: i128 = 4;
 /// The largest body written out, in tokens, times its trip count.
 const MOST_TOKENS: usize = 1200;
+/// The most copies of the innermost body a nest of short loops is written
+/// out into (a 3 × 3 product's 27).
+const MOST_COPIES: usize = 27;
 
 impl Sweep<'_> {
     /// The body of `f` once per iteration, each a block with the counter's
@@ -28,7 +31,7 @@ impl Sweep<'_> {
         self.stability.as_ref()?;
         // (its exits were refused before: `check_loop_exits`; a body that
         // holds a loop is not written out, so none is an inner loop's)
-        if f.label.is_some() || self.short_nests > 0 || holds_loop(&f.body) {
+        if f.label.is_some() || self.short_nests > 0 {
             return None;
         }
         let var = match &*f.pat {
@@ -48,8 +51,10 @@ impl Sweep<'_> {
         if let Expr::MethodCall(_) = strip_parens(&f.expr) {
             ks.reverse();
         }
-        let size = f.body.to_token_stream().into_iter().count();
-        if size.saturating_mul(ks.len()) > MOST_TOKENS {
+        let (size, inner) = self.written_out(&f.body)?;
+        if size.saturating_mul(ks.len()) > MOST_TOKENS
+            || inner.saturating_mul(ks.len()) > MOST_COPIES
+        {
             return None;
         }
         let span = f.for_token.span;
@@ -144,6 +149,84 @@ impl Sweep<'_> {
     pub(super) fn short_nest(&self, f: &syn::ExprForLoop) -> bool {
         holds_loop(&f.body)
             && literal_range(strip_parens(&f.expr), &|name| self.literal_len(name)).is_some()
+            && !self.nest_written_out(f)
+    }
+
+    /// Whether a nest of short loops is written out whole: its body reads
+    /// an element of a literal that is known once the counters are
+    /// literals (`lower/rebuild.rs`), a literal or a recorded value, and it
+    /// is small enough (see [`Self::unrolled`]).
+    fn nest_written_out(&self, f: &syn::ExprForLoop) -> bool {
+        let Some((ks, _)) = literal_range(strip_parens(&f.expr), &|name| self.literal_len(name))
+        else {
+            return false;
+        };
+        self.stability.is_some()
+            && f.label.is_none()
+            && self.reads_known_literal(&f.body)
+            && self.written_out(&f.body).is_some_and(|(size, inner)| {
+                size.saturating_mul(ks.len()) <= MOST_TOKENS
+                    && inner.saturating_mul(ks.len()) <= MOST_COPIES
+            })
+    }
+
+    /// The tokens of `block` written out, and the copies of its innermost
+    /// body: a short loop over a literal range at its top level counts its
+    /// body's times its trips; `None` if a loop is anywhere else in it.
+    fn written_out(&self, block: &syn::Block) -> Option<(usize, usize)> {
+        let (mut size, mut copies) = (0usize, 1usize);
+        for stmt in &block.stmts {
+            let stmt_size = match stmt {
+                Stmt::Expr(Expr::ForLoop(f), _) if f.label.is_none() => {
+                    let (ks, _) =
+                        literal_range(strip_parens(&f.expr), &|name| self.literal_len(name))?;
+                    let (body, inner) = self.written_out(&f.body)?;
+                    copies = copies.max(inner.checked_mul(ks.len())?);
+                    body.checked_mul(ks.len())?
+                }
+                other => {
+                    let block = syn::Block {
+                        brace_token: Default::default(),
+                        stmts: vec![other.clone()],
+                    };
+                    if holds_loop(&block) {
+                        return None;
+                    }
+                    other.to_token_stream().into_iter().count()
+                }
+            };
+            size = size.checked_add(stmt_size)?;
+        }
+        Some((size, copies))
+    }
+
+    /// Whether `block` reads an element of a local array the reverse can
+    /// make again from its literal (`name[i]…`, `name` noted in
+    /// `rebuilds`).
+    fn reads_known_literal(&self, block: &syn::Block) -> bool {
+        struct Reads<'s, 'a>(&'s Sweep<'a>, bool);
+        impl<'ast> syn::visit::Visit<'ast> for Reads<'_, '_> {
+            fn visit_expr_index(&mut self, i: &'ast syn::ExprIndex) {
+                let mut root = strip_parens(&i.expr);
+                while let Expr::Index(inner) = root {
+                    root = strip_parens(&inner.expr);
+                }
+                if let Expr::Path(p) = root {
+                    if p.path
+                        .get_ident()
+                        .is_some_and(|n| self.0.rebuild_of(n).is_some())
+                    {
+                        self.1 = true;
+                    }
+                }
+                syn::visit::visit_expr_index(self, i);
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut v = Reads(self, false);
+        syn::visit::Visit::visit_block(&mut v, block);
+        v.1
     }
 }
 

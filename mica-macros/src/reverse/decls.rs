@@ -2,8 +2,10 @@
 //! starts: accumulators and adjoint buffers (`reverse.rs`).
 
 use super::Gen;
+use crate::record::{Operand, Record, Step, Val, ValueId};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
+use std::collections::BTreeSet;
 
 /// `let mut acc = 0;` for an accumulator of the value stored in `store`.
 pub(super) fn accumulator_decl(acc: &Ident, store: &Ident) -> TokenStream {
@@ -46,6 +48,7 @@ impl Gen<'_> {
             .iter()
             .enumerate()
             .filter(|(k, _)| region != 0 || !self.early_arrays.contains_key(k))
+            .filter(|(k, _)| !self.unread.contains(k))
             .filter_map(|(k, a)| {
                 a.local
                     .filter(|(r, _)| *r == region)
@@ -69,5 +72,75 @@ impl Gen<'_> {
             }
         }
         (decls, give_back)
+    }
+}
+
+/// Values that receive slopes from a region other than their own.
+pub(super) fn mark_accumulated(
+    record: &Record<'_>,
+    steps: &[Step],
+    region: usize,
+    out: &mut BTreeSet<ValueId>,
+) {
+    let mark = |val: &Val, region: usize, out: &mut BTreeSet<ValueId>| {
+        if let Val::Active(v) = val {
+            if record.values[*v].region != region {
+                out.insert(*v);
+            }
+        }
+    };
+    for step in steps {
+        match step {
+            Step::Op(op) => {
+                for input in &op.inputs {
+                    if let Operand::Active(v) = input {
+                        mark(&Val::Active(*v), region, out);
+                    }
+                }
+            }
+            Step::Loop(l) => {
+                mark_accumulated(record, &l.steps, l.region, out);
+                for c in &l.carried {
+                    mark(&c.end, l.region, out);
+                    mark(&c.before, region, out);
+                }
+            }
+            Step::Write {
+                value: Operand::Active(v),
+                ..
+            }
+            | Step::Increment {
+                value: Operand::Active(v),
+                ..
+            }
+            | Step::Fill {
+                value: Operand::Active(v),
+                ..
+            } => {
+                mark(&Val::Active(*v), region, out);
+            }
+            Step::CallInto(c) => {
+                for input in &c.inputs {
+                    if let Operand::Active(v) = input {
+                        mark(&Val::Active(*v), region, out);
+                    }
+                }
+            }
+            Step::Write { .. }
+            | Step::Increment { .. }
+            | Step::Fill { .. }
+            | Step::Copy { .. }
+            | Step::Swap { .. } => {}
+            Step::Branch(b) => {
+                for (k, (arm_region, arm)) in b.arms.iter().enumerate() {
+                    mark_accumulated(record, arm, *arm_region, out);
+                    for merge in &b.merges {
+                        if let Some(val) = merge.per_arm.get(k) {
+                            mark(val, *arm_region, out);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -208,7 +208,7 @@ impl Gen<'_> {
         }
         for (array, key) in std::mem::take(&mut self.early_arrays) {
             let a = &self.record.arrays[array];
-            if let Some((_, shape)) = a.local {
+            if let Some((_, shape)) = a.local.filter(|_| !self.unread.contains(&array)) {
                 let (acc, inline) = (a.acc.clone(), a.inline.clone());
                 let shape = self.read_store(shape);
                 self.before_loops

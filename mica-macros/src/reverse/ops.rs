@@ -44,6 +44,11 @@ impl Gen<'_> {
                             let y = self.read_store(op.out);
                             quote!(-(#quotient * #y))
                         }
+                        // a product with the literal zero has no slope
+                        // (`pose[a][k] * 0.0` of a rotation written out)
+                        (None, "mul", 0 | 1, _) if !self.plain && is_zero(&op.inputs[1 - i]) => {
+                            continue;
+                        }
                         (None, "mul", 0 | 1, _) | (None, "div", 0, _) => {
                             let other = self.operand(&op.inputs[1 - i]);
                             if *name == "mul" {
@@ -278,12 +283,22 @@ fn located_at(tokens: TokenStream, span: Span) -> TokenStream {
 
 /// Whether `operand` is the literal one (`1.0`, `1.0_f64`, `1f32`).
 fn is_one(operand: &Operand) -> bool {
+    literal_value(operand) == Some(1.0)
+}
+
+/// Whether `operand` is the literal zero (`0.0`, `0.0_f64`, `0f32`).
+fn is_zero(operand: &Operand) -> bool {
+    literal_value(operand) == Some(0.0)
+}
+
+/// The value of a literal operand.
+fn literal_value(operand: &Operand) -> Option<f64> {
     let Operand::Const(tokens) = operand else {
-        return false;
+        return None;
     };
     match syn::parse2::<syn::Lit>(tokens.clone()) {
-        Ok(syn::Lit::Float(f)) => f.base10_parse::<f64>().is_ok_and(|v| v == 1.0),
-        Ok(syn::Lit::Int(i)) => i.base10_parse::<u64>().is_ok_and(|v| v == 1),
-        _ => false,
+        Ok(syn::Lit::Float(f)) => f.base10_parse::<f64>().ok(),
+        Ok(syn::Lit::Int(i)) => i.base10_parse::<u64>().ok().map(|v| v as f64),
+        _ => None,
     }
 }

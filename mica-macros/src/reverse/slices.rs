@@ -86,6 +86,10 @@ impl Gen<'_> {
             reads: HashMap::new(),
         };
         for buffer in &plan.buffers {
+            // (a buffer nothing adds into is not made: `unread.rs`)
+            if self.unread.contains(&buffer.array) {
+                continue;
+            }
             let prefix: Vec<TokenStream> = buffer
                 .prefix
                 .iter()
