@@ -228,6 +228,23 @@ macro_rules! programs {
                 total + w[0] * w[1]
             }
 
+            /// Products with a literal zero under a square root, whose slope
+            /// at zero is infinite: as written, and as elements of a literal
+            /// read in a nest written out (`p[0][1]` is `w0·0 + 0·w1`).
+            #[tape$(($mode))?]
+            pub fn zero_under_root(#[tracked] w: &[$t]) -> $t {
+                let m = [[w[0], 0.0], [0.0, w[1]]];
+                let mut p = [[0.0; 2]; 2];
+                for a in 0..2 {
+                    for b in 0..2 {
+                        for k in 0..2 {
+                            p[a][b] += m[a][k] * m[k][b];
+                        }
+                    }
+                }
+                p[0][1].sqrt() + (w[0] * 0.0).sqrt() + p[1][1]
+            }
+
             /// A name bound again in an inner block (a matrix of another
             /// size) and read after the block, where the outer one is
             /// visible again.
@@ -378,6 +395,31 @@ macro_rules! checks {
 
 checks!(matrices_f64, p64, q64, f64, 1e-6, 1e-12);
 checks!(matrices_f32, p32, q32, f32, 3e-2, 1e-5);
+
+/// `zero_under_root` is `w1²` wherever it is defined: its square roots are
+/// of products with a literal zero, the constant zero. Mica gives those
+/// products no slope, as a hand-written adjoint does, and the gradient is
+/// the calculus's, `(0, 2·w1)`; the plain adjoint multiplies the square
+/// roots' infinite slopes by the zeros, as IEEE arithmetic says, and gives
+/// NaN.
+#[test]
+fn a_product_with_a_literal_zero_has_no_slope() {
+    for w in [[0.0, 1.5], [0.25, -0.5], [-2.0, 0.75]] {
+        let (value, g) = p64::zero_under_root_grad(&w);
+        assert_eq!(value, w[1] * w[1]);
+        assert_eq!(g, vec![0.0, 2.0 * w[1]]);
+        fd::agrees("zero under root", &p64::zero_under_root, &w, &g, 1e-6);
+        let (_, plain) = q64::zero_under_root_grad(&w);
+        assert!(
+            plain.iter().all(|v| v.is_nan()),
+            "the plain adjoint: {plain:?}"
+        );
+        let w32 = [w[0] as f32, w[1] as f32];
+        let (_, g32) = p32::zero_under_root_grad(&w32);
+        assert_eq!(g32, vec![0.0, 2.0 * w32[1]]);
+        assert!(q32::zero_under_root_grad(&w32).1[0].is_nan());
+    }
+}
 
 #[test]
 fn a_generic_arm_agrees_in_f64_and_f32() {
