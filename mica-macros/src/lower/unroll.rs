@@ -24,13 +24,16 @@ impl Sweep<'_> {
     /// value written where it is read, if its range is a literal one
     /// (`a..b`, `a..=b`, or either in parentheses with `.rev()`) of at most
     /// four iterations, its pattern a name or `_`, it has no label, and its
-    /// body is short, holds no loop, leaves no iteration early, and it is
-    /// not inside a nest of short loops (see [`Self::short_nest`]).
+    /// body is short, leaves no iteration early, holds no loop but short
+    /// loops over literal ranges at its top level (a nest, written out
+    /// where [`Self::nest_written_out`] says), and it is not inside a nest
+    /// of short loops kept as loops (see [`Self::short_nest`]).
     pub(super) fn unrolled(&self, f: &syn::ExprForLoop) -> Option<Vec<syn::Block>> {
         // only the adjoint that takes shortcuts writes a loop out
         self.stability.as_ref()?;
-        // (its exits were refused before: `check_loop_exits`; a body that
-        // holds a loop is not written out, so none is an inner loop's)
+        // (its exits were refused before: `check_loop_exits`; an exit in a
+        // loop of its body leaves that loop, which the copies keep, or
+        // names a label, which this loop has none of)
         if f.label.is_some() || self.short_nests > 0 {
             return None;
         }
@@ -147,7 +150,7 @@ impl Sweep<'_> {
     /// of a local array, each with its own reverse: a robot arm's gradient
     /// took 3,882 instructions against 3,555 as loops.
     pub(super) fn short_nest(&self, f: &syn::ExprForLoop) -> bool {
-        holds_loop(&f.body)
+        holds_loop(&f.body.stmts)
             && literal_range(strip_parens(&f.expr), &|name| self.literal_len(name)).is_some()
             && !self.nest_written_out(f)
     }
@@ -170,34 +173,27 @@ impl Sweep<'_> {
             })
     }
 
-    /// The tokens of `block` written out, and the copies of its innermost
-    /// body: a short loop over a literal range at its top level counts its
-    /// body's times its trips; `None` if a loop is anywhere else in it.
+    /// The tokens of `block` written out, and the copies of the bodies of
+    /// the innermost loops it writes out: a short loop over a literal range
+    /// at its top level counts its body's times its trips; `None` if a
+    /// loop is anywhere else in it.
     fn written_out(&self, block: &syn::Block) -> Option<(usize, usize)> {
-        let (mut size, mut copies) = (0usize, 1usize);
+        let (mut size, mut copies) = (0usize, 0usize);
         for stmt in &block.stmts {
             let stmt_size = match stmt {
                 Stmt::Expr(Expr::ForLoop(f), _) if f.label.is_none() => {
                     let (ks, _) =
                         literal_range(strip_parens(&f.expr), &|name| self.literal_len(name))?;
                     let (body, inner) = self.written_out(&f.body)?;
-                    copies = copies.max(inner.checked_mul(ks.len())?);
+                    copies = copies.checked_add(inner.checked_mul(ks.len())?)?;
                     body.checked_mul(ks.len())?
                 }
-                other => {
-                    let block = syn::Block {
-                        brace_token: Default::default(),
-                        stmts: vec![other.clone()],
-                    };
-                    if holds_loop(&block) {
-                        return None;
-                    }
-                    other.to_token_stream().into_iter().count()
-                }
+                other if holds_loop(std::slice::from_ref(other)) => return None,
+                other => other.to_token_stream().into_iter().count(),
             };
             size = size.checked_add(stmt_size)?;
         }
-        Some((size, copies))
+        Some((size, copies.max(1)))
     }
 
     /// Whether `block` reads an element of a local array the reverse can
@@ -230,8 +226,8 @@ impl Sweep<'_> {
     }
 }
 
-/// Whether a block holds a loop (closures and items aside).
-fn holds_loop(block: &syn::Block) -> bool {
+/// Whether statements hold a loop (closures and items aside).
+fn holds_loop(stmts: &[Stmt]) -> bool {
     struct Loops(bool);
     impl<'ast> syn::visit::Visit<'ast> for Loops {
         fn visit_expr_for_loop(&mut self, _: &'ast syn::ExprForLoop) {
@@ -247,7 +243,9 @@ fn holds_loop(block: &syn::Block) -> bool {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     let mut v = Loops(false);
-    syn::visit::Visit::visit_block(&mut v, block);
+    for stmt in stmts {
+        syn::visit::Visit::visit_stmt(&mut v, stmt);
+    }
     v.0
 }
 
