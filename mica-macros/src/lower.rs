@@ -214,8 +214,8 @@ pub struct Sweep<'a> {
     rebuilds: HashMap<String, (syn::Expr, Vec<ValueId>)>,
     /// the same for a literal's new array bound to a temporary
     literal_rebuilds: HashMap<ArrayId, (syn::Expr, Vec<ValueId>)>,
-    /// the recorded values those literals hold, by their stores
-    rebuilt_recorded: HashMap<String, ValueId>,
+    /// the values those literals hold, by their stores: recorded, or read back
+    rebuilt_recorded: HashMap<String, (ValueId, bool)>,
     /// names whose last binding holds a value, not a reference (a `let` of a
     /// literal, a cast, arithmetic, an element, a length, another such name,
     /// or a range's counter): what a copy may clone

@@ -261,9 +261,17 @@ impl Sweep<'_> {
                     return Ok((Operand::Const(lowered.fwd.clone()), lowered.fwd));
                 }
                 // an element of a literal that is a literal (`lower/rebuild.rs`)
+                // or one read back where the literal made the array (the
+                // forward reads the array as written)
                 if let Expr::Index(i) = expr {
-                    if let Some(super::rebuild::Known::Literal(lit)) = self.known_element(i) {
-                        return Ok((Operand::Const(lit), lowered.fwd));
+                    match self.known_element(i) {
+                        Some(super::rebuild::Known::Literal(lit)) => {
+                            return Ok((Operand::Const(lit), lowered.fwd))
+                        }
+                        Some(super::rebuild::Known::Kept(id)) => {
+                            return Ok((Operand::Stored(id), lowered.fwd))
+                        }
+                        _ => {}
                     }
                 }
                 // a name that holds the same value wherever the reverse

@@ -96,8 +96,8 @@ impl Sweep<'_> {
 
     /// `name[i]…[j]` at literal indices of an immutable array the reverse
     /// can make again from its literal (see the module's documentation): the
-    /// element as that literal has it, if it is a literal or a recorded
-    /// value. The element is that, wherever the array is in scope, so the
+    /// element as that literal has it, if it is a literal, a recorded value
+    /// or a constant read back from the array. The element is that, wherever the array is in scope, so the
     /// read is that literal or value: a product with a literal zero adds no
     /// slope, and a recorded element's slope goes to it straight, not
     /// through the array's adjoint. Only the adjoint that takes shortcuts
@@ -132,7 +132,10 @@ impl Sweep<'_> {
         let store = p.path.get_ident()?.to_string();
         self.rebuilt_recorded
             .get(&store)
-            .map(|id| Known::Value(*id))
+            .map(|&(id, recorded)| match recorded {
+                true => Known::Value(id),
+                false => Known::Kept(id),
+            })
     }
 
     /// `name[i]…[j]` lowered as [`Self::known_element`] knows it: the
@@ -141,7 +144,7 @@ impl Sweep<'_> {
     pub(super) fn known_read(&self, read: &syn::ExprIndex) -> Option<Lowered> {
         let val = match self.known_element(read)? {
             Known::Value(id) => Val::Active(id),
-            Known::Literal(_) => Val::Const,
+            Known::Literal(_) | Known::Kept(_) => Val::Const,
         };
         Some(Lowered {
             val,
@@ -205,7 +208,7 @@ impl Sweep<'_> {
                     Some(Fill::All(id)) if at.is_empty() => {
                         deps.push(*id);
                         let store = self.values[*id].store.to_string();
-                        self.rebuilt_recorded.insert(store, *id);
+                        self.rebuilt_recorded.insert(store, (*id, true));
                         let store = &self.values[*id].store;
                         syn::parse_quote!(#store)
                     }
@@ -227,13 +230,18 @@ impl Sweep<'_> {
                 let id = match written {
                     Some(id) => {
                         let store = self.values[id].store.to_string();
-                        self.rebuilt_recorded.insert(store, id);
+                        self.rebuilt_recorded.insert(store, (id, true));
                         id
                     }
                     None if self.again_as_written(leaf) => return Some(leaf.clone()),
                     None if !read_back => return None,
                     // read back from the array, where the forward put it
-                    None => self.stored(quote!(#name #([#at])*), kept),
+                    None => {
+                        let id = self.stored(quote!(#name #([#at])*), kept);
+                        let store = self.values[id].store.to_string();
+                        self.rebuilt_recorded.insert(store, (id, false));
+                        id
+                    }
                 };
                 deps.push(id);
                 let store = &self.values[id].store;
@@ -254,6 +262,9 @@ pub(super) enum Known {
     Literal(TokenStream),
     /// a recorded value
     Value(ValueId),
+    /// a constant the forward read back from the array where the literal
+    /// made it (see the module's documentation), kept once for every read
+    Kept(ValueId),
 }
 
 /// The array literal a `let`'s value is, or ends an unlabelled block with.
