@@ -361,3 +361,39 @@ fn a_loop_left_with_a_pair() {
         }
     }
 }
+
+/// A sort's comparison names its parameters `a` and `b`, and a later line
+/// binds a recorded array `a`: forward mode, which knows bindings by name,
+/// took the closure's `a` for the recorded one and refused the sort (seed
+/// 419219858, program 279).
+#[mica::tape(tangent)]
+pub fn sorted_beside_a(#[tracked] w: &[f64; 3]) -> f64 {
+    let h = vec![w[0] * 2.0, w[1], 0.5];
+    let keys: Vec<f64> = h.iter().map(|v| mica::detach(*v)).collect();
+    let mut order: Vec<usize> = (0..h.len()).collect();
+    order.sort_by(|&a, &b| keys[a].partial_cmp(&keys[b]).unwrap());
+    let mut total = h[order[0]] * 0.81 + h[order[2]].sin();
+    for i in 0..2 {
+        let a = [i as f64, 0.41, 0.05 * w[i + 1].tanh()];
+        total += (a[2] * w[2]).sin();
+    }
+    total
+}
+
+#[test]
+fn a_closure_parameter_named_as_a_recorded_binding() {
+    for w in [[0.7, -0.4, 1.1], [-1.2, 0.9, 0.3], [0.2, 0.65, -0.8]] {
+        let d = [0.3, -0.8, 0.5];
+        let (y, t) = sorted_beside_a_tangent(&w, &d);
+        fd::close("value", y, sorted_beside_a(&w), 1e-12);
+        let (_, g) = sorted_beside_a_grad(&w);
+        fd::agrees(
+            "gradient",
+            &|v: &[f64]| sorted_beside_a(&[v[0], v[1], v[2]]),
+            &w,
+            &g,
+            1e-6,
+        );
+        fd::close("tangent", t, g[0] * d[0] + g[1] * d[1] + g[2] * d[2], 1e-9);
+    }
+}

@@ -104,6 +104,20 @@ pub fn reads(e: &Expr, active: &HashSet<String>) -> bool {
         }
         Expr::Match(m) => m.arms.iter().any(|a| reads(&a.body, active)),
         Expr::Loop(l) => breaks_read(l, active),
+        // a closure's parameters are its own: a name they bind is not the
+        // active binding of that name elsewhere in the function
+        // (`order.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]))` beside a
+        // recorded `a`)
+        Expr::Closure(c) => {
+            let own: HashSet<String> = c.inputs.iter().flat_map(pattern_names).collect();
+            match own.iter().any(|n| active.contains(n)) {
+                true => {
+                    let outer: HashSet<String> = active.difference(&own).cloned().collect();
+                    mentions(&c.body, &outer)
+                }
+                false => mentions(c, active),
+            }
+        }
         // anything else is looked at as a whole: refused later if it
         // holds an active name where forward mode cannot follow it
         other => mentions(other, active),
