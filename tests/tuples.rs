@@ -151,7 +151,8 @@ fn a_tuple_a_branch_assigns() {
         fd::close("by hand, a", g.0, by_hand.0, 1e-12);
         fd::close("by hand, b", g.1, by_hand.1, 1e-12);
         let q = branch_tuple64::q_grad(a, b).1;
-        fd::close("plain twin", g.0, q.0, 1e-12);
+        fd::close("plain twin, a", g.0, q.0, 1e-12);
+        fd::close("plain twin, b", g.1, q.1, 1e-12);
         fd::agrees(
             "f64",
             &|v: &[f64]| branch_tuple64::f(v[0], v[1]),
@@ -169,6 +170,7 @@ fn a_tuple_a_branch_assigns() {
             2e-2,
         );
         let q32 = branch_tuple32::q_grad(a32, b32).1;
-        fd::close("plain twin f32", g32.1, q32.1, 1e-5);
+        fd::close("plain twin f32, a", g32.0, q32.0, 1e-5);
+        fd::close("plain twin f32, b", g32.1, q32.1, 1e-5);
     }
 }

@@ -59,9 +59,7 @@ impl Shape {
             }
         }
     }
-}
 
-impl Shape {
     /// The bindings of a tuple's values, `value_0`, `value_1`, …
     pub(super) fn parts(&self, value: &Ident) -> Vec<Ident> {
         (0..self.leaves())

@@ -281,10 +281,7 @@ impl Sweep<'_> {
         };
         for ((name, _), per_arm) in candidates.iter().zip(ends) {
             // a tuple of scalars: each field merged on its own
-            let val = match per_arm.iter().find_map(|v| match v {
-                Val::Tuple(items) => Some(items.len()),
-                _ => None,
-            }) {
+            let val = match tuple_width(&per_arm) {
                 Some(width) => Val::Tuple(
                     (0..width)
                         .map(|k| {
@@ -467,10 +464,7 @@ fn some_pattern(p: &syn::Pat) -> bool {
 /// each arm leaves in it: scalars, or tuples of scalars of one width (a
 /// constant tuple among them), not arrays.
 fn mergeable(per_arm: &[Val]) -> bool {
-    let width = per_arm.iter().find_map(|v| match v {
-        Val::Tuple(items) => Some(items.len()),
-        _ => None,
-    });
+    let width = tuple_width(per_arm);
     per_arm.iter().all(|v| match (v, width) {
         (Val::Array { .. }, _) => false,
         (Val::Tuple(items), Some(n)) => {
@@ -481,6 +475,14 @@ fn mergeable(per_arm: &[Val]) -> bool {
         }
         (Val::Active(_), Some(_)) => false,
         _ => true,
+    })
+}
+
+/// The width of the first tuple an arm leaves in a binding, if one does.
+fn tuple_width(per_arm: &[Val]) -> Option<usize> {
+    per_arm.iter().find_map(|v| match v {
+        Val::Tuple(items) => Some(items.len()),
+        _ => None,
     })
 }
 

@@ -104,17 +104,15 @@ impl Sweep<'_> {
     /// reads so; the plain adjoint reads the array.
     pub(super) fn known_element(&self, read: &syn::ExprIndex) -> Option<Known> {
         self.stability.as_ref()?;
-        let mut at = vec![usize::try_from(crate::facts::syntax::int_literal(&read.index)?).ok()?];
-        let mut root = strip_parens(&read.expr);
-        while let Expr::Index(i) = root {
-            at.push(usize::try_from(crate::facts::syntax::int_literal(&i.index)?).ok()?);
-            root = strip_parens(&i.expr);
-        }
-        let Expr::Path(p) = root else { return None };
+        let (root, indices) = crate::facts::places::index_chain(read);
+        let Expr::Path(p) = strip_parens(root) else {
+            return None;
+        };
         let name = p.path.get_ident().filter(|_| p.qself.is_none())?;
         let (literal, _) = self.rebuild_of(name)?;
         let mut elem = &literal;
-        for k in at.into_iter().rev() {
+        for index in indices {
+            let k = usize::try_from(crate::facts::syntax::int_literal(index)?).ok()?;
             elem = match strip_parens(elem) {
                 Expr::Array(a) => a.elems.iter().nth(k)?,
                 Expr::Repeat(r) => {
@@ -207,8 +205,7 @@ impl Sweep<'_> {
                 let elem: Expr = match fill {
                     Some(Fill::All(id)) if at.is_empty() => {
                         deps.push(*id);
-                        let store = self.values[*id].store.to_string();
-                        self.rebuilt_recorded.insert(store, (*id, true));
+                        self.note_rebuilt(*id, true);
                         let store = &self.values[*id].store;
                         syn::parse_quote!(#store)
                     }
@@ -229,8 +226,7 @@ impl Sweep<'_> {
                 };
                 let id = match written {
                     Some(id) => {
-                        let store = self.values[id].store.to_string();
-                        self.rebuilt_recorded.insert(store, (id, true));
+                        self.note_rebuilt(id, true);
                         id
                     }
                     None if self.again_as_written(leaf) => return Some(leaf.clone()),
@@ -238,8 +234,7 @@ impl Sweep<'_> {
                     // read back from the array, where the forward put it
                     None => {
                         let id = self.stored(quote!(#name #([#at])*), kept);
-                        let store = self.values[id].store.to_string();
-                        self.rebuilt_recorded.insert(store, (id, false));
+                        self.note_rebuilt(id, false);
                         id
                     }
                 };
@@ -248,6 +243,14 @@ impl Sweep<'_> {
                 Some(syn::parse_quote!(#store))
             }
         }
+    }
+
+    /// `id`, an element of a literal made again (`recorded`, or a constant
+    /// read back), found by its store where the literal is read
+    /// ([`Self::known_element`]).
+    fn note_rebuilt(&mut self, id: ValueId, recorded: bool) {
+        let store = self.values[id].store.to_string();
+        self.rebuilt_recorded.insert(store, (id, recorded));
     }
 
     /// Whether a constant evaluates again to what it evaluated to here.

@@ -54,10 +54,7 @@ impl Sweep<'_> {
         if let Expr::MethodCall(_) = strip_parens(&f.expr) {
             ks.reverse();
         }
-        let (size, inner) = self.written_out(&f.body)?;
-        if size.saturating_mul(ks.len()) > MOST_TOKENS
-            || inner.saturating_mul(ks.len()) > MOST_COPIES
-        {
+        if !self.fits_written_out(&f.body, ks.len()) {
             return None;
         }
         let span = f.for_token.span;
@@ -167,10 +164,16 @@ impl Sweep<'_> {
         self.stability.is_some()
             && f.label.is_none()
             && self.reads_known_literal(&f.body)
-            && self.written_out(&f.body).is_some_and(|(size, inner)| {
-                size.saturating_mul(ks.len()) <= MOST_TOKENS
-                    && inner.saturating_mul(ks.len()) <= MOST_COPIES
-            })
+            && self.fits_written_out(&f.body, ks.len())
+    }
+
+    /// Whether `trips` copies of `body` are short enough to write out: at
+    /// most [`MOST_TOKENS`] tokens and [`MOST_COPIES`] copies of the
+    /// bodies of the innermost loops written out.
+    fn fits_written_out(&self, body: &syn::Block, trips: usize) -> bool {
+        self.written_out(body).is_some_and(|(size, inner)| {
+            size.saturating_mul(trips) <= MOST_TOKENS && inner.saturating_mul(trips) <= MOST_COPIES
+        })
     }
 
     /// The tokens of `block` written out, and the copies of the bodies of
@@ -203,11 +206,8 @@ impl Sweep<'_> {
         struct Reads<'s, 'a>(&'s Sweep<'a>, bool);
         impl<'ast> syn::visit::Visit<'ast> for Reads<'_, '_> {
             fn visit_expr_index(&mut self, i: &'ast syn::ExprIndex) {
-                let mut root = strip_parens(&i.expr);
-                while let Expr::Index(inner) = root {
-                    root = strip_parens(&inner.expr);
-                }
-                if let Expr::Path(p) = root {
+                let (root, _) = crate::facts::places::index_chain(i);
+                if let Expr::Path(p) = strip_parens(root) {
                     if p.path
                         .get_ident()
                         .is_some_and(|n| self.0.rebuild_of(n).is_some())
