@@ -18,6 +18,7 @@ pub mod rules;
 mod tangents;
 mod tape;
 mod views;
+mod walk;
 
 #[doc(hidden)]
 pub use flat::{flat_basis, flat_column, flat_into, flat_len, flat_unit, Flat, FlatMut};
@@ -32,6 +33,8 @@ pub use tape::{
 
 #[doc(hidden)]
 pub use views::{chunks_count, chunks_exact_count, view_bounds, windows_count};
+#[doc(hidden)]
+pub use walk::{zip_back_range, Positional, Stepped, WalkBack};
 
 pub use knob::{
     add_into, assert_knob, assert_knob_type, clear, element, give_back, grow_shape, index,

@@ -299,14 +299,15 @@ fn spill<T, const CAP: usize>(heap: &mut Vec<T>, item: T) {
 
 /// A tape whose last items a loop's reverse takes back at once, last
 /// first: the items of one run of the loop, one per iteration, walked
-/// together with the loop's range run backward (`zip_back`). Taken back by
+/// together with the loop's range run backward (`zip_back`, or
+/// [`zip_back_range`](crate::walk::zip_back_range) for an `a..b` range). Taken back by
 /// count rather than one `pop` per iteration, the reverse loop reads them
 /// in sequence with no check per item, and can be vectorised.
 #[doc(hidden)]
 pub trait Rewind {
     type Item;
     /// The items taken back, last first.
-    type Back<'a>: Iterator<Item = Self::Item>
+    type Back<'a>: Iterator<Item = Self::Item> + crate::walk::Positional
     where
         Self: 'a;
     /// Takes back the last `n` items.
@@ -392,8 +393,8 @@ impl<T, const CAP: usize> Rewind for StackTape<T, CAP> {
 /// then those in place.
 #[doc(hidden)]
 pub struct StackBack<'a, T> {
-    spill: TakenBack<'a, T>,
-    inline: TakenBack<'a, T>,
+    pub(crate) spill: TakenBack<'a, T>,
+    pub(crate) inline: TakenBack<'a, T>,
 }
 
 impl<T> Iterator for StackBack<'_, T> {
@@ -418,11 +419,11 @@ impl<T> Iterator for StackBack<'_, T> {
 /// ones not read are dropped with this.
 #[doc(hidden)]
 pub struct TakenBack<'a, T> {
-    spare: NonNull<T>,
+    pub(crate) spare: NonNull<T>,
     /// the slot of the oldest item taken back
-    from: usize,
+    pub(crate) from: usize,
     /// the items not yet read: the slots `from..from + left`
-    left: usize,
+    pub(crate) left: usize,
     owner: core::marker::PhantomData<&'a mut T>,
 }
 
@@ -461,6 +462,7 @@ impl<T> Iterator for TakenBack<'_, T> {
 }
 
 impl<T> Drop for TakenBack<'_, T> {
+    #[inline(always)]
     fn drop(&mut self) {
         for k in 0..self.left {
             // SAFETY: as in `next`, the slots `from..from + left` hold

@@ -137,6 +137,13 @@ impl Gen<'_> {
             Some(_) if body.is_empty() && taken.is_none() => {}
             // a range, walked backward: its variable is read again, not stored
             Some((pat, source)) => {
+                // `a..b` written as such: its items are read by the
+                // variable's place in it (`zip_back_range`), the range the
+                // loop's one count
+                let half_open = match source {
+                    RangeSource::Again(expr) => half_open(expr),
+                    RangeSource::Kept(_) => false,
+                };
                 let range = match source {
                     RangeSource::Again(expr) => expr.to_token_stream(),
                     RangeSource::Kept(id) => self.read_store(*id).into_token_stream(),
@@ -148,6 +155,7 @@ impl Gen<'_> {
                 };
                 // iterations that pass nothing back, walked in the order
                 // they ran (see `forward.rs`)
+                let walked = range.clone();
                 let range = if up {
                     range
                 } else {
@@ -157,6 +165,10 @@ impl Gen<'_> {
                 // range has no early stop): the run's items, last first,
                 // go with the range walked backward
                 let (pat, range) = match &taken {
+                    Some((items, pop)) if half_open && !up => (
+                        quote!((#pat, #items)),
+                        quote!(::mica::__private::zip_back_range(#walked, &mut #pop)),
+                    ),
                     Some((items, pop)) => (
                         quote!((#pat, #items)),
                         quote!(::mica::__private::zip_back(#range, &mut #pop)),
@@ -481,5 +493,20 @@ fn leave_empty_in(steps: &[Step], empty: &mut HashSet<String>) {
             }
             _ => {}
         }
+    }
+}
+
+/// `a..b`, both ends written (in parentheses or not): a `Range`, whose
+/// values tell their places in it.
+fn half_open(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Paren(p) => half_open(&p.expr),
+        syn::Expr::Group(g) => half_open(&g.expr),
+        syn::Expr::Range(r) => {
+            r.start.is_some()
+                && r.end.is_some()
+                && matches!(r.limits, syn::RangeLimits::HalfOpen(_))
+        }
+        _ => false,
     }
 }
