@@ -56,8 +56,13 @@ impl<T> Positional for StackBack<'_, T> {
 /// A value an `a..b` range steps through: its distance from the range's
 /// start, counted in steps. Implemented for every type whose ranges are
 /// iterators.
+///
+/// # Safety
+///
+/// `steps_from` counts as the range's iterator steps: [`WalkBack`] reads
+/// kept items at these distances without a check.
 #[doc(hidden)]
-pub trait Stepped: Copy + PartialOrd {
+pub unsafe trait Stepped: Copy + PartialOrd {
     /// The steps from `start` up to `self` (`self >= start`), or
     /// `usize::MAX` if they do not fit.
     fn steps_from(self, start: Self) -> usize;
@@ -65,7 +70,8 @@ pub trait Stepped: Copy + PartialOrd {
 
 macro_rules! stepped {
     ($($t:ty => $u:ty),*) => {$(
-        impl Stepped for $t {
+        // SAFETY: an integer range steps by one
+        unsafe impl Stepped for $t {
             #[inline(always)]
             fn steps_from(self, start: Self) -> usize {
                 usize::try_from(self.wrapping_sub(start) as $u).unwrap_or(usize::MAX)
@@ -77,7 +83,8 @@ macro_rules! stepped {
 stepped!(u8 => u8, u16 => u16, u32 => u32, u64 => u64, u128 => u128, usize => usize,
     i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128, isize => usize);
 
-impl Stepped for char {
+// SAFETY: as a range of `char`s steps, over the surrogates
+unsafe impl Stepped for char {
     #[inline(always)]
     fn steps_from(self, start: Self) -> usize {
         // a range of `char`s steps over the surrogates
@@ -87,14 +94,16 @@ impl Stepped for char {
     }
 }
 
-impl Stepped for std::net::Ipv4Addr {
+// SAFETY: an address range steps as the address's number does
+unsafe impl Stepped for std::net::Ipv4Addr {
     #[inline(always)]
     fn steps_from(self, start: Self) -> usize {
         u32::from(self).wrapping_sub(u32::from(start)) as usize
     }
 }
 
-impl Stepped for std::net::Ipv6Addr {
+// SAFETY: as for `Ipv4Addr`
+unsafe impl Stepped for std::net::Ipv6Addr {
     #[inline(always)]
     fn steps_from(self, start: Self) -> usize {
         usize::try_from(u128::from(self).wrapping_sub(u128::from(start))).unwrap_or(usize::MAX)
@@ -106,6 +115,7 @@ impl Stepped for std::net::Ipv6Addr {
 #[doc(hidden)]
 pub struct WalkBack<A, B> {
     range: Range<A>,
+    /// the range's start as given: the place of the oldest item
     start: A,
     items: B,
 }
@@ -120,7 +130,8 @@ where
         let i = self.range.next_back()?;
         let k = i.steps_from(self.start);
         // SAFETY: a range's values, walked backward, fall from one below
-        // its end to its start, each once: their distances from the start
+        // its end to its start, each once (`Range`'s iterator is the
+        // standard library's: its steps cannot be implemented elsewhere): their distances from the start
         // fall too, each below the count taken back (the distance of the
         // end, `zip_back_range`), so each item is read once
         Some((i, unsafe { self.items.take_at(k) }))

@@ -499,14 +499,10 @@ fn leave_empty_in(steps: &[Step], empty: &mut HashSet<String>) {
 /// `a..b`, both ends written (in parentheses or not): a `Range`, whose
 /// values tell their places in it.
 fn half_open(expr: &syn::Expr) -> bool {
-    match expr {
-        syn::Expr::Paren(p) => half_open(&p.expr),
-        syn::Expr::Group(g) => half_open(&g.expr),
-        syn::Expr::Range(r) => {
-            r.start.is_some()
-                && r.end.is_some()
-                && matches!(r.limits, syn::RangeLimits::HalfOpen(_))
-        }
-        _ => false,
-    }
+    matches!(
+        crate::facts::syntax::strip_parens(expr),
+        syn::Expr::Range(r) if r.start.is_some()
+            && r.end.is_some()
+            && matches!(r.limits, syn::RangeLimits::HalfOpen(_))
+    )
 }
