@@ -126,7 +126,7 @@ fn function_of(
         } else if window_in(&item.block).is_none() {
             errors.at(
                 &item.sig.ident,
-                "this `#[tape]` function records nothing; mark a parameter `#[tracked]` or open a `tape!` window in its body",
+                "this `#[tape]` function records nothing; mark a parameter `#[tracked]` or open a `tape!` window in its body; a helper that other `#[tape]` functions call can instead go with them in a `#[tape] mod`, where helpers need no marks",
             );
         }
         window_form::expand(item, &args.outer, errors)
