@@ -36,7 +36,7 @@
 //! Expressions may be iterator chains over the arrays in scope or over a
 //! literal of the scope's values (`x.iter()`, `[t1, 0.5, t3].iter()`,
 //! `.zip(y.iter())`, `.rev()`, `.skip(1)`, `.take(n)`,
-//! `.enumerate()`, `.filter(|v| **v > c)`, `.map(|…| e)` or
+//! `.enumerate()` (then `.rev()`), `.filter(|v| **v > c)`, `.map(|…| e)` or
 //! `.copied().map(f)`, then `.sum()`, `.product()`, `.fold(init, …)`,
 //! `.fold(f64::NEG_INFINITY, f64::max)` or `.min_by(…).unwrap()`), whose
 //! closures read the values around them (and may hold chains of their
@@ -1314,6 +1314,7 @@ fn the_generator_writes_views_and_chunk_loops() {
     for (what, n) in [
         ("clone_from", count(".clone_from(&")),
         ("two arrays chained", count(".iter().chain(")),
+        ("positions taken last first", count(".enumerate().rev()")),
         (
             "a method of whole steps or signs",
             texts

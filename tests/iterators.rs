@@ -1,7 +1,8 @@
 //! Iterator chains and closures over recorded values, written as users
 //! write them: `zip`/`map`/`sum` dot products, `filter`, `fold` (with a
 //! closure, into a tuple and with `f64::max`), `reduce`, `position`,
-//! `min_by`/`max_by`, `skip`/`take`/`rev`/`step_by`/`enumerate`, `chain`,
+//! `min_by`/`max_by`, `skip`/`take`/`rev`/`step_by`/`enumerate` (and
+//! `enumerate` then `rev`), `chain`,
 //! `product`, `count`, `collect`, `for` loops over adapted chains, and
 //! closures bound by `let`, called directly, passed to an adapter, and
 //! called where they are written, and chains inside a chain's closure
@@ -70,6 +71,21 @@ macro_rules! programs {
                 let squares: $t = w.iter().chain(x.iter()).map(|v| v * v).sum();
                 let ramp: $t = w[1..].iter().chain(x).enumerate().map(|(k, &v)| k as $t * v).sum();
                 squares + ramp
+            }
+
+            /// Positions counted from the front, elements taken last
+            /// first (`enumerate` then `rev`): `Σ_k (k + 1) 0.5ᵏ wₖ` by a
+            /// fold, and `Σ_{j≥1} (j − 1) wⱼ xⱼ` over a zip, skipped.
+            #[tape$(($mode))?]
+            pub fn reversed_positions(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let fold = w
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .fold(0.0, |acc, (k, v)| acc * 0.5 + (k as $t + 1.0) * v);
+                let zipped: $t =
+                    w.iter().zip(x).skip(1).enumerate().rev().map(|(k, (a, b))| k as $t * a * b).sum();
+                fold + zipped
             }
 
             /// Chains through the other adapters: copies reversed and
@@ -360,6 +376,26 @@ macro_rules! check_all {
                 .map(|i| 2.0 * p[i] + if i >= 1 { (i - 1) as $t } else { 0.0 })
                 .collect();
             same(&g, &by_hand, "joined by hand");
+
+            let (value, g) = reversed_positions_grad(p, &x);
+            assert_eq!(
+                value,
+                reversed_positions(p, &x),
+                "reversed positions: the value"
+            );
+            same(
+                &g,
+                &$q::reversed_positions_grad(p, &x).1,
+                "reversed positions",
+            );
+            agree("reversed positions", &|v| reversed_positions(v, &x), p, &g);
+            let by_hand: Vec<$t> = (0..p.len())
+                .map(|j| {
+                    let zipped = if j >= 1 { (j - 1) as $t * x[j] } else { 0.0 };
+                    (j + 1) as $t * (0.5 as $t).powi(j as i32) + zipped
+                })
+                .collect();
+            same(&g, &by_hand, "reversed positions by hand");
 
             let (value, g) = chained_grad(p, &x);
             assert_eq!(value, chained(p, &x), "chained: the value");

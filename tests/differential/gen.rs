@@ -147,8 +147,8 @@ pub enum Consume {
     Reduce(u8),
 }
 
-/// `src.iter()[.zip(z.iter())][.rev()][.skip(n)][.take(n)][.enumerate()]
-/// [.filter(|x| **x > c)].map(|…| map).consume`, written as the loop it is
+/// `src.iter()[.zip(z.iter())][.rev()][.skip(n)][.take(n)][.enumerate()
+/// [.rev()]][.filter(|x| **x > c)].map(|…| map).consume`, written as the loop it is
 /// for the dual numbers.
 #[derive(Clone, Debug)]
 pub struct Chain {
@@ -197,6 +197,9 @@ pub struct Chain {
     pub zip_skip: bool,
     /// another array chained after the source (`src.iter().chain(j.iter())`)
     pub join: Option<String>,
+    /// `.enumerate().rev()`: the positions counted from the front, the
+    /// elements taken last first
+    pub rev_after: bool,
 }
 
 /// How a block helper takes one parameter.
@@ -3918,6 +3921,28 @@ impl Gen {
             }
             None => (map, bm),
         };
+        // `.enumerate().rev()` (from a stream of its own): the positions
+        // counted from the front while the elements come last first, the
+        // map reading both, so a position counted in the order walked
+        // changes the value (a chain of two is no `ExactSizeIterator`, so
+        // its `enumerate` has no `rev`)
+        let rev_after = enumerate
+            && !rev
+            && join.is_none()
+            && chunk.is_none()
+            && pairs.is_none()
+            && whole.is_none()
+            && self.keeps.chance(0.3);
+        let (map, bm) = match rev_after {
+            true => {
+                let at = E::Bin('*', b(E::IdxF(k.clone())), b(E::Var(v.clone())));
+                (
+                    E::Bin('+', b(map), b(E::Bin('*', b(at), b(E::Lit(0.25))))),
+                    bm + n as f64,
+                )
+            }
+            false => (map, bm),
+        };
         self.ucount = ucount;
         let count = (take.unwrap_or(n + 3)).min(n + 3) as f64;
         let bound = match &consume {
@@ -3950,6 +3975,7 @@ impl Gen {
             pairs,
             whole,
             zip_skip,
+            rev_after,
             join: join.map(|j| j.name),
         };
         Some((E::Chain(Box::new(chain)), bound))
@@ -5328,6 +5354,9 @@ impl R<'_> {
             s += ".enumerate()";
             pat = format!("({}, {pat})", name(&c.k));
         }
+        if c.rev_after {
+            s += ".rev()";
+        }
         match c.filter {
             Some(f) if c.chunks.is_some() => {
                 write!(s, ".filter(|x| x[0] > {})", self.lit(f).0).unwrap()
@@ -5445,6 +5474,9 @@ impl R<'_> {
             write!(range, ".take({n})").unwrap();
         }
         range += ".enumerate()";
+        if c.rev_after {
+            range += ".rev()";
+        }
         let float = if self.f32 { "f32" } else { "f64" };
         let (init, combine) = match &c.consume {
             // std's float sum starts at -0.0 (an empty sum is -0.0)

@@ -26,9 +26,9 @@ pub(super) struct Seq {
     pub(super) elem: Elem,
     /// adapters Mica's own `for` does not read (for loops: rewrite or not)
     pub(super) adapted: bool,
-    /// the lines of `prelude` that a `chain` wrote: an element's binding,
-    /// the same in either order
-    pub(super) chained: usize,
+    /// the lines of `prelude` the same in either order: a `chain`'s
+    /// element binding, an `enumerate`'s position worked out from the index
+    pub(super) order_free: usize,
 }
 
 impl Seq {
@@ -45,7 +45,7 @@ impl Seq {
             prelude: Vec::new(),
             elem,
             adapted,
-            chained: 0,
+            order_free: 0,
         }
     }
 }
@@ -265,7 +265,10 @@ impl Chains {
                     }
                 };
                 match (position, seq.rev) {
-                    (Some(at), false) => seq.prelude.push(syn::parse_quote!(let #k = #at;)),
+                    (Some(at), false) => {
+                        seq.prelude.push(syn::parse_quote!(let #k = #at;));
+                        seq.order_free += 1;
+                    }
                     _ => {
                         // counted as the elements come
                         let count = self.fresh("n");
@@ -277,10 +280,10 @@ impl Chains {
                 seq.elem = Elem::Tuple(vec![Elem::One(syn::parse_quote!(#k)), seq.elem.clone()]);
             }
             ("rev", None) => {
-                if seq.step.is_some() || seq.filtered || seq.prelude.len() > seq.chained {
-                    return Err(err(
+                if seq.step.is_some() || seq.filtered || seq.prelude.len() > seq.order_free {
+                    return Err(syn::Error::new_spanned(
                         &m.method,
-                        "`.rev()` after `step_by`, `filter`, `map` or `enumerate`",
+                        "`.rev()` after `step_by`, `filter`, `map` or `.rev().enumerate()` over recorded values is not supported yet; write the loop, last element first: `let mut total = 0.0; for i in (0..xs.len()).rev() { total += …; }`",
                     ));
                 }
                 seq.rev = !seq.rev;
@@ -315,8 +318,14 @@ impl Chains {
             }
             ("chain", Some(other)) => self.chained(&mut seq, &m.method, other)?,
             ("step_by", Some(k)) => {
-                if seq.rev || seq.filtered {
-                    return Err(err(&m.method, "`.step_by(…)` after `rev` or `filter`"));
+                if seq.rev {
+                    return Err(syn::Error::new_spanned(
+                        &m.method,
+                        "`.step_by(…)` after `rev` over recorded values is not supported yet; write the loop, last element first: `let mut total = 0.0; for i in (0..xs.len()).rev().step_by(k) { total += …; }`",
+                    ));
+                }
+                if seq.filtered {
+                    return Err(err(&m.method, "`.step_by(…)` after `filter`"));
                 }
                 let k = paren(k);
                 seq.step = Some(match &seq.step {

@@ -61,7 +61,7 @@ impl Chains {
         seq.prelude.push(syn::parse_quote!(
             let #e = if #k < #n { let #i = #lo + #k; #x } else { #y[#at] };
         ));
-        seq.chained += 1;
+        seq.order_free += 1;
         seq.index = k;
         seq.lo = syn::parse_quote!(0);
         seq.hi = syn::parse_quote!(#n + #len);
