@@ -99,6 +99,9 @@ impl Sweep<'_> {
                     _ => ("last()", format!("`*{w}.last().unwrap()`")),
                 };
                 format!("`.{name}()` of recorded values is read through its test: write `if let Some(v) = {w}.{call} {{ … }} else {{ … }}`, a `match` with a `Some(v)` arm and a `None` arm and no guard (test inside the arm instead), or {end}")
+            } else if receiver_active && name == "map" && self.is_recorded_array(&m.receiver) {
+                let w = named("p");
+                format!("an array's `.map(…)` over recorded values is not supported yet; write the loop: `let mut q = {w}.clone(); for i in 0..q.len() {{ q[i] = …{w}[i]…; }}`")
             } else if receiver_active && ITERATION.contains(&name.as_str()) {
                 format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
             } else if receiver_active && NOT_A_FLOAT.contains(&name.as_str()) {
@@ -352,6 +355,7 @@ impl Sweep<'_> {
         if let Some(lowered) = self.mem_swap(c, out) {
             return lowered;
         }
+        from_fn_refused(c)?;
         if last == "detach" {
             return Ok(Lowered {
                 val: Val::Const,
@@ -597,4 +601,25 @@ fn conversion(receiver: &Expr) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// `std::array::from_fn(|i| …)` reading recorded values (a call is lowered
+/// when it reads one): its closure is not followed; the loop is what to
+/// write instead.
+pub(super) fn from_fn_refused(c: &syn::ExprCall) -> syn::Result<()> {
+    let from_fn = match &*c.func {
+        Expr::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "from_fn"),
+        _ => false,
+    };
+    if from_fn
+        && c.args
+            .iter()
+            .any(|a| matches!(strip_parens(a), Expr::Closure(_)))
+    {
+        return Err(syn::Error::new_spanned(
+            &c.func,
+            "`from_fn` with a closure over recorded values is not supported yet; write the loop: `let mut q = [0.0; N]; for i in 0..N { q[i] = …; }`",
+        ));
+    }
+    Ok(())
 }
