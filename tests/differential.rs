@@ -38,7 +38,8 @@
 //! `.zip(y.iter())`, `.rev()`, `.skip(1)`, `.take(n)`,
 //! `.enumerate()` (then `.rev()`), `.filter(|v| **v > c)`, `.map(|…| e)` or
 //! `.copied().map(f)`, then `.sum()`, `.product()`, `.fold(init, …)`,
-//! `.fold(f64::NEG_INFINITY, f64::max)` or `.min_by(…).unwrap()`), whose
+//! `.fold(f64::NEG_INFINITY, f64::max)`, `.min_by(…).unwrap()` or
+//! `.collect()` into a `Vec` whose ends are read), whose
 //! closures read the values around them (and may hold chains of their
 //! own, in both forms); and the body may bind closures
 //! (`let f = |x: f64| …;`), called and passed to `map`. The dual numbers'
@@ -1315,6 +1316,7 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("clone_from", count(".clone_from(&")),
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),
+        ("a chain collected", count(".collect(); c_")),
         (
             "a method of whole steps or signs",
             texts

@@ -3,7 +3,8 @@
 //! closure, into a tuple and with `f64::max`), `reduce`, `position`,
 //! `min_by`/`max_by`, `skip`/`take`/`rev`/`step_by`/`enumerate` (and
 //! `enumerate` then `rev`), `chain`,
-//! `product`, `count`, `collect`, `for` loops over adapted chains, and
+//! `product`, `count`, `collect` (from a literal and over a `chain` too),
+//! `for` loops over adapted chains, and
 //! closures bound by `let`, called directly, passed to an adapter, and
 //! called where they are written, and chains inside a chain's closure
 //! (over a literal array too). Every program is
@@ -86,6 +87,15 @@ macro_rules! programs {
                 let zipped: $t =
                     w.iter().zip(x).skip(1).enumerate().rev().map(|(k, (a, b))| k as $t * a * b).sum();
                 fold + zipped
+            }
+
+            /// Chains collected into `Vec`s, from a literal of elements
+            /// and over two arrays chained: `w₀⁴ + w₂² + 2 w₀ wₙ₋₁ x₀`.
+            #[tape$(($mode))?]
+            pub fn gathered(#[tracked] w: &[$t], x: &[$t]) -> $t {
+                let ends: Vec<$t> = [w[0], w[2]].iter().map(|t| t * t).collect();
+                let both: Vec<$t> = w.iter().chain(x.iter()).map(|t| 2.0 * t).collect();
+                ends[0] * ends[0] + ends[1] + both[0] * both[w.len() - 1] * x[0] * 0.5
             }
 
             /// Chains through the other adapters: copies reversed and
@@ -376,6 +386,28 @@ macro_rules! check_all {
                 .map(|i| 2.0 * p[i] + if i >= 1 { (i - 1) as $t } else { 0.0 })
                 .collect();
             same(&g, &by_hand, "joined by hand");
+
+            let (value, g) = gathered_grad(p, &x);
+            assert_eq!(value, gathered(p, &x), "gathered: the value");
+            same(&g, &$q::gathered_grad(p, &x).1, "gathered");
+            agree("gathered", &|v| gathered(v, &x), p, &g);
+            let n = p.len();
+            let by_hand: Vec<$t> = (0..n)
+                .map(|j| {
+                    let mut d = 0.0;
+                    if j == 0 {
+                        d += 4.0 * p[0] * p[0] * p[0] + 2.0 * p[n - 1] * x[0];
+                    }
+                    if j == 2 {
+                        d += 2.0 * p[2];
+                    }
+                    if j == n - 1 {
+                        d += 2.0 * p[0] * x[0];
+                    }
+                    d
+                })
+                .collect();
+            same(&g, &by_hand, "gathered by hand");
 
             let (value, g) = reversed_positions_grad(p, &x);
             assert_eq!(

@@ -145,6 +145,8 @@ pub enum Consume {
     /// `.reduce(|a, b| a * 0.5 + b).unwrap()` (0), `.reduce(f64::max)
     /// .unwrap()` (1), `.fold(0.0, f64::max)` from an untyped zero (2)
     Reduce(u8),
+    /// `{ let c: Vec<f64> = ….collect(); c[c.len() - 1] * 0.5 + c[0] }`
+    Collect,
 }
 
 /// `src.iter()[.zip(z.iter())][.rev()][.skip(n)][.take(n)][.enumerate()
@@ -3887,6 +3889,16 @@ impl Gen {
             && !self.generic
             && self.keeps.chance(0.15))
         .then(|| self.keeps.lit(-0.5, 0.5));
+        // now and then a sum's elements collected into a `Vec` instead,
+        // its last and first read (from the stream of its own)
+        let consume = match consume {
+            Consume::Sum
+                if kept.is_none() && position.is_none() && nonempty && self.keeps.chance(0.2) =>
+            {
+                Consume::Collect
+            }
+            other => other,
+        };
         let limit = if matches!(consume, Consume::Product) {
             1.5
         } else {
@@ -3952,6 +3964,7 @@ impl Gen {
             Consume::Fold(_) => 2.0 * bm + 1.0,
             Consume::Max | Consume::Min | Consume::Reduce(1 | 2) => bm,
             Consume::Reduce(_) => 2.0 * bm,
+            Consume::Collect => 1.5 * bm,
         };
         let chain = Chain {
             src: a.name,
@@ -5421,6 +5434,13 @@ impl R<'_> {
             }
             Consume::Reduce(1) => write!(s, ".reduce({t}::max).unwrap()").unwrap(),
             Consume::Reduce(_) => write!(s, ".fold(0.0, {t}::max)").unwrap(),
+            Consume::Collect => {
+                s = format!(
+                    "{{ let c_{v}: Vec<{t}> = {s}.collect(); c_{v}[c_{v}.len() - 1] * {} + c_{v}[0] }}",
+                    self.lit(0.5).0,
+                    v = c.v
+                )
+            }
         }
         s
     }
@@ -5504,6 +5524,7 @@ impl R<'_> {
                 )
             }
             Consume::Reduce(_) => (self.cst("0.0"), format!("{acc}.max(x)")),
+            Consume::Collect => ("Vec::new()".to_string(), String::new()),
         };
         let bind = match &c.consume {
             Consume::Reduce(0 | 1) => format!("{bind}let mut {acc}_f = true; "),
@@ -5588,6 +5609,15 @@ impl R<'_> {
                 self.cst(&format!("{at:?}")),
                 name(&c.k),
                 sfx = self.sfx()
+            )
+            .unwrap();
+            return s;
+        }
+        if matches!(c.consume, Consume::Collect) {
+            write!(
+                s,
+                "{acc}.push(x); }} {acc}[{acc}.len() - 1] * {} + {acc}[0] }}",
+                self.cst("0.5")
             )
             .unwrap();
             return s;

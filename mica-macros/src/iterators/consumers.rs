@@ -182,9 +182,12 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         Some(ty) => syn::parse_quote!(let mut #acc: #ty = #init;),
         None => syn::parse_quote!(let mut #acc = #init;),
     };
+    // (the lines before the loop first: the source a chain binds, and the
+    // part lengths a `collect`'s count reads; Rust evaluates the chain
+    // before the consumer's arguments too)
     Ok(Some(syn::parse_quote!({
-        #declared
         #(#before)*
+        #declared
         #lp
         #acc
     })))
@@ -225,8 +228,8 @@ fn tuple_fold(ch: &mut Chains, seq: Seq, init: &syn::ExprTuple, f: &Expr) -> syn
     let (before, lp) = seq.wrap(None, lines);
     let inits = init.elems.iter();
     Ok(syn::parse_quote!({
-        #(let mut #accs = #inits;)*
         #(#before)*
+        #(let mut #accs = #inits;)*
         #lp
         (#(#accs),*)
     }))
