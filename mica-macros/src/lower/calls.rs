@@ -104,12 +104,12 @@ impl Sweep<'_> {
                 format!("an array's `.map(…)` over recorded values is not supported yet; write the loop: `let mut q = {w}.clone(); for i in 0..q.len() {{ q[i] = …{w}[i]…; }}`")
             } else if receiver_active && ITERATION.contains(&name.as_str()) {
                 format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
+            } else if matches!(name.as_str(), "extend" | "extend_from_slice" | "insert") {
+                format!("recorded values are not followed into a `Vec` by `{name}`; collect them (`let v: Vec<f64> = xs.iter().map(|x| …).collect();`), or make the `Vec` first and write its elements (`let mut v = vec![0.0; n]; v[i] = …;`)")
             } else if receiver_active && NOT_A_FLOAT.contains(&name.as_str()) {
                 format!("no derivative rule for the method `{name}`; its answer is not a float, so if you need it, call it on `mica::detach(…)` of the value: the slope stops there, which is right for a test or a count")
             } else if receiver_active {
                 format!("no derivative rule for the method `{name}`; write it with the recorded vocabulary, or give it a rule in a `#[tape(custom)]` function")
-            } else if matches!(name.as_str(), "extend" | "extend_from_slice" | "insert") {
-                format!("recorded values are not followed into a `Vec` by `{name}`; collect them (`let v: Vec<f64> = xs.iter().map(|x| …).collect();`), or make the `Vec` first and write its elements (`let mut v = vec![0.0; n]; v[i] = …;`)")
             } else {
                 format!("a recorded value is passed to the method `{name}`, which has no derivative rule; write the computation with the recorded vocabulary, or make the method `#[tape]`")
             };
