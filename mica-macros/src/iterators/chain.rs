@@ -1,6 +1,7 @@
 //! One chain: its source, adapters and consumer, and the loop it becomes.
 
 pub(super) use super::patterns::{bind, elem_expr, err, unparen, Elem};
+use super::patterns::{is_literal, makes_array};
 use super::{place_or_slice, Chains};
 use crate::helpers::subst::{Borrow, Bound, Rename};
 use proc_macro2::{Ident, Span};
@@ -29,6 +30,9 @@ pub(super) struct Seq {
     /// the lines of `prelude` the same in either order: a `chain`'s
     /// element binding, an `enumerate`'s position worked out from the index
     pub(super) order_free: usize,
+    /// the last `map`'s closure makes an array (`|v| xs.iter()….collect()`,
+    /// `|v| vec![…]`, `|v| [a, b]`): its elements are not numbers to collect
+    pub(super) maps_to_array: bool,
 }
 
 impl Seq {
@@ -46,6 +50,7 @@ impl Seq {
             elem,
             adapted,
             order_free: 0,
+            maps_to_array: false,
         }
     }
 }
@@ -55,16 +60,6 @@ pub(super) fn is_place(e: &Expr) -> bool {
         Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
         Expr::Field(f) => is_place(&f.base),
         Expr::Index(i) => is_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
-        _ => false,
-    }
-}
-
-/// An array literal (`[a, b]`, `[0.0; 3]`) or `vec![…]`, borrowed or not.
-fn is_literal(e: &Expr) -> bool {
-    match unparen(e) {
-        Expr::Reference(r) => is_literal(&r.expr),
-        Expr::Array(_) | Expr::Repeat(_) => true,
-        Expr::Macro(m) => m.mac.path.is_ident("vec"),
         _ => false,
     }
 }
@@ -159,6 +154,7 @@ impl Chains {
         match (method.as_str(), arg) {
             ("copied" | "cloned", None) => seq.adapted = true,
             ("map", Some(f)) => {
+                seq.maps_to_array = makes_array(f);
                 let (lines, value) = self.apply_flat(f, vec![seq.elem.clone()])?;
                 let name = self.fresh("m");
                 seq.prelude.extend(lines);

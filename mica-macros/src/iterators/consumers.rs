@@ -155,6 +155,12 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             (m.args[0].clone(), lines)
         }
         "collect" => {
+            if seq.maps_to_array {
+                return Err(syn::Error::new_spanned(
+                    &m.method,
+                    "`.collect()` of arrays (a `Vec` of `Vec`s) over recorded values is not supported yet; write the loops: `let mut m = vec![vec![0.0; n]; k]; for i in 0..k { for j in 0..n { m[i][j] = …; } }`",
+                ));
+            }
             let x = seq.scalar(&m.method, "collect")?;
             let Some(at) = seq.position() else {
                 return Err(err(&m.method, "`.collect()` after `filter`"));

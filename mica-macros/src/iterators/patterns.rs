@@ -1,9 +1,9 @@
 //! A closure's parameters over a chain's element: which place each name
-//! stands for.
+//! stands for; and whether a closure's value is an array.
 
 use quote::ToTokens;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, Pat};
+use syn::{Expr, Pat, Stmt};
 
 /// An element of a chain at the loop's index: an expression (a place of
 /// the source, `x[i]`, or a name a `map` bound), or a tuple of them.
@@ -114,5 +114,52 @@ pub(super) fn unparen(e: &Expr) -> &Expr {
         Expr::Paren(p) => unparen(&p.expr),
         Expr::Group(g) => unparen(&g.expr),
         other => other,
+    }
+}
+
+/// A closure whose value is an array: it ends in `.collect()` or
+/// `.to_vec()`, `vec![…]` or an array literal, or in a name its block binds
+/// to one (a chain inside it, collected, is already the loop filling a
+/// `vec![…]`).
+pub(super) fn makes_array(f: &Expr) -> bool {
+    let Expr::Closure(c) = unparen(f) else {
+        return false;
+    };
+    let mut body = unparen(&c.body);
+    while let Expr::Block(b) = body {
+        let Some(Stmt::Expr(tail, None)) = b.block.stmts.last() else {
+            return false;
+        };
+        body = unparen(tail);
+        let Expr::Path(p) = body else { continue };
+        let Some(name) = p.path.get_ident() else {
+            return false;
+        };
+        // the block's own `let name = vec![…];` (or an array literal)
+        return b.block.stmts.iter().any(|s| match s {
+            Stmt::Local(l) => {
+                let binds = match &l.pat {
+                    syn::Pat::Ident(i) => i.ident == *name,
+                    syn::Pat::Type(t) => matches!(&*t.pat, syn::Pat::Ident(i) if i.ident == *name),
+                    _ => false,
+                };
+                binds && l.init.as_ref().is_some_and(|i| is_literal(&i.expr))
+            }
+            _ => false,
+        });
+    }
+    match body {
+        Expr::MethodCall(m) => m.method == "collect" || m.method == "to_vec",
+        other => is_literal(other),
+    }
+}
+
+/// An array literal (`[a, b]`, `[0.0; 3]`) or `vec![…]`, borrowed or not.
+pub(super) fn is_literal(e: &Expr) -> bool {
+    match unparen(e) {
+        Expr::Reference(r) => is_literal(&r.expr),
+        Expr::Array(_) | Expr::Repeat(_) => true,
+        Expr::Macro(m) => m.mac.path.is_ident("vec"),
+        _ => false,
     }
 }

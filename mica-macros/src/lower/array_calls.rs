@@ -91,7 +91,7 @@ impl Sweep<'_> {
                 "a recorded value is passed only to a `#[tape]` function named by its path",
             ));
         };
-        super::calls::from_fn_refused(c)?;
+        super::walls::from_fn_refused(c)?;
         let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
         let adapter = seeded_adapter(func, c);
         let name = self.names.fresh("l");

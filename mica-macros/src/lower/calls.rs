@@ -77,43 +77,7 @@ impl Sweep<'_> {
                     format!("`{conversion}` of a recorded value leaves the recorded vocabulary, and its slope would be lost; the value already has its float type, so use it as it is (convert constants only)"),
                 ));
             }
-            let sorts = name.starts_with("sort");
-            // (the user's array by its name, where it has one)
-            let named = |default: &str| match &*m.receiver {
-                Expr::Path(p) if p.path.get_ident().is_some() => p.to_token_stream().to_string(),
-                _ => default.to_string(),
-            };
-            let message = if name == "push" {
-                let w = named("v");
-                format!("recorded values are followed into a `Vec` of floats by `push` where the `Vec` starts empty, the next statement that names it is a `for` loop (write a `while` loop as `for _ in 0..limit {{ if !(…) {{ break; }} … }}`), and that loop names it only in its pushes (under `if`s and `match` arms too, with `break` and `continue` anywhere) and its `len()` and `is_empty()`, or in an inner `for` loop pushing in every iteration whose range reads nothing the outer loop binds or changes: `let mut {w} = Vec::new(); for x in xs.iter() {{ if … {{ {w}.push(…); }} }}`; otherwise make the `Vec` first and write its elements (`let mut {w} = vec![0.0; n]; {w}[i] = …;`), or collect them (`let {w}: Vec<f64> = xs.iter().map(|x| …).collect();`)")
-            } else if sorts && receiver_active {
-                let w = named("v");
-                format!("sorting recorded values is not followed; sort their positions by detached copies and read the elements through them: `let keys: Vec<f64> = {w}.iter().map(|x| mica::detach(*x)).collect(); let mut order: Vec<usize> = (0..{w}.len()).collect(); order.sort_by(|&i, &j| keys[i].total_cmp(&keys[j]));`, then `{w}[order[k]]` (the slopes reach the elements read)")
-            } else if sorts {
-                format!("the ordering `{name}` is given reads recorded values; order by detached copies instead: `let keys: Vec<f64> = v.iter().map(|x| mica::detach(*x)).collect();`, then compare `keys[i]` and `keys[j]` (the slopes reach the elements read through the order)")
-            } else if receiver_active && matches!(name.as_str(), "get" | "first" | "last") {
-                let w = named("w");
-                let (call, end) = match name.as_str() {
-                    "get" => ("get(i)", format!("`{w}.get(i).copied().unwrap_or(d)`")),
-                    "first" => ("first()", format!("`*{w}.first().unwrap()`")),
-                    _ => ("last()", format!("`*{w}.last().unwrap()`")),
-                };
-                format!("`.{name}()` of recorded values is read through its test: write `if let Some(v) = {w}.{call} {{ … }} else {{ … }}`, a `match` with a `Some(v)` arm and a `None` arm and no guard (test inside the arm instead), or {end}")
-            } else if receiver_active && name == "map" && self.is_recorded_array(&m.receiver) {
-                let w = named("p");
-                format!("an array's `.map(…)` over recorded values is not supported yet; write the loop: `let mut q = {w}.clone(); for i in 0..q.len() {{ q[i] = …{w}[i]…; }}`")
-            } else if receiver_active && ITERATION.contains(&name.as_str()) {
-                format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
-            } else if matches!(name.as_str(), "extend" | "extend_from_slice" | "insert") {
-                format!("recorded values are not followed into a `Vec` by `{name}`; collect them (`let v: Vec<f64> = xs.iter().map(|x| …).collect();`), or make the `Vec` first and write its elements (`let mut v = vec![0.0; n]; v[i] = …;`)")
-            } else if receiver_active && NOT_A_FLOAT.contains(&name.as_str()) {
-                format!("no derivative rule for the method `{name}`; its answer is not a float, so if you need it, call it on `mica::detach(…)` of the value: the slope stops there, which is right for a test or a count")
-            } else if receiver_active {
-                format!("no derivative rule for the method `{name}`; write it with the recorded vocabulary, or give it a rule in a `#[tape(custom)]` function")
-            } else {
-                format!("a recorded value is passed to the method `{name}`, which has no derivative rule; write the computation with the recorded vocabulary, or make the method `#[tape]`")
-            };
-            return Err(syn::Error::new_spanned(&m.method, message));
+            return Err(self.unknown_method(m, &name, receiver_active));
         };
         if m.args.len() != method.args {
             // rustc reports the arity; keep the user's tokens
@@ -355,7 +319,7 @@ impl Sweep<'_> {
         if let Some(lowered) = self.mem_swap(c, out) {
             return lowered;
         }
-        from_fn_refused(c)?;
+        super::walls::from_fn_refused(c)?;
         if last == "detach" {
             return Ok(Lowered {
                 val: Val::Const,
@@ -601,25 +565,4 @@ fn conversion(receiver: &Expr) -> Option<String> {
         }
         _ => None,
     }
-}
-
-/// `std::array::from_fn(|i| …)` reading recorded values (a call is lowered
-/// when it reads one): its closure is not followed; the loop is what to
-/// write instead.
-pub(super) fn from_fn_refused(c: &syn::ExprCall) -> syn::Result<()> {
-    let from_fn = match &*c.func {
-        Expr::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "from_fn"),
-        _ => false,
-    };
-    if from_fn
-        && c.args
-            .iter()
-            .any(|a| matches!(strip_parens(a), Expr::Closure(_)))
-    {
-        return Err(syn::Error::new_spanned(
-            &c.func,
-            "`from_fn` with a closure over recorded values is not supported yet; write the loop: `let mut q = [0.0; N]; for i in 0..N { q[i] = …; }`",
-        ));
-    }
-    Ok(())
 }
