@@ -143,7 +143,7 @@ impl Sweep<'_> {
             if used_as_array(&p.ident.to_string(), rest) {
                 return Err(syn::Error::new_spanned(
                     p,
-                    "an array in a tuple returned by a call to a `#[tape]` function is not followed yet; return the array alone, or the tuple's scalars",
+                    "an array in a tuple returned by a call to a `#[tape]` function is not followed yet; return the array alone or the tuple's scalars, or put the two functions in one `#[tape] mod`, whose helpers may return tuples of arrays",
                 ));
             }
         }
