@@ -35,7 +35,7 @@
 //!
 //! Expressions may be iterator chains over the arrays in scope or over a
 //! literal of the scope's values (`x.iter()`, `[t1, 0.5, t3].iter()`,
-//! `.zip(y.iter())`, `.rev()`, `.skip(1)`, `.take(n)`,
+//! `.zip(y.iter())`, `.rev()`, `.skip(1)`, `.take(n)`, `.step_by(k)`,
 //! `.enumerate()` (then `.rev()`), `.filter(|v| **v > c)`, `.map(|…| e)` or
 //! `.copied().map(f)`, then `.sum()`, `.product()`, `.fold(init, …)`,
 //! `.fold(f64::NEG_INFINITY, f64::max)`, `.min_by(…).unwrap()` or
@@ -1317,6 +1317,7 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),
         ("a chain collected", count(".collect(); c_")),
+        ("a chain stepped", count(".step_by(")),
         (
             "a method of whole steps or signs",
             texts

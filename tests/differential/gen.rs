@@ -149,8 +149,8 @@ pub enum Consume {
     Collect,
 }
 
-/// `src.iter()[.zip(z.iter())][.rev()][.skip(n)][.take(n)][.enumerate()
-/// [.rev()]][.filter(|x| **x > c)].map(|…| map).consume`, written as the loop it is
+/// `src.iter()[.zip(z.iter())][.rev()][.skip(n)][.take(n)][.step_by(k)]
+/// [.enumerate()[.rev()]][.filter(|x| **x > c)].map(|…| map).consume`, written as the loop it is
 /// for the dual numbers.
 #[derive(Clone, Debug)]
 pub struct Chain {
@@ -202,6 +202,9 @@ pub struct Chain {
     /// `.enumerate().rev()`: the positions counted from the front, the
     /// elements taken last first
     pub rev_after: bool,
+    /// `.step_by(k)` after `skip` and `take` (not after `rev`, which Mica
+    /// refuses)
+    pub step: Option<usize>,
 }
 
 /// How a block helper takes one parameter.
@@ -3832,6 +3835,16 @@ impl Gen {
         let skip = if n > 1 && self.rng.chance(0.3) { 1 } else { 0 };
         let take = self.rng.chance(0.3).then(|| 1 + self.rng.below(2));
         let enumerate = self.rng.chance(0.3);
+        // `.step_by(k)` now and then (from the stream of its own), over the
+        // whole source: cut by `skip` and `take` too, the short arrays
+        // here would leave one element, whose position no step changes
+        let step = (!rev && chunk.is_none() && join.is_none() && pairs.is_none())
+            .then(|| self.keeps.chance(0.2).then(|| 2 + self.keeps.below(2)))
+            .flatten();
+        let (skip, take) = match step {
+            Some(_) => (0, None),
+            None => (skip, take),
+        };
         let filter = (zip.is_none() && pairs.is_none() && !enumerate && self.rng.chance(0.25))
             .then(|| self.rng.lit(-0.5, 0.5));
         let (v, w, k) = (self.name("v"), self.name("w"), self.name("k"));
@@ -3933,19 +3946,22 @@ impl Gen {
             }
             None => (map, bm),
         };
-        // `.enumerate().rev()` (from a stream of its own): the positions
+        // `.enumerate().rev()` (from the same stream): the positions
         // counted from the front while the elements come last first, the
         // map reading both, so a position counted in the order walked
         // changes the value (a chain of two is no `ExactSizeIterator`, so
         // its `enumerate` has no `rev`)
         let rev_after = enumerate
+            && step.is_none()
             && !rev
             && join.is_none()
             && chunk.is_none()
             && pairs.is_none()
             && whole.is_none()
             && self.keeps.chance(0.3);
-        let (map, bm) = match rev_after {
+        // (a stepped chain's positions too: each the count of the steps)
+        let weigh = rev_after || (step.is_some() && enumerate && whole.is_none());
+        let (map, bm) = match weigh {
             true => {
                 let at = E::Bin('*', b(E::IdxF(k.clone())), b(E::Var(v.clone())));
                 (
@@ -3989,6 +4005,7 @@ impl Gen {
             whole,
             zip_skip,
             rev_after,
+            step,
             join: join.map(|j| j.name),
         };
         Some((E::Chain(Box::new(chain)), bound))
@@ -5363,6 +5380,9 @@ impl R<'_> {
         if let Some(n) = c.take {
             write!(s, ".take({n})").unwrap();
         }
+        if let Some(k) = c.step {
+            write!(s, ".step_by({k})").unwrap();
+        }
         if c.enumerate {
             s += ".enumerate()";
             pat = format!("({}, {pat})", name(&c.k));
@@ -5492,6 +5512,9 @@ impl R<'_> {
         }
         if let Some(n) = c.take {
             write!(range, ".take({n})").unwrap();
+        }
+        if let Some(k) = c.step {
+            write!(range, ".step_by({k})").unwrap();
         }
         range += ".enumerate()";
         if c.rev_after {
