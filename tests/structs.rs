@@ -352,3 +352,79 @@ fn a_window_tracks_a_struct() {
     assert_eq!(v, w);
     assert_eq!((g.slope, g.offset, g.weight), (h.slope, h.offset, 1.5));
 }
+
+/// A linear model whose method ends in an iterator chain with no type
+/// written (`….sum()`), its type the method's return type: called in a
+/// difference with a borrowed target (`self.predict(x) - y`). Once the
+/// method's body stood in the loss, nothing gave `sum` its type, and the
+/// crate did not compile ("type annotations needed" at the `sum`).
+macro_rules! summed_model {
+    ($m:ident, $t:ty) => {
+        pub mod $m {
+            #[derive(Clone, Debug, mica::Knob)]
+            pub struct Fit {
+                pub w: Vec<$t>,
+                pub b: $t,
+            }
+
+            #[mica::tape]
+            impl Fit {
+                fn predict(&self, x: &[$t]) -> $t {
+                    self.w.iter().zip(x).map(|(a, v)| a * v * (0.5 + v)).sum()
+                }
+                fn squares(&self) -> Vec<$t> {
+                    self.w.iter().map(|a| a * a).collect()
+                }
+                pub fn loss(#[tracked] &self, xs: &[Vec<$t>], ys: &[$t]) -> $t {
+                    let mut l = 0.0;
+                    for (x, y) in xs.iter().zip(ys) {
+                        let d = self.predict(x) - y + self.b;
+                        l += d * d;
+                    }
+                    l + self.squares()[0]
+                }
+            }
+        }
+    };
+}
+summed_model!(summed64, f64);
+summed_model!(summed32, f32);
+
+macro_rules! check_summed {
+    ($m:ident, $t:ty, $tol:expr, $rel:expr) => {{
+        use $m::Fit;
+        let xs: Vec<Vec<$t>> = vec![vec![1.0, 2.0], vec![-0.5, 0.4], vec![0.3, -1.1]];
+        let ys: [$t; 3] = [0.5, 1.0, -0.2];
+        for (w, b) in [([0.3, -0.7], 0.1), ([-1.2, 0.4], -0.6), ([0.8, 0.25], 0.9)] {
+            let fit = Fit { w: w.to_vec(), b };
+            let (value, g) = fit.loss_grad(&xs, &ys);
+            assert_eq!(value, fit.loss(&xs, &ys));
+            // by hand: d = b + Σ aᵢ(½vᵢ + vᵢ²) − y; ∂/∂aᵢ = Σ 2d(½vᵢ + vᵢ²) + [i = 0] 2a₀
+            let mut by_hand = vec![0.0 as $t; 3];
+            for (x, y) in xs.iter().zip(&ys) {
+                let d = b + (0..2).map(|i| w[i] * (0.5 * x[i] + x[i] * x[i])).sum::<$t>() - y;
+                for i in 0..2 {
+                    by_hand[i] += 2.0 * d * (0.5 * x[i] + x[i] * x[i]);
+                }
+                by_hand[2] += 2.0 * d;
+            }
+            by_hand[0] += 2.0 * w[0];
+            let claimed = [g.w[0], g.w[1], g.b];
+            fd::same("summed by hand", &claimed, &by_hand, $rel);
+            let at = [w[0], w[1], b];
+            fd::agrees(
+                "summed",
+                &|v: &[$t]| Fit { w: v[..2].to_vec(), b: v[2] }.loss(&xs, &ys),
+                &at,
+                &claimed,
+                $tol,
+            );
+        }
+    }};
+}
+
+#[test]
+fn a_method_ending_in_an_untyped_sum_builds_and_agrees() {
+    check_summed!(summed64, f64, 1e-6, 1e-12);
+    check_summed!(summed32, f32, 2e-2, 1e-5);
+}

@@ -26,6 +26,7 @@
 mod leave;
 mod lengths;
 pub mod subst;
+mod tail;
 
 use crate::errors::Errors;
 use proc_macro2::{Ident, Span};
@@ -444,6 +445,7 @@ impl Inline<'_> {
                 stmts.push(Stmt::Expr(*value, None));
             }
         }
+        tail::type_the_tail(&mut stmts, &helper.sig.output, &generics);
         let mut returns = leave::Returns::default();
         for s in &stmts {
             returns.visit_stmt(s);
