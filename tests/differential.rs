@@ -21,7 +21,8 @@
 //! a block (`#[tape] mod`): each takes scalars, `[f64; 3]` by value (now and
 //! then `mut` and changed), `&[f64; 3]`, slices read below their least
 //! length and over `.len()`, and `&mut [f64; 3]` / `&mut [f64]`
-//! out-parameters it writes; returns a scalar, an array, a tuple or nothing;
+//! out-parameters it writes; returns a scalar (now and then as an untyped
+//! `[v].iter().sum()`), an array, a tuple or nothing;
 //! its body is the generator's statements over its own parameters (loops,
 //! branches, local arrays, an early `return`, calls to the helpers before
 //! it). The body calls them with recorded values, knobs (`w`, `&w`, `*w`),
@@ -1318,6 +1319,7 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("positions taken last first", count(".enumerate().rev()")),
         ("a chain collected", count(".collect(); c_")),
         ("a chain stepped", count(".step_by(")),
+        ("a helper's value an untyped sum", count("].iter().sum()\n")),
         (
             "a method of whole steps or signs",
             texts

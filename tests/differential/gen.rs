@@ -280,6 +280,9 @@ pub struct UHelper {
     pub tail_var: Option<String>,
     /// the sum squashed by `tanh` (where an array or tuple holds it)
     pub squash: bool,
+    /// a scalar returned as `[sum].iter().sum()`: a consumer with no type
+    /// written, its type the helper's return type (Mica's dialect only)
+    pub summed: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -4497,6 +4500,8 @@ impl Gen {
             extra,
             tail_var,
             squash: ret != Ret::Scalar && bound > 6.0,
+            // (from the stream of its own)
+            summed: ret == Ret::Scalar && self.keeps.chance(0.3),
         }
     }
 }
@@ -5319,7 +5324,14 @@ impl R<'_> {
             // a block: parenthesised as an operand or a receiver
             E::Chain(c) if self.dual => (self.chain_loop(c), false),
             // (a position scaled is a product: not one term)
-            E::Chain(c) => (self.chain(c), c.position.is_none()),
+            // (a chain written as a block, a pair's `fold` or a `collect`,
+            // is no atom: `{ … } + x` at the start of a match arm or a
+            // statement is a block and then a stray `+`)
+            E::Chain(c) => {
+                let s = self.chain(c);
+                let atom = c.position.is_none() && !s.starts_with('{');
+                (s, atom)
+            }
             E::CallC(f, x) => (format!("{f}({})", self.e(x).0), true),
         }
     }
@@ -6789,6 +6801,7 @@ fn render_uhelper(
     }
     let total = r.e(&total).0;
     match (u.ret, &u.tail_var) {
+        (Ret::Scalar, _) if u.summed && !dual => writeln!(o, "    [{total}].iter().sum()").unwrap(),
         (Ret::Scalar, _) => writeln!(o, "    {total}").unwrap(),
         (Ret::Arr, Some(v)) => writeln!(o, "    {v}[1] += {total};\n    {v}").unwrap(),
         (Ret::Arr, None) => writeln!(

@@ -10,12 +10,24 @@ use std::collections::HashSet;
 use syn::{Expr, ReturnType, Stmt, Type};
 
 /// Gives the untyped consumers at the end of `stmts` the helper's return
-/// type, when it is one the caller can name (not generic, not `impl …`).
+/// type, when it is one the caller can name: not `impl …`, and not built
+/// from the helper's type parameters, but for one of them alone (`-> T`),
+/// which is the caller's own where it names its parameter alike (a caller
+/// whose `T` is another type, or who has none, fails to build, as it did
+/// without the type).
 pub(super) fn type_the_tail(stmts: &mut [Stmt], output: &ReturnType, generics: &HashSet<String>) {
     let ReturnType::Type(_, ty) = output else {
         return;
     };
-    if matches!(&**ty, Type::ImplTrait(_) | Type::Infer(_)) || super::mentions_generic(ty, generics)
+    let alone = match &**ty {
+        Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .is_some_and(|i| generics.contains(&i.to_string())),
+        _ => false,
+    };
+    if matches!(&**ty, Type::ImplTrait(_) | Type::Infer(_))
+        || (super::mentions_generic(ty, generics) && !alone)
     {
         return;
     }
