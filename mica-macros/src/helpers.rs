@@ -27,6 +27,7 @@ mod leave;
 mod lengths;
 pub mod subst;
 mod tail;
+use tail::{mentions_generic, type_params};
 
 use crate::errors::Errors;
 use proc_macro2::{Ident, Span};
@@ -120,6 +121,7 @@ impl Helpers {
             changed: false,
             caller: names_of(block),
             arrays,
+            generics: type_params(sig),
         };
         visitor.visit_block_mut(block);
         errors.extend(visitor.errors);
@@ -149,6 +151,7 @@ impl Helpers {
             changed: false,
             caller: names_of(&f.block),
             arrays,
+            generics: type_params(&f.sig),
         };
         visitor.visit_block_mut(&mut f.block);
         *stack = visitor.stack;
@@ -182,6 +185,8 @@ struct Inline<'h> {
     /// the caller's names bound once to arrays whose lengths are written,
     /// by their types: a const-generic helper's lengths
     arrays: HashMap<String, Type>,
+    /// the caller's own type parameters (`fn f<T: Real>`)
+    generics: HashSet<String>,
 }
 
 /// The names a block mentions, its macros' tokens too.
@@ -445,7 +450,7 @@ impl Inline<'_> {
                 stmts.push(Stmt::Expr(*value, None));
             }
         }
-        tail::type_the_tail(&mut stmts, &helper.sig.output, &generics);
+        tail::type_the_tail(&mut stmts, &helper.sig.output, &generics, &self.generics);
         let mut returns = leave::Returns::default();
         for s in &stmts {
             returns.visit_stmt(s);
@@ -579,12 +584,6 @@ impl VisitMut for Infer<'_> {
         }
         visit_mut::visit_type_mut(self, ty);
     }
-}
-
-fn mentions_generic(ty: &Type, generics: &HashSet<String>) -> bool {
-    let mut names = HashSet::new();
-    crate::names::idents_in(ty.to_token_stream(), &mut names);
-    names.iter().any(|n| generics.contains(n))
 }
 
 #[cfg(test)]

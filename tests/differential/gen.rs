@@ -3954,8 +3954,11 @@ impl Gen {
         // map reading both, so a position counted in the order walked
         // changes the value (a chain of two is no `ExactSizeIterator`, so
         // its `enumerate` has no `rev`)
+        // (not with `position`, which counts the elements walked: the dual
+        // numbers' loop reads the place off the enumerate's position)
         let rev_after = enumerate
             && step.is_none()
+            && position.is_none()
             && !rev
             && join.is_none()
             && chunk.is_none()

@@ -6,29 +6,44 @@
 //! written, `h.iter().sum::<f64>()`, in the value's tail and in the tails
 //! of the blocks, `if`s and `match`es it ends in.
 
+use quote::ToTokens;
 use std::collections::HashSet;
 use syn::{Expr, ReturnType, Stmt, Type};
 
 /// Gives the untyped consumers at the end of `stmts` the helper's return
-/// type, when it is one the caller can name: not `impl …`, and not built
-/// from the helper's type parameters, but for one of them alone (`-> T`),
-/// which is the caller's own where it names its parameter alike (a caller
-/// whose `T` is another type, or who has none, fails to build, as it did
-/// without the type).
-pub(super) fn type_the_tail(stmts: &mut [Stmt], output: &ReturnType, generics: &HashSet<String>) {
+/// type where Mica's loops read it as the caller does: `f64`, `f32`, a
+/// `Vec` of anything but the helper's type parameters, or one of them
+/// alone (`-> T`) that the caller has too (generic code names its float
+/// alike). A name of another kind (an alias, an `impl`'s parameter) is
+/// left to inference, as before.
+pub(super) fn type_the_tail(
+    stmts: &mut [Stmt],
+    output: &ReturnType,
+    generics: &HashSet<String>,
+    caller: &HashSet<String>,
+) {
     let ReturnType::Type(_, ty) = output else {
         return;
     };
-    let alone = match &**ty {
-        Type::Path(p) if p.qself.is_none() => p
-            .path
-            .get_ident()
-            .is_some_and(|i| generics.contains(&i.to_string())),
-        _ => false,
+    // (a macro's `$t` stands in an invisible group)
+    let mut ty: &Type = ty;
+    while let Type::Group(g) = ty {
+        ty = &g.elem;
+    }
+    let named = match ty {
+        Type::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
     };
-    if matches!(&**ty, Type::ImplTrait(_) | Type::Infer(_))
-        || (super::mentions_generic(ty, generics) && !alone)
-    {
+    let typed = match named.as_deref() {
+        Some("f64" | "f32") => true,
+        Some(name) => generics.contains(name) && caller.contains(name),
+        None => {
+            let vec = matches!(ty, Type::Path(p) if p.qself.is_none()
+                && p.path.segments.len() == 1 && p.path.segments[0].ident == "Vec");
+            vec && !mentions_generic(ty, generics)
+        }
+    };
+    if !typed {
         return;
     }
     if let Some(Stmt::Expr(tail, None)) = stmts.last_mut() {
@@ -62,4 +77,18 @@ fn type_expr(e: &mut Expr, ty: &Type) {
         }
         _ => {}
     }
+}
+
+/// A function's own type parameters, by name.
+pub(super) fn type_params(sig: &syn::Signature) -> HashSet<String> {
+    sig.generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect()
+}
+
+pub(super) fn mentions_generic(ty: &Type, generics: &HashSet<String>) -> bool {
+    let mut names = HashSet::new();
+    crate::names::idents_in(ty.to_token_stream(), &mut names);
+    names.iter().any(|n| generics.contains(n))
 }
