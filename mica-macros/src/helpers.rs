@@ -343,12 +343,7 @@ impl Inline<'_> {
             }
             rename.visit_block_mut(&mut helper.block);
         }
-        let generics: HashSet<String> = helper
-            .sig
-            .generics
-            .type_params()
-            .map(|t| t.ident.to_string())
-            .collect();
+        let generics = type_params(&helper.sig);
         let mut lets: Vec<Stmt> = Vec::new();
         let mut borrows = Vec::new();
         for (input, arg) in helper.sig.inputs.iter().zip(args) {
