@@ -1321,6 +1321,10 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("a chain stepped", count(".step_by(")),
         ("a helper's value an untyped sum", count("].iter().sum()\n")),
         (
+            "a chain over a helper's array",
+            with_line(&|l| l.contains("_u") && l.contains(").iter().sum::<")),
+        ),
+        (
             "a method of whole steps or signs",
             texts
                 .iter()

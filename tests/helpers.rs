@@ -3,13 +3,14 @@
 //! arrays by value, `&[T; N]`, slices (`&w`, `&w[a..b]`), the same array
 //! twice and `&mut` out-parameters they write, return scalars, arrays and
 //! tuples, call other helpers, leave early with `return`, and are called
-//! inside loops and with constants. The everyday spellings of the float
-//! methods (`f64::max(a, b)`, `f64::powi(x, 3)`, `sin_cos`, `to_radians`)
-//! are in the same programs. Every block is written twice, as `#[tape]` and
-//! `#[tape(plain)]`, and checked in `f64` and `f32` against central finite
-//! differences at several points and against its plain twin, and one
-//! program against slopes derived by hand. A window-form function of a
-//! block checks the other form.
+//! inside loops, with constants and as the source of iterator chains. The
+//! everyday spellings of the float methods (`f64::max(a, b)`,
+//! `f64::powi(x, 3)`, `sin_cos`, `to_radians`) are in the same programs.
+//! Every block is written twice, as `#[tape]` and `#[tape(plain)]`, and
+//! checked in `f64` and `f32` against central finite differences at
+//! several points and against its plain twin, and one program against
+//! slopes derived by hand. A window-form function of a block checks the
+//! other form.
 #![deny(warnings)]
 
 mod fd;
@@ -145,6 +146,16 @@ macro_rules! programs {
             pub fn torque(#[tracked] x: &[$t; 3], #[tracked] f: &[$t; 3]) -> $t {
                 let t = cross(x, f);
                 dot(&t, &t).sqrt() + dot(&bumped(*x, 0.5), f) + passed_on(f) + passed_on(&*x)
+            }
+
+            /// Chains over what helpers return (`sub(&a, &b).iter()…`),
+            /// one of them a helper that leaves early.
+            pub fn walked(#[tracked] v: &[$t]) -> $t {
+                let a = [v[0], v[1], v[2]];
+                let b = [v[3], v[4], v[5]];
+                let d: $t = sub(&a, &b).iter().map(|x| x * x).sum();
+                d + cross(&a, &b).iter().zip(&b).map(|(c, w)| c * w.sin()).sum::<$t>()
+                    + reflected(v, 0.7).into_iter().fold(0.0, |acc, x| 0.5 * acc + x)
             }
 
             /// Out-parameters, slices, tuples, an early return, a helper
@@ -283,6 +294,10 @@ macro_rules! check_all {
                 };
                 agree("reprojection pts", &at_pts, &pts.concat(), &gp.concat());
             }
+
+            let (_, g) = walked_grad(p);
+            same(&g, &$q::walked_grad(p).1, "walked");
+            agree("walked", &|v| walked(v), p, &g);
 
             let (_, g) = spelled_grad(p);
             same(&g, &$q::spelled_grad(p).1, "spelled");

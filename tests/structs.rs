@@ -428,3 +428,87 @@ fn a_method_ending_in_an_untyped_sum_builds_and_agrees() {
     check_summed!(summed64, f64, 1e-6, 1e-12);
     check_summed!(summed32, f32, 2e-2, 1e-5);
 }
+
+/// The same model generic over its float, `impl<T: Real>`: a method ending
+/// in an untyped `sum` (and one in `.sum::<T>()`), a method returning the
+/// `Vec<T>` an untyped `collect` makes, and a chain over a method's value
+/// (`self.squares().iter()`). The chains' loops took the `impl`'s `T` for
+/// an integer, and the untyped consumers had no type once written in.
+mod generic_fit {
+    use mica::Real;
+
+    #[derive(Clone, Debug, mica::Knob)]
+    pub struct Fit<T> {
+        pub w: Vec<T>,
+        pub b: T,
+    }
+
+    #[mica::tape]
+    impl<T: Real> Fit<T> {
+        fn predict(&self, x: &[T]) -> T {
+            self.w.iter().zip(x).map(|(a, v)| *a * *v * *v).sum()
+        }
+        fn offset(&self, x: &[T]) -> T {
+            x.iter().map(|v| *v * self.b).sum::<T>()
+        }
+        fn squares(&self) -> Vec<T> {
+            self.w.iter().map(|a| *a * *a).collect()
+        }
+        pub fn loss(#[tracked] &self, xs: &[Vec<T>], ys: &[T]) -> T {
+            let mut l = T::zero();
+            for (x, y) in xs.iter().zip(ys) {
+                let d = self.predict(x) + self.offset(x) - *y;
+                l += d * d;
+            }
+            l + self.squares().iter().sum::<T>()
+        }
+    }
+}
+
+macro_rules! check_generic_fit {
+    ($t:ty, $tol:expr, $rel:expr) => {{
+        use generic_fit::Fit;
+        let xs: Vec<Vec<$t>> = vec![vec![1.0, 2.0], vec![-0.5, 0.4], vec![0.3, -1.1]];
+        let ys: [$t; 3] = [0.5, 1.0, -0.2];
+        for (w, b) in [([0.3, -0.7], 0.1), ([-1.2, 0.4], -0.6), ([0.8, 0.25], 0.9)] {
+            let fit: Fit<$t> = Fit { w: w.to_vec(), b };
+            let (value, g) = fit.loss_grad(&xs, &ys);
+            assert_eq!(value, fit.loss(&xs, &ys));
+            // by hand: d = Σ aᵢvᵢ² + b Σ vᵢ − y; ∂/∂aᵢ = Σ 2d vᵢ² + 2aᵢ,
+            // ∂/∂b = Σ 2d Σ vᵢ
+            let mut by_hand = vec![0.0 as $t; 3];
+            for (x, y) in xs.iter().zip(&ys) {
+                let s: $t = x.iter().sum();
+                let d = (0..2).map(|i| w[i] * x[i] * x[i]).sum::<$t>() + b * s - y;
+                for i in 0..2 {
+                    by_hand[i] += 2.0 * d * x[i] * x[i];
+                }
+                by_hand[2] += 2.0 * d * s;
+            }
+            by_hand[0] += 2.0 * w[0];
+            by_hand[1] += 2.0 * w[1];
+            let claimed = [g.w[0], g.w[1], g.b];
+            fd::same("generic fit by hand", &claimed, &by_hand, $rel);
+            let at = [w[0], w[1], b];
+            fd::agrees(
+                "generic fit",
+                &|v: &[$t]| {
+                    let f: Fit<$t> = Fit {
+                        w: v[..2].to_vec(),
+                        b: v[2],
+                    };
+                    f.loss(&xs, &ys)
+                },
+                &at,
+                &claimed,
+                $tol,
+            );
+        }
+    }};
+}
+
+#[test]
+fn a_generic_impl_with_untyped_sums_and_a_chain_over_a_method_builds_and_agrees() {
+    check_generic_fit!(f64, 1e-6, 1e-12);
+    check_generic_fit!(f32, 2e-2, 1e-5);
+}

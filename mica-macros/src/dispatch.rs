@@ -96,7 +96,7 @@ fn function_of(
     let views = crate::views::rewrite(&mut item.block, errors);
     let closures = crate::closures::rewrite(&mut item.block, errors) || views;
     let knobs = crate::iterators::knobs(&item);
-    let chains = crate::iterators::rewrite(&mut item, knobs, errors) || closures;
+    let chains = crate::iterators::rewrite(&mut item, knobs, &args.outer, errors) || closures;
     // named indices read through their definitions, for the reverse to
     // read them again (not in the plain adjoint, the shortcuts' oracle)
     let named = has_tracked(&item) && args.plain.is_none() && crate::indices::inline(&mut item);

@@ -44,6 +44,9 @@ pub struct Helpers {
     /// bodies with the helpers they call inlined, or why not
     expanded: HashMap<String, Result<ItemFn, String>>,
     next: usize,
+    /// the type parameters of the `impl` around the functions, which a
+    /// helper and its caller both name alike
+    shared: HashSet<String>,
 }
 
 /// Whether a type may hold a float: anything but integers, `bool`,
@@ -98,7 +101,14 @@ impl Helpers {
             fns: map,
             expanded: HashMap::new(),
             next: 0,
+            shared: HashSet::new(),
         }
+    }
+
+    /// The helpers of an `impl` whose type parameters are `shared`.
+    pub fn in_impl(mut self, shared: impl IntoIterator<Item = String>) -> Self {
+        self.shared.extend(shared);
+        self
     }
 
     pub fn is_empty(&self) -> bool {
@@ -445,7 +455,9 @@ impl Inline<'_> {
                 stmts.push(Stmt::Expr(*value, None));
             }
         }
-        tail::type_the_tail(&mut stmts, &helper.sig.output, &generics, &self.generics);
+        let shared = &self.helpers.shared;
+        let (own, caller) = (&generics | shared, &self.generics | shared);
+        tail::type_the_tail(&mut stmts, &helper.sig.output, &own, &caller);
         let mut returns = leave::Returns::default();
         for s in &stmts {
             returns.visit_stmt(s);

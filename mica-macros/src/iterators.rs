@@ -34,12 +34,17 @@ use syn::{Expr, ItemFn, Stmt};
 pub fn knobs(item: &ItemFn) -> HashSet<String> {
     let mut names = HashSet::new();
     for input in &item.sig.inputs {
-        if let syn::FnArg::Typed(t) = input {
-            if t.attrs.iter().any(crate::parse::is_tracked) {
+        match input {
+            syn::FnArg::Typed(t) if t.attrs.iter().any(crate::parse::is_tracked) => {
                 for n in crate::facts::places::pattern_names(&t.pat) {
                     names.insert(n.to_string());
                 }
             }
+            // `#[tracked] &self` (a method's `self.f(x).iter()`)
+            syn::FnArg::Receiver(r) if r.attrs.iter().any(crate::parse::is_tracked) => {
+                names.insert("self".to_string());
+            }
+            _ => {}
         }
     }
     let mut lets = TrackedLets(&mut names);
@@ -61,10 +66,15 @@ impl<'ast> syn::visit::Visit<'ast> for TrackedLets<'_> {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// Rewrites the chains of `item`'s body that may read a recorded value;
-/// whether anything changed. `recorded` are the names known to be
-/// recorded at the start (tracked parameters, `#[tracked] let` knobs).
-pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors) -> bool {
+/// Rewrites the chains of `item`'s body that may read a recorded value
+/// (`recorded` at the start: tracked parameters, `#[tracked] let` knobs;
+/// `outer`: the `impl`'s type parameters); whether anything changed.
+pub fn rewrite(
+    item: &mut ItemFn,
+    recorded: HashSet<String>,
+    outer: &[(proc_macro2::Ident, bool)],
+    errors: &mut Errors,
+) -> bool {
     // a body with no `for` and no consumer's name has no chain (a long
     // straight-line body is then not walked again)
     let mut words = Words(false);
@@ -73,7 +83,7 @@ pub fn rewrite(item: &mut ItemFn, recorded: HashSet<String>, errors: &mut Errors
         return false;
     }
     let active = may_be_recorded(&item.block, recorded);
-    let floats = crate::generics::float_params(&item.sig.generics);
+    let floats = crate::generics::floats_with(&item.sig.generics, outer);
     let mut next = first_free(&item.block);
     // `Vec`s filled by `push`: the arrays they end as, before the chains
     // (a chain over one is then a chain over an array)

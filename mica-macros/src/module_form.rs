@@ -116,7 +116,8 @@ fn functions(
     let outer = outer.map_or_else(Vec::new, crate::generics::params);
     // an entry point that tracks a struct is also a helper to the others:
     // a call passing the struct whole is written where it stands
-    let mut helpers = Helpers::new(fns, |f| is_entry(f) && !tracks_struct(f));
+    let mut helpers = Helpers::new(fns, |f| is_entry(f) && !tracks_struct(f))
+        .in_impl(outer.iter().map(|(t, _)| t.to_string()));
     let mut out = Vec::new();
     for f in fns {
         if !is_entry(f) {
@@ -159,7 +160,7 @@ fn functions(
         crate::views::rewrite(&mut f.block, errors);
         crate::closures::rewrite(&mut f.block, errors);
         let knobs = crate::iterators::knobs(&f);
-        crate::iterators::rewrite(&mut f, knobs, errors);
+        crate::iterators::rewrite(&mut f, knobs, &outer, errors);
         if helpers.inline(&f.sig, &mut f.block, errors) {
             f.attrs.push(crate::helpers::inlined_lints());
         }

@@ -174,7 +174,7 @@ pub fn companions(
     crate::views::rewrite(&mut body.block, &mut scratch);
     crate::closures::rewrite(&mut body.block, &mut scratch);
     let knobs = crate::iterators::knobs(&body);
-    crate::iterators::rewrite(&mut body, knobs, &mut scratch);
+    crate::iterators::rewrite(&mut body, knobs, &args.outer, &mut scratch);
     crate::spellings::rewrite(&mut body);
     let tracked: HashSet<String> = params
         .iter()

@@ -118,6 +118,10 @@ pub enum E {
     /// a call to the program's block helper `u{k}` (returning a scalar,
     /// with no out-parameter)
     CallU(usize, Vec<Arg>),
+    /// a call to block helper `u{k}` returning an array, summed where it
+    /// stands: `p_u0(..).iter().sum::<f64>()` (the dual numbers add the
+    /// three elements of the call's value)
+    SumU(usize, Vec<Arg>),
     /// an array (with the flag) or a tuple of values: the value of a block
     /// helper's early `return` (`()` when empty: `return;`)
     Pack(bool, Vec<E>),
@@ -4086,13 +4090,14 @@ fn is_out(p: &PKind) -> bool {
 
 /// Block helpers, and the calls to them.
 impl Gen {
-    /// A call to a block helper returning a scalar (and writing no
-    /// out-parameter) as an expression.
+    /// A call to a block helper returning a scalar, or an array summed by
+    /// a chain over the call (`u0(..).iter().sum()`), and writing no
+    /// out-parameter, as an expression.
     fn ucall_expr(&mut self, s: &Scope, d: usize) -> Option<(E, f64)> {
         let ks: Vec<usize> = (0..self.ucount)
             .filter(|&k| {
                 let u = &self.us[k];
-                u.ret == Ret::Scalar
+                matches!(u.ret, Ret::Scalar | Ret::Arr)
                     && !u.kinds.iter().any(is_out)
                     && (FLOW_CALLS || !self.no_flow || !u.flow)
             })
@@ -4102,7 +4107,10 @@ impl Gen {
         }
         let k = ks[self.rng.below(ks.len())];
         let args = self.call_args(s, k, d)?;
-        Some((E::CallU(k, args), self.us[k].bound))
+        match self.us[k].ret {
+            Ret::Arr => Some((E::SumU(k, args), 3.0 * self.us[k].bound)),
+            _ => Some((E::CallU(k, args), self.us[k].bound)),
+        }
     }
 
     /// A statement calling block helper `k`, its value bound by `let` (an
@@ -4704,7 +4712,7 @@ fn refs_e(e: &E, r: &mut BTreeSet<String>) {
             r.insert("k".into());
             arms.iter().for_each(|a| refs_e(a, r));
         }
-        E::CallU(_, args) => args.iter().for_each(|a| refs_arg(a, r, None)),
+        E::CallU(_, args) | E::SumU(_, args) => args.iter().for_each(|a| refs_arg(a, r, None)),
         E::Pack(_, es) => es.iter().for_each(|e| refs_e(e, r)),
         E::Chain(c) => {
             match (&c.lit, &c.pairs) {
@@ -5323,6 +5331,14 @@ impl R<'_> {
                 false,
             ),
             E::CallU(k, args) => (self.ucall(*k, args), true),
+            E::SumU(k, args) if self.dual => (
+                format!("{{ let s = {}; s[0] + s[1] + s[2] }}", self.ucall(*k, args)),
+                false,
+            ),
+            E::SumU(k, args) => (
+                format!("{}.iter().sum::<{}>()", self.ucall(*k, args), self.t()),
+                true,
+            ),
             E::Pack(array, es) => {
                 let es: Vec<String> = es.iter().map(|e| self.e(e).0).collect();
                 if *array {
@@ -7742,7 +7758,7 @@ fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
             }
             ucalls_e(w, f);
         }
-        E::CallU(k, args) => {
+        E::CallU(k, args) | E::SumU(k, args) => {
             f(k);
             ucalls_args(args, f);
         }
@@ -8043,7 +8059,7 @@ fn children(e: &E) -> Vec<E> {
             (None, Some((ps, _))) => v.push(E::Lit(ps[0].0)),
             (None, None) => v.push(E::Index(c.src.clone(), Ix::Const(0))),
         },
-        E::CallU(_, args) => {
+        E::CallU(_, args) | E::SumU(_, args) => {
             for a in args {
                 if let Arg::S(x) = a {
                     v.push(x.clone());

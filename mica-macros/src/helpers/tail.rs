@@ -11,11 +11,10 @@ use std::collections::HashSet;
 use syn::{Expr, ReturnType, Stmt, Type};
 
 /// Gives the untyped consumers at the end of `stmts` the helper's return
-/// type where Mica's loops read it as the caller does: `f64`, `f32`, a
-/// `Vec` of anything but the helper's type parameters, or one of them
-/// alone (`-> T`) that the caller has too (generic code names its float
-/// alike). A name of another kind (an alias, an `impl`'s parameter) is
-/// left to inference, as before.
+/// type where Mica's loops read it as the caller does: `f64`, `f32`, or
+/// a type parameter the caller has too (generic code names its float
+/// alike; an `impl`'s are both's), alone (`-> T`) or in a `Vec`. A name
+/// of another kind (an alias) is left to inference, as before.
 pub(super) fn type_the_tail(
     stmts: &mut [Stmt],
     output: &ReturnType,
@@ -40,7 +39,8 @@ pub(super) fn type_the_tail(
         None => {
             let vec = matches!(ty, Type::Path(p) if p.qself.is_none()
                 && p.path.segments.len() == 1 && p.path.segments[0].ident == "Vec");
-            vec && !mentions_generic(ty, generics)
+            let own: HashSet<String> = generics.difference(caller).cloned().collect();
+            vec && !mentions_generic(ty, &own)
         }
     };
     if !typed {

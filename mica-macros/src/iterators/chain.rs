@@ -1,7 +1,8 @@
 //! One chain: its source, adapters and consumer, and the loop it becomes.
 
+pub(super) use super::patterns::is_place;
 pub(super) use super::patterns::{bind, elem_expr, err, unparen, Elem};
-use super::patterns::{is_literal, makes_array};
+use super::patterns::{is_call, is_literal, makes_array};
 use super::{place_or_slice, Chains};
 use crate::helpers::subst::{Borrow, Bound, Rename};
 use proc_macro2::{Ident, Span};
@@ -55,15 +56,6 @@ impl Seq {
     }
 }
 
-pub(super) fn is_place(e: &Expr) -> bool {
-    match unparen(e) {
-        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
-        Expr::Field(f) => is_place(&f.base),
-        Expr::Index(i) => is_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
-        _ => false,
-    }
-}
-
 fn is_zero(e: &Expr) -> bool {
     matches!(unparen(e), Expr::Lit(l) if l.lit.to_token_stream().to_string() == "0")
 }
@@ -111,9 +103,10 @@ impl Chains {
             if let Some(slice) = self.sub_slice(&m.receiver) {
                 return Ok(Some(slice));
             }
-            if is_literal(&m.receiver) {
-                // `[a, b, c].iter()`, `vec![…].into_iter()`: the literal is
-                // bound once, before the loop, and read by index
+            if is_literal(&m.receiver) || is_call(&m.receiver) {
+                // `[a, b, c].iter()`, `vec![…].into_iter()`, `f(x).iter()`:
+                // the literal or the call's value is bound once, before
+                // the loop, and read by index
                 let (index, source) = (self.fresh("i"), self.fresh("source"));
                 let x = &m.receiver;
                 let (lo, hi) = (syn::parse_quote!(0), syn::parse_quote!(#source.len()));

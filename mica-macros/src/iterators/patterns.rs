@@ -163,3 +163,31 @@ pub(super) fn is_literal(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// A call whose value a chain may walk: `f(x)`, `self.f(x)`, `x.to_vec()`
+/// (a function's or a method's of a place, not a chain's own), or a block,
+/// as a helper's call is once its body is written in.
+pub(super) fn is_call(e: &Expr) -> bool {
+    match unparen(e) {
+        Expr::Block(_) => true,
+        Expr::Call(c) => matches!(unparen(&c.func), Expr::Path(_)),
+        Expr::MethodCall(m) => {
+            is_place(&m.receiver)
+                && !matches!(
+                    m.method.to_string().as_str(),
+                    "iter" | "into_iter" | "iter_mut" | "collect"
+                )
+        }
+        _ => false,
+    }
+}
+
+/// A name, a field of one or an element of one (not a range of it).
+pub(super) fn is_place(e: &Expr) -> bool {
+    match unparen(e) {
+        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        Expr::Field(f) => is_place(&f.base),
+        Expr::Index(i) => is_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
+        _ => false,
+    }
+}
