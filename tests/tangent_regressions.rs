@@ -397,3 +397,53 @@ fn a_closure_parameter_named_as_a_recorded_binding() {
         fd::close("tangent", t, g[0] * d[0] + g[1] * d[1] + g[2] * d[2], 1e-9);
     }
 }
+
+/// A helper collecting a `Vec` from a chain over an array, inlined twice:
+/// once over constants, where the chain stays as written and the name it
+/// binds holds a slope in the other copy. The zero tangent of that copy
+/// was written as the float's zero, not a `Vec`'s, and the function did
+/// not build ("expected `Vec<T>`, found `T`": seed 48, program 143).
+#[mica::tape]
+pub mod gathered {
+    pub fn first_two<T: mica::Real>(x: T, s: &[T]) -> T {
+        let pairs = [
+            (T::from(0.28).unwrap(), T::from(0.27).unwrap()),
+            (T::from(-0.68).unwrap(), T::from(-0.41).unwrap()),
+        ];
+        let c: Vec<T> = pairs.iter().enumerate().map(|(k, (_a, _b))| s[k]).collect();
+        c[1] * x + c[0].sin()
+    }
+
+    fn constant<T: mica::Real>(s: &[T]) -> T {
+        let h = [T::from(0.5).unwrap(); 3];
+        first_two(s[2], &h)
+    }
+
+    #[tape(tangent)]
+    pub fn f<T: mica::Real>(#[tracked] w: &[T; 3]) -> T {
+        constant(w) * w[0] + first_two(w[1], w)
+    }
+}
+
+#[test]
+fn a_collected_vec_over_constants_in_one_copy_of_a_helper() {
+    for (w, d) in [
+        ([0.3_f64, -0.8, 1.1], [1.0_f64, 0.5, -2.0]),
+        ([-1.2, 0.4, 0.0], [0.2, -1.5, 0.7]),
+    ] {
+        // f = (0.5 w₂ + sin 0.5) w₀ + w₁ w₁ + sin w₀:
+        // slope (0.5 w₂ + sin 0.5 + cos w₀) d₀ + 2 w₁ d₁ + 0.5 w₀ d₂
+        let along = (0.5 * w[2] + 0.5_f64.sin() + w[0].cos()) * d[0]
+            + 2.0 * w[1] * d[1]
+            + 0.5 * w[0] * d[2];
+        let (y, t) = gathered::f_tangent(&w, &d);
+        fd::close("value", y, gathered::f(&w), 1e-12);
+        fd::close("tangent", t, along, 1e-12);
+        let (_, g) = gathered::f_grad(&w);
+        let by_grad = g[0] * d[0] + g[1] * d[1] + g[2] * d[2];
+        fd::close("gradient along", by_grad, along, 1e-12);
+        let (w32, d32) = (w.map(|x| x as f32), d.map(|x| x as f32));
+        let (_, t32) = gathered::f_tangent(&w32, &d32);
+        fd::close("tangent f32", t32, along as f32, 1e-5);
+    }
+}

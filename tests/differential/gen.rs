@@ -3912,15 +3912,8 @@ impl Gen {
         // now and then a sum's elements collected into a `Vec` instead,
         // its last and first read (from the stream of its own)
         let consume = match consume {
-            // (not in generic programs: seed 48's program 143, a collect
-            // inside a closure's argument there, does not build; see the
-            // nineteenth session's closing note)
             Consume::Sum
-                if kept.is_none()
-                    && position.is_none()
-                    && nonempty
-                    && !self.generic
-                    && self.keeps.chance(0.2) =>
+                if kept.is_none() && position.is_none() && nonempty && self.keeps.chance(0.2) =>
             {
                 Consume::Collect
             }

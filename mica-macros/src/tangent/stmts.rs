@@ -242,8 +242,11 @@ impl Tan<'_> {
         let dot = self.dot_pat(pat);
         let p = v.p;
         // a value with no slope that running again could change anything
-        // (a `loop`, a call): its zero shaped from the value
-        if v.t.is_none() && super::syntax::runs_again(&init.expr) {
+        // (a `loop`, a call), or a `collect` of one: its zero shaped from
+        // the value
+        if v.t.is_none()
+            && (super::syntax::runs_again(&init.expr) || super::syntax::collects(&init.expr))
+        {
             let pv = self.fresh("p");
             let zero = self.zero_of_value(&pv);
             return quote!(#pre let #pv = #p; let #dot = #zero; let #pat = #pv;);

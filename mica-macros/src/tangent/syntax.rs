@@ -155,6 +155,12 @@ pub(crate) fn exits(e: &Expr) -> bool {
     v.0
 }
 
+/// `….collect()`: a `Vec` (or another collection), whose zero is not
+/// the float's.
+pub(crate) fn collects(e: &Expr) -> bool {
+    matches!(crate::facts::syntax::strip(e), Expr::MethodCall(m) if m.method == "collect")
+}
+
 /// Whether evaluating `e` again could do something or cost much (its zero
 /// tangent is then shaped from its value, not from `e` run again).
 pub(crate) fn runs_again(e: &Expr) -> bool {
