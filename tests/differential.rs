@@ -1317,6 +1317,17 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("clone_from", count(".clone_from(&")),
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),
+        (
+            "a chain reversed after its map",
+            with_line(&|l| {
+                l.match_indices(").rev()").any(|(at, _)| {
+                    let before = &l[..at];
+                    before
+                        .rfind(".map(|")
+                        .is_some_and(|m| !before[m..].contains(".iter()"))
+                })
+            }),
+        ),
         ("a chain collected", count(".collect(); c_")),
         ("a chain stepped", count(".step_by(")),
         ("a helper's value an untyped sum", count("].iter().sum()\n")),

@@ -2,7 +2,7 @@
 //! write them: `zip`/`map`/`sum` dot products, `filter`, `fold` (with a
 //! closure, into a tuple and with `f64::max`), `reduce`, `position`,
 //! `min_by`/`max_by`, `skip`/`take`/`rev`/`step_by`/`enumerate` (and
-//! `enumerate` then `rev`), `chain`,
+//! `enumerate`, `map` or `filter` then `rev`), `chain`,
 //! `product`, `count`, `collect` (from a literal and over a `chain` too),
 //! `for` loops over adapted chains, and
 //! closures bound by `let`, called directly, passed to an adapter, and
@@ -87,6 +87,28 @@ macro_rules! programs {
                 let zipped: $t =
                     w.iter().zip(x).skip(1).enumerate().rev().map(|(k, (a, b))| k as $t * a * b).sum();
                 fold + zipped
+            }
+
+            /// Reversed after a `map` and after a `filter`, their closures
+            /// changing nothing outside them (one sums in a loop of its
+            /// own): `Σ_k 0.5ᵏ wₖ²` and `Σ_r 0.25ʳ 3 wₖ₍ᵣ₎` over the
+            /// positive elements, each folded from the back.
+            #[tape$(($mode))?]
+            pub fn mapped_back(#[tracked] w: &[$t]) -> $t {
+                let horner = w.iter().map(|v| v * v).rev().fold(0.0, |acc, s| acc * 0.5 + s);
+                let kept = w
+                    .iter()
+                    .filter(|v| **v > 0.0)
+                    .map(|v| {
+                        let mut s = 0.0;
+                        for j in 0..2 {
+                            s += v * (j as $t + 1.0);
+                        }
+                        s
+                    })
+                    .rev()
+                    .fold(0.0, |acc, s| acc * 0.25 + s);
+                horner + kept
             }
 
             /// Chains collected into `Vec`s, from a literal of elements
@@ -428,6 +450,23 @@ macro_rules! check_all {
                 })
                 .collect();
             same(&g, &by_hand, "reversed positions by hand");
+
+            let (value, g) = mapped_back_grad(p);
+            assert_eq!(value, mapped_back(p), "mapped back: the value");
+            same(&g, &$q::mapped_back_grad(p).1, "mapped back");
+            agree("mapped back", &|v| mapped_back(v), p, &g);
+            let mut rank = 0;
+            let by_hand: Vec<$t> = (0..p.len())
+                .map(|k| {
+                    let mut d = 2.0 * (0.5 as $t).powi(k as i32) * p[k];
+                    if p[k] > 0.0 {
+                        d += 3.0 * (0.25 as $t).powi(rank);
+                        rank += 1;
+                    }
+                    d
+                })
+                .collect();
+            same(&g, &by_hand, "mapped back by hand");
 
             let (value, g) = chained_grad(p, &x);
             assert_eq!(value, chained(p, &x), "chained: the value");

@@ -206,6 +206,11 @@ pub struct Chain {
     /// `.enumerate().rev()`: the positions counted from the front, the
     /// elements taken last first
     pub rev_after: bool,
+    /// the `.rev()` of `rev` or `rev_after` written after the `map`
+    /// instead (`.map(f).rev()`: the same elements, `f` giving each the
+    /// same in either order); `rev` only with no `skip`, `take`,
+    /// `step_by` or `enumerate` after it
+    pub late_rev: bool,
     /// `.step_by(k)` after `skip` and `take` (not after `rev`, which Mica
     /// refuses)
     pub step: Option<usize>,
@@ -3969,6 +3974,28 @@ impl Gen {
             && pairs.is_none()
             && whole.is_none()
             && self.keeps.chance(0.3);
+        // (only into a fold, whose value the order of the elements changes,
+        // of values that read the element: a `rev` lost or misplaced then
+        // changes the value)
+        let late_rev = (rev_after
+            || (rev
+                && skip == 0
+                && take.is_none()
+                && step.is_none()
+                && !enumerate
+                && chunk.is_none()
+                && pairs.is_none()
+                && whole.is_none()
+                && pass.is_none()))
+            && matches!(consume, Consume::Fold(_) | Consume::Reduce(0))
+            && self.keeps.chance(0.6);
+        let (map, bm) = match late_rev && !rev_after {
+            true => {
+                let at = E::Bin('*', b(E::Var(v.clone())), b(E::Lit(0.25)));
+                (E::Bin('+', b(map), b(at)), bm + 1.0)
+            }
+            false => (map, bm),
+        };
         // (a stepped chain's positions too: each the count of the steps)
         let weigh = rev_after || (step.is_some() && enumerate && whole.is_none());
         let (map, bm) = match weigh {
@@ -4015,6 +4042,7 @@ impl Gen {
             whole,
             zip_skip,
             rev_after,
+            late_rev,
             step,
             join: join.map(|j| j.name),
         };
@@ -5402,7 +5430,7 @@ impl R<'_> {
             write!(s, ".zip({z}.iter(){skip})").unwrap();
             pat = format!("({pat}, &{})", name(&c.w));
         }
-        if c.rev {
+        if c.rev && !c.late_rev {
             s += ".rev()";
         }
         if c.skip > 0 {
@@ -5418,7 +5446,7 @@ impl R<'_> {
             s += ".enumerate()";
             pat = format!("({}, {pat})", name(&c.k));
         }
-        if c.rev_after {
+        if c.rev_after && !c.late_rev {
             s += ".rev()";
         }
         match c.filter {
@@ -5440,6 +5468,9 @@ impl R<'_> {
                 }
                 _ => write!(s, ".map(|{pat}| {})", self.e(&c.map).0).unwrap(),
             },
+        }
+        if c.late_rev && (c.rev || c.rev_after) {
+            s += ".rev()";
         }
         match c.kept {
             Some((f, true)) => write!(s, ".filter(|m| *m > {})", self.lit(f).0).unwrap(),

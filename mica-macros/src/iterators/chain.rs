@@ -150,6 +150,9 @@ impl Chains {
                 seq.maps_to_array = makes_array(f);
                 let (lines, value) = self.apply_flat(f, vec![seq.elem.clone()])?;
                 let name = self.fresh("m");
+                // (run per element as it comes, as std's `Map` runs its
+                // closure, in whichever order the walk goes)
+                seq.order_free += lines.len() + 1;
                 seq.prelude.extend(lines);
                 seq.prelude.push(syn::parse_quote!(let #name = #value;));
                 seq.elem = Elem::One(syn::parse_quote!(#name));
@@ -159,6 +162,7 @@ impl Chains {
                 let keep = self.apply(p, vec![seq.elem.clone()])?;
                 seq.prelude
                     .push(syn::parse_quote!(if !(#keep) { continue; }));
+                seq.order_free += 1;
                 seq.filtered = true;
                 seq.adapted = true;
             }
@@ -269,10 +273,20 @@ impl Chains {
                 seq.elem = Elem::Tuple(vec![Elem::One(syn::parse_quote!(#k)), seq.elem.clone()]);
             }
             ("rev", None) => {
-                if seq.step.is_some() || seq.filtered || seq.prelude.len() > seq.order_free {
+                // (a `map` or `filter` runs its closure per element as the
+                // walk comes to it, as std's adapters do walked from the
+                // back; a position counted as the elements come is not
+                // std's from the front)
+                if seq.step.is_some() {
                     return Err(syn::Error::new_spanned(
                         &m.method,
-                        "`.rev()` after `step_by`, `filter`, `map` or `.rev().enumerate()` over recorded values is not supported yet; write the loop, last element first: `let mut total = 0.0; for i in (0..xs.len()).rev() { total += …; }`",
+                        "`.rev()` after `step_by` over recorded values is not supported yet; write the loop over the steps, last first: `let mut total = 0.0; for j in (0..(xs.len() + k - 1) / k).rev() { let x = xs[j * k]; total += …; }`",
+                    ));
+                }
+                if seq.prelude.len() > seq.order_free {
+                    return Err(syn::Error::new_spanned(
+                        &m.method,
+                        "`.rev()` after `.rev().enumerate()` over recorded values is not supported yet; write the loop, its positions counted from the back: `let mut total = 0.0; for i in 0..xs.len() { let k = xs.len() - 1 - i; total += …; }`",
                     ));
                 }
                 seq.rev = !seq.rev;

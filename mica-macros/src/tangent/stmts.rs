@@ -242,8 +242,7 @@ impl Tan<'_> {
         let dot = self.dot_pat(pat);
         let p = v.p;
         // a value with no slope that running again could change anything
-        // (a `loop`, a call), or a `collect` of one: its zero shaped from
-        // the value
+        // (a `loop`, a call), or a `collect`: its zero shaped from the value
         if v.t.is_none()
             && (super::syntax::runs_again(&init.expr) || super::syntax::collects(&init.expr))
         {
