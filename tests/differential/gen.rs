@@ -2632,7 +2632,7 @@ impl Gen {
             (0.2, Self::stencil_loop),
             (0.2, Self::scratch_loop),
             (0.15, Self::offset_loop),
-            (0.25, Self::nest_loop),
+            (0.3, Self::nest_loop),
         ];
         for (chance, form) in forms {
             if self.rng.chance(chance) {
