@@ -1318,6 +1318,11 @@ fn the_generator_writes_views_and_chunk_loops() {
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),
         (
+            "an array's own map",
+            with_line(&|l| l.starts_with("let mm") && l.contains(".map(|v")),
+        ),
+        ("an array made by from_fn", count("std::array::from_fn(|v")),
+        (
             "a chain reversed after its map",
             with_line(&|l| {
                 l.match_indices(").rev()").any(|(at, _)| {

@@ -2,7 +2,8 @@
 //! write them: `zip`/`map`/`sum` dot products, `filter`, `fold` (with a
 //! closure, into a tuple and with `f64::max`), `reduce`, `position`,
 //! `min_by`/`max_by`, `skip`/`take`/`rev`/`step_by`/`enumerate` (and
-//! `enumerate`, `map` or `filter` then `rev`), `chain`,
+//! `enumerate`, `map` or `filter` then `rev`), `chain`, an array's own
+//! `map` and `std::array::from_fn`,
 //! `product`, `count`, `collect` (from a literal and over a `chain` too),
 //! `for` loops over adapted chains, and
 //! closures bound by `let`, called directly, passed to an adapter, and
@@ -109,6 +110,20 @@ macro_rules! programs {
                     .rev()
                     .fold(0.0, |acc, s| acc * 0.25 + s);
                 horner + kept
+            }
+
+            /// Arrays made by closures: an array's own `map` (of a
+            /// parameter, of a literal, by a function's path) and
+            /// `std::array::from_fn` with its length in the `let`'s type
+            /// or in the call's turbofish.
+            #[tape$(($mode))?]
+            pub fn made(#[tracked] p: &[$t; 3]) -> $t {
+                let q: [$t; 3] = std::array::from_fn(|i| p[i] * p[(i + 1) % 3]);
+                let r = std::array::from_fn::<$t, 3, _>(|i| (p[i] - q[i]).sin());
+                let s = p.map(|v| v * 2.0);
+                let d = [p[0] - 1.0, p[1], p[2] * 0.5];
+                let e = d.map(<$t>::exp);
+                q[0] + q[1] + q[2] + r[0] * r[2] + s[1] * s[2] + e[0] + e[2]
             }
 
             /// Chains collected into `Vec`s, from a literal of elements
@@ -450,6 +465,12 @@ macro_rules! check_all {
                 })
                 .collect();
             same(&g, &by_hand, "reversed positions by hand");
+
+            let three = [p[0], p[1], p[2]];
+            let (value, g) = made_grad(&three);
+            assert_eq!(value, made(&three), "made: the value");
+            same(&g, &$q::made_grad(&three).1, "made");
+            agree("made", &|v| made(&[v[0], v[1], v[2]]), &three, &g);
 
             let (value, g) = mapped_back_grad(p);
             assert_eq!(value, mapped_back(p), "mapped back: the value");

@@ -24,7 +24,7 @@
 //! ```
 
 mod leave;
-mod lengths;
+pub(crate) mod lengths;
 pub mod subst;
 mod tail;
 use tail::{mentions_generic, type_params};

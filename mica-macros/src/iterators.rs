@@ -17,54 +17,21 @@
 //! recorded are rewritten; a chain Mica cannot write as a loop is an error
 //! that says to write the loop.
 
+mod arrays;
 mod chain;
 mod chained;
 mod consumers;
+mod knobs;
 mod patterns;
 mod pushed;
+
+pub use knobs::knobs;
 
 use crate::errors::Errors;
 use crate::names::idents_in;
 use std::collections::HashSet;
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, ItemFn, Stmt};
-
-/// The names recorded from the start: tracked parameters and `#[tracked]
-/// let` knobs.
-pub fn knobs(item: &ItemFn) -> HashSet<String> {
-    let mut names = HashSet::new();
-    for input in &item.sig.inputs {
-        match input {
-            syn::FnArg::Typed(t) if t.attrs.iter().any(crate::parse::is_tracked) => {
-                for n in crate::facts::places::pattern_names(&t.pat) {
-                    names.insert(n.to_string());
-                }
-            }
-            // `#[tracked] &self` (a method's `self.f(x).iter()`)
-            syn::FnArg::Receiver(r) if r.attrs.iter().any(crate::parse::is_tracked) => {
-                names.insert("self".to_string());
-            }
-            _ => {}
-        }
-    }
-    let mut lets = TrackedLets(&mut names);
-    syn::visit::Visit::visit_block(&mut lets, &item.block);
-    names
-}
-
-struct TrackedLets<'a>(&'a mut HashSet<String>);
-
-impl<'ast> syn::visit::Visit<'ast> for TrackedLets<'_> {
-    fn visit_local(&mut self, local: &'ast syn::Local) {
-        if local.attrs.iter().any(crate::parse::is_tracked) {
-            for n in crate::facts::places::pattern_names(&local.pat) {
-                self.0.insert(n.to_string());
-            }
-        }
-        syn::visit::visit_local(self, local);
-    }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
 
 /// Rewrites the chains of `item`'s body that may read a recorded value
 /// (`recorded` at the start: tracked parameters, `#[tracked] let` knobs;
@@ -90,6 +57,7 @@ pub fn rewrite(
     let windows_only = !crate::parse::has_tracked(item);
     let pushed = pushed::rewrite(item, &active, &floats, &mut next, windows_only);
     let mut visitor = Chains {
+        arrays: crate::helpers::lengths::array_types(&item.sig, &item.block, &Default::default()),
         floats,
         results: HashSet::new(),
         active,
@@ -117,15 +85,16 @@ fn first_free(block: &syn::Block) -> usize {
         .unwrap_or(0)
 }
 
-/// Whether a body holds a `for` loop or a method named like a chain's
-/// consumer, in its code or a macro's tokens.
+/// Whether a body holds a `for` loop, a method named like a chain's
+/// consumer, an array's `map` or a `from_fn`, in its code or a macro's
+/// tokens.
 struct Words(bool);
 
 /// The methods a chain ends in (`consumers.rs`), `unwrap` after
 /// `max_by`/`min_by`.
 const CONSUMERS: &[&str] = &[
     "sum", "product", "fold", "count", "collect", "unwrap", "to_vec", "to_owned", "any", "all",
-    "position",
+    "position", "map",
 ];
 
 impl<'ast> syn::visit::Visit<'ast> for Words {
@@ -136,13 +105,17 @@ impl<'ast> syn::visit::Visit<'ast> for Words {
         match e {
             Expr::ForLoop(_) => self.0 = true,
             Expr::MethodCall(m) if CONSUMERS.iter().any(|c| m.method == c) => self.0 = true,
+            Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "from_fn") => {
+                self.0 = true
+            }
             _ => syn::visit::visit_expr(self, e),
         }
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         let mut names = HashSet::new();
         idents_in(m.tokens.clone(), &mut names);
-        self.0 |= names.contains("for") || CONSUMERS.iter().any(|c| names.contains(*c));
+        self.0 |= ["for", "from_fn"].iter().any(|w| names.contains(*w))
+            || CONSUMERS.iter().any(|c| names.contains(*c));
     }
 }
 
@@ -308,6 +281,8 @@ impl Flows {
 }
 
 struct Chains {
+    /// the names bound once to arrays whose lengths are written, by type
+    arrays: std::collections::HashMap<String, syn::Type>,
     /// the function's type parameters with a float bound (`T: Float`): a
     /// sum's start is typed after them, not written as a literal
     floats: Vec<proc_macro2::Ident>,
@@ -454,7 +429,11 @@ impl VisitMut for Chains {
             {
                 chain::for_loop(self, f)
             }
-            Expr::MethodCall(_) if self.mentions_active(e) => consumers::consumer(self, e, false),
+            Expr::Call(_) if self.mentions_active(e) => arrays::from_fn(self, e, None),
+            Expr::MethodCall(_) if self.mentions_active(e) => match arrays::array_map(self, e) {
+                Ok(None) => consumers::consumer(self, e, false),
+                other => other,
+            },
             _ => Ok(None),
         };
         match rewritten {
@@ -489,6 +468,24 @@ impl VisitMut for Chains {
 
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
         visit_mut::visit_stmt_mut(self, s);
+    }
+
+    /// `let q: [f64; 3] = std::array::from_fn(|i| …);`: the length the
+    /// type gives
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        visit_mut::visit_local_mut(self, l);
+        if let (syn::Pat::Type(t), Some(init)) = (&l.pat, &mut l.init) {
+            if self.mentions_active(&init.expr) {
+                match arrays::from_fn(self, &init.expr, Some(&t.ty)) {
+                    Ok(Some(made)) => {
+                        *init.expr = made;
+                        self.changed = true;
+                    }
+                    Ok(None) => {}
+                    Err(error) => self.errors.push(error),
+                }
+            }
+        }
     }
 
     /// A chain that a `let` binds or a block ends with stands in the block

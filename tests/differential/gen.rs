@@ -348,6 +348,11 @@ pub enum S {
     Assign(String, &'static str, E),
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
+    /// an array of three made by a closure over another of three, `src`:
+    /// `let m = src.map(|v| e);` (`e` reading `v`), or with the flag
+    /// `let m: [f64; 3] = std::array::from_fn(|v| e);` (`e` reading
+    /// `src[v]`)
+    Made(String, String, String, E, bool),
     /// `let mut m = [[0.0; n]; n]` (None) or a literal of `n` rows, with the
     /// flag at the end of a block, the first row's last element bound there:
     /// `{ let m_l: f64 = e0n; [[…, m_l], …] }`
@@ -1488,7 +1493,7 @@ impl Gen {
         };
         // or swapped with a recorded `Vec` (by a tuple, or `mem::swap`), or
         // made a copy of it by `clone_from`
-        let swap = self.rng.chance(0.4).then(|| {
+        let swap = self.rng.chance(0.5).then(|| {
             let r = self.name("h");
             let e = with_knob(fit(self.expr(s, 1), 1.0).0, &self.knobs);
             (r, e, self.rng.below(4) as u8)
@@ -2435,6 +2440,9 @@ impl Gen {
             };
             out.push(S::LetArr(h.clone(), 3, init));
             s.arrays.push(Arr::new(h, 3, true, false, Src::Own));
+        }
+        if self.rng.chance(0.25) {
+            out.extend(self.made(&mut s));
         }
         if self.rng.chance(0.3) {
             let v = self.name("vv");
@@ -4049,6 +4057,47 @@ impl Gen {
         Some((E::Chain(Box::new(chain)), bound))
     }
 
+    /// An array of three made by a closure over another of three whose type
+    /// is written (a knob `&[f64; 3]`, a local array): the array's own
+    /// `map`, or `std::array::from_fn` with the length in the `let`'s
+    /// type. The closure reads its element, as `tanh`, and values around.
+    fn made(&mut self, s: &mut Scope) -> Option<S> {
+        let srcs: Vec<Arr> = s
+            .arrays
+            .iter()
+            .filter(|a| {
+                a.len == 3
+                    && !a.name.contains('.')
+                    && matches!(a.src.0, Src::Own | Src::Ref)
+                    && !a.out
+                    && !a.dynamic
+                    && !a.part
+            })
+            .cloned()
+            .collect();
+        if srcs.is_empty() {
+            return None;
+        }
+        let a = srcs[self.rng.below(srcs.len())].clone();
+        let (m, v) = (self.name("mm"), self.name("v"));
+        let from_fn = self.rng.chance(0.5);
+        let mut inner = s.clone();
+        let read = if from_fn {
+            inner.idx.push((v.clone(), 3));
+            E::Index(a.name.clone(), Ix::Var(v.clone(), false))
+        } else {
+            inner.scalars.push((v.clone(), 4.0));
+            E::Var(v.clone())
+        };
+        // (no helper calls inside a closure)
+        let ucount = std::mem::replace(&mut self.ucount, 0);
+        let (e, _) = fit(self.expr(&inner, 1), 2.0);
+        self.ucount = ucount;
+        let body = E::Bin('+', b(E::M1("tanh", b(read))), b(e));
+        s.arrays.push(Arr::new(m.clone(), 3, false, true, Src::Own));
+        Some(S::Made(m, a.name, v, body, from_fn))
+    }
+
     /// `let f = |x: f64| …;` and a first call of it. The closure reads its
     /// parameter only: a binding it borrowed could not change while it
     /// lives, nor a later `let` shadow it (Mica refuses such a call, as it
@@ -4841,6 +4890,10 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             refs_e(e, r);
         }
         S::LetArr(_, _, init) => init.iter().flatten().for_each(|e| refs_e(e, r)),
+        S::Made(_, src, _, e, _) => {
+            r.insert(src.clone());
+            refs_e(e, r);
+        }
         S::LetMat(_, _, rows, _) => rows.iter().flatten().flatten().for_each(|e| refs_e(e, r)),
         S::LetVec(_, el) => el.iter().for_each(|e| refs_e(e, r)),
         S::SetMat(n, ix, jx, _, _, e) => {
@@ -5824,6 +5877,19 @@ impl R<'_> {
                 let el: Vec<String> = el.iter().map(|e| self.e(e).0).collect();
                 writeln!(o, "{pad}let {} = vec![{}];", self.n(n), el.join(", ")).unwrap()
             }
+            S::Made(n, src, v, e, false) => {
+                let body = self.e(e).0;
+                writeln!(o, "{pad}let {} = {src}.map(|{v}| {body});", self.n(n)).unwrap()
+            }
+            S::Made(n, _, v, e, true) => {
+                let (body, t) = (self.e(e).0, self.t());
+                writeln!(
+                    o,
+                    "{pad}let {}: [{t}; 3] = std::array::from_fn(|{v}| {body});",
+                    self.n(n)
+                )
+                .unwrap()
+            }
             S::LetMat(n, len, rows, block) => {
                 let first = format!("{n}_l");
                 let v = match rows {
@@ -6482,6 +6548,7 @@ fn outputs_of(body: &[S]) -> Vec<E> {
                 out.push(E::Var(c.clone()));
             }
             S::LetArr(n, _, _)
+            | S::Made(n, ..)
             | S::LetVec(n, _)
             | S::LetFill(n, _, _, true)
             | S::Pushed(n, _, _, _, true) => out.push(E::Index(n.clone(), Ix::Const(0))),
@@ -7674,6 +7741,7 @@ fn defs(s: &S) -> Vec<String> {
     match s {
         S::Let(n, _)
         | S::LetArr(n, _, _)
+        | S::Made(n, ..)
         | S::LetMat(n, ..)
         | S::LetVec(n, _)
         | S::ShadowLet(n, _)
@@ -7825,7 +7893,8 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::MutEach(_, _, _, e, _, _, _)
         | S::Regrow(_, _, e)
         | S::Shadow(_, e, _)
-        | S::ShadowLet(_, e) => ucalls_e(e, f),
+        | S::ShadowLet(_, e)
+        | S::Made(_, _, _, e, _) => ucalls_e(e, f),
         S::LetArr(_, _, es) => es.iter_mut().flatten().for_each(|e| ucalls_e(e, f)),
         S::LetMat(_, _, rows, _) => rows
             .iter_mut()

@@ -28,7 +28,7 @@ use syn::{Block, Expr, FnArg, ItemFn, Pat, Signature, Type};
 /// The array types of the names a function binds once, references taken
 /// off: its parameters' and its `let`s' (written, of an array literal, or
 /// of what a call to one of `helpers` returns).
-pub(super) fn array_types(
+pub(crate) fn array_types(
     sig: &Signature,
     block: &Block,
     helpers: &HashMap<String, ItemFn>,

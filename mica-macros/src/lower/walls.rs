@@ -269,7 +269,14 @@ impl Sweep<'_> {
             format!("`.{name}()` of recorded values is read through its test: write `if let Some(v) = {w}.{call} {{ … }} else {{ … }}`, a `match` with a `Some(v)` arm and a `None` arm and no guard (test inside the arm instead), or {end}")
         } else if receiver_active && name == "map" && self.is_recorded_array(&m.receiver) {
             let w = named("p");
-            format!("an array's `.map(…)` over recorded values is not supported yet; write the loop: `let mut q = {w}.clone(); for i in 0..q.len() {{ q[i] = …{w}[i]…; }}`")
+            let test = m.args.first().is_some_and(|f| {
+                matches!(strip_parens(f), Expr::Closure(c) if matches!(strip_parens(&c.body), Expr::Binary(b) if matches!(b.op, syn::BinOp::Lt(_) | syn::BinOp::Le(_) | syn::BinOp::Gt(_) | syn::BinOp::Ge(_) | syn::BinOp::Eq(_) | syn::BinOp::Ne(_))))
+            });
+            if test {
+                format!("an array's `.map(…)` of tests over recorded values is not supported yet; write the loop: `let mut mask = [false; N]; for i in 0..N {{ mask[i] = {w}[i] > …; }}`")
+            } else {
+                format!("an array's `.map(…)` over recorded values is followed where the array's type is written (a parameter `{w}: &[f64; 3]`, a `let` with its type, or of a literal); write its type, or the loop: `let mut q = {w}.clone(); for i in 0..q.len() {{ q[i] = …{w}[i]…; }}`")
+            }
         } else if receiver_active && ITERATION.contains(&name) {
             format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
         } else if matches!(name, "extend" | "extend_from_slice" | "insert") {
@@ -300,7 +307,7 @@ pub(super) fn from_fn_refused(c: &syn::ExprCall) -> syn::Result<()> {
     {
         return Err(syn::Error::new_spanned(
             &c.func,
-            "`from_fn` with a closure over recorded values is not supported yet; write the loop: `let mut q = [0.0; N]; for i in 0..N { q[i] = …; }`",
+            "`from_fn` with a closure over recorded values is followed where its length is written; write it in the `let`'s type (`let q: [f64; 3] = std::array::from_fn(|i| …);`) or the call's (`from_fn::<f64, 3, _>`), or write the loop: `let mut q = [0.0; N]; for i in 0..N { q[i] = …; }`",
         ));
     }
     Ok(())
