@@ -1660,7 +1660,7 @@ impl Gen {
         let mut k = self.rng.below(w.len + 1);
         let form = if self.rng.chance(0.35) {
             3
-        } else if self.rng.chance(0.25) {
+        } else if self.rng.chance(0.3) {
             // a part of two, past the end when `k` is the last
             k = self.rng.below(w.len);
             4
@@ -2167,7 +2167,7 @@ impl Gen {
         // `let nb = [w[0] * c, …];`: its adjoint is a new buffer in every
         // iteration, so no slope may wait in a register for the next one
         let mut made = Vec::new();
-        let (w, n) = if self.rng.chance(0.3) {
+        let (w, n) = if self.rng.chance(0.4) {
             let m = self.name("nb");
             let el = (0..3)
                 .map(|k| {
@@ -2439,10 +2439,10 @@ impl Gen {
                 Some(el)
             };
             out.push(S::LetArr(h.clone(), 3, init));
-            s.arrays.push(Arr::new(h, 3, true, false, Src::Own));
-        }
-        if self.rng.chance(0.25) {
-            out.extend(self.made(&mut s));
+            s.arrays.push(Arr::new(h.clone(), 3, true, false, Src::Own));
+            if self.rng.chance(0.35) {
+                out.push(self.made(&mut s, h));
+            }
         }
         if self.rng.chance(0.3) {
             let v = self.name("vv");
@@ -4057,34 +4057,18 @@ impl Gen {
         Some((E::Chain(Box::new(chain)), bound))
     }
 
-    /// An array of three made by a closure over another of three whose type
-    /// is written (a knob `&[f64; 3]`, a local array): the array's own
-    /// `map`, or `std::array::from_fn` with the length in the `let`'s
-    /// type. The closure reads its element, as `tanh`, and values around.
-    fn made(&mut self, s: &mut Scope) -> Option<S> {
-        let srcs: Vec<Arr> = s
-            .arrays
-            .iter()
-            .filter(|a| {
-                a.len == 3
-                    && !a.name.contains('.')
-                    && matches!(a.src.0, Src::Own | Src::Ref)
-                    && !a.out
-                    && !a.dynamic
-                    && !a.part
-            })
-            .cloned()
-            .collect();
-        if srcs.is_empty() {
-            return None;
-        }
-        let a = srcs[self.rng.below(srcs.len())].clone();
+    /// An array of three made by a closure over `src`, a local array of
+    /// three whose type Mica reads off its `let` (a knob may be a struct's
+    /// field bound by `let`, whose type it does not know): the array's own
+    /// `map`, or `std::array::from_fn` with the length in the `let`'s type.
+    /// The closure reads its element, as `tanh`, and values around.
+    fn made(&mut self, s: &mut Scope, src: String) -> S {
         let (m, v) = (self.name("mm"), self.name("v"));
         let from_fn = self.rng.chance(0.5);
         let mut inner = s.clone();
         let read = if from_fn {
             inner.idx.push((v.clone(), 3));
-            E::Index(a.name.clone(), Ix::Var(v.clone(), false))
+            E::Index(src.clone(), Ix::Var(v.clone(), false))
         } else {
             inner.scalars.push((v.clone(), 4.0));
             E::Var(v.clone())
@@ -4095,7 +4079,7 @@ impl Gen {
         self.ucount = ucount;
         let body = E::Bin('+', b(E::M1("tanh", b(read))), b(e));
         s.arrays.push(Arr::new(m.clone(), 3, false, true, Src::Own));
-        Some(S::Made(m, a.name, v, body, from_fn))
+        S::Made(m, src, v, body, from_fn)
     }
 
     /// `let f = |x: f64| …;` and a first call of it. The closure reads its
