@@ -34,7 +34,7 @@ use syn::{Expr, Pat, Stmt};
 mod chunks;
 mod elements;
 mod optional;
-mod places;
+pub(crate) mod places;
 mod tested;
 
 use elements::{

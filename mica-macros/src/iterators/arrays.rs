@@ -37,19 +37,30 @@ pub(super) fn array_map(ch: &mut Chains, e: &Expr) -> syn::Result<Option<Expr>> 
         }
     }
     let (elem, len) = (array.elem.clone(), array.len.clone());
-    let zero = zero_of(ch, &elem);
-    let (i, made) = (ch.fresh("i"), ch.fresh("mapped"));
     let w = &m.receiver;
-    let (lines, value) = ch.apply_flat(&m.args[0], vec![Elem::One(syn::parse_quote!(#w[#i]))])?;
+    made(ch, &elem, &len, &m.args[0], |i| syn::parse_quote!(#w[#i])).map(Some)
+}
+
+/// `{ let mut q = [0; len]; for i in 0..len { q[i] = f(arg(i)); } q }`.
+fn made(
+    ch: &mut Chains,
+    elem: &syn::Type,
+    len: &Expr,
+    f: &Expr,
+    arg: impl FnOnce(&syn::Ident) -> Expr,
+) -> syn::Result<Expr> {
+    let zero = zero_of(ch, elem);
+    let (i, made) = (ch.fresh("i"), ch.fresh("made"));
+    let (lines, value) = ch.apply_flat(f, vec![Elem::One(arg(&i))])?;
     ch.results.insert(made.to_string());
-    Ok(Some(syn::parse_quote!({
+    Ok(syn::parse_quote!({
         let mut #made = [#zero; #len];
         for #i in 0..#len {
             #(#lines)*
             #made[#i] = #value;
         }
         #made
-    })))
+    }))
 }
 
 /// Whether a closure's value is a test: a comparison, `&&`, `||`, `!`, or
@@ -112,18 +123,7 @@ pub(super) fn from_fn(
         (_, Some(syn::Type::Array(a))) => ((*a.elem).clone(), a.len.clone()),
         _ => return Ok(None),
     };
-    let zero = zero_of(ch, &elem);
-    let (i, made) = (ch.fresh("i"), ch.fresh("made"));
-    let (lines, value) = ch.apply_flat(f, vec![Elem::One(syn::parse_quote!(#i))])?;
-    ch.results.insert(made.to_string());
-    Ok(Some(syn::parse_quote!({
-        let mut #made = [#zero; #len];
-        for #i in 0..#len {
-            #(#lines)*
-            #made[#i] = #value;
-        }
-        #made
-    })))
+    made(ch, &elem, &len, f, |i| syn::parse_quote!(#i)).map(Some)
 }
 
 /// The zero of an element type: a float type parameter's (of an element

@@ -183,11 +183,4 @@ pub(super) fn is_call(e: &Expr) -> bool {
 }
 
 /// A name, a field of one or an element of one (not a range of it).
-pub(super) fn is_place(e: &Expr) -> bool {
-    match unparen(e) {
-        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
-        Expr::Field(f) => is_place(&f.base),
-        Expr::Index(i) => is_place(&i.expr) && !matches!(unparen(&i.index), Expr::Range(_)),
-        _ => false,
-    }
-}
+pub(super) use crate::views::places::is_stable_place as is_place;

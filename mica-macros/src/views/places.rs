@@ -14,7 +14,7 @@ pub(super) fn unparen(e: &Expr) -> &Expr {
 
 /// A place a view may borrow: a name, a field of one, an element of one
 /// (`m[i]`; its indices are computed once, where the view is made).
-pub(super) fn is_stable_place(e: &Expr) -> bool {
+pub(crate) fn is_stable_place(e: &Expr) -> bool {
     match unparen(e) {
         Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
         Expr::Field(f) => is_stable_place(&f.base),
