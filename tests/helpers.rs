@@ -493,3 +493,46 @@ fn blocks_call_tape_functions_they_import() {
         );
     }
 }
+
+/// A helper binding a reference into a constant slice argument
+/// (`let r = &s[1];`) and reading it in a branch's arm, called with an
+/// array literal: the reverse kept the reference, which outlived the
+/// array the inlined helper's block made (E0716, "temporary value dropped
+/// while borrowed": seed 311554528, program 25). It is kept by value.
+#[mica::tape]
+mod borrowed_element {
+    fn lower(x: f64, s: &[f64]) -> f64 {
+        let r = &s[1];
+        let mut t = 0.5;
+        if x > 0.0 {
+            t += x;
+        } else {
+            t -= r.min(x);
+        }
+        t
+    }
+
+    pub fn f(#[tracked] x: f64, c: f64) -> f64 {
+        lower(x, &[c, -0.28]) * x
+    }
+}
+
+#[test]
+fn a_reference_into_a_constant_argument_read_in_an_arm() {
+    // f = (0.5 + x) x for x > 0; (0.5 − min(−0.28, x)) x otherwise
+    for (x, slope) in [
+        (0.4_f64, 0.5 + 2.0 * 0.4),
+        (-0.1, 0.5 + 0.28),
+        (-0.5, 0.5 + 2.0 * 0.5),
+    ] {
+        let (value, g) = borrowed_element::f_grad(x, 0.3);
+        assert_eq!(value, borrowed_element::f(x, 0.3));
+        assert!((g - slope).abs() < 1e-12, "at {x}: {g} against {slope}");
+        let h = 1e-6;
+        let fd = (borrowed_element::f(x + h, 0.3) - borrowed_element::f(x - h, 0.3)) / (2.0 * h);
+        assert!(
+            (g - fd).abs() < 1e-6,
+            "at {x}: {g} against differences {fd}"
+        );
+    }
+}

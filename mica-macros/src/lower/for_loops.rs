@@ -88,10 +88,14 @@ impl Sweep<'_> {
 
     /// The names a constant loop element binds without `&`: references
     /// into the iterated array, unless it is a range.
-    fn mark_by_ref(&mut self, pat: &Pat) {
-        if !self.iterating_by_ref {
-            return;
+    pub(super) fn mark_by_ref(&mut self, pat: &Pat) {
+        if self.iterating_by_ref {
+            self.mark_ref(pat);
         }
+    }
+
+    /// The names `pat` binds, marked as references (kept by value).
+    pub(super) fn mark_ref(&mut self, pat: &Pat) {
         match pat {
             Pat::Ident(p) if p.subpat.is_none() => {
                 if let Some(binding) = self
@@ -102,9 +106,9 @@ impl Sweep<'_> {
                     binding.by_ref = true;
                 }
             }
-            Pat::Tuple(t) => t.elems.iter().for_each(|p| self.mark_by_ref(p)),
-            Pat::Paren(p) => self.mark_by_ref(&p.pat),
-            Pat::Type(t) => self.mark_by_ref(&t.pat),
+            Pat::Tuple(t) => t.elems.iter().for_each(|p| self.mark_ref(p)),
+            Pat::Paren(p) => self.mark_ref(&p.pat),
+            Pat::Type(t) => self.mark_ref(&t.pat),
             _ => {}
         }
     }

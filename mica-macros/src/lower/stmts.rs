@@ -186,6 +186,14 @@ impl Sweep<'_> {
                 }
                 out.extend([local.to_token_stream()]);
                 self.bind_pattern(&local.pat, Val::Const)?;
+                // `let r = &s[1];`: a reference, kept for the reverse by
+                // value (the block it points into may end before it)
+                if let Some(init) = &local.init {
+                    if matches!(crate::facts::syntax::strip_parens(&init.expr), Expr::Reference(r) if r.mutability.is_none())
+                    {
+                        self.mark_ref(&local.pat);
+                    }
+                }
                 self.note_owned(local);
                 self.note_constant_array(local, out);
                 self.top_level_let(local);
