@@ -203,3 +203,66 @@ fn options_agree_with_finite_differences_hand_slopes_and_plain_adjoints() {
     check_all!(p64, q64, f64, 1e-6, 1e-10);
     check_all!(p32, q32, f32, 2e-2, 1e-4);
 }
+
+/// An `Option` made in a block whose chain's closure names its parameter
+/// `x`, tested by a `match` whose arm has a closure naming its own `x`:
+/// the parameters of one closure are not in scope in the other, but the
+/// block's names were all taken as shadowing the arm's, and the `match`
+/// was refused (seed 311554528, program 220).
+// (the block in the scrutinee is the form under test)
+#[allow(clippy::blocks_in_conditions)]
+#[mica::tape]
+pub fn closures_apart(#[tracked] w: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for k in 0..3 {
+        total += match {
+            let s: f64 = w.iter().filter(|x| **x > -0.5).map(|x| x * x).sum();
+            if s > 0.2 {
+                Some(s)
+            } else {
+                None
+            }
+        } {
+            Some(g) => g * k as f64,
+            None => w.iter().map(|x| x.sin()).fold(0.0, |acc, x| acc * 0.5 + x),
+        };
+    }
+    total
+}
+
+#[test]
+fn an_option_made_by_a_chain_and_an_arm_with_its_own_closure() {
+    // both arms: Σ_k k·Σ wᵢ² over wᵢ > −0.5 when that sum passes 0.2
+    for w in [[0.3_f64, -0.8, 0.9], [0.1, 0.2, -0.05]] {
+        let (value, g) = closures_apart_grad(&w);
+        assert_eq!(value, closures_apart(&w));
+        let kept: f64 = w.iter().filter(|x| **x > -0.5).map(|x| x * x).sum();
+        let by_hand: Vec<f64> = if kept > 0.2 {
+            w.iter()
+                .map(|x| if *x > -0.5 { 3.0 * 2.0 * x } else { 0.0 })
+                .collect()
+        } else {
+            // 3 × the fold Σ 0.5^(n−1−i) sin wᵢ
+            (0..3)
+                .map(|i| 3.0 * 0.5_f64.powi(2 - i as i32) * w[i].cos())
+                .collect()
+        };
+        for i in 0..3 {
+            assert!(
+                (g[i] - by_hand[i]).abs() < 1e-12,
+                "{w:?}: {g:?} against {by_hand:?}"
+            );
+        }
+        let h = 1e-6;
+        for i in 0..3 {
+            let (mut a, mut b) = (w, w);
+            a[i] += h;
+            b[i] -= h;
+            let fd = (closures_apart(&a) - closures_apart(&b)) / (2.0 * h);
+            assert!(
+                (g[i] - fd).abs() < 1e-6,
+                "{w:?}: {g:?} against differences at {i}: {fd}"
+            );
+        }
+    }
+}

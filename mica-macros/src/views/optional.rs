@@ -82,8 +82,11 @@ fn arms(i: &syn::ExprIf) -> Option<Arms> {
     let then = &then;
     let mut read = HashSet::new();
     idents_in(quote!(#then #otherwise), &mut read);
+    // (a closure's parameters are not in scope where the arms are written)
+    let mut made = (*l.expr).clone();
+    NoClosures.visit_expr_mut(&mut made);
     let mut bound = Bound::default();
-    bound.visit_expr(&l.expr);
+    bound.visit_expr(&made);
     if bound.0.iter().any(|n| read.contains(n)) {
         return None;
     }
@@ -243,5 +246,17 @@ fn strip(e: &Expr) -> &Expr {
         Expr::Paren(p) => strip(&p.expr),
         Expr::Group(g) => strip(&g.expr),
         _ => e,
+    }
+}
+
+/// Every closure replaced by `()`.
+struct NoClosures;
+
+impl VisitMut for NoClosures {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Closure(_) => *e = syn::parse_quote!(()),
+            _ => visit_mut::visit_expr_mut(self, e),
+        }
     }
 }
