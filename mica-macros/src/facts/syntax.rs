@@ -385,3 +385,22 @@ pub fn get_or(
     let branch: syn::ExprIf = syn::parse_quote!(if let Some(#v) = #option { #v } else { #default });
     get_tested(&branch, [at, first, end])
 }
+
+/// Whether a value is a test (a closure's that makes a mask, not floats):
+/// a comparison, `&&`, `||`, `!`, or an `is_…` method.
+pub fn is_test(body: &Expr) -> bool {
+    use syn::BinOp::*;
+    match strip_parens(body) {
+        Expr::Binary(b) => matches!(
+            b.op,
+            Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_) | And(_) | Or(_)
+        ),
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Not(_)),
+        Expr::MethodCall(m) => m.method.to_string().starts_with("is_"),
+        Expr::Block(b) => match b.block.stmts.last() {
+            Some(syn::Stmt::Expr(tail, None)) => is_test(tail),
+            _ => false,
+        },
+        _ => false,
+    }
+}

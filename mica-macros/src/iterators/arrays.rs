@@ -32,7 +32,7 @@ pub(super) fn array_map(ch: &mut Chains, e: &Expr) -> syn::Result<Option<Expr>> 
     // (a test of each element, `w.map(|x| x > 0.0)`, makes no floats: left
     // to the message that says what to write)
     if let Expr::Closure(c) = unparen(&m.args[0]) {
-        if tests(&c.body) {
+        if crate::facts::syntax::is_test(&c.body) {
             return Ok(None);
         }
     }
@@ -63,25 +63,6 @@ fn made(
     }))
 }
 
-/// Whether a closure's value is a test: a comparison, `&&`, `||`, `!`, or
-/// an `is_…` method.
-fn tests(body: &Expr) -> bool {
-    use syn::BinOp::*;
-    match unparen(body) {
-        Expr::Binary(b) => matches!(
-            b.op,
-            Lt(_) | Le(_) | Gt(_) | Ge(_) | Eq(_) | Ne(_) | And(_) | Or(_)
-        ),
-        Expr::Unary(u) => matches!(u.op, syn::UnOp::Not(_)),
-        Expr::MethodCall(m) => m.method.to_string().starts_with("is_"),
-        Expr::Block(b) => match b.block.stmts.last() {
-            Some(syn::Stmt::Expr(tail, None)) => tests(tail),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
 /// `std::array::from_fn(|i| …)` with its length written, in the `let`'s
 /// type (`let q: [f64; 3] = from_fn(…)`, given as `ty`) or in the call's
 /// (`from_fn::<f64, 3, _>(…)`): the loop that makes the array, the closure
@@ -104,7 +85,7 @@ pub(super) fn from_fn(
         Expr::Closure(closure) if last.ident == "from_fn" && closure.inputs.len() == 1 => closure,
         _ => return Ok(None),
     };
-    if tests(&closure.body) {
+    if crate::facts::syntax::is_test(&closure.body) {
         return Ok(None);
     }
     let (elem, len): (syn::Type, Expr) = match (&last.arguments, ty) {
