@@ -44,6 +44,7 @@ mod decls;
 mod forward;
 mod fuse;
 mod ops;
+mod scaled;
 mod select;
 mod slices;
 mod trig;

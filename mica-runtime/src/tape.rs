@@ -137,6 +137,24 @@ impl<'a, T> Writer<'a, T> {
         self.written += 1;
     }
 
+    /// Stores `item` after the items pushed so far, making more room first
+    /// if the room is full: for a loop whose number of iterations is not
+    /// known before it runs. The room is made by a call kept out of the
+    /// loop's code ([`grow`]), which takes the writer's counts and gives
+    /// back new ones, so that the writer itself stays in registers.
+    #[inline(always)]
+    pub fn push_grow(&mut self, item: T) {
+        if self.written >= self.room {
+            (self.spare, self.room) = grow(&mut *self.tape, self.written);
+        }
+        // SAFETY: `written < room` now, so the slot is one of the spare
+        // slots `new` or `grow` found, which nothing else reads or writes
+        // while the writer lives; it holds no item (never written, or
+        // popped since).
+        unsafe { self.spare.as_ptr().add(self.written).write(item) };
+        self.written += 1;
+    }
+
     /// The room for one run of a range loop of `n` iterations, one push
     /// each: slots counted from the first, whose `push` the compiler can
     /// prove in bounds from the loop's own count, so the loop stores with no
@@ -211,6 +229,31 @@ impl<T> Drop for Run<'_, T> {
         // the first `filled` slots hold items: they are the writer's now
         *self.written += self.filled;
     }
+}
+
+/// More room after a writer's `written` items, out of the loop's code (see
+/// [`Writer::push_grow`]): the tape grows to hold at least twice as many,
+/// its items and the writer's kept in order. Gives the writer's new first
+/// spare slot and room.
+#[cold]
+#[inline(never)]
+// the length set last is shorter than before the `reserve`: no slot it
+// counts is uninitialised
+#[allow(clippy::uninit_vec)]
+fn grow<T>(tape: &mut Vec<T>, written: usize) -> (NonNull<T>, usize) {
+    let len = tape.len();
+    // SAFETY: the `written` slots after the tape's length hold items the
+    // writer pushed and has not popped (see `Drop for Writer`), within the
+    // capacity: counted as the tape's for the move, they are kept in order.
+    unsafe { tape.set_len(len + written) };
+    tape.reserve(written.max(8));
+    // SAFETY: the items past `len` are the writer's again; `len` is at most
+    // the length just set.
+    unsafe { tape.set_len(len) };
+    let room = tape.capacity() - len;
+    // SAFETY: `len` is within the allocation, as in `Writer::new`.
+    let spare = unsafe { NonNull::new_unchecked(tape.as_mut_ptr().add(len)) };
+    (spare, room)
 }
 
 /// The panic of a push into a full room, kept out of `push`'s code.
@@ -488,6 +531,60 @@ pub fn zip_back<I: Iterator, R: Rewind + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::{room_each, room_times, trip, zip_back, StackTape, Writer, WITHIN_BYTES};
+
+    #[test]
+    fn a_growing_writer_keeps_its_items_and_the_tapes_in_order() {
+        // a tape with items of its own, a writer with no room yet
+        let mut tape: Vec<(f64, usize)> = vec![(-1.0, 0), (-2.0, 1)];
+        tape.shrink_to_fit();
+        {
+            let mut w = Writer::new(&mut tape, 0);
+            for k in 0..5 {
+                w.push_grow((k as f64, k));
+            }
+            assert_eq!(w.pop(), Some((4.0, 4)));
+            // a run of pushes that grows the tape several times
+            for k in 5..300 {
+                w.push_grow((k as f64, k));
+            }
+            for k in (250..300).rev() {
+                assert_eq!(w.pop(), Some((k as f64, k)));
+            }
+        }
+        assert_eq!(tape.len(), 2 + 4 + 245);
+        assert_eq!(tape[..3], [(-1.0, 0), (-2.0, 1), (0.0, 0)]);
+        let items: Vec<usize> = tape[2..].iter().map(|&(_, k)| k).collect();
+        let expected: Vec<usize> = (0..4).chain(5..250).collect();
+        assert_eq!(items, expected);
+        // pushed and popped back to nothing: the tape keeps its own
+        {
+            let mut w = Writer::new(&mut tape, 0);
+            for k in 0..1000 {
+                w.push_grow((0.5, k));
+            }
+            for k in (0..1000).rev() {
+                assert_eq!(w.pop(), Some((0.5, k)));
+            }
+            assert_eq!(w.pop(), None);
+        }
+        assert_eq!(tape.len(), 251);
+    }
+
+    #[test]
+    fn a_growing_writer_frees_the_items_it_holds_once() {
+        let item = std::rc::Rc::new(());
+        let mut tape = Vec::new();
+        {
+            let mut w = Writer::new(&mut tape, 1);
+            for _ in 0..40 {
+                w.push_grow(item.clone());
+            }
+            drop(w.pop());
+        }
+        assert_eq!(std::rc::Rc::strong_count(&item), 40);
+        drop(tape);
+        assert_eq!(std::rc::Rc::strong_count(&item), 1);
+    }
 
     #[test]
     fn a_stack_tape_pops_in_reverse_across_the_move_to_the_heap() {

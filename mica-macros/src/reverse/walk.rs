@@ -11,6 +11,9 @@ pub(super) struct Handle {
     /// what its reverse pops from: the tape, or the writer of a nest inside
     /// a fused loop
     pub(super) pop: Ident,
+    /// whether `push` is a writer with no room made beforehand, which makes
+    /// room as the loop pushes (`Writer::push_grow`)
+    pub(super) grows: bool,
 }
 
 impl Level {
@@ -80,8 +83,13 @@ impl Gen<'_> {
             body.extend([quote!(let #name = #next;)]);
             nexts.push(name);
         }
-        for (carry, next) in carries.iter().zip(nexts) {
-            body.extend([quote!(#carry = #next;)]);
+        // one carried slope may be passed back scaled (`scaled.rs`): that
+        // is decided once the body's reverse is whole, below
+        let scales = windowed.is_empty() && self.scales_carry(l);
+        if !scales {
+            for (carry, next) in carries.iter().zip(&nexts) {
+                body.extend([quote!(#carry = #next;)]);
+            }
         }
         let closed = self.close_windows(windowed, windows);
         let (again, stored) = self.loop_reads(l, slicing.as_mut().zip(slices));
@@ -92,7 +100,16 @@ impl Gen<'_> {
         let up = forward && stored.is_empty();
         let (mut window_decls, mut window_after) = (TokenStream::new(), TokenStream::new());
         let body = self.wrap_windows(closed, up, body, &mut window_decls, &mut window_after);
-        let body = quote!(#again #body);
+        let mut body = quote!(#again #body);
+        if let (true, [carry], [next]) = (scales && !up, &carries[..], &nexts[..]) {
+            let gamma = self.names.fresh("g");
+            body.extend([scaled::scaled(&body, carry, next, &gamma)
+                .unwrap_or_else(|| quote!(#carry = #next;))]);
+        } else if scales {
+            for (carry, next) in carries.iter().zip(&nexts) {
+                body.extend([quote!(#carry = #next;)]);
+            }
+        }
         let tape = &l.tape;
         // what the reverse takes back from the tape: one item per
         // iteration, by the range walked backward where there is one
@@ -106,6 +123,7 @@ impl Gen<'_> {
             let handle = self
                 .handle(tape)
                 .or_else(|| self.run_writer(l))
+                .or_else(|| self.growing_writer(l))
                 .unwrap_or_else(|| {
                     if let Some((reserve, code)) = &l.reserve {
                         self.fills.insert(reserve.to_string(), code.clone());
@@ -113,11 +131,16 @@ impl Gen<'_> {
                     Handle {
                         push: tape.clone(),
                         pop: tape.clone(),
+                        grows: false,
                     }
                 });
             let (push, pop) = (&handle.push, &handle.pop);
-            self.fills
-                .insert(l.fill.to_string(), quote!(#push.push((#(#stored,)*));));
+            let push_item = if handle.grows {
+                quote!(#push.push_grow((#(#stored,)*));)
+            } else {
+                quote!(#push.push((#(#stored,)*));)
+            };
+            self.fills.insert(l.fill.to_string(), push_item);
             if l.range.is_some() {
                 taken = Some((quote!((#(#stored,)*)), pop.clone()));
                 body
@@ -315,7 +338,11 @@ impl Gen<'_> {
         let end = self.fills.entry(end).or_default();
         *end = quote!(::core::mem::drop(#run); #end);
         let pop = if pops { writer.clone() } else { tape.clone() };
-        Some(Handle { push: run, pop })
+        Some(Handle {
+            push: run,
+            pop,
+            grows: false,
+        })
     }
 
     /// For the tape of `l`, a loop over a range kept in a value, pushed
@@ -371,6 +398,45 @@ impl Gen<'_> {
         Some(Handle {
             push: slots,
             pop: tape.clone(),
+            grows: false,
+        })
+    }
+
+    /// For the tape of `l`, a loop whose iterations are not counted before
+    /// it runs (no range, or a range the reverse cannot size), somewhere
+    /// inside a fused loop: a writer made before the innermost such fused
+    /// loop, with no room, that makes room as the loop pushes
+    /// (`Writer::push_grow`) and that the reverse pops from. Every item
+    /// pushed in an iteration of the fused loop is popped at its end, by
+    /// that iteration's reverse, so the room made in the first iterations
+    /// serves the rest, and the writer, not the tape, holds the loop's
+    /// count: `Vec::push` keeps its length in memory across the loop, for
+    /// the call that grows it. `None` for a tape held in place, or outside
+    /// any fused loop.
+    fn growing_writer(&mut self, l: &Loop) -> Option<Handle> {
+        if l.trip.is_some() || l.kept_run.is_some() || self.held_in_place(&l.tape) {
+            return None;
+        }
+        let outer = &self.nest[..self.nest.len().saturating_sub(1)];
+        let fused = outer.iter().rev().find_map(|level| match level {
+            Level::Fused(fused) => Some(fused),
+            _ => None,
+        })?;
+        let (start, end) = (fused.start.to_string(), fused.end.to_string());
+        let tape = &l.tape;
+        let writer = self.names.fresh("w");
+        self.fills
+            .entry(start)
+            .or_default()
+            .extend([quote!(let mut #writer = ::mica::__private::Writer::new(&mut #tape, 0);)]);
+        self.fills
+            .entry(end)
+            .or_default()
+            .extend([quote!(::core::mem::drop(#writer);)]);
+        Some(Handle {
+            push: writer.clone(),
+            pop: writer,
+            grows: true,
         })
     }
 
