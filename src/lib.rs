@@ -57,9 +57,9 @@ pub mod __private {
         add_into, assert_knob, clear, element, give_back, grow_shape, index, index_add, index_mul,
         index_sub, long_run, move_adjoints, no_run, one_like, placeholder, ran, room_each,
         room_times, run, run_span, shape_of, slot_len, take_sum, trip, val, zero_element,
-        zero_value, zeros_from, zeros_like, zeros_of, zip_back, zip_back_range, AsValue, Element,
-        GradientView, InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped, StackTape,
-        Untracked, Writer,
+        zero_value, zeros_from, zeros_like, zeros_of, zip_back, zip_back_range, zip_up_range,
+        AsValue, Element, GradientView, InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf,
+        Shaped, StackTape, Untracked, Writer,
     };
     pub use mica_runtime::{assert_knob_type, step_field, zeros_field, AddScaled};
     pub use mica_runtime::{chunks_count, chunks_exact_count, view_bounds, windows_count};

@@ -34,7 +34,7 @@ pub use tape::{
 #[doc(hidden)]
 pub use views::{chunks_count, chunks_exact_count, view_bounds, windows_count};
 #[doc(hidden)]
-pub use walk::{zip_back_range, Positional, Stepped, WalkBack};
+pub use walk::{zip_back_range, zip_up_range, Ahead, Positional, Stepped, WalkBack, WalkUp};
 
 pub use knob::{
     add_into, assert_knob, assert_knob_type, clear, element, give_back, grow_shape, index,

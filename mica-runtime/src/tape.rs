@@ -485,6 +485,25 @@ impl<T> TakenBack<'_, T> {
     }
 }
 
+impl<T> TakenBack<'_, T> {
+    /// Reads the oldest item not yet read, for a walk first to last
+    /// ([`zip_up_range`](crate::walk::zip_up_range)).
+    ///
+    /// # Safety
+    ///
+    /// An item is left to read.
+    #[inline(always)]
+    pub(crate) unsafe fn take_front(&mut self) -> T {
+        // SAFETY: the slot `from` is the first of `from..from + left`, which
+        // hold unread items (`left > 0`, the caller's promise); from now on
+        // neither `from` nor `left` covers it
+        let item = unsafe { self.spare.as_ptr().add(self.from).read() };
+        self.from += 1;
+        self.left -= 1;
+        item
+    }
+}
+
 impl<T> Iterator for TakenBack<'_, T> {
     type Item = T;
     #[inline(always)]

@@ -7,6 +7,10 @@
 //! loop is not vectorised. For a range written `a..b`, the reverse reads
 //! each item at the variable's distance from `a` instead
 //! ([`zip_back_range`]): one count, the range's own.
+//!
+//! A loop whose iterations pass nothing back may be walked in the order it
+//! ran ([`zip_up_range`]): its items are read from the oldest, the range's
+//! count again the loop's only one.
 
 use crate::tape::{Rewind, StackBack, TakenBack};
 use core::ops::Range;
@@ -171,9 +175,90 @@ where
     }
 }
 
+/// A tape whose last items can be read oldest first: a `Vec` or a
+/// [`Writer`](crate::Writer), whose items lie in one run of slots.
+#[doc(hidden)]
+pub trait Ahead: Rewind {
+    /// Takes back the last `n` items, to be read oldest first.
+    ///
+    /// # Panics
+    ///
+    /// If it holds fewer (see [`Rewind::back`]).
+    fn ahead(&mut self, n: usize) -> TakenBack<'_, Self::Item>;
+}
+
+impl<T> Ahead for Vec<T> {
+    #[inline(always)]
+    fn ahead(&mut self, n: usize) -> TakenBack<'_, T> {
+        self.back(n)
+    }
+}
+
+impl<T> Ahead for crate::tape::Writer<'_, T> {
+    #[inline(always)]
+    fn ahead(&mut self, n: usize) -> TakenBack<'_, T> {
+        self.back(n)
+    }
+}
+
+/// A range walked first to last with the items its forward run kept,
+/// oldest first.
+#[doc(hidden)]
+pub struct WalkUp<'a, A, T> {
+    range: Range<A>,
+    items: TakenBack<'a, T>,
+}
+
+impl<A, T> Iterator for WalkUp<'_, A, T>
+where
+    Range<A>: Iterator<Item = A>,
+{
+    type Item = (A, T);
+    #[inline(always)]
+    fn next(&mut self) -> Option<(A, T)> {
+        let i = self.range.next()?;
+        // SAFETY: `zip_up_range` took back one item for each value of the
+        // range, which yields each once (`Range`'s iterator is the
+        // standard library's): an item is left for this one.
+        Some((i, unsafe { self.items.take_front() }))
+    }
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.range.size_hint()
+    }
+}
+
+/// The range `a..b` walked first to last, with the items its forward run
+/// pushed (one per iteration), oldest first: `for (i, (x, y)) in
+/// zip_up_range(a..b, &mut tape)`. For a loop whose iterations pass
+/// nothing back, so that its reverse may run in the order the loop ran.
+///
+/// # Panics
+///
+/// If the tape holds fewer items than the range has values.
+#[doc(hidden)]
+#[inline(always)]
+pub fn zip_up_range<A: Stepped, R: Ahead + ?Sized>(
+    range: Range<A>,
+    tape: &mut R,
+) -> WalkUp<'_, A, R::Item>
+where
+    Range<A>: Iterator<Item = A>,
+{
+    let n = if range.start < range.end {
+        range.end.steps_from(range.start)
+    } else {
+        0
+    };
+    WalkUp {
+        items: tape.ahead(n),
+        range,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{zip_back_range, Stepped};
+    use super::{zip_back_range, zip_up_range, Stepped};
     use crate::tape::{StackTape, Writer};
 
     #[test]
@@ -212,6 +297,39 @@ mod tests {
             (stack.pop(), stack.pop(), stack.pop()),
             (Some(1), Some(0), None)
         );
+    }
+
+    #[test]
+    fn a_range_walks_up_with_its_items_oldest_first() {
+        let mut tape: Vec<(usize, f64)> = (0..9).map(|k| (k, k as f64 / 2.0)).collect();
+        let walked: Vec<(usize, usize)> = zip_up_range(4..9, &mut tape)
+            .map(|(i, (k, _))| (i, k))
+            .collect();
+        assert_eq!(walked, [(4, 4), (5, 5), (6, 6), (7, 7), (8, 8)]);
+        assert_eq!(tape.len(), 4);
+        let (hi, lo) = (std::hint::black_box(3), std::hint::black_box(1));
+        assert_eq!(zip_up_range(hi..lo, &mut tape).count(), 0);
+        assert_eq!(tape.len(), 4);
+        let mut kept = Vec::new();
+        let mut writer = Writer::new(&mut kept, 6);
+        for k in 0..6 {
+            writer.push(k * 10);
+        }
+        let walked: Vec<(i32, i32)> = zip_up_range(-2..2, &mut writer).collect();
+        assert_eq!(walked, [(-2, 20), (-1, 30), (0, 40), (1, 50)]);
+        assert_eq!(
+            (writer.pop(), writer.pop(), writer.pop()),
+            (Some(10), Some(0), None)
+        );
+        // items not walked are freed with the walk, once
+        let item = std::rc::Rc::new(());
+        let mut tape: Vec<std::rc::Rc<()>> = (0..5).map(|_| item.clone()).collect();
+        {
+            let mut walk = zip_up_range(0..4, &mut tape);
+            assert!(walk.next().is_some());
+        }
+        assert_eq!(std::rc::Rc::strong_count(&item), 2);
+        assert_eq!(tape.len(), 1);
     }
 
     #[test]

@@ -96,8 +96,16 @@ impl Gen<'_> {
         if let Some(slicing) = &slicing {
             self.close_slices(slicing);
         }
-        // the walk's order, as below
-        let up = forward && stored.is_empty();
+        // the walk's order, as below: a loop whose iterations pass nothing
+        // back walks forward, with its kept items too where they are read
+        // oldest first (a range written `a..b`, its items in a `Vec` or a
+        // writer, `zip_up_range`), so that its reverse reads and adds
+        // through the arrays in the order the other loops do
+        let items_up = match &l.range {
+            Some((_, RangeSource::Again(expr))) => half_open(expr) && !self.held_in_place(&l.tape),
+            _ => false,
+        };
+        let up = forward && (stored.is_empty() || items_up);
         let (mut window_decls, mut window_after) = (TokenStream::new(), TokenStream::new());
         let body = self.wrap_windows(closed, up, body, &mut window_decls, &mut window_after);
         let mut body = quote!(#again #body);
@@ -191,6 +199,10 @@ impl Gen<'_> {
                     Some((items, pop)) if half_open && !up => (
                         quote!((#pat, #items)),
                         quote!(::mica::__private::zip_back_range(#walked, &mut #pop)),
+                    ),
+                    Some((items, pop)) if half_open => (
+                        quote!((#pat, #items)),
+                        quote!(::mica::__private::zip_up_range(#walked, &mut #pop)),
                     ),
                     Some((items, pop)) => (
                         quote!((#pat, #items)),
