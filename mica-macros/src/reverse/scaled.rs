@@ -13,13 +13,21 @@
 //! Nothing brings an adjoint into an iteration but its carries when its
 //! body writes no array (a write's reverse reads the element's adjoint),
 //! holds no loop and calls no function differentiated through its own
-//! adjoint. Then, of the reverse's statements, those `n` reads are
-//! `let`s of adjoints made from the carry and of values the forward run
-//! made: they are written again, in a block of their own where the carry
-//! is `1`, so that their names are the block's. The plain adjoint passes
-//! `n(k)` back as written; the two differ by rounding, and where `γ`
-//! overflows (a divisor below `1/f64::MAX`) while the carry is zero, where
-//! the plain adjoint's `0 / x` is zero and `0 · γ` is not a number.
+//! adjoint. Two forms are written, read from the reverse's tokens:
+//!
+//! - Where every statement of the body is a `let` or an addition into a
+//!   place the body does not read (an accumulator, an array's adjoint),
+//!   the whole body is computed for a carry of `1`, and each addition is
+//!   scaled by the carry: `acc += k · (…)`, `k ← k · n(1)`.
+//! - Otherwise the statements `n` reads, `let`s of adjoints made from the
+//!   carry and of values the forward run made, are written again in a
+//!   block of their own where the carry is `1` (their names the block's),
+//!   and `k ← k · n(1)`; the body is left as it is.
+//!
+//! The plain adjoint passes `n(k)` back as written; the two differ by
+//! rounding, and where a slope for a carry of `1` overflows (a divisor
+//! below `1/f64::MAX`) while the carry is zero, where the plain adjoint's
+//! `0 / x` is zero and `0 · ∞` is not a number.
 
 use super::*;
 use syn::visit::Visit;
@@ -58,7 +66,7 @@ pub(super) fn scaled(
     body: &TokenStream,
     carry: &Ident,
     next: &Ident,
-    gamma: &Ident,
+    [unit, gamma]: [&Ident; 2],
 ) -> Option<TokenStream> {
     let block: syn::Block = syn::parse2(quote!({ #body })).ok()?;
     let mut seen = Seen::default();
@@ -109,8 +117,12 @@ pub(super) fn scaled(
     if !cost.worth() {
         return None;
     }
+    if let Some(whole) = whole(stmts, carry, next, [unit, gamma]) {
+        return Some(whole);
+    }
     taken.reverse();
     Some(quote! {
+        #body
         let #gamma = #carry * {
             let #carry = ::mica::__private::one_like(&#carry);
             #(#taken)*
@@ -119,6 +131,116 @@ pub(super) fn scaled(
         #carry = #gamma;
         let _ = #next;
     })
+}
+
+/// The whole body computed for a carry of `1` (`unit`), each addition
+/// into a place outside it scaled by the carry, where every statement of
+/// its top level is a `let` or such an addition, of expressions `read`
+/// reads, and no place added into is read in it: the chain of the carry is
+/// then written once, where `scaled` writes it twice (a division twice).
+fn whole(
+    stmts: &[syn::Stmt],
+    carry: &Ident,
+    next: &Ident,
+    [unit, gamma]: [&Ident; 2],
+) -> Option<TokenStream> {
+    // the names read, for the check of the expressions only (see below)
+    let mut read_names = BTreeSet::new();
+    let mut targets = BTreeSet::new();
+    let mut cost = Cost::default();
+    let mut out = TokenStream::new();
+    for stmt in stmts {
+        match stmt {
+            syn::Stmt::Local(local) => {
+                let named = match &local.pat {
+                    syn::Pat::Wild(_) => true,
+                    syn::Pat::Ident(p) => {
+                        p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none()
+                    }
+                    _ => false,
+                };
+                let init = local.init.as_ref()?;
+                if !named || init.diverge.is_some() {
+                    return None;
+                }
+                read(&init.expr, &mut read_names, &mut cost)?;
+                out.extend([renamed(stmt.to_token_stream(), carry, unit)]);
+            }
+            syn::Stmt::Expr(syn::Expr::Binary(e), Some(semi))
+                if matches!(e.op, syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_)) =>
+            {
+                targets.insert(base(&e.left)?);
+                // the place's indices are read too
+                read(&e.left, &mut read_names, &mut cost)?;
+                read(&e.right, &mut read_names, &mut cost)?;
+                let (left, op) = (&e.left, &e.op);
+                let right = renamed(e.right.to_token_stream(), carry, unit);
+                out.extend([quote!(#left #op #carry * (#right) #semi)]);
+            }
+            _ => return None,
+        }
+    }
+    // a place added into is read nowhere in the body but as that place
+    // (`read` of the place counts its own name), and is not the carry
+    let place_read = targets
+        .iter()
+        .any(|t| t == &carry.to_string() || reads_outside_targets(stmts, t));
+    if place_read {
+        return None;
+    }
+    Some(quote! {
+        let #unit = ::mica::__private::one_like(&#carry);
+        #out
+        let #gamma = #carry * #next;
+        #carry = #gamma;
+    })
+}
+
+/// Whether `name` is read by a statement other than as the place an
+/// addition adds into.
+fn reads_outside_targets(stmts: &[syn::Stmt], name: &str) -> bool {
+    let mut names = BTreeSet::new();
+    let mut cost = Cost::default();
+    for stmt in stmts {
+        let read_ok = match stmt {
+            syn::Stmt::Local(local) => local
+                .init
+                .as_ref()
+                .and_then(|i| read(&i.expr, &mut names, &mut cost)),
+            syn::Stmt::Expr(syn::Expr::Binary(e), _) => {
+                // the place's indices, then the value added
+                let indices = match &*e.left {
+                    syn::Expr::Index(i) => read(&i.index, &mut names, &mut cost),
+                    _ => Some(()),
+                };
+                indices.and_then(|()| read(&e.right, &mut names, &mut cost))
+            }
+            _ => None,
+        };
+        if read_ok.is_none() {
+            return true;
+        }
+    }
+    names.contains(name)
+}
+
+/// `tokens` with every identifier `from` made `to`.
+fn renamed(tokens: TokenStream, from: &Ident, to: &Ident) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            proc_macro2::TokenTree::Ident(i) if &i == from => {
+                proc_macro2::TokenTree::Ident(to.clone())
+            }
+            proc_macro2::TokenTree::Group(g) => {
+                let mut group =
+                    proc_macro2::Group::new(g.delimiter(), renamed(g.stream(), from, to));
+                group.set_span(g.span());
+                proc_macro2::TokenTree::Group(group)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// `let name = expr;` with a plain name and no `else`.
@@ -398,19 +520,43 @@ mod tests {
 
     fn run(body: TokenStream) -> Option<String> {
         let id = |s: &str| Ident::new(s, Span::call_site());
-        scaled(&body, &id("k"), &id("n"), &id("g")).map(|t| t.to_string())
+        scaled(&body, &id("k"), &id("n"), [&id("u"), &id("g")]).map(|t| t.to_string())
     }
 
     #[test]
     fn a_chain_through_a_division_is_passed_back_scaled() {
+        // lets and additions only: the body computed for a carry of one,
+        // its additions scaled
         let out = run(quote! {
             let a1 = k;
             let q = -a1 / t;
             acc += q * z;
+            s[i] -= a1;
             let n = a1 + q * w * z;
         })
         .expect("scaled");
         let want = quote! {
+            let u = ::mica::__private::one_like(&k);
+            let a1 = u;
+            let q = -a1 / t;
+            acc += k * (q * z);
+            s[i] -= k * (a1);
+            let n = a1 + q * w * z;
+            let g = k * n;
+            k = g;
+        };
+        assert_eq!(out, want.to_string());
+        // a statement of another kind: the chain written again, in a block
+        // where the carry is one
+        let body = quote! {
+            let a1 = k;
+            let q = -a1 / t;
+            if c { acc += q * z; }
+            let n = a1 + q * w * z;
+        };
+        let out = run(body.clone()).expect("scaled");
+        let want = quote! {
+            #body
             let g = k * {
                 let k = ::mica::__private::one_like(&k);
                 let a1 = k;
@@ -421,6 +567,12 @@ mod tests {
             let _ = n;
         };
         assert_eq!(out, want.to_string());
+        // a place added into and read: written again too
+        let out = run(quote! { let a1 = k; acc += a1; let b = acc; let n = a1 / t + b; });
+        assert!(out.is_none());
+        let out = run(quote! { let a1 = k; acc += a1 * t; let n = a1 / t; let _ = acc; })
+            .expect("scaled");
+        assert!(out.contains("one_like (& k) ; let a1 = k"), "{out}");
     }
 
     #[test]

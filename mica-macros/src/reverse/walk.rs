@@ -110,9 +110,9 @@ impl Gen<'_> {
         let body = self.wrap_windows(closed, up, body, &mut window_decls, &mut window_after);
         let mut body = quote!(#again #body);
         if let (true, [carry], [next]) = (scales && !up, &carries[..], &nexts[..]) {
-            let gamma = self.names.fresh("g");
-            body.extend([scaled::scaled(&body, carry, next, &gamma)
-                .unwrap_or_else(|| quote!(#carry = #next;))]);
+            let (unit, gamma) = (self.names.fresh("u"), self.names.fresh("g"));
+            body = scaled::scaled(&body, carry, next, [&unit, &gamma])
+                .unwrap_or_else(|| quote!(#body #carry = #next;));
         } else if scales {
             for (carry, next) in carries.iter().zip(&nexts) {
                 body.extend([quote!(#carry = #next;)]);
