@@ -146,6 +146,16 @@ where
     }
 }
 
+/// How many values `a..b` yields.
+#[inline(always)]
+fn length<A: Stepped>(range: &Range<A>) -> usize {
+    if range.start < range.end {
+        range.end.steps_from(range.start)
+    } else {
+        0
+    }
+}
+
 /// The range `a..b` walked backward, with the items its forward run pushed
 /// (one per iteration), last first: `for (i, (x, y)) in zip_back_range(a..b,
 /// &mut tape)`. What [`zip_back`](crate::zip_back) does, for a range whose
@@ -163,11 +173,7 @@ pub fn zip_back_range<A: Stepped, R: Rewind + ?Sized>(
 where
     Range<A>: DoubleEndedIterator<Item = A>,
 {
-    let n = if range.start < range.end {
-        range.end.steps_from(range.start)
-    } else {
-        0
-    };
+    let n = length(&range);
     WalkBack {
         start: range.start,
         items: tape.back(n),
@@ -245,11 +251,7 @@ pub fn zip_up_range<A: Stepped, R: Ahead + ?Sized>(
 where
     Range<A>: Iterator<Item = A>,
 {
-    let n = if range.start < range.end {
-        range.end.steps_from(range.start)
-    } else {
-        0
-    };
+    let n = length(&range);
     WalkUp {
         items: tape.ahead(n),
         range,
