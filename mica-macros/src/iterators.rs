@@ -91,7 +91,7 @@ fn first_free(block: &syn::Block) -> usize {
 struct Words(bool);
 
 /// The methods a chain ends in (`consumers.rs`), `unwrap` after
-/// `max_by`/`min_by`.
+/// `max_by`/`min_by`, and an array's own `map` (`arrays.rs`).
 const CONSUMERS: &[&str] = &[
     "sum", "product", "fold", "count", "collect", "unwrap", "to_vec", "to_owned", "any", "all",
     "position", "map",

@@ -30,6 +30,7 @@
 //! `0 / x` is zero and `0 · ∞` is not a number.
 
 use super::*;
+use crate::facts::places::{root, Reach};
 use syn::visit::Visit;
 
 impl Gen<'_> {
@@ -144,7 +145,8 @@ fn whole(
     next: &Ident,
     [unit, gamma]: [&Ident; 2],
 ) -> Option<TokenStream> {
-    // the names read, for the check of the expressions only (see below)
+    // the names the body reads, the places it adds into by their indices
+    // alone
     let mut read_names = BTreeSet::new();
     let mut targets = BTreeSet::new();
     let mut cost = Cost::default();
@@ -169,9 +171,7 @@ fn whole(
             syn::Stmt::Expr(syn::Expr::Binary(e), Some(semi))
                 if matches!(e.op, syn::BinOp::AddAssign(_) | syn::BinOp::SubAssign(_)) =>
             {
-                targets.insert(base(&e.left)?);
-                // the place's indices are read too
-                read(&e.left, &mut read_names, &mut cost)?;
+                targets.insert(place(&e.left, &mut read_names, &mut cost)?);
                 read(&e.right, &mut read_names, &mut cost)?;
                 let (left, op) = (&e.left, &e.op);
                 let right = renamed(e.right.to_token_stream(), carry, unit);
@@ -180,12 +180,11 @@ fn whole(
             _ => return None,
         }
     }
-    // a place added into is read nowhere in the body but as that place
-    // (`read` of the place counts its own name), and is not the carry
-    let place_read = targets
+    // a place added into is read nowhere in the body, and is not the carry
+    if targets
         .iter()
-        .any(|t| t == &carry.to_string() || reads_outside_targets(stmts, t));
-    if place_read {
+        .any(|t| t == &carry.to_string() || read_names.contains(t))
+    {
         return None;
     }
     Some(quote! {
@@ -196,32 +195,22 @@ fn whole(
     })
 }
 
-/// Whether `name` is read by a statement other than as the place an
-/// addition adds into.
-fn reads_outside_targets(stmts: &[syn::Stmt], name: &str) -> bool {
-    let mut names = BTreeSet::new();
-    let mut cost = Cost::default();
-    for stmt in stmts {
-        let read_ok = match stmt {
-            syn::Stmt::Local(local) => local
-                .init
-                .as_ref()
-                .and_then(|i| read(&i.expr, &mut names, &mut cost)),
-            syn::Stmt::Expr(syn::Expr::Binary(e), _) => {
-                // the place's indices, then the value added
-                let indices = match &*e.left {
-                    syn::Expr::Index(i) => read(&i.index, &mut names, &mut cost),
-                    _ => Some(()),
-                };
-                indices.and_then(|()| read(&e.right, &mut names, &mut cost))
-            }
-            _ => None,
-        };
-        if read_ok.is_none() {
-            return true;
+/// The name at the root of a place added into (`acc`, `s[i]`, `(*d)[i]`),
+/// the names its indices read into `names`; `None` for any other
+/// expression, or an index `read` does not read.
+fn place(e: &syn::Expr, names: &mut BTreeSet<String>, cost: &mut Cost) -> Option<String> {
+    use syn::Expr as E;
+    match e {
+        E::Path(p) if p.qself.is_none() => p.path.get_ident().map(Ident::to_string),
+        E::Paren(e) => place(&e.expr, names, cost),
+        E::Field(e) => place(&e.base, names, cost),
+        E::Unary(e) if matches!(e.op, syn::UnOp::Deref(_)) => place(&e.expr, names, cost),
+        E::Index(e) => {
+            read(&e.index, names, cost)?;
+            place(&e.expr, names, cost)
         }
+        _ => None,
     }
-    names.contains(name)
 }
 
 /// `tokens` with every identifier `from` made `to`.
@@ -275,54 +264,12 @@ impl Cost {
     }
 }
 
-/// Methods of a float that read it and change nothing.
-const PURE_METHODS: &[&str] = &[
-    "abs",
-    "signum",
-    "sqrt",
-    "cbrt",
-    "exp",
-    "exp2",
-    "exp_m1",
-    "ln",
-    "log",
-    "log2",
-    "log10",
-    "ln_1p",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "powi",
-    "powf",
-    "recip",
-    "mul_add",
-    "hypot",
-    "min",
-    "max",
-    "clamp",
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "fract",
-    "copysign",
-    "is_nan",
-    "is_finite",
-    "is_sign_negative",
-    "is_sign_positive",
-    "to_degrees",
-    "to_radians",
-];
+/// Whether `e` calls a float method of the recorded vocabulary
+/// (`rules.rs`), which reads its receiver and arguments and changes
+/// nothing.
+fn is_float_method(e: &syn::ExprMethodCall) -> bool {
+    crate::rules::method(&e.method.to_string()).is_some_and(|m| m.args == e.args.len())
+}
 
 /// The names `expr` reads, into `names`, if it is made only of operations
 /// that read (arithmetic, comparisons, casts, fields, elements, the
@@ -365,7 +312,7 @@ fn read(expr: &syn::Expr, names: &mut BTreeSet<String>, cost: &mut Cost) -> Opti
             read(&e.index, names, cost)
         }
         E::MethodCall(e) => {
-            if !PURE_METHODS.contains(&e.method.to_string().as_str()) {
+            if !is_float_method(e) {
                 return None;
             }
             cost.calls = true;
@@ -431,27 +378,12 @@ struct Seen {
 
 impl Seen {
     fn assign(&mut self, target: &syn::Expr) {
-        match base(target) {
+        match root(target, Reach::Place) {
             Some(name) => {
-                self.assigned.insert(name);
+                self.assigned.insert(name.to_string());
             }
             None => self.opaque = true,
         }
-    }
-}
-
-/// The name at the root of a place (`x`, `x[i]`, `x.0`, `*x`).
-fn base(expr: &syn::Expr) -> Option<String> {
-    use syn::Expr as E;
-    match expr {
-        E::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            Some(p.path.segments[0].ident.to_string())
-        }
-        E::Index(e) => base(&e.expr),
-        E::Field(e) => base(&e.base),
-        E::Paren(e) => base(&e.expr),
-        E::Unary(e) => base(&e.expr),
-        _ => None,
     }
 }
 
@@ -467,20 +399,7 @@ impl<'ast> Visit<'ast> for Seen {
     }
 
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
-        use syn::BinOp as B;
-        if matches!(
-            e.op,
-            B::AddAssign(_)
-                | B::SubAssign(_)
-                | B::MulAssign(_)
-                | B::DivAssign(_)
-                | B::RemAssign(_)
-                | B::BitXorAssign(_)
-                | B::BitAndAssign(_)
-                | B::BitOrAssign(_)
-                | B::ShlAssign(_)
-                | B::ShrAssign(_)
-        ) {
+        if crate::facts::syntax::is_compound(&e.op) {
             self.assign(&e.left);
         }
         syn::visit::visit_expr_binary(self, e);
@@ -495,9 +414,9 @@ impl<'ast> Visit<'ast> for Seen {
 
     fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
         // a method may take its receiver by `&mut`
-        if !PURE_METHODS.contains(&e.method.to_string().as_str()) {
-            if let Some(name) = base(&e.receiver) {
-                self.assigned.insert(name);
+        if !is_float_method(e) {
+            if let Some(name) = root(&e.receiver, Reach::Place) {
+                self.assigned.insert(name.to_string());
             }
         }
         syn::visit::visit_expr_method_call(self, e);

@@ -83,13 +83,14 @@ impl Gen<'_> {
             body.extend([quote!(let #name = #next;)]);
             nexts.push(name);
         }
-        // one carried slope may be passed back scaled (`scaled.rs`): that
-        // is decided once the body's reverse is whole, below
-        let scales = windowed.is_empty() && self.scales_carry(l);
+        let updates = quote!(#(#carries = #nexts;)*);
+        // one carried slope may be passed back scaled (`scaled.rs`): that is
+        // decided once the body's reverse is whole, below (a loop whose
+        // iterations pass nothing back only sums: its slope passes back as
+        // it came)
+        let scales = windowed.is_empty() && !forward && self.scales_carry(l);
         if !scales {
-            for (carry, next) in carries.iter().zip(&nexts) {
-                body.extend([quote!(#carry = #next;)]);
-            }
+            body.extend([updates.clone()]);
         }
         let closed = self.close_windows(windowed, windows);
         let (again, stored) = self.loop_reads(l, slicing.as_mut().zip(slices));
@@ -109,14 +110,15 @@ impl Gen<'_> {
         let (mut window_decls, mut window_after) = (TokenStream::new(), TokenStream::new());
         let body = self.wrap_windows(closed, up, body, &mut window_decls, &mut window_after);
         let mut body = quote!(#again #body);
-        if let (true, [carry], [next]) = (scales && !up, &carries[..], &nexts[..]) {
-            let (unit, gamma) = (self.names.fresh("u"), self.names.fresh("g"));
-            body = scaled::scaled(&body, carry, next, [&unit, &gamma])
-                .unwrap_or_else(|| quote!(#body #carry = #next;));
-        } else if scales {
-            for (carry, next) in carries.iter().zip(&nexts) {
-                body.extend([quote!(#carry = #next;)]);
-            }
+        if scales {
+            let scaled = match (&carries[..], &nexts[..]) {
+                ([carry], [next]) => {
+                    let (unit, gamma) = (self.names.fresh("u"), self.names.fresh("g"));
+                    scaled::scaled(&body, carry, next, [&unit, &gamma])
+                }
+                _ => None,
+            };
+            body = scaled.unwrap_or_else(|| quote!(#body #updates));
         }
         let tape = &l.tape;
         // what the reverse takes back from the tape: one item per
