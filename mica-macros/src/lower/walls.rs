@@ -276,7 +276,7 @@ impl Sweep<'_> {
             if test {
                 format!("an array's `.map(…)` of tests over recorded values is not supported yet; write the loop: `let mut mask = [false; N]; for i in 0..N {{ mask[i] = {w}[i] > …; }}`")
             } else {
-                format!("an array's `.map(…)` over recorded values is followed where the array's type is written (a parameter `{w}: &[f64; 3]`, a `let` with its type, or of a literal); write its type, or the loop: `let mut q = {w}.clone(); for i in 0..q.len() {{ q[i] = …{w}[i]…; }}`")
+                format!("an array's `.map(…)` over recorded values needs the array's type written (a parameter `{w}: &[f64; 3]`, a `let` with its type, or a `let` of a literal); write its type, or the loop: `let mut q = {w}.clone(); for i in 0..q.len() {{ q[i] = …{w}[i]…; }}`")
             }
         } else if receiver_active && ITERATION.contains(&name) {
             format!("`.{name}()` over recorded values is not supported yet; write the loop: `let mut total = 0.0; for x in xs.iter() {{ total += …; }}`")
@@ -308,7 +308,7 @@ pub(super) fn from_fn_refused(c: &syn::ExprCall) -> syn::Result<()> {
     {
         return Err(syn::Error::new_spanned(
             &c.func,
-            "`from_fn` with a closure over recorded values is followed where its length is written; write it in the `let`'s type (`let q: [f64; 3] = std::array::from_fn(|i| …);`) or the call's (`from_fn::<f64, 3, _>`), or write the loop: `let mut q = [0.0; N]; for i in 0..N { q[i] = …; }`",
+            "`from_fn` with a closure over recorded values needs its length written; write it in the `let`'s type (`let q: [f64; 3] = std::array::from_fn(|i| …);`) or the call's (`from_fn::<f64, 3, _>`), or write the loop: `let mut q = [0.0; N]; for i in 0..N { q[i] = …; }`",
         ));
     }
     Ok(())
