@@ -87,6 +87,19 @@ fn nested(#[tracked] w: &[f64], rows: usize) -> f64 {
 }
 
 #[tape]
+fn nested_kept(#[tracked] w: &[f64], rows: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..rows {
+        let mut z = 0.0;
+        for wj in w.iter() {
+            z = (z + wj * (i + 1) as f64).sin();
+        }
+        s += z;
+    }
+    s
+}
+
+#[tape]
 fn nested_scaled(#[tracked] w: &[f64], rows: usize) -> f64 {
     let mut s = 0.0;
     for i in 0..rows {
@@ -203,13 +216,19 @@ fn straight_line_gradients_allocate_nothing() {
         sink += nested_scaled_backward(&w, 200, 1.0, &mut d_w);
     });
     assert!((2..=12).contains(&counted), "{counted} allocations");
-    // nested loops that only sum: the outer loop runs its reverse inside
-    // it, and the inner loop's storage, the same size in every outer
-    // iteration, is sized once before them
+    // nested loops that only sum: both run their reverse inside their
+    // forward loops, and keep nothing
     let counted = allocations_during(|| {
         sink += nested_backward(&w, 200, 1.0, &mut d_w);
     });
-    assert_eq!(counted, 1, "nested sums");
+    assert_eq!(counted, 0, "nested sums");
+    // the inner loop a recurrence: the outer loop runs its reverse inside
+    // it, and the inner loop's storage, the same size in every outer
+    // iteration, is sized once before them
+    let counted = allocations_during(|| {
+        sink += nested_kept_backward(&w, 200, 1.0, &mut d_w);
+    });
+    assert_eq!(counted, 1, "a recurrence in a sum");
     // the same loops with an inner range kept per outer iteration: the
     // inner loop's tape is made the first time for all the outer loop's
     // runs, so the allocations do not grow with the rows (made as each run

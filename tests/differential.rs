@@ -1399,6 +1399,10 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         ("a chain folded into a pair", count(".fold((")),
         (
+            "an inner loop's own sum read by the outer sum times a factor",
+            count("let mut tz"),
+        ),
+        (
             "a tuple a branch assigns",
             with_line(&|l| l.starts_with("if ") && l.contains("t = (") && l.contains(" * 0.5")),
         ),

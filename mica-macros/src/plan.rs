@@ -12,7 +12,7 @@
 //!
 //! | shortcut | file | yes when |
 //! | --- | --- | --- |
-//! | fused loop | `plan/fuse.rs` | a top-level loop only sums, its iterations pass nothing through arrays, the sums' adjoints are known before it |
+//! | fused loop | `plan/fuse.rs` | a loop of the top level, or of a top-level fused loop's body, only sums, its iterations pass nothing through arrays, the sums' adjoints are known before it |
 //! | straight-line access | `plan/access.rs` | a range loop's body is operations and element writes with every index read again |
 //! | forward walk | `plan/access.rs` | besides, its iterations pass nothing back and touch no element twice |
 //! | slices | `plan/slices.rs` | besides, each array's accesses are one run of the loop's variable |
@@ -131,18 +131,21 @@ impl Plan {
             loops: HashMap::new(),
         };
         let index = fuse::TopIndex::of(steps);
-        plan.region(view, steps, 0, &index, plain);
+        plan.region(view, steps, Some(&index), None, plain);
         #[cfg(test)]
         tests::keep(&plan, steps);
         plan
     }
 
+    /// The verdicts of the loops among `steps`; `outer` is the fused loop
+    /// whose body `steps` are, if any, and `index` who reads what among
+    /// `steps` (for the fused-loop verdict, made where it may be asked).
     fn region(
         &mut self,
         view: &View<'_>,
         steps: &[Step],
-        region: usize,
-        index: &fuse::TopIndex,
+        index: Option<&fuse::TopIndex>,
+        outer: Option<&Loop>,
         plain: bool,
     ) {
         for (at, step) in steps.iter().enumerate() {
@@ -157,10 +160,14 @@ impl Plan {
                             carry: no(l, PLAIN),
                         }
                     } else {
-                        let fuse = if region == 0 {
-                            verdict(l, fuse::fusion(view, l, steps, at, index))
-                        } else {
-                            no(l, "only a loop of the function body's top level is fused")
+                        let fuse = match index {
+                            Some(index) => {
+                                verdict(l, fuse::fusion(view, l, steps, at, index, outer))
+                            }
+                            None => no(
+                                l,
+                                "only a loop of the function body's top level, or of a fused loop's body, is fused",
+                            ),
                         };
                         let access = verdict(l, access::access(view, l));
                         // both build on the body's straight-line access
@@ -196,12 +203,20 @@ impl Plan {
                             carry,
                         }
                     };
+                    // a fused loop's body: the loops that are its own
+                    // statements may be fused inside it
+                    let fused = loop_plan.fuse.is_yes() && outer.is_none();
                     self.loops.insert(l.region, loop_plan);
-                    self.region(view, &l.steps, l.region, index, plain);
+                    if fused {
+                        let index = fuse::TopIndex::of(&l.steps);
+                        self.region(view, &l.steps, Some(&index), Some(l), plain);
+                    } else {
+                        self.region(view, &l.steps, None, None, plain);
+                    }
                 }
                 Step::Branch(b) => {
-                    for (arm_region, arm) in &b.arms {
-                        self.region(view, arm, *arm_region, index, plain);
+                    for (_, arm) in &b.arms {
+                        self.region(view, arm, None, None, plain);
                     }
                 }
                 _ => {}

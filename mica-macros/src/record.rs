@@ -233,6 +233,10 @@ pub struct Loop {
     /// for a loop that is a statement of the function body's top level
     /// (function form, no `return`): that statement's index
     pub top: Option<usize>,
+    /// a statement of the enclosing loop's own body (outside any nested
+    /// block or branch arm there), whose placeholder `before` is in the
+    /// same block as the enclosing loop's `fill`
+    pub direct: bool,
     /// a placeholder just before the loop, at the function body's top level
     /// when `top` is set (see `reverse.rs`, fused loops)
     pub before: Ident,

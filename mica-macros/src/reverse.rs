@@ -106,6 +106,7 @@ pub fn reverse(sweep: &mut Sweep<'_>, seeds: Vec<(ValueId, TokenStream)>, plain:
         early_arrays: BTreeMap::new(),
         before_loops: HashMap::new(),
         fusing: None,
+        fused_seeds: Vec::new(),
         sliced: HashMap::new(),
         nest: Vec::new(),
         trig: HashMap::new(),
@@ -197,6 +198,10 @@ struct Gen<'g> {
     /// while a fused loop's body is walked: the accumulated values it adds
     /// into
     fusing: Option<BTreeSet<ValueId>>,
+    /// while a fused loop's body is walked: the adjoints its iteration
+    /// hands on (its carried ends), where the sums of a loop fused inside
+    /// it start
+    fused_seeds: Vec<(ValueId, TokenStream)>,
     /// inside a loop's reverse whose buffers are sliced: array → its slice
     /// and the loop variable's place in it (see `slices.rs`)
     sliced: HashMap<usize, (Ident, slices::Places)>,

@@ -3741,10 +3741,14 @@ impl Gen {
             self.block(&mut inner, 1, k)
         };
         let op = if self.rng.chance(0.7) { "+=" } else { "-=" };
-        // now and then the sum goes on in an inner loop that only sums
-        // into it too (`for j in 0..m { t += … }`): still a sum of the
-        // outer loop, which is fused with the inner loop's reverse inside
-        if self.rng.chance(0.3) {
+        // (over named bounds now and then: a short literal range is
+        // written out, and is then no loop to fuse)
+        let mut named = false;
+        let shape = self.rng.below(10);
+        if shape < 3 {
+            // the sum goes on in an inner loop that only sums into it too
+            // (`for j in 0..m { t += … }`): still a sum of the outer loop,
+            // and the inner loop is fused inside it
             let j = self.name("j");
             let m = 1 + self.rng.below(3);
             let mut deeper = inner.clone();
@@ -3760,12 +3764,54 @@ impl Gen {
                     E::Bin('*', b(c), b(E::Lit(0.5))),
                 ));
             }
-            body.push(S::For(For::Range(j, m), run));
+            named = self.rng.chance(0.5);
+            let range = match named {
+                true => For::Named(j, 0, m),
+                false => For::Range(j, m),
+            };
+            body.push(S::For(range, run));
+        } else if shape < 6 {
+            // an inner sum of its own (`tz`), read by the outer sum times
+            // a factor (`t += f * tz`): fused inside the outer loop where
+            // the factor is known before the inner loop (made earlier in
+            // the body, or made after it from values known before), not
+            // where the factor is not, or where the inner sum is read
+            // non-linearly
+            let (z, j) = (self.name("tz"), self.name("j"));
+            let m = 1 + self.rng.below(3);
+            let start = if self.rng.chance(0.5) {
+                E::Lit(0.0)
+            } else {
+                fit(self.expr(&inner, 1), 1.0).0
+            };
+            let mut deeper = inner.clone();
+            deeper.in_loop += 1;
+            deeper.idx.push((j.clone(), m));
+            let (e, _) = fit(self.expr(&deeper, 2), 2.0);
+            body.push(S::Let(z.clone(), start));
+            body.push(S::For(
+                For::Named(j, 0, m),
+                vec![S::Assign(z.clone(), "+=", e)],
+            ));
+            let read = match self.rng.below(5) {
+                0 => E::M1("tanh", b(E::Var(z))),
+                1 => E::Bin('*', b(E::Lit(self.rng.lit(-1.0, 1.0))), b(E::Var(z))),
+                _ => {
+                    let (f, _) = fit(self.expr(&inner, 1), 1.0);
+                    E::Bin('*', b(f), b(E::Var(z)))
+                }
+            };
+            body.push(S::Assign(sum.clone(), op, read));
+            named = self.rng.chance(0.7);
         } else {
             let (e, _) = fit(self.expr(&inner, 2), 2.0);
             body.push(S::Assign(sum.clone(), op, e));
         }
-        vec![S::Let(sum, init), S::For(For::Range(i, n), body)]
+        let range = match named {
+            true => For::Named(i, 0, n),
+            false => For::Range(i, n),
+        };
+        vec![S::Let(sum, init), S::For(range, body)]
     }
 }
 

@@ -467,7 +467,9 @@ mod tests {
                         t += w[j] * x[i * d + j] * (y[j - 1] as f64) * h[2 + j];
                     }
                 }
-                t
+                // (read non-linearly: no loop is fused, and the forward
+                // sweep ends where the reverse starts)
+                t * t
             }",
         );
         for run in [

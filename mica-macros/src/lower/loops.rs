@@ -49,6 +49,7 @@ pub(super) struct OpenLoop {
     pub(super) counter_step: Option<Ident>,
     pub(super) index: Option<ValueId>,
     pub(super) top: Option<usize>,
+    pub(super) direct: bool,
     pub(super) before: Ident,
     pub(super) tape: Ident,
     pub(super) counter: Ident,
@@ -139,6 +140,12 @@ impl Sweep<'_> {
             }
             _ => None,
         };
+        // a statement of an enclosing loop's own body, outside any nested
+        // block or arm
+        let direct = self
+            .hoists
+            .last()
+            .is_some_and(|h| h.base == self.depth && h.arms == 0);
         let before = self.names.fresh("fill");
         out.extend([before.to_token_stream()]);
         let tape = self.names.fresh("tape");
@@ -152,6 +159,7 @@ impl Sweep<'_> {
             counter_step: None,
             index: None,
             top,
+            direct,
             before,
             tape,
             counter,
@@ -341,6 +349,7 @@ impl Sweep<'_> {
             values: lp.first_value..self.values.len(),
             carried: record,
             top: lp.top,
+            direct: lp.direct,
             before: lp.before,
             trip: lp.trip,
             kept_run: lp.kept_run,

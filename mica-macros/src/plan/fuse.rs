@@ -1,11 +1,14 @@
-//! The fused-loop verdict: may a top-level loop's reverse run inside its
-//! own forward sweep? (What fusion is and why it gives the same gradients:
+//! The fused-loop verdict: may a loop's reverse run inside its own forward
+//! sweep? (What fusion is and why it gives the same gradients:
 //! `reverse/fuse.rs`.)
 //!
 //! Yes when (checked on the record):
 //!
 //! - the loop is a statement of the function body's top level (function
-//!   form, no `return`);
+//!   form, no `return`), or a statement of the body of such a loop that is
+//!   fused (not inside a nested block or arm there): the code after it is
+//!   then the rest of that body, and the sums' adjoints start from what
+//!   each iteration of the loop around hands on;
 //! - every carried binding that holds a recorded value ends each iteration
 //!   as its value at the start plus terms, on every path through the body
 //!   (`+=` and `-=` at the body's level or in branch arms, an arm or a
@@ -16,13 +19,18 @@
 //! - the code after the loop reads the sums only through operations whose
 //!   slope to them reads no sum and nothing computed after the loop, other
 //!   than constants that can be evaluated before the loop with the same value
-//!   (see `Stability::same_before`);
+//!   (see `Stability::same_before`; inside a fused loop, also its variable);
 //! - the arrays the body reads or writes are made inside it, or are
-//!   parameters it only reads, or were made earlier at the top level and
-//!   nothing after the loop writes them (nor, if the body writes them,
-//!   reads them): the loop's reverse runs before the reverse of the code
-//!   after it, and a write's reverse takes its element's adjoint, which
-//!   must by then hold everything added after the write.
+//!   parameters it only reads and nothing after it writes, or were made
+//!   earlier at the top level and nothing after the loop writes them (nor,
+//!   if the body writes them, reads them): the loop's reverse runs before
+//!   the reverse of the code after it, and a write's reverse takes its
+//!   element's adjoint, which must by then hold everything added after the
+//!   write;
+//! - inside a fused loop, the values it reads from before it are made at
+//!   the top level or in that loop's own body: their adjoints are zeroed
+//!   before the loop around, or before this one, and not where the reverse
+//!   of a nested block or arm starts, which runs after this loop's reverse.
 
 use super::reads::{active_ids, scan, summed, Touched};
 use super::View;
@@ -94,12 +102,17 @@ pub struct Fusion {
     /// arrays made earlier whose adjoint buffers the loop adds into: they
     /// are declared before the loop
     pub early_arrays: Vec<usize>,
+    /// for a loop of a fused loop's body: that body's region (the sums'
+    /// adjoints start from what its iteration hands on)
+    pub outer: Option<usize>,
 }
 
 /// While the values known before a loop are worked out.
 struct Early<'e, 'v> {
     view: &'e View<'v>,
     l: &'e Loop,
+    /// the fused loop whose body `steps` are, if any
+    outer: Option<&'e Loop>,
     /// the loop's statement in the function body
     top: usize,
     /// the loop's place among the top-level steps
@@ -119,10 +132,19 @@ pub fn fusion(
     steps: &[Step],
     at: usize,
     index: &TopIndex,
+    outer: Option<&Loop>,
 ) -> Result<Fusion, &'static str> {
-    let top = l
-        .top
-        .ok_or("only a loop of the function body's top level is fused")?;
+    let top = match outer {
+        None => l
+            .top
+            .ok_or("only a loop of the function body's top level is fused")?,
+        Some(outer) if l.direct => outer
+            .top
+            .ok_or("only a loop of the function body's top level is fused")?,
+        Some(_) => {
+            return Err("a loop inside a fused loop is fused only as a statement of its body")
+        }
+    };
     let stability = view
         .stability
         .ok_or("no name is known to hold its value before the loop")?;
@@ -136,7 +158,10 @@ pub fn fusion(
     if !touched.ok {
         return Err("a loop or branch inside it carries an array");
     }
-    let early_arrays = arrays_allow(view, l, &touched, at, index)?;
+    let early_arrays = arrays_allow(view, l, &touched, at, index, outer)?;
+    if let Some(outer) = outer {
+        reads_made_outside(view, l, &reads, outer)?;
+    }
     // each iteration's reverse runs before the next iteration exists: no
     // iteration may read what another writes through an array (two
     // iterations that only write one element each read their own value,
@@ -223,6 +248,7 @@ pub fn fusion(
     let mut early = Early {
         view,
         l,
+        outer,
         top,
         at,
         steps,
@@ -231,12 +257,20 @@ pub fn fusion(
         lets: Vec::new(),
         read: Vec::new(),
     };
-    let mut reached: HashSet<ValueId> = view
-        .seeds
-        .iter()
-        .copied()
-        .filter(|v| sums.contains(v))
-        .collect();
+    // the sums' adjoints start from the sweep's seeds, or inside a fused
+    // loop, from the adjoints its iteration hands on (its carried ends)
+    let seeds: Vec<ValueId> = match outer {
+        None => view.seeds.clone(),
+        Some(outer) => outer
+            .carried
+            .iter()
+            .filter_map(|c| match c.end {
+                Val::Active(end) => Some(end),
+                _ => None,
+            })
+            .collect(),
+    };
+    let mut reached: HashSet<ValueId> = seeds.into_iter().filter(|v| sums.contains(v)).collect();
     let mut lets_of = BTreeMap::new();
     for &j in sum_steps.iter().rev() {
         let Some(Step::Op(op)) = steps.get(j) else {
@@ -271,7 +305,28 @@ pub fn fusion(
         lets_of,
         read: early.read,
         early_arrays,
+        outer: outer.map(|o| o.region),
     })
+}
+
+/// Inside the fused loop `outer`: the values `l` reads that were made
+/// before it are made at the top level or in `outer`'s own body, whose
+/// adjoints are zeroed before `outer` or before `l` (not where a nested
+/// block or arm's reverse starts, which runs after `l`'s).
+fn reads_made_outside(
+    view: &View<'_>,
+    l: &Loop,
+    reads: &HashMap<ValueId, usize>,
+    outer: &Loop,
+) -> Result<(), &'static str> {
+    let outside = reads.keys().filter(|&&v| v < l.values.start);
+    for &v in outside {
+        let region = view.values[v].region;
+        if region != 0 && region != outer.region {
+            return Err("it reads a value made in a nested block or arm of the loop around it");
+        }
+    }
+    Ok(())
 }
 
 const UNKNOWN: &str = "the slope of the code after it reads a value not known before it";
@@ -297,9 +352,21 @@ fn value_before(
     stability: &crate::facts::stability::Stability,
 ) -> Result<(), &'static str> {
     let v = &early.view.values[id];
-    if v.region != 0 || v.scope != 0 {
+    // made at the top level, or in the fused loop's own body around `l`
+    let in_scope = match early.outer {
+        None => v.region == 0 && v.scope == 0,
+        Some(outer) => {
+            (v.region == 0 && v.scope == 0 && id < outer.values.start)
+                || (v.region == outer.region
+                    && v.scope == outer.scope
+                    && outer.values.contains(&id))
+        }
+    };
+    if !in_scope {
         return Err(UNKNOWN);
     }
+    // inside a fused loop, its variable holds one value in an iteration
+    let var = early.outer.and_then(|o| o.facts.var.as_deref());
     if id < early.l.values.start || early.defined.contains(&id) {
         early.read.push(id);
         return Ok(());
@@ -323,10 +390,9 @@ fn value_before(
                 .iter()
                 .map(|d| early.view.values[*d].store.to_string())
                 .collect();
-            if !names
-                .iter()
-                .all(|n| stores.contains(n) || stability.same_before(n, early.top))
-            {
+            if !names.iter().all(|n| {
+                stores.contains(n) || Some(n.as_str()) == var || stability.same_before(n, early.top)
+            }) {
                 return Err(UNKNOWN);
             }
             for &dep in &v.deps {
@@ -380,6 +446,7 @@ fn arrays_allow(
     touched: &Touched,
     at: usize,
     index: &TopIndex,
+    outer: Option<&Loop>,
 ) -> Result<Vec<usize>, &'static str> {
     let mut early = Vec::new();
     let mut regions = BTreeSet::new();
@@ -391,10 +458,21 @@ fn arrays_allow(
         }
         match a.local {
             Some((region, _)) if regions.contains(&region) => {}
-            None if !touched.written.contains(&array) => {}
+            // a parameter it only reads, that no code after it writes
+            None if !touched.written.contains(&array) => {
+                let later = index
+                    .arrays
+                    .get(&array)
+                    .is_some_and(|steps| steps.iter().any(|&(j, writes)| j > at && writes));
+                if later {
+                    return Err("the code after it writes an array it reads");
+                }
+            }
             // slopes only added (reads) commute with the code after
             // the loop adding more; a write takes the element's
             // adjoint, which must then hold everything after it
+            // inside a fused loop: the loop around declared its buffer
+            // before it (the later code checked is that of its body)
             Some((0, _)) => {
                 let written = touched.written.contains(&array);
                 let later = index.arrays.get(&array).is_some_and(|steps| {
@@ -407,7 +485,12 @@ fn arrays_allow(
                         "the code after it writes an array it touches, or touches one it writes",
                     );
                 }
-                early.push(array);
+                if outer.is_none() {
+                    early.push(array);
+                }
+            }
+            Some(_) if outer.is_some() => {
+                return Err("it touches an array made in the body of the loop around it")
             }
             _ => return Err("it writes an array made outside the function body's top level"),
         }

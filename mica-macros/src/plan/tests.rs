@@ -178,16 +178,81 @@ fn a_sum_over_its_own_elements_is_fused_and_its_reasons_are_the_ones_met() {
 }
 
 #[test]
-fn inner_loops_are_not_fused_but_walked_forward_and_sliced() {
+fn inner_loops_read_non_linearly_are_not_fused_but_walked_forward_and_sliced() {
     let said = verdicts("", INNER_PRODUCT);
     let j = of(&said, "j");
-    assert_eq!(
-        j.fuse,
-        "only a loop of the function body's top level is fused"
-    );
+    assert_eq!(j.fuse, "the code after it does not read its sums linearly");
     assert_eq!((j.forward.as_str(), j.slices.as_str()), ("yes", "yes"));
     let i = of(&said, "i");
+    assert_eq!(i.fuse, "yes");
     assert_eq!(i.forward, "its body holds a loop, a branch or a fill");
+}
+
+/// A row's inner product, times the row's own element, summed: the inner
+/// loop's sum is read linearly by a factor known before it (`w[i]`).
+const QUADRATIC: &str = "fn f(#[tracked] w: &[f64], a: &[f64], n: usize) -> f64 {
+    let mut q = 0.0;
+    for i in 0..n {
+        let mut z = 0.0;
+        for j in 0..n {
+            z += a[i * n + j] * w[j];
+        }
+        q += w[i] * z;
+    }
+    q
+}";
+
+#[test]
+fn an_inner_sum_read_linearly_in_a_fused_loop_is_fused() {
+    let said = verdicts("", QUADRATIC);
+    assert_eq!(of(&said, "i").fuse, "yes");
+    assert_eq!(of(&said, "j").fuse, "yes");
+}
+
+#[test]
+fn inner_loops_are_fused_only_where_their_reverse_may_move() {
+    for (from, to, why) in [
+        // the loop around is not fused
+        (
+            "    q\n}",
+            "    q * q\n}",
+            "only a loop of the function body's top level, or of a fused loop's body, is fused",
+        ),
+        // in a nested block of the body
+        (
+            "        let mut z = 0.0;\n        for j in 0..n {\n            z += a[i * n + j] * w[j];\n        }",
+            "        let mut z = 0.0;\n        {\n        for j in 0..n {\n            z += a[i * n + j] * w[j];\n        }\n        }",
+            "a loop inside a fused loop is fused only as a statement of its body",
+        ),
+        // the factor is made after the loop from a value not known before
+        (
+            "q += w[i] * z;",
+            "q += (w[i] * z) * z.sin();",
+            "the code after it does not read its sums linearly",
+        ),
+        (
+            "q += w[i] * z;",
+            "let mut y = 0.0; for k in 0..n { y += w[k]; } q += y * z;",
+            "the slope of the code after it reads a value not known before it",
+        ),
+        // a factor evaluated again before the loop
+        (
+            "q += w[i] * z;",
+            "let c = w[i].sin(); q += c * z;",
+            "yes",
+        ),
+        // a value a branch of the body gives, read by the loop
+        (
+            "        let mut z = 0.0;\n        for j in 0..n {\n            z += a[i * n + j] * w[j];",
+            "        let mut z = 0.0;\n        let mut v = 1.0;\n        if i > 1 { v = w[i] * 2.0; }\n        for j in 0..n {\n            z += a[i * n + j] * w[j] * v;",
+            "yes",
+        ),
+    ] {
+        assert!(QUADRATIC.contains(from), "{from}");
+        let f = QUADRATIC.replace(from, to);
+        let said = verdicts("", &f);
+        assert_eq!(of(&said, "j").fuse, why, "{f}");
+    }
 }
 
 #[test]

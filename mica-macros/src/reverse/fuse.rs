@@ -18,6 +18,25 @@
 //! }
 //! ```
 //!
+//! A loop that is a statement of a fused loop's body is fused the same way
+//! inside it: the code after it is the rest of that body, and its sums'
+//! adjoints start from what the outer iteration hands on (`k` above), not
+//! from the sweep's seed. The values of the outer body it adds into have
+//! their accumulators zeroed before it; those made before the outer loop,
+//! before that loop.
+//!
+//! ```text
+//! for i in 0..n {
+//!     let k_z = k * w[i];            // `q += w[i] * z`: z's adjoint
+//!     for j in 0..n {
+//!         z += a[i * n + j] * w[j];
+//!         d_w[j] += k_z * a[i * n + j];
+//!     }
+//!     q += w[i] * z;
+//!     …reverse of the rest of iteration i…
+//! }
+//! ```
+//!
 //! Which loops are fused is the plan's verdict (`plan/fuse.rs`), taken
 //! before any reverse code is written; this file writes a fused loop.
 //!
@@ -32,8 +51,8 @@ use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Gen<'_> {
-    /// Fuses `l`, a step of the function body's top-level `steps`, as the
-    /// plan's `fusion` says.
+    /// Fuses `l`, a step of the function body's top-level `steps` or of a
+    /// fused loop's body, as the plan's `fusion` says.
     pub(super) fn fuse(
         &mut self,
         l: &Loop,
@@ -46,7 +65,13 @@ impl Gen<'_> {
             self.read_store(id);
         }
         let mut before = TokenStream::new();
-        let mut adjoints = self.sum_adjoints(steps, fusion, &mut before);
+        // the sums' adjoints start from the sweep's seeds, or inside a
+        // fused loop, from those its iteration hands on
+        let start = match fusion.outer {
+            None => self.seeds.clone(),
+            Some(_) => self.fused_seeds.clone(),
+        };
+        let mut adjoints = self.sum_adjoints(steps, fusion, &start, &mut before);
         let mut seeds = Vec::new();
         let mut carries = Vec::new();
         for c in &l.carried {
@@ -75,13 +100,23 @@ impl Gen<'_> {
         let windowed = windowed.map(Vec::as_slice).unwrap_or_default();
         let windows = self.open_windows(windowed);
         let outer_pools = self.open_pools(l);
+        let outer_seeds = std::mem::replace(&mut self.fused_seeds, seeds.clone());
         let body = self.region(&l.steps, l.region, seeds);
+        self.fused_seeds = outer_seeds;
         before.extend([self.close_pools(outer_pools)]);
         let closed = self.close_windows(windowed, windows);
         let body = self.wrap_windows(closed, true, body, &mut before, code);
         self.fused_at = fused_at;
         self.nest.pop();
         let touched = std::mem::replace(&mut self.fusing, outer).unwrap_or_default();
+        // what the loop around adds into too: values made before it, whose
+        // accumulators it declares before itself
+        let (own, around): (Vec<ValueId>, Vec<ValueId>) = touched
+            .into_iter()
+            .partition(|&v| self.record.values[v].region == fusion.outer.unwrap_or(0));
+        if let Some(outer) = &mut self.fusing {
+            outer.extend(around);
+        }
         // each iteration hands its carried adjoints on unchanged (checked)
         for c in &l.carried {
             let _ = self.total(c.entry);
@@ -98,10 +133,8 @@ impl Gen<'_> {
         for &array in &fusion.early_arrays {
             self.early_arrays.insert(array, key.clone());
         }
-        for v in touched {
-            if self.record.values[v].region == 0 {
-                self.early.insert(v, key.clone());
-            }
+        for v in own {
+            self.early.insert(v, key.clone());
         }
         self.before_loops.entry(key).or_default().extend([before]);
         for (c, carry) in l.carried.iter().zip(carries) {
@@ -118,10 +151,11 @@ impl Gen<'_> {
         &mut self,
         steps: &[Step],
         fusion: &Fusion,
+        start: &[(ValueId, TokenStream)],
         before: &mut TokenStream,
     ) -> BTreeMap<ValueId, Vec<TokenStream>> {
         let mut adjoints: BTreeMap<ValueId, Vec<TokenStream>> = BTreeMap::new();
-        for (v, seed) in &self.seeds {
+        for (v, seed) in start {
             if fusion.sums.contains(v) {
                 adjoints.entry(*v).or_default().push(seed.clone());
             }
