@@ -7,7 +7,8 @@
 //! outer sum, factors made in the body before the inner loop or at the top
 //! level before the outer one, two inner loops in one body, a factor made
 //! after the inner loop and evaluated again before it, a local array made
-//! before the outer loop, an inner loop left by `break`, a `while` loop;
+//! before the outer loop, an inner loop left by `break`, a `while` loop,
+//! three loops deep;
 //! and inner loops that must not be fused: the sum read non-linearly, the
 //! loop in a nested block, an array made in the body and read by the inner
 //! loop, two inner sums multiplied.
@@ -180,6 +181,24 @@ macro_rules! programs {
                 q
             }
 
+            /// Three loops deep: a batch of rows, each output's inner
+            /// product read linearly (`Σ_b Σ_o c_o z_bo`, `z_bo = Σ_i
+            /// a_oi x_bi`, the weights `w` in both).
+            #[$attr]
+            pub fn three_deep(#[tracked] w: &[$t], a: &[$t]) -> $t {
+                let mut loss = 0.0;
+                for b in 0..N {
+                    for o in 0..N {
+                        let mut z = w[o];
+                        for i in 0..N {
+                            z += w[i] * a[o * N + i] * a[b * N + i];
+                        }
+                        loss += (w[o] * 0.5 + a[b]) * z;
+                    }
+                }
+                loss
+            }
+
             // ---- not fused ----
 
             /// The inner sum read non-linearly.
@@ -264,7 +283,7 @@ macro_rules! check {
     ($m:ident, $p:ident, $t:ty, $fd_tol:expr, $rel:expr) => {{
         type Primal = fn(&[$t], &[$t]) -> $t;
         type Backward = fn(&[$t], &[$t], $t, &mut [$t]) -> $t;
-        let programs: [(&str, Primal, Backward, Backward); 12] = [
+        let programs: [(&str, Primal, Backward, Backward); 13] = [
             (
                 "quadratic",
                 $m::quadratic,
@@ -312,6 +331,12 @@ macro_rules! check {
                 $m::early_exits,
                 $m::early_exits_backward,
                 $p::early_exits_backward,
+            ),
+            (
+                "three_deep",
+                $m::three_deep,
+                $m::three_deep_backward,
+                $p::three_deep_backward,
             ),
             (
                 "nonlinear",

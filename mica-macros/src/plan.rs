@@ -12,7 +12,7 @@
 //!
 //! | shortcut | file | yes when |
 //! | --- | --- | --- |
-//! | fused loop | `plan/fuse.rs` | a loop of the top level, or of a top-level fused loop's body, only sums, its iterations pass nothing through arrays, the sums' adjoints are known before it |
+//! | fused loop | `plan/fuse.rs` | a loop of the top level, or of a fused loop's body, only sums, its iterations pass nothing through arrays, the sums' adjoints are known before it |
 //! | straight-line access | `plan/access.rs` | a range loop's body is operations and element writes with every index read again |
 //! | forward walk | `plan/access.rs` | besides, its iterations pass nothing back and touch no element twice |
 //! | slices | `plan/slices.rs` | besides, each array's accesses are one run of the loop's variable |
@@ -131,21 +131,22 @@ impl Plan {
             loops: HashMap::new(),
         };
         let index = fuse::TopIndex::of(steps);
-        plan.region(view, steps, Some(&index), None, plain);
+        plan.region(view, steps, Some(&index), &[], plain);
         #[cfg(test)]
         tests::keep(&plan, steps);
         plan
     }
 
-    /// The verdicts of the loops among `steps`; `outer` is the fused loop
-    /// whose body `steps` are, if any, and `index` who reads what among
-    /// `steps` (for the fused-loop verdict, made where it may be asked).
+    /// The verdicts of the loops among `steps`; `outers` are the fused
+    /// loops whose bodies hold `steps`, outermost first (`steps` the last
+    /// one's own body), and `index` who reads what among `steps` (for the
+    /// fused-loop verdict, made where it may be asked).
     fn region(
         &mut self,
         view: &View<'_>,
         steps: &[Step],
         index: Option<&fuse::TopIndex>,
-        outer: Option<&Loop>,
+        outers: &[&Loop],
         plain: bool,
     ) {
         for (at, step) in steps.iter().enumerate() {
@@ -162,7 +163,7 @@ impl Plan {
                     } else {
                         let fuse = match index {
                             Some(index) => {
-                                verdict(l, fuse::fusion(view, l, steps, at, index, outer))
+                                verdict(l, fuse::fusion(view, l, steps, at, index, outers))
                             }
                             None => no(
                                 l,
@@ -205,18 +206,19 @@ impl Plan {
                     };
                     // a fused loop's body: the loops that are its own
                     // statements may be fused inside it
-                    let fused = loop_plan.fuse.is_yes() && outer.is_none();
+                    let fused = loop_plan.fuse.is_yes();
                     self.loops.insert(l.region, loop_plan);
                     if fused {
                         let index = fuse::TopIndex::of(&l.steps);
-                        self.region(view, &l.steps, Some(&index), Some(l), plain);
+                        let inside: Vec<&Loop> = outers.iter().copied().chain([&**l]).collect();
+                        self.region(view, &l.steps, Some(&index), &inside, plain);
                     } else {
-                        self.region(view, &l.steps, None, None, plain);
+                        self.region(view, &l.steps, None, &[], plain);
                     }
                 }
                 Step::Branch(b) => {
                     for (_, arm) in &b.arms {
-                        self.region(view, arm, None, None, plain);
+                        self.region(view, arm, None, &[], plain);
                     }
                 }
                 _ => {}

@@ -3788,11 +3788,22 @@ impl Gen {
             deeper.in_loop += 1;
             deeper.idx.push((j.clone(), m));
             let (e, _) = fit(self.expr(&deeper, 2), 2.0);
+            let mut run = vec![S::Assign(z.clone(), "+=", e)];
+            // now and then a third loop adding into the inner sum too,
+            // fused inside the inner loop as that one is inside the outer
+            if self.rng.chance(0.3) {
+                let k = self.name("k");
+                let mut deepest = deeper.clone();
+                deepest.in_loop += 1;
+                deepest.idx.push((k.clone(), 2));
+                let (e, _) = fit(self.expr(&deepest, 1), 1.0);
+                run.push(S::For(
+                    For::Named(k, 0, 2),
+                    vec![S::Assign(z.clone(), "+=", e)],
+                ));
+            }
             body.push(S::Let(z.clone(), start));
-            body.push(S::For(
-                For::Named(j, 0, m),
-                vec![S::Assign(z.clone(), "+=", e)],
-            ));
+            body.push(S::For(For::Named(j, 0, m), run));
             let read = match self.rng.below(5) {
                 0 => E::M1("tanh", b(E::Var(z))),
                 1 => E::Bin('*', b(E::Lit(self.rng.lit(-1.0, 1.0))), b(E::Var(z))),

@@ -5,10 +5,10 @@
 //! Yes when (checked on the record):
 //!
 //! - the loop is a statement of the function body's top level (function
-//!   form, no `return`), or a statement of the body of such a loop that is
-//!   fused (not inside a nested block or arm there): the code after it is
-//!   then the rest of that body, and the sums' adjoints start from what
-//!   each iteration of the loop around hands on;
+//!   form, no `return`), or a statement of a fused loop's body (not inside
+//!   a nested block or arm there), at any depth: the code after it is then
+//!   the rest of that body, and the sums' adjoints start from what each
+//!   iteration of the loop around hands on;
 //! - every carried binding that holds a recorded value ends each iteration
 //!   as its value at the start plus terms, on every path through the body
 //!   (`+=` and `-=` at the body's level or in branch arms, an arm or a
@@ -19,7 +19,8 @@
 //! - the code after the loop reads the sums only through operations whose
 //!   slope to them reads no sum and nothing computed after the loop, other
 //!   than constants that can be evaluated before the loop with the same value
-//!   (see `Stability::same_before`; inside a fused loop, also its variable);
+//!   (see `Stability::same_before`; inside fused loops, also their
+//!   variables);
 //! - the arrays the body reads or writes are made inside it, or are
 //!   parameters it only reads and nothing after it writes, or were made
 //!   earlier at the top level and nothing after the loop writes them (nor,
@@ -27,10 +28,11 @@
 //!   the reverse of the code after it, and a write's reverse takes its
 //!   element's adjoint, which must by then hold everything added after the
 //!   write;
-//! - inside a fused loop, the values it reads from before it are made at
-//!   the top level or in that loop's own body: their adjoints are zeroed
-//!   before the loop around, or before this one, and not where the reverse
-//!   of a nested block or arm starts, which runs after this loop's reverse.
+//! - inside fused loops, the values it reads from before it are made at
+//!   the top level or in those loops' own bodies: their adjoints are zeroed
+//!   before the loop around them, or before this one, and not where the
+//!   reverse of a nested block or arm starts, which runs after this loop's
+//!   reverse.
 
 use super::reads::{active_ids, scan, summed, Touched};
 use super::View;
@@ -111,8 +113,8 @@ pub struct Fusion {
 struct Early<'e, 'v> {
     view: &'e View<'v>,
     l: &'e Loop,
-    /// the fused loop whose body `steps` are, if any
-    outer: Option<&'e Loop>,
+    /// the fused loops whose bodies hold `steps`, outermost first
+    outers: &'e [&'e Loop],
     /// the loop's statement in the function body
     top: usize,
     /// the loop's place among the top-level steps
@@ -132,13 +134,15 @@ pub fn fusion(
     steps: &[Step],
     at: usize,
     index: &TopIndex,
-    outer: Option<&Loop>,
+    outers: &[&Loop],
 ) -> Result<Fusion, &'static str> {
-    let top = match outer {
+    // the fused loop whose body `steps` are, if any
+    let outer = outers.last().copied();
+    let top = match outers.first() {
         None => l
             .top
             .ok_or("only a loop of the function body's top level is fused")?,
-        Some(outer) if l.direct => outer
+        Some(outermost) if l.direct => outermost
             .top
             .ok_or("only a loop of the function body's top level is fused")?,
         Some(_) => {
@@ -159,9 +163,7 @@ pub fn fusion(
         return Err("a loop or branch inside it carries an array");
     }
     let early_arrays = arrays_allow(view, l, &touched, at, index, outer)?;
-    if let Some(outer) = outer {
-        reads_made_outside(view, l, &reads, outer)?;
-    }
+    reads_made_outside(view, l, &reads, outers)?;
     // each iteration's reverse runs before the next iteration exists: no
     // iteration may read what another writes through an array (two
     // iterations that only write one element each read their own value,
@@ -248,7 +250,7 @@ pub fn fusion(
     let mut early = Early {
         view,
         l,
-        outer,
+        outers,
         top,
         at,
         steps,
@@ -309,20 +311,21 @@ pub fn fusion(
     })
 }
 
-/// Inside the fused loop `outer`: the values `l` reads that were made
-/// before it are made at the top level or in `outer`'s own body, whose
-/// adjoints are zeroed before `outer` or before `l` (not where a nested
-/// block or arm's reverse starts, which runs after `l`'s).
+/// Inside the fused loops `outers`: the values `l` reads that were made
+/// before it are made at the top level or in one of those loops' own
+/// bodies, whose adjoints are zeroed before the loop around them or before
+/// `l` (not where a nested block or arm's reverse starts, which runs after
+/// `l`'s).
 fn reads_made_outside(
     view: &View<'_>,
     l: &Loop,
     reads: &HashMap<ValueId, usize>,
-    outer: &Loop,
+    outers: &[&Loop],
 ) -> Result<(), &'static str> {
     let outside = reads.keys().filter(|&&v| v < l.values.start);
     for &v in outside {
         let region = view.values[v].region;
-        if region != 0 && region != outer.region {
+        if region != 0 && !outers.iter().any(|o| o.region == region) {
             return Err("it reads a value made in a nested block or arm of the loop around it");
         }
     }
@@ -353,20 +356,26 @@ fn value_before(
 ) -> Result<(), &'static str> {
     let v = &early.view.values[id];
     // made at the top level, or in the fused loop's own body around `l`
-    let in_scope = match early.outer {
+    let in_scope = match early.outers.first() {
         None => v.region == 0 && v.scope == 0,
-        Some(outer) => {
-            (v.region == 0 && v.scope == 0 && id < outer.values.start)
-                || (v.region == outer.region
-                    && v.scope == outer.scope
-                    && outer.values.contains(&id))
+        Some(outermost) => {
+            (v.region == 0 && v.scope == 0 && id < outermost.values.start)
+                || early
+                    .outers
+                    .iter()
+                    .any(|o| v.region == o.region && v.scope == o.scope && o.values.contains(&id))
         }
     };
     if !in_scope {
         return Err(UNKNOWN);
     }
-    // inside a fused loop, its variable holds one value in an iteration
-    let var = early.outer.and_then(|o| o.facts.var.as_deref());
+    // inside fused loops, their variables hold one value in an iteration
+    let is_var = |n: &str| {
+        early
+            .outers
+            .iter()
+            .any(|o| o.facts.var.as_deref() == Some(n))
+    };
     if id < early.l.values.start || early.defined.contains(&id) {
         early.read.push(id);
         return Ok(());
@@ -390,9 +399,10 @@ fn value_before(
                 .iter()
                 .map(|d| early.view.values[*d].store.to_string())
                 .collect();
-            if !names.iter().all(|n| {
-                stores.contains(n) || Some(n.as_str()) == var || stability.same_before(n, early.top)
-            }) {
+            if !names
+                .iter()
+                .all(|n| stores.contains(n) || is_var(n) || stability.same_before(n, early.top))
+            {
                 return Err(UNKNOWN);
             }
             for &dep in &v.deps {

@@ -210,6 +210,44 @@ fn an_inner_sum_read_linearly_in_a_fused_loop_is_fused() {
 }
 
 #[test]
+fn loops_three_deep_are_fused_while_each_loop_around_is() {
+    let deep = "fn f(#[tracked] w: &[f64], a: &[f64], n: usize) -> f64 {
+        let mut q = 0.0;
+        for b in 0..n {
+            for o in 0..n {
+                let mut z = 0.0;
+                for i in 0..n {
+                    z += w[i] * a[o * n + i] * a[b * n + i];
+                }
+                q += w[o] * z;
+            }
+        }
+        q
+    }";
+    let said = verdicts("", deep);
+    for var in ["b", "o", "i"] {
+        assert_eq!(of(&said, var).fuse, "yes", "{var}");
+    }
+    // the middle loop not fused (its sum read non-linearly): nor the
+    // innermost
+    let said = verdicts(
+        "",
+        &deep.replace("q += w[o] * z;", "q += (w[o] * z).sin();"),
+    );
+    assert_eq!(of(&said, "b").fuse, "yes");
+    assert_eq!(of(&said, "o").fuse, "yes");
+    assert_eq!(
+        of(&said, "i").fuse,
+        "the code after it does not read its sums linearly"
+    );
+    let said = verdicts("", &deep.replace("    q\n    }", "    q * q\n    }"));
+    assert_eq!(
+        of(&said, "i").fuse,
+        "only a loop of the function body's top level, or of a fused loop's body, is fused"
+    );
+}
+
+#[test]
 fn inner_loops_are_fused_only_where_their_reverse_may_move() {
     for (from, to, why) in [
         // the loop around is not fused
