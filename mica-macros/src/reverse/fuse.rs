@@ -20,11 +20,11 @@
 //!
 //! A loop that is a statement of a fused loop's body is fused the same way
 //! inside it (and so on, at any depth): the code after it is the rest of
-//! that body, and its sums'
-//! adjoints start from what the outer iteration hands on (`k` above), not
-//! from the sweep's seed. The values of the outer body it adds into have
-//! their accumulators zeroed before it; those made before the outer loop
-//! are handed to that loop, which zeroes them before itself.
+//! that body, and its sums' adjoints start from what the outer iteration
+//! hands on (`k` above), not from the sweep's seed. The values of the outer
+//! body it adds into have their accumulators zeroed before it; those made
+//! before the outer loop are handed to that loop, which zeroes them before
+//! itself.
 //!
 //! ```text
 //! for i in 0..n {
