@@ -41,8 +41,8 @@ use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-/// Who reads and makes the values of the function body's top level, once
-/// for all its loops.
+/// Who reads and makes the values among some steps (the function body's
+/// top level, or a fused loop's body), once for all their loops.
 pub struct TopIndex {
     /// value → the top-level steps reading it (anywhere inside them)
     readers: HashMap<ValueId, Vec<usize>>,
@@ -126,8 +126,9 @@ struct Early<'e, 'v> {
     read: Vec<ValueId>,
 }
 
-/// The verdict on fusing `l`, the step `at` of the function body's
-/// top-level `steps`.
+/// The verdict on fusing `l`, the step `at` of `steps`: the function
+/// body's top level, or the body of the last of `outers`, the fused loops
+/// around `l` (outermost first).
 pub fn fusion(
     view: &View<'_>,
     l: &Loop,
@@ -355,7 +356,8 @@ fn value_before(
     stability: &crate::facts::stability::Stability,
 ) -> Result<(), &'static str> {
     let v = &early.view.values[id];
-    // made at the top level, or in the fused loop's own body around `l`
+    // made at the top level (before the outermost loop around `l`), or in
+    // the body of one of the fused loops around it
     let in_scope = match early.outers.first() {
         None => v.region == 0 && v.scope == 0,
         Some(outermost) => {
