@@ -483,9 +483,7 @@ impl<T> TakenBack<'_, T> {
             owner: core::marker::PhantomData,
         }
     }
-}
 
-impl<T> TakenBack<'_, T> {
     /// Reads the oldest item not yet read, for a walk first to last
     /// ([`zip_up_range`](crate::walk::zip_up_range)).
     ///

@@ -102,10 +102,11 @@ impl Gen<'_> {
         // oldest first (a range written `a..b`, its items in a `Vec` or a
         // writer, `zip_up_range`), so that its reverse reads and adds
         // through the arrays in the order the other loops do
-        let items_up = match &l.range {
-            Some((_, RangeSource::Again(expr))) => half_open(expr) && !self.held_in_place(&l.tape),
+        let half_open = match &l.range {
+            Some((_, RangeSource::Again(expr))) => half_open(expr),
             _ => false,
         };
+        let items_up = half_open && !self.held_in_place(&l.tape);
         let up = forward && (stored.is_empty() || items_up);
         let (mut window_decls, mut window_after) = (TokenStream::new(), TokenStream::new());
         let body = self.wrap_windows(closed, up, body, &mut window_decls, &mut window_after);
@@ -170,13 +171,9 @@ impl Gen<'_> {
             Some(_) if body.is_empty() && taken.is_none() => {}
             // a range, walked backward: its variable is read again, not stored
             Some((pat, source)) => {
-                // `a..b` written as such: its items are read by the
-                // variable's place in it (`zip_back_range`), the range the
-                // loop's one count
-                let half_open = match source {
-                    RangeSource::Again(expr) => half_open(expr),
-                    RangeSource::Kept(_) => false,
-                };
+                // `a..b` written as such (`half_open`, above): its items
+                // are read by the variable's place in it
+                // (`zip_back_range`), the range the loop's one count
                 let range = match source {
                     RangeSource::Again(expr) => expr.to_token_stream(),
                     RangeSource::Kept(id) => self.read_store(*id).into_token_stream(),
