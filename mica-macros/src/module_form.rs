@@ -66,10 +66,11 @@ pub fn expand(args: &Args, input: &TokenStream, errors: &mut Errors) -> Option<T
     // calls to functions outside the block: Mica's message where they are
     // not `#[tape]` (`outside.rs`)
     out.push(crate::outside::fallbacks(items, &out));
-    let (attrs, vis, unsafety, ident) =
-        (&module.attrs, &module.vis, &module.unsafety, &module.ident);
+    let (vis, unsafety, ident) = (&module.vis, &module.unsafety, &module.ident);
+    // `#![allow(…)]` written inside the module stays inside it
+    let (inner, outer) = split_inner(&module.attrs);
     Some(quote! {
-        #(#attrs)* #vis #unsafety mod #ident { #(#out)* }
+        #(#outer)* #vis #unsafety mod #ident { #(#inner)* #(#out)* }
     })
 }
 
@@ -247,8 +248,10 @@ fn impl_block(args: &Args, block: ItemImpl, errors: &mut Errors) -> TokenStream 
     let trait_part = trait_
         .as_ref()
         .map(|(bang, path, for_)| quote!(#bang #path #for_));
+    let (inner, outer) = split_inner(attrs);
     let mut out = quote! {
-        #(#attrs)* #defaultness #unsafety impl #generics #trait_part #self_ty #where_clause {
+        #(#outer)* #defaultness #unsafety impl #generics #trait_part #self_ty #where_clause {
+            #(#inner)*
             #(#kept)*
         }
     };
@@ -268,4 +271,12 @@ fn is_tape(attr: &syn::Attribute) -> bool {
         .segments
         .last()
         .is_some_and(|s| s.ident == "tape")
+}
+
+/// An item's attributes written inside it (`#![…]`), then those written
+/// before it.
+fn split_inner(attrs: &[syn::Attribute]) -> (Vec<&syn::Attribute>, Vec<&syn::Attribute>) {
+    attrs
+        .iter()
+        .partition(|a| matches!(a.style, syn::AttrStyle::Inner(_)))
 }
