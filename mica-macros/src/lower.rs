@@ -180,6 +180,9 @@ pub struct Sweep<'a> {
     /// again (`lower/repeated.rs`), in layers: the function body's, then
     /// one per open loop body and branch arm
     repeated: Vec<repeated::Layer>,
+    /// what each statement being lowered may change, outermost first
+    /// (`lower/repeated.rs`)
+    writing: Vec<repeated::Changes>,
     /// open `for` loops that are nests of short loops over literal ranges:
     /// no loop inside them is written out (`lower/unroll.rs`)
     short_nests: usize,
@@ -257,6 +260,7 @@ impl<'a> Sweep<'a> {
             inline_stmt: false,
             read_cache: None,
             repeated: vec![repeated::Layer::default()],
+            writing: Vec::new(),
             short_nests: 0,
             inlined: Default::default(),
             fast: Vec::new(),

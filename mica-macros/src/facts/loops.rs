@@ -139,6 +139,13 @@ pub fn changed_in(expr: &Expr) -> HashSet<String> {
     names.0
 }
 
+/// The names a statement may change, as [`changed_in`] finds them.
+pub fn changed_in_stmt(stmt: &syn::Stmt) -> HashSet<String> {
+    let mut names = Bound::default();
+    names.visit_stmt(stmt);
+    names.0
+}
+
 impl Bound {
     /// The left side of `=`: a place, or a destructuring of several
     /// (`(a, b) = …`, `[a, b] = …`, `S { x, .. } = …`, `T(a, b) = …`).

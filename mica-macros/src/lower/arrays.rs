@@ -32,7 +32,7 @@ impl Sweep<'_> {
         }
         // an element read in an earlier line (`lower/repeated.rs`)
         let again = self.repeatable(i);
-        if let Some((id, fwd)) = again.as_deref().and_then(|k| self.read_before(k)) {
+        if let Some((id, fwd)) = again.as_ref().and_then(|(k, _)| self.read_before(k)) {
             return Ok(Lowered {
                 val: Val::Active(id),
                 fwd,

@@ -4,11 +4,22 @@
 //! and added into `x`'s slot once, where each read would add its own
 //! share through memory (a bounds check and a load and store each).
 //!
-//! A read is taken again only when Rust would give the same value: the
-//! whole read is pure (the array and every name in its index are stable:
-//! bound once in the function, or an enclosing loop's counter its body
-//! does not bind again; see `facts/stability.rs`), so the same tokens name
-//! the same bindings and the element holds what it held.
+//! A read is taken again only when Rust would give the same value. Either
+//! the whole read is pure (the array and every name in its index are
+//! stable: bound once in the function, or an enclosing loop's counter its
+//! body does not bind again; see `facts/stability.rs`), so the same tokens
+//! name the same bindings and the element holds what it held; or every
+//! name in it that is not stable is bound once in the function (an array
+//! the body writes, `hidden[i]`, or a `let` inside a loop) and no line
+//! between the two reads may change any of them. Each statement is looked
+//! at before it is lowered ([`Changes`]): a name it assigns, borrows
+//! mutably, calls a method on, hands to a call or binds as a whole, or
+//! any name at all where it holds `unsafe` or a `ref mut` pattern, makes
+//! the reads that name it forgotten, and no read of such a name inside
+//! the statement is taken again or kept (in `a[0] + f(&mut a) + a[0]`
+//! the call runs between the two reads). Rust's borrows do the rest: a
+//! name that holds a mutable borrow of the array cannot be alive across a
+//! read of it.
 //!
 //! The reads are kept in layers: a branch arm's reads are forgotten where
 //! it ends (the other arms, and the code after the branch, may run without
@@ -23,6 +34,16 @@
 //! analysis); the plain adjoint reads each element where it is written.
 
 use super::*;
+use crate::facts::places::pattern_names;
+
+/// A read kept for later: its value, how the forward sweep reads it, and
+/// the names in it that are not stable (a line changing one forgets it).
+#[derive(Clone)]
+struct Read {
+    id: ValueId,
+    fwd: TokenStream,
+    deps: Vec<String>,
+}
 
 /// The reads of one layer: a read's tokens → its value and how the
 /// forward sweep reads it.
@@ -30,10 +51,151 @@ use super::*;
 pub struct Layer {
     /// a loop body's layer: the search for a read stops here
     boundary: bool,
-    reads: HashMap<String, (ValueId, TokenStream)>,
+    /// a loop body's layer: how many statements were open around the loop
+    /// (their changes do not hold reads inside the body back)
+    floor: usize,
+    reads: HashMap<String, Read>,
     /// reads of a block the current statement keeps inside its expression:
     /// known from the next statement on (see [`Sweep::leave_repeated_keeping`])
-    held: HashMap<String, (ValueId, TokenStream)>,
+    held: HashMap<String, Read>,
+}
+
+impl Layer {
+    fn forget(&mut self, changes: &Changes) {
+        self.reads.retain(|_, read| !changes.touch(&read.deps));
+        self.held.retain(|_, read| !changes.touch(&read.deps));
+    }
+}
+
+/// The names a statement may change, for the reads that name them.
+#[derive(Default, Clone)]
+pub struct Changes {
+    names: HashSet<String>,
+    /// it may change any name (`unsafe`, a `ref mut` pattern)
+    all: bool,
+}
+
+impl Changes {
+    /// What `stmt` may change: every name [`crate::facts::loops`] counts as
+    /// changed in it (assigned, borrowed mutably, a method's receiver, a
+    /// macro's tokens, a pattern's names), and every name handed on whole
+    /// (see [`Escapes`]).
+    pub fn of(stmt: &Stmt) -> Self {
+        let mut names = crate::facts::loops::changed_in_stmt(stmt);
+        let mut escapes = Escapes {
+            names: &mut names,
+            value: true,
+            all: false,
+        };
+        escapes.visit_stmt(stmt);
+        let all = escapes.all;
+        Changes { names, all }
+    }
+
+    fn touch(&self, deps: &[String]) -> bool {
+        !deps.is_empty() && (self.all || deps.iter().any(|d| self.names.contains(d)))
+    }
+}
+
+/// Names a statement hands on whole, where a mutable borrow can go with
+/// them: a call's argument (`f(h)`, `h` a `&mut [f64]`), a `let`'s or an
+/// assignment's value, what a `match`, `if let` or `for` takes, an element
+/// of a tuple or literal, a block's value. Only arithmetic, indexing,
+/// casts, shared borrows and conditions read a name without handing it on.
+struct Escapes<'a> {
+    names: &'a mut HashSet<String>,
+    /// the expression being visited hands its value on
+    value: bool,
+    all: bool,
+}
+
+impl Escapes<'_> {
+    fn with(&mut self, value: bool, e: &Expr) {
+        let outer = std::mem::replace(&mut self.value, value);
+        self.visit_expr(e);
+        self.value = outer;
+    }
+}
+
+impl<'ast> Visit<'ast> for Escapes<'_> {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Path(p) => {
+                if let (true, Some(name)) = (self.value, p.path.get_ident()) {
+                    self.names.insert(name.to_string());
+                }
+            }
+            Expr::Lit(_) => {}
+            Expr::Paren(p) => self.with(self.value, &p.expr),
+            Expr::Group(g) => self.with(self.value, &g.expr),
+            Expr::Field(f) => self.with(self.value, &f.base),
+            Expr::Binary(b) if !is_compound(&b.op) => {
+                self.with(false, &b.left);
+                self.with(false, &b.right);
+            }
+            Expr::Unary(u) => self.with(false, &u.expr),
+            Expr::Cast(c) => self.with(false, &c.expr),
+            Expr::Index(i) => {
+                self.with(false, &i.expr);
+                self.with(false, &i.index);
+            }
+            // a mutable borrow's place is counted changed already
+            Expr::Reference(r) => self.with(false, &r.expr),
+            Expr::MethodCall(m) => {
+                self.with(false, &m.receiver);
+                for arg in &m.args {
+                    self.with(true, arg);
+                }
+            }
+            Expr::If(i) => {
+                self.with(false, &i.cond);
+                self.visit_block(&i.then_branch);
+                if let Some((_, other)) = &i.else_branch {
+                    self.with(true, other);
+                }
+            }
+            Expr::Unsafe(_) => self.all = true,
+            _ => {
+                let outer = std::mem::replace(&mut self.value, true);
+                syn::visit::visit_expr(self, e);
+                self.value = outer;
+            }
+        }
+    }
+    fn visit_stmt(&mut self, s: &'ast Stmt) {
+        let outer = std::mem::replace(&mut self.value, true);
+        syn::visit::visit_stmt(self, s);
+        self.value = outer;
+    }
+    fn visit_pat(&mut self, p: &'ast Pat) {
+        let mut by_mut_ref = false;
+        syn::visit::visit_pat(
+            &mut RefMutAnywhere {
+                found: &mut by_mut_ref,
+            },
+            p,
+        );
+        if by_mut_ref {
+            self.all = true;
+        }
+        self.names
+            .extend(pattern_names(p).iter().map(|n| n.to_string()));
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Whether a pattern binds anything by `ref mut`.
+struct RefMutAnywhere<'a> {
+    found: &'a mut bool,
+}
+
+impl<'ast> Visit<'ast> for RefMutAnywhere<'_> {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        if p.by_ref.is_some() && p.mutability.is_some() {
+            *self.found = true;
+        }
+        syn::visit::visit_pat_ident(self, p);
+    }
 }
 
 impl Sweep<'_> {
@@ -41,11 +203,28 @@ impl Sweep<'_> {
     pub(super) fn enter_repeated(&mut self, boundary: bool) {
         self.repeated.push(Layer {
             boundary,
+            floor: self.writing.len(),
             reads: HashMap::new(),
             held: HashMap::new(),
         });
     }
 
+    /// A statement is about to be lowered: the reads naming what it may
+    /// change are forgotten, and until [`Self::leave_statement`] no read
+    /// naming it is taken again or kept.
+    pub(super) fn enter_statement(&mut self, stmt: &Stmt) {
+        let changes = Changes::of(stmt);
+        self.repeated.iter_mut().for_each(|l| l.forget(&changes));
+        self.writing.push(changes);
+    }
+
+    /// The statement is lowered: what it may have changed is forgotten
+    /// again (reads its blocks left known).
+    pub(super) fn leave_statement(&mut self) {
+        if let Some(changes) = self.writing.pop() {
+            self.repeated.iter_mut().for_each(|l| l.forget(&changes));
+        }
+    }
     /// The layer entered last is done: its reads are forgotten.
     pub(super) fn leave_repeated(&mut self) {
         if self.repeated.len() > 1 {
@@ -79,14 +258,39 @@ impl Sweep<'_> {
         }
     }
 
-    /// The key of a read that may be taken again, if it may: the whole read
-    /// is pure (every name in it stable, so the same tokens name the same
-    /// bindings wherever this layer reaches).
-    pub(super) fn repeatable(&self, i: &syn::ExprIndex) -> Option<String> {
+    /// The key of a read that may be taken again, if it may, and the names
+    /// in it that are not stable: none where the whole read is pure (every
+    /// name in it stable, so the same tokens name the same bindings
+    /// wherever this layer reaches); otherwise each bound once in the
+    /// function, and none of them changed by a statement open around the
+    /// read inside this loop body.
+    pub(super) fn repeatable(&self, i: &syn::ExprIndex) -> Option<(String, Vec<String>)> {
         let stability = self.stability.as_ref()?;
-        stability
-            .pure(&Expr::Index(i.clone()))
-            .then(|| i.to_token_stream().to_string())
+        let mut deps: Vec<String> = stability
+            .unstable_names(&Expr::Index(i.clone()))?
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        deps.sort();
+        deps.dedup();
+        if !deps.iter().all(|n| stability.bound_once(n)) {
+            return None;
+        }
+        if !deps.is_empty() {
+            let floor = self
+                .repeated
+                .iter()
+                .rev()
+                .find(|l| l.boundary)
+                .map_or(0, |l| l.floor);
+            if self.writing[floor.min(self.writing.len())..]
+                .iter()
+                .any(|c| c.touch(&deps))
+            {
+                return None;
+            }
+        }
+        Some((i.to_token_stream().to_string(), deps))
     }
 
     /// The value of an earlier read with these tokens, in this layer or an
@@ -94,7 +298,7 @@ impl Sweep<'_> {
     pub(super) fn read_before(&self, key: &str) -> Option<(ValueId, TokenStream)> {
         for layer in self.repeated.iter().rev() {
             if let Some(hit) = layer.reads.get(key) {
-                return Some(hit.clone());
+                return Some((hit.id, hit.fwd.clone()));
             }
             if layer.boundary {
                 break;
@@ -104,9 +308,14 @@ impl Sweep<'_> {
     }
 
     /// A read to take again later in this layer.
-    pub(super) fn keep_read(&mut self, key: String, id: ValueId, fwd: TokenStream) {
+    pub(super) fn keep_read(
+        &mut self,
+        (key, deps): (String, Vec<String>),
+        id: ValueId,
+        fwd: TokenStream,
+    ) {
         if let Some(layer) = self.repeated.last_mut() {
-            layer.reads.insert(key, (id, fwd));
+            layer.reads.insert(key, Read { id, fwd, deps });
         }
     }
 }

@@ -18,6 +18,7 @@ impl Sweep<'_> {
                     stability.at_statement(i);
                 }
             }
+            self.enter_statement(stmt);
             let simple = inline::simple_stmt(stmt);
             self.inline_stmt = simple && self.inline_here();
             self.read_cache = simple.then(HashMap::new);
@@ -69,6 +70,7 @@ impl Sweep<'_> {
             self.inline_stmt = false;
             self.read_cache = None;
             self.release_held();
+            self.leave_statement();
         }
         tail
     }
