@@ -7,7 +7,11 @@
 //! branch arm, a loop writing the array, a helper writing through a
 //! mutable borrow (handed on by `&mut` and by a borrow the caller already
 //! holds), the array bound anew, the index changed, a view written, and a
-//! write inside the same expression.
+//! write inside the same expression. An element written and read in the
+//! next line is the value written (`c[i] = …;` then `c[i].tanh()`), after
+//! `*=` too, and where the value moves the index on; after `+=` the
+//! element is read again. A write's value is evaluated before its place
+//! and, for `op=`, before the element or name it updates (Rust's order).
 //!
 //! Each program is written twice, as `#[tape]` and as `#[tape(plain)]`
 //! (each element read where it is written), and Mica's gradient is checked
@@ -175,6 +179,71 @@ macro_rules! programs {
                 a * h[1]
             }
 
+            /// A cell's state written, then read in the next line (the
+            /// value written), as a recurrent cell writes it.
+            pub fn written_then_read(#[tracked] w: &[$t]) -> $t {
+                let mut c = w.to_vec();
+                let mut h = vec![0.0; N];
+                for _step in 0..2 {
+                    for i in 0..N {
+                        let f = (w[i] * 0.5).tanh();
+                        c[i] = c[i] * f + w[(i + 1) % N];
+                        h[i] = f * c[i].tanh() + c[i];
+                    }
+                }
+                let mut s = 0.0;
+                for i in 0..N {
+                    s += h[i] * c[i];
+                }
+                s
+            }
+
+            /// `h[i] *= …` and `h[i] += …`, each read right after.
+            pub fn updated_then_read(#[tracked] w: &[$t]) -> $t {
+                let mut h = w.to_vec();
+                let mut s = 0.0;
+                for i in 0..N {
+                    h[i] *= w[(i + 2) % N];
+                    s += h[i] * h[i];
+                    h[i] += w[i];
+                    s += h[i].sin();
+                }
+                s
+            }
+
+            /// `h[k] = …` whose value moves `k` on: the element written,
+            /// and read after, is the one `k` names once moved.
+            pub fn index_moved_by_write(#[tracked] w: &[$t]) -> $t {
+                let mut h = w.to_vec();
+                let mut k = 0;
+                let mut s = 0.0;
+                for _i in 0..N {
+                    h[k] = {
+                        k = (k + 1) % N;
+                        w[k] * 2.0
+                    };
+                    s += h[k] * w[0];
+                }
+                s
+            }
+
+            /// `s *= { s = …; … }` and `h[0] *= { h[0] = …; … }`: the
+            /// value is evaluated first, then the place read, as Rust does.
+            pub fn value_first(#[tracked] w: &[$t]) -> $t {
+                let mut s = w[0];
+                let first = s * s;
+                s *= {
+                    s = w[1] * 2.0;
+                    w[2] + 1.0
+                };
+                let mut h = w.to_vec();
+                h[0] *= {
+                    h[0] = w[3] * w[3];
+                    w[1] - 0.5
+                };
+                first + s + h[0] * w[2]
+            }
+
             /// `h[0]` read, written and read again inside one expression.
             pub fn one_expression(#[tracked] w: &[$t]) -> $t {
                 let mut h = w.to_vec();
@@ -221,6 +290,10 @@ macro_rules! check_all {
         check!(index_moves, index_moves_grad);
         check!(view_between, view_between_grad);
         check!(one_expression, one_expression_grad);
+        check!(written_then_read, written_then_read_grad);
+        check!(updated_then_read, updated_then_read_grad);
+        check!(index_moved_by_write, index_moved_by_write_grad);
+        check!(value_first, value_first_grad);
     }};
 }
 

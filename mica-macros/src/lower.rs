@@ -56,6 +56,7 @@ mod stmts;
 mod unroll;
 mod walls;
 mod whole;
+mod writes;
 pub use crate::facts::stability::Stability;
 use crate::facts::syntax::{is_compound, is_literal};
 use crate::record::*;
@@ -180,9 +181,10 @@ pub struct Sweep<'a> {
     /// again (`lower/repeated.rs`), in layers: the function body's, then
     /// one per open loop body and branch arm
     repeated: Vec<repeated::Layer>,
-    /// what each statement being lowered may change, outermost first
-    /// (`lower/repeated.rs`)
+    /// what each statement being lowered may change, outermost first, and
+    /// the element it wrote last, its value and how the forward reads it
     writing: Vec<repeated::Changes>,
+    wrote: Option<(syn::ExprIndex, ValueId, TokenStream)>,
     /// open `for` loops that are nests of short loops over literal ranges:
     /// no loop inside them is written out (`lower/unroll.rs`)
     short_nests: usize,
@@ -261,6 +263,7 @@ impl<'a> Sweep<'a> {
             read_cache: None,
             repeated: vec![repeated::Layer::default()],
             writing: Vec::new(),
+            wrote: None,
             short_nests: 0,
             inlined: Default::default(),
             fast: Vec::new(),

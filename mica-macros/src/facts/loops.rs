@@ -66,7 +66,7 @@ impl LoopFacts {
         let mut bound = bound_in(body);
         let mut names = Bound::default();
         names.visit_expr(cond);
-        bound.extend(names.0);
+        bound.extend(names.names);
         LoopFacts {
             var: None,
             bound,
@@ -113,11 +113,15 @@ fn monotone(expr: &Expr) -> bool {
 fn bound_in(body: &syn::Block) -> HashSet<String> {
     let mut names = Bound::default();
     names.visit_block(body);
-    names.0
+    names.names
 }
 
 #[derive(Default)]
-struct Bound(HashSet<String>);
+struct Bound {
+    names: HashSet<String>,
+    /// a float method called on an element changes nothing
+    elements_read: bool,
+}
 
 /// Whether a pattern binds by `ref mut`.
 struct RefMut<'a>(&'a mut bool);
@@ -136,14 +140,19 @@ impl<'ast> Visit<'ast> for RefMut<'_> {
 pub fn changed_in(expr: &Expr) -> HashSet<String> {
     let mut names = Bound::default();
     names.visit_expr(expr);
-    names.0
+    names.names
 }
 
-/// The names a statement may change, as [`changed_in`] finds them.
+/// The names a statement may change, as [`changed_in`] finds them, but
+/// for an element that only a float method of the recorded vocabulary
+/// reads (`h[i].tanh()`: the element is a float, taken by value).
 pub fn changed_in_stmt(stmt: &syn::Stmt) -> HashSet<String> {
-    let mut names = Bound::default();
+    let mut names = Bound {
+        elements_read: true,
+        ..Bound::default()
+    };
     names.visit_stmt(stmt);
-    names.0
+    names.names
 }
 
 impl Bound {
@@ -163,7 +172,7 @@ impl Bound {
     /// The name at the root of a place the body changes.
     fn place(&mut self, expr: &Expr) {
         if let Some(name) = root(expr, Reach::Grouped) {
-            self.0.insert(name.to_string());
+            self.names.insert(name.to_string());
         }
     }
 
@@ -171,7 +180,7 @@ impl Bound {
         for tree in tokens {
             match tree {
                 TokenTree::Ident(name) => {
-                    self.0.insert(name.to_string());
+                    self.names.insert(name.to_string());
                 }
                 TokenTree::Group(g) => self.tokens(g.stream()),
                 _ => {}
@@ -182,7 +191,7 @@ impl Bound {
 
 impl<'ast> Visit<'ast> for Bound {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.0.insert(p.ident.to_string());
+        self.names.insert(p.ident.to_string());
         syn::visit::visit_pat_ident(self, p);
     }
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
@@ -214,7 +223,12 @@ impl<'ast> Visit<'ast> for Bound {
     }
     fn visit_expr_method_call(&mut self, e: &'ast syn::ExprMethodCall) {
         // a method may take its receiver by `&mut self`
-        self.place(&e.receiver);
+        let float_of_element = self.elements_read
+            && matches!(strip(&e.receiver), Expr::Index(_))
+            && crate::rules::method(&e.method.to_string()).is_some_and(|m| m.args == e.args.len());
+        if !float_of_element {
+            self.place(&e.receiver);
+        }
         syn::visit::visit_expr_method_call(self, e);
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {

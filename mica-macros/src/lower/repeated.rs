@@ -19,7 +19,10 @@
 //! the statement is taken again or kept (in `a[0] + f(&mut a) + a[0]`
 //! the call runs between the two reads). Rust's borrows do the rest: a
 //! name that holds a mutable borrow of the array cannot be alive across a
-//! read of it.
+//! read of it. A statement that is one element write (`c[i] = v;`,
+//! `c[i] *= v;`) leaves that element known as the value written, on the
+//! same terms: `c[i].tanh()` in the next line is `v`, its slope added to
+//! `v`'s in a register instead of through `c`'s adjoint.
 //!
 //! The reads are kept in layers: a branch arm's reads are forgotten where
 //! it ends (the other arms, and the code after the branch, may run without
@@ -219,11 +222,37 @@ impl Sweep<'_> {
     }
 
     /// The statement is lowered: what it may have changed is forgotten
-    /// again (reads its blocks left known).
-    pub(super) fn leave_statement(&mut self) {
-        if let Some(changes) = self.writing.pop() {
-            self.repeated.iter_mut().for_each(|l| l.forget(&changes));
+    /// again (reads its blocks left known). A statement that is one
+    /// element write (`h[i] = v;`, `h[i] *= v;`) leaves the element known:
+    /// a later read of it is the value written.
+    pub(super) fn leave_statement(&mut self, stmt: &Stmt) {
+        let Some(changes) = self.writing.pop() else {
+            return;
+        };
+        self.repeated.iter_mut().for_each(|l| l.forget(&changes));
+        let Some((target, id, place)) = self.wrote.take() else {
+            return;
+        };
+        let Stmt::Expr(written, _) = stmt else {
+            return;
+        };
+        let assigned = match written {
+            Expr::Assign(a) => &a.left,
+            Expr::Binary(b) if is_compound(&b.op) => &b.left,
+            _ => return,
+        };
+        let same = |i: &syn::ExprIndex| {
+            i.to_token_stream().to_string() == target.to_token_stream().to_string()
+        };
+        if !matches!(&**assigned, Expr::Index(i) if same(i)) {
+            return;
         }
+        // the value ran before the place: the index names what the read
+        // after names
+        let Some(again) = self.repeatable(&target) else {
+            return;
+        };
+        self.keep_read(again, id, place);
     }
     /// The layer entered last is done: its reads are forgotten.
     pub(super) fn leave_repeated(&mut self) {

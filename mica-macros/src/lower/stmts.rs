@@ -19,6 +19,7 @@ impl Sweep<'_> {
                 }
             }
             self.enter_statement(stmt);
+            self.wrote = None;
             let simple = inline::simple_stmt(stmt);
             self.inline_stmt = simple && self.inline_here();
             self.read_cache = simple.then(HashMap::new);
@@ -70,7 +71,7 @@ impl Sweep<'_> {
             self.inline_stmt = false;
             self.read_cache = None;
             self.release_held();
-            self.leave_statement();
+            self.leave_statement(stmt);
         }
         tail
     }
@@ -349,9 +350,15 @@ impl Sweep<'_> {
                 let rule = rules::binary(op).ok_or_else(|| {
                     syn::Error::new_spanned(op, "this operator is outside the recorded vocabulary")
                 })?;
-                let left = self.lower_operand(target, out)?;
+                // Rust evaluates the value first, then reads the name: a
+                // value whose block assigns the name is added to what it
+                // assigned (the hint asks only whether the name holds a
+                // recorded value, which such a block, never inlined, may
+                // change)
                 let prec = inline::precedence(op);
-                let left_active = matches!(left.0, Operand::Active(_));
+                let left_active = self
+                    .lookup(&name.to_string())
+                    .is_some_and(|b| b.val.is_active());
                 self.hint_operand(
                     rule,
                     1,
@@ -360,6 +367,7 @@ impl Sweep<'_> {
                     |_, _| left_active,
                 );
                 let right = self.lower_operand(value, out)?;
+                let left = self.lower_operand(target, out)?;
                 let bin = compound_to_binary(op);
                 let fwd = {
                     let (l, r) = (&left.1, &right.1);
