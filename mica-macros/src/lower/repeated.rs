@@ -80,9 +80,9 @@ pub struct Changes {
 
 impl Changes {
     /// What `stmt` may change: every name [`crate::facts::loops`] counts as
-    /// changed in it (assigned, borrowed mutably, a method's receiver, a
-    /// macro's tokens, a pattern's names), and every name handed on whole
-    /// (see [`Escapes`]).
+    /// changed in it (assigned, borrowed mutably, a method's receiver but
+    /// an element a float method reads, a macro's tokens, a pattern's
+    /// names), and every name handed on whole (see [`Escapes`]).
     pub fn of(stmt: &Stmt) -> Self {
         let mut names = crate::facts::loops::changed_in_stmt(stmt);
         let mut escapes = Escapes {
