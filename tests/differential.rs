@@ -1403,6 +1403,10 @@ fn the_generator_writes_views_and_chunk_loops() {
             count("let mut tz"),
         ),
         (
+            "an update whose value assigns the name first",
+            with_line(&|l| ["*= {", "+= {", "-= {"].iter().any(|e| l.ends_with(e))),
+        ),
+        (
             "a tuple a branch assigns",
             with_line(&|l| l.starts_with("if ") && l.contains("t = (") && l.contains(" * 0.5")),
         ),

@@ -346,6 +346,10 @@ pub enum S {
     Let(String, E),
     /// compound assignment `+= -= *= /=`, or `=` whose value reads the name
     Assign(String, &'static str, E),
+    /// `t op= { t = t * 0.5 + e; v }`: the value assigns the name it
+    /// updates, and Rust reads the name after the value (`v` reads the
+    /// new `t`: `0.9 + t * 0.05` for `*=`, `t * 0.1` otherwise)
+    AssignFirst(String, &'static str, E),
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
     /// an array of three made by a closure over another of three, `src`:
@@ -658,6 +662,9 @@ struct Gen {
     /// a seventh, for the chains' values kept by a `filter` after their
     /// `map` (`Chain::kept`)
     keeps: Rng,
+    /// an eighth, for the updates whose value assigns the name first
+    /// (`S::AssignFirst`)
+    firsts: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -1183,7 +1190,17 @@ impl Gen {
         }
         let t = s.muts[self.rng.below(s.muts.len())].clone();
         let (e, _) = fit(self.expr(s, d), 1.0);
-        Some(match self.rng.below(7) {
+        let k = self.rng.below(7);
+        // (drawn from a stream of its own, in place of a form that draws
+        // nothing more: the rest of the program stays as it was)
+        if k < 5 && self.firsts.chance(0.25) {
+            return Some(S::AssignFirst(
+                t,
+                ["*=", "+=", "-="][self.firsts.below(3)],
+                e,
+            ));
+        }
+        Some(match k {
             0 => S::Assign(t, "+=", E::Bin('*', b(e), b(E::Lit(0.1)))),
             // a sum inside a difference, and inside a negation, each read
             // by the reverse of `sin` / `tanh`: evaluated again there with
@@ -4667,6 +4684,7 @@ pub fn generate(seed: u64) -> Program {
         sorts: Rng::new(seed ^ 0xc2b2_ae3d_27d4_eb4f),
         options: Rng::new(seed ^ 0x1656_67b1_9e37_79f9),
         keeps: Rng::new(seed ^ 0x27d4_eb2f_1656_67c5),
+        firsts: Rng::new(seed ^ 0x85eb_ca6b_c2b2_ae35),
         fresh: 0,
         window,
         helper,
@@ -4928,6 +4946,11 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
         }
         S::Assign(n, _, e) => {
             assigned.insert(n.clone());
+            refs_e(e, r);
+        }
+        S::AssignFirst(n, _, e) => {
+            assigned.insert(n.clone());
+            r.insert(n.clone());
             refs_e(e, r);
         }
         S::LetArr(_, _, init) => init.iter().flatten().for_each(|e| refs_e(e, r)),
@@ -5904,6 +5927,30 @@ impl R<'_> {
             )
             .unwrap(),
             S::Assign(n, op, e) => writeln!(o, "{pad}{n} {op} {};", self.e(e).0).unwrap(),
+            S::AssignFirst(n, op, e) => {
+                let (h, t) = (self.lit(0.5).0, self.lit(0.1).0);
+                let value = if *op == "*=" {
+                    format!("{} + {n} * {}", self.lit(0.9).0, self.lit(0.05).0)
+                } else {
+                    format!("{n} * {t}")
+                };
+                let set = format!("{n} = {n} * {h} + {};", self.atom(e));
+                if self.dual || self.generic {
+                    // `op=` on a type that is not a primitive float borrows
+                    // the name before the value runs: the value is bound
+                    // first, which is the order Rust gives floats
+                    writeln!(
+                        o,
+                        "{pad}{{ let {n}_f = {{ {set} {value} }}; {n} {op} {n}_f; }}"
+                    )
+                    .unwrap();
+                } else {
+                    writeln!(o, "{pad}{n} {op} {{").unwrap();
+                    writeln!(o, "{pad}    {set}").unwrap();
+                    writeln!(o, "{pad}    {value}").unwrap();
+                    writeln!(o, "{pad}}};").unwrap();
+                }
+            }
             S::LetArr(n, len, init) => {
                 let v = match init {
                     None => format!("[{}; {len}]", self.lit(0.0).0),
@@ -7930,6 +7977,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         S::Let(_, e)
         | S::LetClosure(_, _, e)
         | S::Assign(_, _, e)
+        | S::AssignFirst(_, _, e)
         | S::SetArr(_, _, _, e)
         | S::MutEach(_, _, _, e, _, _, _)
         | S::Regrow(_, _, e)
