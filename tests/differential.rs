@@ -1404,7 +1404,15 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         (
             "an update whose value assigns the name first",
-            with_line(&|l| ["*= {", "+= {", "-= {"].iter().any(|e| l.ends_with(e))),
+            with_line(&|l| {
+                !l.contains(']') && ["*= {", "+= {", "-= {"].iter().any(|e| l.ends_with(e))
+            }),
+        ),
+        (
+            "an element update whose value assigns the element first",
+            with_line(&|l| {
+                l.contains(']') && ["*= {", "+= {", "-= {"].iter().any(|e| l.ends_with(e))
+            }),
         ),
         (
             "a tuple a branch assigns",

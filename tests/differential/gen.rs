@@ -350,6 +350,9 @@ pub enum S {
     /// updates, and Rust reads the name after the value (`v` reads the
     /// new `t`: `0.9 + t * 0.05` for `*=`, `t * 0.1` otherwise)
     AssignFirst(String, &'static str, E),
+    /// `h[i] op= { h[i] = h[i] * 0.5 + e; v }`: [`S::AssignFirst`] on an
+    /// element of a local array
+    SetArrFirst(String, Ix, &'static str, E),
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
     /// an array of three made by a closure over another of three, `src`:
@@ -1350,6 +1353,10 @@ impl Gen {
                         let (e, _) = fit(self.expr(s, 2), 1.0);
                         if self.rng.chance(0.5) {
                             out.push(S::SetArr(a.name.clone(), ix, "=", e));
+                        } else if self.firsts.chance(0.25) {
+                            // (a stream of its own: the rest stays as it was)
+                            let op = ["*=", "+=", "-="][self.firsts.below(3)];
+                            out.push(S::SetArrFirst(a.name.clone(), ix, op, e));
                         } else {
                             let e = E::Bin('*', b(e), b(E::Lit(0.25)));
                             out.push(S::SetArr(a.name.clone(), ix, "+=", e));
@@ -4990,7 +4997,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(h.clone());
             refs_e(e, r);
         }
-        S::SetArr(n, ix, _, e) => {
+        S::SetArr(n, ix, _, e) | S::SetArrFirst(n, ix, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
             if let Ix::Var(i, _) | Ix::Off(i, _) | Ix::Twice(i) | Ix::Stride(i, ..) = ix {
@@ -5145,6 +5152,32 @@ pub const BOUNDS: &str = "\n/// Loop bounds by name: a loop over one is not writ
     pub const K6: usize = 6;\npub const K7: usize = 7;\npub const K8: usize = 8;\n";
 
 impl R<'_> {
+    /// `place op= { place = place * 0.5 + e; v }` ([`S::AssignFirst`]);
+    /// in the dual numbers and the generic dialect the value bound first
+    /// (`op=` on a type that is not a primitive float borrows the place
+    /// before the value runs), which is the order Rust gives floats.
+    fn assign_first(&self, o: &mut String, pad: &str, place: &str, op: &str, e: &E) {
+        let (h, t) = (self.lit(0.5).0, self.lit(0.1).0);
+        let value = if op == "*=" {
+            format!("{} + {place} * {}", self.lit(0.9).0, self.lit(0.05).0)
+        } else {
+            format!("{place} * {t}")
+        };
+        let set = format!("{place} = {place} * {h} + {};", self.atom(e));
+        if self.dual || self.generic {
+            writeln!(
+                o,
+                "{pad}{{ let set_f = {{ {set} {value} }}; {place} {op} set_f; }}"
+            )
+            .unwrap();
+        } else {
+            writeln!(o, "{pad}{place} {op} {{").unwrap();
+            writeln!(o, "{pad}    {set}").unwrap();
+            writeln!(o, "{pad}    {value}").unwrap();
+            writeln!(o, "{pad}}};").unwrap();
+        }
+    }
+
     /// A literal loop bound `n` as written: the literal, or in about half
     /// the loops (by the program and the counter's name) a named constant.
     /// The adjoint that takes shortcuts writes a short loop over a literal
@@ -5927,30 +5960,11 @@ impl R<'_> {
             )
             .unwrap(),
             S::Assign(n, op, e) => writeln!(o, "{pad}{n} {op} {};", self.e(e).0).unwrap(),
-            S::AssignFirst(n, op, e) => {
-                let (h, t) = (self.lit(0.5).0, self.lit(0.1).0);
-                let value = if *op == "*=" {
-                    format!("{} + {n} * {}", self.lit(0.9).0, self.lit(0.05).0)
-                } else {
-                    format!("{n} * {t}")
-                };
-                let set = format!("{n} = {n} * {h} + {};", self.atom(e));
-                if self.dual || self.generic {
-                    // `op=` on a type that is not a primitive float borrows
-                    // the name before the value runs: the value is bound
-                    // first, which is the order Rust gives floats
-                    writeln!(
-                        o,
-                        "{pad}{{ let {n}_f = {{ {set} {value} }}; {n} {op} {n}_f; }}"
-                    )
-                    .unwrap();
-                } else {
-                    writeln!(o, "{pad}{n} {op} {{").unwrap();
-                    writeln!(o, "{pad}    {set}").unwrap();
-                    writeln!(o, "{pad}    {value}").unwrap();
-                    writeln!(o, "{pad}}};").unwrap();
-                }
+            S::SetArrFirst(n, ix, op, e) => {
+                let place = self.ix(n, ix, Some(3));
+                self.assign_first(o, &pad, &place, op, e);
             }
+            S::AssignFirst(n, op, e) => self.assign_first(o, &pad, n, op, e),
             S::LetArr(n, len, init) => {
                 let v = match init {
                     None => format!("[{}; {len}]", self.lit(0.0).0),
@@ -7978,6 +7992,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::LetClosure(_, _, e)
         | S::Assign(_, _, e)
         | S::AssignFirst(_, _, e)
+        | S::SetArrFirst(_, _, _, e)
         | S::SetArr(_, _, _, e)
         | S::MutEach(_, _, _, e, _, _, _)
         | S::Regrow(_, _, e)
