@@ -123,6 +123,13 @@ struct Bound {
     elements_read: bool,
 }
 
+/// Whether a pattern binds anything by `ref mut`, at any depth.
+pub fn binds_by_ref_mut(pat: &syn::Pat) -> bool {
+    let mut found = false;
+    RefMut(&mut found).visit_pat(pat);
+    found
+}
+
 /// Whether a pattern binds by `ref mut`.
 struct RefMut<'a>(&'a mut bool);
 
@@ -201,10 +208,7 @@ impl<'ast> Visit<'ast> for Bound {
     fn visit_local(&mut self, l: &'ast syn::Local) {
         // `let ref mut r = n;` (or `(ref mut a, _) = …`): what `r` borrows
         // may change through it
-        let mut by_mut_ref = false;
-        let mut refs = RefMut(&mut by_mut_ref);
-        refs.visit_pat(&l.pat);
-        if let (true, Some(init)) = (by_mut_ref, &l.init) {
+        if let (true, Some(init)) = (binds_by_ref_mut(&l.pat), &l.init) {
             self.place(&init.expr);
         }
         syn::visit::visit_local(self, l);

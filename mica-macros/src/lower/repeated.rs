@@ -171,34 +171,13 @@ impl<'ast> Visit<'ast> for Escapes<'_> {
         self.value = outer;
     }
     fn visit_pat(&mut self, p: &'ast Pat) {
-        let mut by_mut_ref = false;
-        syn::visit::visit_pat(
-            &mut RefMutAnywhere {
-                found: &mut by_mut_ref,
-            },
-            p,
-        );
-        if by_mut_ref {
+        if crate::facts::loops::binds_by_ref_mut(p) {
             self.all = true;
         }
         self.names
             .extend(pattern_names(p).iter().map(|n| n.to_string()));
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// Whether a pattern binds anything by `ref mut`.
-struct RefMutAnywhere<'a> {
-    found: &'a mut bool,
-}
-
-impl<'ast> Visit<'ast> for RefMutAnywhere<'_> {
-    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        if p.by_ref.is_some() && p.mutability.is_some() {
-            *self.found = true;
-        }
-        syn::visit::visit_pat_ident(self, p);
-    }
 }
 
 impl Sweep<'_> {
