@@ -24,6 +24,15 @@
 //!   value, called with `*c` (a reference the caller holds) or, in a
 //!   generic helper, with any array: the inlined copy was not seen as an
 //!   array of constants.
+//!
+//! And one a seed of CI's random programs found, which did build, but
+//! slowly: helpers inlined into the arguments of helpers inlined into a
+//! loop's `break` value nest blocks in values many levels deep, and the
+//! judgement of which values are recorded asked each nested block again
+//! from every enclosing one, so its time grew exponentially with the
+//! depth (one such program took over three minutes to expand). `deep`
+//! below is of that shape, five levels of helpers; each block is now
+//! judged a bounded number of times (`facts/activity.rs`).
 #![deny(warnings)]
 #![allow(clippy::needless_range_loop, clippy::useless_vec)]
 
@@ -231,11 +240,72 @@ pub mod by_value_generic {
     }
 }
 
+/// Helpers calling helpers in their arguments, in a loop's `break` value
+/// and in blocks, five levels deep, in both precisions.
+macro_rules! deep {
+    ($m:ident, $t:ty, $($tape:tt)*) => {
+        #[$($tape)*]
+        pub mod $m {
+            fn h0(a: [$t; 3], mut x: $t) -> $t {
+                for i in 0..3 {
+                    x += (a[i] * x).tanh() * 0.1;
+                }
+                x
+            }
+
+            fn h1(mut x: $t) -> $t {
+                let mut i = 0;
+                let (a, b) = loop {
+                    let t = h0([x.sin(), 0.2, x], -({
+                        let u = x;
+                        u.sin() * 0.5
+                    }));
+                    x += t.tanh() * 0.1;
+                    if i + 1 >= 2 || t > 3.0 {
+                        break (
+                            h0([h0([t, x, t.tanh()], 0.4).tanh(), x, t], 0.6) * 0.75,
+                            h0([h0([t, x.cos(), t], 0.4), t, x], 0.6) * 0.25,
+                        );
+                    }
+                    i += 1;
+                };
+                a + b
+            }
+
+            fn h2(x: $t) -> $t {
+                let y = h1(x) * 0.5;
+                h0([y, h1(y), x], x)
+            }
+
+            fn h3(x: $t) -> $t {
+                let z = {
+                    let u = h2(x);
+                    u * 0.5 + x
+                };
+                h1(z) + z
+            }
+
+            pub fn deep(#[tracked] x: $t, #[tracked] w: &[$t; 2]) -> $t {
+                let mut s = 0.0;
+                for k in 0..2 {
+                    s += h3(h3(w[k] * x + s)).tanh();
+                }
+                s
+            }
+        }
+    };
+}
+
+deep!(deep64, f64, mica::tape);
+deep!(deep64_plain, f64, mica::tape(plain));
+deep!(deep32, f32, mica::tape);
+deep!(deep32_plain, f32, mica::tape(plain));
+
 programs!(p64, f64);
 programs!(p32, f32);
 
 macro_rules! check_all {
-    ($p:ident, $t:ty, $tol:expr, $rel:expr) => {{
+    ($p:ident, $deep:ident, $plain:ident, $t:ty, $tol:expr, $rel:expr) => {{
         use $p::*;
         let (agree, same) = fd::checks::<$t>($tol, $rel);
         for (x0, x1) in [(0.4, 0.7), (-0.8, 1.3), (1.5, -0.2)] {
@@ -309,12 +379,28 @@ macro_rules! check_all {
             );
             let (_, h) = by_value_generic::f_grad(x0, &c);
             same(&[h], &[hand], "generic by-value array parameter by hand");
+
+            let w = [x1, 0.6];
+            let (v, (gx, gw)) = $deep::deep_grad(x0, &w);
+            let (pv, (px, pw)) = $plain::deep_grad(x0, &w);
+            same(&[v], &[$deep::deep(x0, &w)], "deep helpers, value");
+            same(
+                &[v, gx, gw[0], gw[1]],
+                &[pv, px, pw[0], pw[1]],
+                "deep helpers, plain",
+            );
+            agree(
+                "deep helpers",
+                &|p| $deep::deep(p[0], &[p[1], p[2]]),
+                &[x0, w[0], w[1]],
+                &[gx, gw[0], gw[1]],
+            );
         }
     }};
 }
 
 #[test]
 fn what_the_long_runs_found_builds_and_agrees_with_finite_differences() {
-    check_all!(p64, f64, 1e-6, 1e-12);
-    check_all!(p32, f32, 2e-2, 1e-5);
+    check_all!(p64, deep64, deep64_plain, f64, 1e-6, 1e-12);
+    check_all!(p32, deep32, deep32_plain, f32, 2e-2, 1e-5);
 }

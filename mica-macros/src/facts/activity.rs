@@ -5,20 +5,23 @@
 use super::places::{array_literal, indexed_root, pattern_names, root, Reach};
 use super::syntax::is_compound;
 use proc_macro2::Ident;
-use std::collections::HashSet;
+use quote::ToTokens;
+use std::collections::{HashMap, HashSet};
 use syn::visit::Visit;
 use syn::{Expr, Local, Stmt};
 
-/// Assignments and `let`s in a body, for the activity fixed point.
+/// Assignments and `let`s in a body, for the activity fixed point. The
+/// values are borrowed from the body, never copied: a body's nested blocks
+/// are visited again by each enclosing block's analysis.
 #[derive(Default)]
-pub struct Assignments {
+pub struct Assignments<'ast> {
     /// `(target, value, compound)`
-    pub assigned: Vec<(Ident, Expr, bool)>,
-    pub lets: Vec<(Ident, Expr)>,
+    pub assigned: Vec<(Ident, &'ast Expr, bool)>,
+    pub lets: Vec<(Ident, &'ast Expr)>,
     /// `(array, value)` of `array[…] = value` and `array[…] op= value`
-    pub writes: Vec<(Ident, Expr)>,
+    pub writes: Vec<(Ident, &'ast Expr)>,
     /// the patterns and iterated expressions of `for` loops
-    pub loops: Vec<(syn::Pat, Expr)>,
+    pub loops: Vec<(&'ast syn::Pat, &'ast Expr)>,
     /// for each of `assigned`: whether its target is a name bound inside
     /// the visited lines (a `let` in a block, a pattern) where it stands
     shadowed: Vec<bool>,
@@ -26,8 +29,8 @@ pub struct Assignments {
     scopes: Vec<HashSet<String>>,
 }
 
-impl Assignments {
-    fn assign(&mut self, name: &Ident, value: Expr, compound: bool) {
+impl<'ast> Assignments<'ast> {
+    fn assign(&mut self, name: &Ident, value: &'ast Expr, compound: bool) {
         let key = name.to_string();
         self.shadowed
             .push(self.scopes.iter().any(|s| s.contains(&key)));
@@ -36,7 +39,7 @@ impl Assignments {
 
     /// The assignments whose targets are bindings made before the visited
     /// lines (not a name a `let` among them shadows).
-    pub fn outer(&self) -> impl Iterator<Item = &(Ident, Expr, bool)> {
+    pub fn outer(&self) -> impl Iterator<Item = &(Ident, &'ast Expr, bool)> {
         self.assigned
             .iter()
             .zip(&self.shadowed)
@@ -57,17 +60,17 @@ impl Assignments {
 
     /// An `if`'s or a `while`'s condition and body: an `if let` / `while
     /// let` pattern binds its names for the body alone.
-    fn conditioned(&mut self, cond: &Expr, body: &syn::Block) {
+    fn conditioned(&mut self, cond: &'ast Expr, body: &'ast syn::Block) {
         match cond {
             Expr::Let(l) => {
                 self.visit_expr(&l.expr);
                 // `if let Some(v) = x.get(i)`: `v` is an element of `x`
-                let value = match crate::facts::syntax::got(l) {
-                    Some(m) => (*m.receiver).clone(),
-                    None => (*l.expr).clone(),
+                let value: &Expr = match crate::facts::syntax::got(l) {
+                    Some(m) => &m.receiver,
+                    None => &l.expr,
                 };
                 for name in pattern_names(&l.pat) {
-                    self.lets.push((name, value.clone()));
+                    self.lets.push((name, value));
                 }
                 self.scoped(Some(&l.pat), |v| v.visit_block(body));
             }
@@ -79,7 +82,7 @@ impl Assignments {
     }
 
     /// Visits `inner` in a scope of its own, where `pat` binds its names.
-    fn scoped(&mut self, pat: Option<&syn::Pat>, inner: impl FnOnce(&mut Self)) {
+    fn scoped(&mut self, pat: Option<&'ast syn::Pat>, inner: impl FnOnce(&mut Self)) {
         self.scopes.push(HashSet::new());
         if let Some(pat) = pat {
             self.bind(pat);
@@ -89,21 +92,21 @@ impl Assignments {
     }
 }
 
-impl<'ast> Visit<'ast> for Assignments {
+impl<'ast> Visit<'ast> for Assignments<'ast> {
     fn visit_expr_assign(&mut self, e: &'ast syn::ExprAssign) {
         if let Some(name) = root(&e.left, Reach::Name) {
-            self.assign(name, (*e.right).clone(), false);
+            self.assign(name, &e.right, false);
         } else if let Some(name) = indexed_root(&e.left) {
-            self.writes.push((name.clone(), (*e.right).clone()));
+            self.writes.push((name.clone(), &e.right));
         }
         syn::visit::visit_expr_assign(self, e);
     }
     fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
         if is_compound(&e.op) {
             if let Some(name) = root(&e.left, Reach::Name) {
-                self.assign(name, (*e.right).clone(), true);
+                self.assign(name, &e.right, true);
             } else if let Some(name) = indexed_root(&e.left) {
-                self.writes.push((name.clone(), (*e.right).clone()));
+                self.writes.push((name.clone(), &e.right));
             }
         }
         syn::visit::visit_expr_binary(self, e);
@@ -116,7 +119,7 @@ impl<'ast> Visit<'ast> for Assignments {
             "fill" | "copy_from_slice" | "clone_from_slice"
         ) {
             if let (Some(name), Some(value)) = (root(&e.receiver, Reach::Name), e.args.first()) {
-                self.writes.push((name.clone(), value.clone()));
+                self.writes.push((name.clone(), value));
             }
         }
         syn::visit::visit_expr_method_call(self, e);
@@ -134,8 +137,8 @@ impl<'ast> Visit<'ast> for Assignments {
                 })
                 .collect();
             if let [Some(a), Some(b)] = names[..] {
-                self.assign(a, e.args[1].clone(), false);
-                self.assign(b, e.args[0].clone(), false);
+                self.assign(a, &e.args[1], false);
+                self.assign(b, &e.args[0], false);
             }
         }
         syn::visit::visit_expr_call(self, e);
@@ -143,7 +146,7 @@ impl<'ast> Visit<'ast> for Assignments {
     fn visit_local(&mut self, local: &'ast Local) {
         if let Some(init) = &local.init {
             for name in pattern_names(&local.pat) {
-                self.lets.push((name, (*init.expr).clone()));
+                self.lets.push((name, &init.expr));
             }
             // the initialiser (and `else`) read the names before the `let`
             self.visit_expr(&init.expr);
@@ -157,7 +160,7 @@ impl<'ast> Visit<'ast> for Assignments {
         self.scoped(None, |v| syn::visit::visit_block(v, b));
     }
     fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
-        self.loops.push(((*f.pat).clone(), (*f.expr).clone()));
+        self.loops.push((&f.pat, &f.expr));
         self.visit_expr(&f.expr);
         self.scoped(Some(&f.pat), |v| v.visit_block(&f.body));
     }
@@ -186,9 +189,33 @@ impl<'ast> Visit<'ast> for Assignments {
 /// arithmetic and rule methods carry recorded values, comparisons, casts and
 /// `detach` do not.
 pub fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
+    judge(expr, active, &mut Memo::default())
+}
+
+/// The verdicts on blocks already judged in one analysis. A block's value
+/// depends on which of the names it mentions are recorded, nothing else; a
+/// block nested in values of blocks nested in values is asked again by each
+/// enclosing block's fixed point, so without the memo the time grows
+/// exponentially with the depth (inlined helpers nest that deep).
+///
+/// Blocks are known by address: a memo lives no longer than one call of
+/// this module's public functions, and holds only blocks of the syntax
+/// borrowed for that call.
+#[derive(Default)]
+struct Memo {
+    blocks: HashMap<(usize, usize), Judged>,
+}
+
+/// One block's names and its verdict for each set of them found recorded.
+struct Judged {
+    names: Vec<String>,
+    verdicts: Vec<(Vec<bool>, bool)>,
+}
+
+fn judge(expr: &Expr, active: &HashSet<String>, memo: &mut Memo) -> bool {
     // a copy of a recorded array is recorded (`h = w.clone();`)
     if let Some(w) = crate::facts::syntax::copied(expr) {
-        return syntactically_active(w, active);
+        return judge(w, active, memo);
     }
     match expr {
         Expr::Path(p) => p
@@ -197,66 +224,80 @@ pub fn syntactically_active(expr: &Expr, active: &HashSet<String>) -> bool {
             .is_some_and(|i| active.contains(&i.to_string())),
         Expr::Binary(b) => {
             crate::rules::binary(&b.op).is_some()
-                && (syntactically_active(&b.left, active) || syntactically_active(&b.right, active))
+                && (judge(&b.left, active, memo) || judge(&b.right, active, memo))
         }
-        Expr::Unary(u) => {
-            !matches!(u.op, syn::UnOp::Not(_)) && syntactically_active(&u.expr, active)
-        }
-        Expr::Paren(p) => syntactically_active(&p.expr, active),
-        Expr::Group(g) => syntactically_active(&g.expr, active),
-        Expr::Reference(r) => syntactically_active(&r.expr, active),
+        Expr::Unary(u) => !matches!(u.op, syn::UnOp::Not(_)) && judge(&u.expr, active, memo),
+        Expr::Paren(p) => judge(&p.expr, active, memo),
+        Expr::Group(g) => judge(&g.expr, active, memo),
+        Expr::Reference(r) => judge(&r.expr, active, memo),
         // `x.get(i).copied().unwrap_or(d)`: an element of `x`, or `d`
         Expr::MethodCall(m) if crate::facts::syntax::got_or(m).is_some() => {
-            crate::facts::syntax::got_or(m)
-                .is_some_and(|get| syntactically_active(&get.receiver, active))
-                || any_active(&m.args, active)
+            crate::facts::syntax::got_or(m).is_some_and(|get| judge(&get.receiver, active, memo))
+                || any_in(&m.args, active, memo)
         }
         Expr::MethodCall(m) => match crate::rules::method(&m.method.to_string()) {
             Some(method) if method.slope == crate::rules::Slope::Zero => false,
-            Some(_) => syntactically_active(&m.receiver, active) || any_active(&m.args, active),
+            Some(_) => judge(&m.receiver, active, memo) || any_in(&m.args, active, memo),
             None => {
                 !matches!(m.method.to_string().as_str(), "len" | "is_empty")
-                    && any_active(&m.args, active)
+                    && any_in(&m.args, active, memo)
             }
         },
         Expr::Call(c) => {
             let detach = matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "detach"));
-            !detach && any_active(&c.args, active)
+            !detach && any_in(&c.args, active, memo)
         }
-        Expr::Index(i) => syntactically_active(&i.expr, active),
-        Expr::Field(f) => syntactically_active(&f.base, active),
-        Expr::Tuple(t) => any_active(&t.elems, active),
-        Expr::Array(a) => any_active(&a.elems, active),
-        Expr::Repeat(r) => syntactically_active(&r.expr, active),
+        Expr::Index(i) => judge(&i.expr, active, memo),
+        Expr::Field(f) => judge(&f.base, active, memo),
+        Expr::Tuple(t) => any_in(&t.elems, active, memo),
+        Expr::Array(a) => any_in(&a.elems, active, memo),
+        Expr::Repeat(r) => judge(&r.expr, active, memo),
+        // the literal is parsed anew, so its blocks get a memo of their own
         Expr::Macro(m) if m.mac.path.is_ident("vec") => {
             array_literal(expr).is_some_and(|literal| syntactically_active(&literal, active))
         }
-        Expr::Block(b) => block_active(&b.block.stmts, active),
+        Expr::Block(b) => block_in(&b.block.stmts, active, memo),
         Expr::If(i) => {
-            block_active(&i.then_branch.stmts, active)
+            block_in(&i.then_branch.stmts, active, memo)
                 || i.else_branch
                     .as_ref()
-                    .is_some_and(|(_, e)| syntactically_active(e, active))
+                    .is_some_and(|(_, e)| judge(e, active, memo))
         }
-        Expr::Match(m) => m
-            .arms
-            .iter()
-            .any(|arm| syntactically_active(&arm.body, active)),
+        Expr::Match(m) => m.arms.iter().any(|arm| judge(&arm.body, active, memo)),
         _ => false,
     }
 }
 
 /// Whether a block's value would be recorded: its tail, judged with the
 /// block's own `let`s of recorded values (`{ let u = x; u.sin() }`).
-pub fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
+fn block_in(stmts: &[Stmt], active: &HashSet<String>, memo: &mut Memo) -> bool {
     let Some(Stmt::Expr(tail, None)) = stmts.last() else {
         return false;
     };
+    let key = (stmts.as_ptr() as usize, stmts.len());
+    let judged = memo.blocks.entry(key).or_insert_with(|| {
+        let mut names = HashSet::new();
+        for stmt in stmts {
+            crate::names::idents_in(stmt.to_token_stream(), &mut names);
+        }
+        let mut names: Vec<String> = names.into_iter().collect();
+        names.sort();
+        Judged {
+            names,
+            verdicts: Vec::new(),
+        }
+    });
+    let seen: Vec<bool> = judged.names.iter().map(|n| active.contains(n)).collect();
+    if let Some((_, verdict)) = judged.verdicts.iter().find(|(s, _)| *s == seen) {
+        return *verdict;
+    }
+    #[cfg(test)]
+    tests::JUDGED.with(|n| n.set(n.get() + 1));
     let mut inner = active.clone();
     for stmt in stmts {
         if let Stmt::Local(local) = stmt {
             if let Some(init) = &local.init {
-                let recorded = syntactically_active(&init.expr, &inner);
+                let recorded = judge(&init.expr, &inner, memo);
                 for name in pattern_names(&local.pat) {
                     if recorded {
                         inner.insert(name.to_string());
@@ -274,8 +315,12 @@ pub fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
     for stmt in stmts {
         finder.visit_stmt(stmt);
     }
-    settle(&finder, &mut inner);
-    syntactically_active(tail, &inner)
+    settle_in(&finder, &mut inner, memo);
+    let verdict = judge(tail, &inner, memo);
+    if let Some(judged) = memo.blocks.get_mut(&key) {
+        judged.verdicts.push((seen, verdict));
+    }
+    verdict
 }
 
 /// The fixed point of `active` over a body's assignments, element writes
@@ -283,6 +328,10 @@ pub fn block_active(stmts: &[Stmt], active: &HashSet<String>) -> bool {
 /// an array when a recorded value is written into it, a loop's element
 /// when the loop iterates a recorded array.
 pub fn settle(finder: &Assignments, active: &mut HashSet<String>) {
+    settle_in(finder, active, &mut Memo::default());
+}
+
+fn settle_in(finder: &Assignments, active: &mut HashSet<String>, memo: &mut Memo) {
     loop {
         let before = active.len();
         for (pat, iterated) in &finder.loops {
@@ -294,14 +343,12 @@ pub fn settle(finder: &Assignments, active: &mut HashSet<String>) {
             }
         }
         for (name, value, compound) in &finder.assigned {
-            if syntactically_active(value, active)
-                || (*compound && active.contains(&name.to_string()))
-            {
+            if judge(value, active, memo) || (*compound && active.contains(&name.to_string())) {
                 active.insert(name.to_string());
             }
         }
         for (name, value) in finder.lets.iter().chain(&finder.writes) {
-            if syntactically_active(value, active) {
+            if judge(value, active, memo) {
                 active.insert(name.to_string());
             }
         }
@@ -311,6 +358,70 @@ pub fn settle(finder: &Assignments, active: &mut HashSet<String>) {
     }
 }
 
-pub fn any_active<'e>(items: impl IntoIterator<Item = &'e Expr>, active: &HashSet<String>) -> bool {
-    items.into_iter().any(|e| syntactically_active(e, active))
+fn any_in<'e>(
+    items: impl IntoIterator<Item = &'e Expr>,
+    active: &HashSet<String>,
+    memo: &mut Memo,
+) -> bool {
+    items.into_iter().any(|e| judge(e, active, memo))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// How many blocks were judged (not found in the memo).
+        pub static JUDGED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// `depth` blocks, each the value of a `let` in the one around it, each
+    /// assigning its binding again: every enclosing block's fixed point
+    /// judges every value nested in it, twice or more.
+    fn nested(depth: usize) -> Expr {
+        let mut expr = String::from("x");
+        for k in 0..depth {
+            expr = format!("{{ let mut a{k} = {expr}; a{k} = a{k} * 2.0 + w; a{k} += 1.0; a{k} }}");
+        }
+        syn::parse_str(&expr).unwrap()
+    }
+
+    fn judged(depth: usize, active: &[&str]) -> (bool, usize) {
+        let active: HashSet<String> = active.iter().map(|s| s.to_string()).collect();
+        JUDGED.with(|n| n.set(0));
+        let verdict = syntactically_active(&nested(depth), &active);
+        (verdict, JUDGED.with(Cell::get))
+    }
+
+    #[test]
+    fn nested_blocks_are_judged_a_bounded_number_of_times() {
+        // a name recorded at the bottom makes every level recorded; one in
+        // every level's assignment too; none, none
+        for (active, recorded) in [(&["x"][..], true), (&["w"][..], true), (&[][..], false)] {
+            for depth in [1, 5, 10] {
+                let (verdict, judged) = judged(depth, active);
+                assert_eq!(verdict, recorded);
+                // each block at most twice: before and after the fixed
+                // point of the block around it records its own binding
+                // (without the memo, 10 levels judge some 33,000)
+                assert!(judged <= 2 * depth, "{judged} judged at depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_is_judged_again_under_other_names() {
+        // the fixed point judges `t`'s block first with `s` a constant, then
+        // with `s` recorded (after `s = x`): a second verdict, not the first
+        // remembered
+        let expr: Expr = syn::parse_str(
+            "{ let mut s = 0.0; let mut t = 0.0; \
+               for _ in 0..3 { t = { let u = s; u * 2.0 }; s = x; } t }",
+        )
+        .unwrap();
+        let x: HashSet<String> = ["x".to_string()].into();
+        assert!(syntactically_active(&expr, &x));
+        assert!(!syntactically_active(&expr, &HashSet::new()));
+    }
 }
