@@ -1415,6 +1415,10 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         (
+            "an element write whose value moves its own index",
+            count("[q_mv] "),
+        ),
+        (
             "a tuple a branch assigns",
             with_line(&|l| l.starts_with("if ") && l.contains("t = (") && l.contains(" * 0.5")),
         ),

@@ -353,6 +353,12 @@ pub enum S {
     /// `h[i] op= { h[i] = h[i] * 0.5 + e; v }`: [`S::AssignFirst`] on an
     /// element of a local array
     SetArrFirst(String, Ix, &'static str, E),
+    /// `{ let mut q = start; h[q] op= { q = (q + 1) % len; v }; }`: an
+    /// element write whose value moves its own index on, so the place is
+    /// the element after `start` (Rust evaluates the value first). `v`
+    /// reads `e` and, unless the flag says the array is an out-parameter,
+    /// the element the write lands on. `(array, len, start, op, e, out)`
+    SetArrMoved(String, usize, usize, &'static str, E, bool),
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
     /// an array of three made by a closure over another of three, `src`:
@@ -668,6 +674,9 @@ struct Gen {
     /// an eighth, for the updates whose value assigns the name first
     /// (`S::AssignFirst`)
     firsts: Rng,
+    /// a ninth, for the element writes whose value moves their index
+    /// (`S::SetArrMoved`)
+    moves: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -1351,6 +1360,19 @@ impl Gen {
                         let a = &locals[self.rng.below(locals.len())];
                         let ix = self.pick_ix(s, a, true);
                         let (e, _) = fit(self.expr(s, 2), 1.0);
+                        if !a.dynamic && a.len > 1 && self.moves.chance(0.3) {
+                            // besides the write below, one whose value moves
+                            // its own index (a stream of its own: the rest
+                            // stays as it was)
+                            out.push(S::SetArrMoved(
+                                a.name.clone(),
+                                a.len,
+                                self.moves.below(a.len),
+                                ["=", "*=", "+="][self.moves.below(3)],
+                                e.clone(),
+                                a.out,
+                            ));
+                        }
                         if self.rng.chance(0.5) {
                             out.push(S::SetArr(a.name.clone(), ix, "=", e));
                         } else if self.firsts.chance(0.25) {
@@ -4692,6 +4714,7 @@ pub fn generate(seed: u64) -> Program {
         options: Rng::new(seed ^ 0x1656_67b1_9e37_79f9),
         keeps: Rng::new(seed ^ 0x27d4_eb2f_1656_67c5),
         firsts: Rng::new(seed ^ 0x85eb_ca6b_c2b2_ae35),
+        moves: Rng::new(seed ^ 0x61c8_8646_80b5_83eb),
         fresh: 0,
         window,
         helper,
@@ -4997,6 +5020,11 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(h.clone());
             refs_e(e, r);
         }
+        S::SetArrMoved(n, _, _, _, e, _) => {
+            assigned.insert(n.clone());
+            r.insert(n.clone());
+            refs_e(e, r);
+        }
         S::SetArr(n, ix, _, e) | S::SetArrFirst(n, ix, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
@@ -5176,6 +5204,40 @@ impl R<'_> {
             writeln!(o, "{pad}    {value}").unwrap();
             writeln!(o, "{pad}}};").unwrap();
         }
+    }
+
+    /// `{ let mut q = start; h[q] op= { q = (q + 1) % len; v }; }`
+    /// ([`S::SetArrMoved`]); in the dual numbers and the generic dialect
+    /// the value bound first, as in [`R::assign_first`].
+    #[allow(clippy::too_many_arguments)]
+    fn moved_write(
+        &self,
+        o: &mut String,
+        pad: &str,
+        n: &str,
+        (len, start): (usize, usize),
+        op: &str,
+        e: &E,
+        out: bool,
+    ) {
+        let h = self.n(n);
+        let place = format!("{h}[q_mv]");
+        let e = self.atom(e);
+        let value = match (op, out) {
+            ("*=", _) => format!("{} + {e} * {}", self.lit(0.9).0, self.lit(0.05).0),
+            (_, true) => format!("{e} * {}", self.lit(0.25).0),
+            (_, false) => format!("{place} * {} + {e} * {}", self.lit(0.5).0, self.lit(0.25).0),
+        };
+        let step = format!("q_mv = (q_mv + 1) % {len};");
+        writeln!(o, "{pad}{{").unwrap();
+        writeln!(o, "{pad}    let mut q_mv = {start};").unwrap();
+        if self.dual || self.generic {
+            writeln!(o, "{pad}    let set_f = {{ {step} {value} }};").unwrap();
+            writeln!(o, "{pad}    {place} {op} set_f;").unwrap();
+        } else {
+            writeln!(o, "{pad}    {place} {op} {{ {step} {value} }};").unwrap();
+        }
+        writeln!(o, "{pad}}}").unwrap();
     }
 
     /// A literal loop bound `n` as written: the literal, or in about half
@@ -5965,6 +6027,9 @@ impl R<'_> {
                 self.assign_first(o, &pad, &place, op, e);
             }
             S::AssignFirst(n, op, e) => self.assign_first(o, &pad, n, op, e),
+            S::SetArrMoved(n, len, start, op, e, out) => {
+                self.moved_write(o, &pad, n, (*len, *start), op, e, *out)
+            }
             S::LetArr(n, len, init) => {
                 let v = match init {
                     None => format!("[{}; {len}]", self.lit(0.0).0),
@@ -7993,6 +8058,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::Assign(_, _, e)
         | S::AssignFirst(_, _, e)
         | S::SetArrFirst(_, _, _, e)
+        | S::SetArrMoved(_, _, _, _, e, _)
         | S::SetArr(_, _, _, e)
         | S::MutEach(_, _, _, e, _, _, _)
         | S::Regrow(_, _, e)
