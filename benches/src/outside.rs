@@ -477,6 +477,47 @@ pub fn newton_iterations_calls() -> Calls {
     }
 }
 
+/// The LSTM's second hand-written adjoint, its gates' slopes in the
+/// accurate form Mica's adjoint computes (`lstm::objective_hand_accurate`),
+/// against Mica's `_backward`.
+pub fn lstm_accurate_calls() -> Calls {
+    let p = lstm::problem(lstm::L, lstm::C, lstm::B);
+    let q = lstm::problem(lstm::L, lstm::C, lstm::B);
+    let (mut hm, mut he) = (vec![0.0; p.main.len()], vec![0.0; p.extra.len()]);
+    let (mut mm, mut me) = (hm.clone(), he.clone());
+    Calls {
+        name: "ADBench LSTM, against the gates' slopes as σ² exp(−x) by hand",
+        hand: Box::new(move || {
+            bb(lstm::objective_hand_accurate(
+                bb(&p.main),
+                bb(&p.extra),
+                &p.state,
+                &p.sequence,
+                p.l,
+                p.c,
+                p.b,
+                bb(1.0),
+                &mut hm,
+                &mut he,
+            ));
+        }),
+        mica: Box::new(move || {
+            bb(lstm::objective_backward(
+                bb(&q.main),
+                bb(&q.extra),
+                &q.state,
+                &q.sequence,
+                q.l,
+                q.c,
+                q.b,
+                bb(1.0),
+                &mut mm,
+                &mut me,
+            ));
+        }),
+    }
+}
+
 /// One call of the outside program named `name`: its primal, its
 /// hand-written adjoint or Mica's `_backward`, with its inputs and slots.
 ///

@@ -168,6 +168,24 @@ fn adbench_lstm() {
         );
         same_value("lstm mica", w, v);
         assert_agree("lstm _backward", &[mm, me].concat(), &hand, 1e-10);
+        // the second hand adjoint, its gates' slopes as `σ² exp(−x)`
+        let (mut am, mut ae) = (vec![0.0; p.main.len()], vec![0.0; p.extra.len()]);
+        let u = lstm::objective_hand_accurate(
+            &p.main,
+            &p.extra,
+            &p.state,
+            &p.sequence,
+            l,
+            c,
+            b,
+            1.0,
+            &mut am,
+            &mut ae,
+        );
+        same_value("lstm hand, accurate form", u, v);
+        let accurate = [am, ae].concat();
+        check_fd("lstm hand, accurate form", &f, &at, &accurate, None);
+        assert_agree("lstm hand, accurate form", &accurate, &hand, 1e-10);
     }
 }
 

@@ -286,6 +286,15 @@ fn outside(rounds: usize) {
         time(t.hand),
         time(t.mica),
     );
+    let mut a = outside::lstm_accurate_calls();
+    let t = turns(&mut a, rounds);
+    let [l, m, u] = t.ratio;
+    println!();
+    println!(
+        "The LSTM against a second hand adjoint, its gates' slopes in the accurate form Mica computes, `σ² exp(−x)` (`lstm::objective_hand_accurate`): hand {}, Mica {}, Mica/hand **{m:.2}** (quartiles {l:.2}–{u:.2}).",
+        time(t.hand),
+        time(t.mica),
+    );
 }
 
 /// echidna's bytecode tape and eager tape against Mica's `_backward`, in
