@@ -1415,6 +1415,13 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         (
+            "an end of an array with a default, `last()` or `first()`",
+            with_line(&|l| {
+                l.contains(".last().copied().unwrap_or(")
+                    || l.contains(".first().copied().unwrap_or(")
+            }),
+        ),
+        (
             "an element write whose value moves its own index",
             count("[q_mv] "),
         ),

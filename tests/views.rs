@@ -257,6 +257,18 @@ macro_rules! programs {
                     s * scale
                 }
 
+                /// Ends by `first()` and `last()`, then `.copied()` (or
+                /// `.cloned()`) and `.unwrap_or(…)`: of the array, of a view,
+                /// and of an empty part, which gives the default:
+                /// `w₀ wₙ₋₁ + sin w₂ + 3 w₂`.
+                pub fn ends_or(#[tracked] w: &[$t]) -> $t {
+                    let a = w.first().copied().unwrap_or(1.0);
+                    let b = w.last().cloned().unwrap_or(1.0);
+                    let c = w[1..3].last().copied().unwrap_or(0.0);
+                    let d = w[..0].first().copied().unwrap_or(w[2] * 3.0);
+                    a * b + c.sin() + d
+                }
+
                 /// Parts by `get`: `if let Some(pair) = w.get(i..i + 2)`,
                 /// past the end too, and `get(..3)`, `get(4..)`, `get(k..k − 1)`
                 /// (none: its start is past its end):
@@ -517,6 +529,17 @@ macro_rules! check_all {
                 }
                 fd::close("matched by hand", g[k], want, $rel * 10.0);
             }
+
+            let (value, g) = ends_or_grad(p);
+            assert_eq!(value, ends_or(p), "ends_or: the value");
+            same(&g, &$q::models::ends_or_grad(p).1, "ends_or");
+            agree("ends_or", &|v| ends_or(v), p, &g);
+            let n = p.len();
+            let mut want = vec![0.0; n];
+            want[0] += p[n - 1];
+            want[n - 1] += p[0];
+            want[2] += p[2].cos() + 3.0;
+            same(&g, &want, "ends_or by hand");
 
             let (value, g) = got_parts_grad(p);
             assert_eq!(value, got_parts(p), "got_parts: the value");

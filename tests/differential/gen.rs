@@ -470,7 +470,8 @@ pub enum S {
     /// or `Some(r)` of `w.get(k).copied()` (2), or `Some(r)` of a part
     /// `w.get(k..k + 2)` (4), `Some(&r)` of `w.last()` (5), `Some(r)` of
     /// `w.first()` (6); or (3) `m +=
-    /// w.get(k).copied().unwrap_or(other).tanh() * 0.1;`
+    /// w.get(k).copied().unwrap_or(other).tanh() * 0.1;` (`last()` or
+    /// `first()` in place of `get(k)` in two thirds)
     IfGet(String, String, usize, u8, String, E, E),
     /// `{ let w_keys: Vec<f64> = w.iter().map(|v| mica::detach(*v))
     /// .collect(); let mut w_order: Vec<usize> = (0..w.len()).collect();
@@ -6298,9 +6299,16 @@ impl R<'_> {
             }
             S::IfGet(_, w, k, 3, m, _, other) => {
                 let other = self.e(other).0;
+                // in a third of the programs each, by the program and `k`,
+                // `last()` or `first()` in place of `get(k)`
+                let get = match (self.id + k) % 3 {
+                    1 => "last()".to_string(),
+                    2 => "first()".to_string(),
+                    _ => format!("get({k})"),
+                };
                 writeln!(
                     o,
-                    "{pad}{m} += {w}.get({k}).copied().unwrap_or({other}).tanh() * {};",
+                    "{pad}{m} += {w}.{get}.copied().unwrap_or({other}).tanh() * {};",
                     self.lit(0.1).0
                 )
                 .unwrap();

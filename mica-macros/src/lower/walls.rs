@@ -263,10 +263,31 @@ impl Sweep<'_> {
             let w = named("w");
             let (call, end) = match name {
                 "get" => ("get(i)", format!("`{w}.get(i).copied().unwrap_or(d)`")),
-                "first" => ("first()", format!("`*{w}.first().unwrap()`")),
-                _ => ("last()", format!("`*{w}.last().unwrap()`")),
+                "first" => (
+                    "first()",
+                    format!("`{w}.first().copied().unwrap_or(d)` (`*{w}.first().unwrap()` where it is never empty)"),
+                ),
+                _ => (
+                    "last()",
+                    format!("`{w}.last().copied().unwrap_or(d)` (`*{w}.last().unwrap()` where it is never empty)"),
+                ),
             };
             format!("`.{name}()` of recorded values is read through its test: write `if let Some(v) = {w}.{call} {{ … }} else {{ … }}`, a `match` with a `Some(v)` arm and a `None` arm and no guard (test inside the arm instead), or {end}")
+        } else if receiver_active
+            && matches!(name, "unwrap_or" | "unwrap_or_else" | "unwrap_or_default")
+        {
+            // (the array the `Option` comes from, where a chain names one)
+            let mut root = &*m.receiver;
+            while let Expr::MethodCall(inner) = strip_parens(root) {
+                root = &inner.receiver;
+            }
+            match strip_parens(root) {
+                Expr::Path(p) if p.path.get_ident().is_some() && self.is_recorded_array(root) => {
+                    let w = p.to_token_stream().to_string();
+                    format!("`.{name}(…)` of an `Option` of recorded values is followed where the `Option` is an element's: write `{w}.get(i).copied().unwrap_or(d)` (or `{w}.first()`, `{w}.last()` in place of `{w}.get(i)`), or test it: `if let Some(v) = {w}.get(i) {{ … }} else {{ … }}`")
+                }
+                _ => format!("`.{name}(…)` of an `Option` of recorded values is followed where the `Option` is an element's (`x.get(i).copied().unwrap_or(d)`, `x.first()`, `x.last()`); test any other where it is made: `if let Some(q) = helper(x) {{ q }} else {{ d }}` with `helper` a function of the same `#[tape] mod`, or compare instead: `if x > 0.0 {{ … }}`"),
+            }
         } else if receiver_active && name == "map" && self.is_recorded_array(&m.receiver) {
             let w = named("p");
             // (the tests `iterators/arrays.rs` leaves to this message)

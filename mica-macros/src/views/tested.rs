@@ -39,6 +39,13 @@ impl Views {
                 self.changed = true;
             }
         }
+        // `x.first().copied().unwrap_or(d)`, `x.last()…`: a `get` (below)
+        if let Expr::MethodCall(m) = e {
+            if m.method == "unwrap_or" && m.args.len() == 1 && copied_end(&m.receiver) {
+                ends_as_get(&mut m.receiver);
+                self.changed = true;
+            }
+        }
         // `x.get(i).copied().unwrap_or(d)`: the branch it is
         let unwrapped =
             matches!(e, Expr::MethodCall(m) if crate::facts::syntax::got_or(m).is_some());
@@ -187,6 +194,23 @@ fn matched_option(m: &syn::ExprMatch) -> Option<Expr> {
 /// `.copied()` or `.cloned()`)
 /// as the `get` each is: `x.get(0)`, `x.get(x.len().wrapping_sub(1))`
 /// (past the end where `x` is empty); whether so.
+/// Whether `e` is `x.first().copied()` or `x.last().cloned()` (of an
+/// array or a part of one): a `get` behind `copied`, as `unwrap_or` needs.
+fn copied_end(e: &Expr) -> bool {
+    match e {
+        Expr::Paren(p) => copied_end(&p.expr),
+        Expr::MethodCall(c)
+            if (c.method == "copied" || c.method == "cloned") && c.args.is_empty() =>
+        {
+            matches!(super::places::unparen(&c.receiver), Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && (m.method == "first" || m.method == "last")
+                    && part_of(&m.receiver).is_some())
+        }
+        _ => false,
+    }
+}
+
 fn ends_as_get(e: &mut Expr) -> bool {
     match e {
         Expr::Paren(p) => ends_as_get(&mut p.expr),
