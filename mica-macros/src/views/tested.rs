@@ -194,23 +194,6 @@ fn matched_option(m: &syn::ExprMatch) -> Option<Expr> {
 /// `.copied()` or `.cloned()`)
 /// as the `get` each is: `x.get(0)`, `x.get(x.len().wrapping_sub(1))`
 /// (past the end where `x` is empty); whether so.
-/// Whether `e` is `x.first().copied()` or `x.last().cloned()` (of an
-/// array or a part of one): a `get` behind `copied`, as `unwrap_or` needs.
-fn copied_end(e: &Expr) -> bool {
-    match e {
-        Expr::Paren(p) => copied_end(&p.expr),
-        Expr::MethodCall(c)
-            if (c.method == "copied" || c.method == "cloned") && c.args.is_empty() =>
-        {
-            matches!(super::places::unparen(&c.receiver), Expr::MethodCall(m)
-                if m.args.is_empty()
-                    && (m.method == "first" || m.method == "last")
-                    && part_of(&m.receiver).is_some())
-        }
-        _ => false,
-    }
-}
-
 fn ends_as_get(e: &mut Expr) -> bool {
     match e {
         Expr::Paren(p) => ends_as_get(&mut p.expr),
@@ -233,6 +216,23 @@ fn ends_as_get(e: &mut Expr) -> bool {
             m.method = syn::Ident::new("get", m.method.span());
             m.args.push(at);
             true
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` is `x.first().copied()` or `x.last().cloned()` (of an
+/// array or a part of one): a `get` behind `copied`, as `unwrap_or` needs.
+fn copied_end(e: &Expr) -> bool {
+    match e {
+        Expr::Paren(p) => copied_end(&p.expr),
+        Expr::MethodCall(c)
+            if (c.method == "copied" || c.method == "cloned") && c.args.is_empty() =>
+        {
+            matches!(super::places::unparen(&c.receiver), Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && (m.method == "first" || m.method == "last")
+                    && part_of(&m.receiver).is_some())
         }
         _ => false,
     }
