@@ -481,10 +481,12 @@ pub fn newton_iterations_calls() -> Calls {
 /// accurate form Mica's adjoint computes (`lstm::objective_hand_accurate`),
 /// against Mica's `_backward`.
 pub fn lstm_accurate_calls() -> Calls {
+    let lstm = programs()
+        .into_iter()
+        .find(|p| p.name.starts_with("ADBench LSTM"))
+        .expect("the LSTM is an outside program");
     let p = lstm::problem(lstm::L, lstm::C, lstm::B);
-    let q = lstm::problem(lstm::L, lstm::C, lstm::B);
-    let (mut hm, mut he) = (vec![0.0; p.main.len()], vec![0.0; p.extra.len()]);
-    let (mut mm, mut me) = (hm.clone(), he.clone());
+    let (mut dm, mut de) = (vec![0.0; p.main.len()], vec![0.0; p.extra.len()]);
     Calls {
         name: "ADBench LSTM, against the gates' slopes as σ² exp(−x) by hand",
         hand: Box::new(move || {
@@ -497,24 +499,11 @@ pub fn lstm_accurate_calls() -> Calls {
                 p.c,
                 p.b,
                 bb(1.0),
-                &mut hm,
-                &mut he,
+                &mut dm,
+                &mut de,
             ));
         }),
-        mica: Box::new(move || {
-            bb(lstm::objective_backward(
-                bb(&q.main),
-                bb(&q.extra),
-                &q.state,
-                &q.sequence,
-                q.l,
-                q.c,
-                q.b,
-                bb(1.0),
-                &mut mm,
-                &mut me,
-            ));
-        }),
+        mica: (lstm.make)(Side::Mica),
     }
 }
 

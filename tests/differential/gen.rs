@@ -356,9 +356,9 @@ pub enum S {
     /// `{ let mut q = start; h[q] op= { q = (q + 1) % len; v }; }`: an
     /// element write whose value moves its own index on, so the place is
     /// the element after `start` (Rust evaluates the value first). `v`
-    /// reads `e` and, unless the flag says the array is an out-parameter,
-    /// the element the write lands on. `(array, len, start, op, e, out)`
-    SetArrMoved(String, usize, usize, &'static str, E, bool),
+    /// reads `e` and (but for `*=`) the element the write lands on.
+    /// `(array, len, start, op, e)`
+    SetArrMoved(String, usize, usize, &'static str, E),
     /// `let mut h = [0.0; n]` (None) or an array literal
     LetArr(String, usize, Option<Vec<E>>),
     /// an array of three made by a closure over another of three, `src`:
@@ -1371,7 +1371,6 @@ impl Gen {
                                 self.moves.below(a.len),
                                 ["=", "*=", "+="][self.moves.below(3)],
                                 e.clone(),
-                                a.out,
                             ));
                         }
                         if self.rng.chance(0.5) {
@@ -5021,7 +5020,7 @@ fn refs_s(s: &S, r: &mut BTreeSet<String>, assigned: &mut BTreeSet<String>) {
             r.insert(h.clone());
             refs_e(e, r);
         }
-        S::SetArrMoved(n, _, _, _, e, _) => {
+        S::SetArrMoved(n, _, _, _, e) => {
             assigned.insert(n.clone());
             r.insert(n.clone());
             refs_e(e, r);
@@ -5210,7 +5209,6 @@ impl R<'_> {
     /// `{ let mut q = start; h[q] op= { q = (q + 1) % len; v }; }`
     /// ([`S::SetArrMoved`]); in the dual numbers and the generic dialect
     /// the value bound first, as in [`R::assign_first`].
-    #[allow(clippy::too_many_arguments)]
     fn moved_write(
         &self,
         o: &mut String,
@@ -5219,15 +5217,13 @@ impl R<'_> {
         (len, start): (usize, usize),
         op: &str,
         e: &E,
-        out: bool,
     ) {
         let h = self.n(n);
         let place = format!("{h}[q_mv]");
         let e = self.atom(e);
-        let value = match (op, out) {
-            ("*=", _) => format!("{} + {e} * {}", self.lit(0.9).0, self.lit(0.05).0),
-            (_, true) => format!("{e} * {}", self.lit(0.25).0),
-            (_, false) => format!("{place} * {} + {e} * {}", self.lit(0.5).0, self.lit(0.25).0),
+        let value = match op {
+            "*=" => format!("{} + {e} * {}", self.lit(0.9).0, self.lit(0.05).0),
+            _ => format!("{place} * {} + {e} * {}", self.lit(0.5).0, self.lit(0.25).0),
         };
         let step = format!("q_mv = (q_mv + 1) % {len};");
         writeln!(o, "{pad}{{").unwrap();
@@ -6028,8 +6024,8 @@ impl R<'_> {
                 self.assign_first(o, &pad, &place, op, e);
             }
             S::AssignFirst(n, op, e) => self.assign_first(o, &pad, n, op, e),
-            S::SetArrMoved(n, len, start, op, e, out) => {
-                self.moved_write(o, &pad, n, (*len, *start), op, e, *out)
+            S::SetArrMoved(n, len, start, op, e) => {
+                self.moved_write(o, &pad, n, (*len, *start), op, e)
             }
             S::LetArr(n, len, init) => {
                 let v = match init {
@@ -8066,7 +8062,7 @@ fn ucalls_s(s: &mut S, f: &mut dyn FnMut(&mut usize)) {
         | S::Assign(_, _, e)
         | S::AssignFirst(_, _, e)
         | S::SetArrFirst(_, _, _, e)
-        | S::SetArrMoved(_, _, _, _, e, _)
+        | S::SetArrMoved(_, _, _, _, e)
         | S::SetArr(_, _, _, e)
         | S::MutEach(_, _, _, e, _, _, _)
         | S::Regrow(_, _, e)

@@ -37,7 +37,6 @@
 //! analysis); the plain adjoint reads each element where it is written.
 
 use super::*;
-use crate::facts::places::pattern_names;
 
 /// A read kept for later: its value, how the forward sweep reads it, and
 /// the names in it that are not stable (a line changing one forgets it).
@@ -170,12 +169,11 @@ impl<'ast> Visit<'ast> for Escapes<'_> {
         syn::visit::visit_stmt(self, s);
         self.value = outer;
     }
+    /// (the names a pattern binds are `changed_in_stmt`'s already)
     fn visit_pat(&mut self, p: &'ast Pat) {
         if crate::facts::loops::binds_by_ref_mut(p) {
             self.all = true;
         }
-        self.names
-            .extend(pattern_names(p).iter().map(|n| n.to_string()));
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }

@@ -41,8 +41,11 @@ impl Views {
         }
         // `x.first().copied().unwrap_or(d)`, `x.last()…`: a `get` (below)
         if let Expr::MethodCall(m) = e {
-            if m.method == "unwrap_or" && m.args.len() == 1 && copied_end(&m.receiver) {
-                ends_as_get(&mut m.receiver);
+            if m.method == "unwrap_or"
+                && m.args.len() == 1
+                && is_copied(&m.receiver)
+                && ends_as_get(&mut m.receiver)
+            {
                 self.changed = true;
             }
         }
@@ -221,21 +224,11 @@ fn ends_as_get(e: &mut Expr) -> bool {
     }
 }
 
-/// Whether `e` is `x.first().copied()` or `x.last().cloned()` (of an
-/// array or a part of one): a `get` behind `copied`, as `unwrap_or` needs.
-fn copied_end(e: &Expr) -> bool {
-    match e {
-        Expr::Paren(p) => copied_end(&p.expr),
-        Expr::MethodCall(c)
-            if (c.method == "copied" || c.method == "cloned") && c.args.is_empty() =>
-        {
-            matches!(super::places::unparen(&c.receiver), Expr::MethodCall(m)
-                if m.args.is_empty()
-                    && (m.method == "first" || m.method == "last")
-                    && part_of(&m.receiver).is_some())
-        }
-        _ => false,
-    }
+/// Whether `e` is `….copied()` or `….cloned()`: an `Option` of a value,
+/// as `unwrap_or` of a `get` needs (not of a reference).
+fn is_copied(e: &Expr) -> bool {
+    matches!(super::places::unparen(e), Expr::MethodCall(c)
+        if (c.method == "copied" || c.method == "cloned") && c.args.is_empty())
 }
 
 /// Whether a guard has no closure and no block of its own (where a name
