@@ -61,7 +61,9 @@ pub mod __private {
         AsValue, Element, GradientView, InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf,
         Shaped, StackTape, Untracked, Writer,
     };
-    pub use mica_runtime::{assert_knob_type, step_field, zeros_field, AddScaled};
+    pub use mica_runtime::{
+        assert_knob_type, fitted, step_field, zeros_field, AddScaled, Fit, Length,
+    };
     pub use mica_runtime::{chunks_count, chunks_exact_count, view_bounds, windows_count};
     pub use mica_runtime::{
         flat_basis, flat_column, flat_into, flat_len, flat_unit, DirectionOf, Flat, FlatMut,

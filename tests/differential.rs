@@ -60,8 +60,12 @@
 //! generic program; with an even number of knobs, the second half in a
 //! nested struct): `#[tracked] kn: &P{id}K` in the function form, named
 //! once by `let` in the body, or a window's `#[tracked] let kn: P{id}K`
-//! and `gradient!(kn)`. The plain adjoint keeps one parameter per knob, so
-//! the struct form is checked against the field-by-field one.
+//! and `gradient!(kn)`. It passes the struct whole to a second `#[tape]`
+//! function (`p{id}_s(kn, cp)`), or, in half of them, calls a method of the
+//! struct's own `#[tape] impl` with `#[tracked] &self` (`kn.s(cp)`, with an
+//! array out in half of those, read `kn.s(cp)[0]`). The plain adjoint keeps
+//! one parameter per knob, so the struct form is checked against the
+//! field-by-field one.
 //! `MICA_DIFF_NO_STRUCTS` writes the same programs without the struct.
 //!
 //! Every program is written twice: as Mica code, and as a plain function over
@@ -1191,6 +1195,11 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         ("an array destructured", count("let [")),
+        ("a model's method on the tracked struct", count("kn.s(")),
+        (
+            "a model's method with an array out",
+            with_line(&|l| l.contains("kn.s(") && l.contains(")[0]")),
+        ),
         ("get, copied and unwrap_or", count(".copied().unwrap_or(")),
         (
             "an element by get",

@@ -68,7 +68,7 @@ pub fn expand(
     // calls from other `#[tape]` functions go through the adapter; one
     // that returns an `Option` or a `Result` has none yet
     let adapter = match ret.wrapped {
-        None if !args.in_impl || item.sig.receiver().is_some() => {
+        None if !args.in_impl || item.sig.receiver().is_some() || args.host.is_some() => {
             adapter::adapter_mod(item_ref, &params, &ret.full, args.host.as_ref())
         }
         _ => TokenStream::new(),
@@ -413,6 +413,11 @@ thread_local! {
 /// an `impl` block (for [`sibling`]).
 pub(crate) fn set_in_impl(in_impl: bool) {
     IN_IMPL.with(|c| c.set(in_impl));
+}
+
+/// Whether the function whose companions are written stands in an `impl`.
+pub(crate) fn in_impl() -> bool {
+    IN_IMPL.with(|c| c.get())
 }
 
 /// How a companion names a sibling: `Self::f` for a method or an

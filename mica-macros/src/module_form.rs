@@ -192,6 +192,9 @@ fn impl_block(args: &Args, block: ItemImpl, errors: &mut Errors) -> TokenStream 
     });
     let mut kept = Vec::new();
     let mut beside = Vec::new();
+    // the hidden types through which other functions call a method that
+    // tracks `self` (`structs/called.rs`)
+    let mut hidden = Vec::new();
     let mut expanded = expanded.into_iter();
     for item in &block.items {
         let ImplItem::Fn(written) = item else {
@@ -205,6 +208,18 @@ fn impl_block(args: &Args, block: ItemImpl, errors: &mut Errors) -> TokenStream 
             // a helper, as written (its `defaultness` kept)
             kept.push(quote!(#written));
             continue;
+        };
+        let vis = match &block.trait_ {
+            Some(_) => syn::parse_quote!(pub),
+            None => written.vis.clone(),
+        };
+        let lifted = crate::structs::lift(&tokens, &vis, &block.self_ty, &block.generics);
+        let tokens = match lifted {
+            Some((tokens, made)) => {
+                hidden.push(made);
+                tokens
+            }
+            None => tokens,
         };
         if block.trait_.is_none() {
             kept.push(tokens);
@@ -262,6 +277,7 @@ fn impl_block(args: &Args, block: ItemImpl, errors: &mut Errors) -> TokenStream 
             }
         });
     }
+    out.extend(hidden);
     out
 }
 

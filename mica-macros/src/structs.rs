@@ -39,15 +39,18 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::{FnArg, ItemFn, Pat, Type};
 
+mod called;
 mod each;
 pub mod higher;
+mod leaf;
 mod leaves;
 mod rewrite;
 mod tables;
 mod window;
 
+pub use called::lift;
+use leaf::Tracked;
 use leaves::{generic_names, tracked_struct};
-use rewrite::Tracked;
 pub use tables::{ask, contents, split_input, wanted, with_tables};
 pub use window::knobs as window_knobs;
 
@@ -111,12 +114,15 @@ pub fn split(
         syn::ReturnType::Default => false,
     };
     let free = me.is_none() && item.sig.receiver().is_none() && !args.in_impl && !wrapped;
+    // a method tracking `self` is called by `#[tape]` functions outside
+    // its block through `Type::NAME_with_tracked_self()` (`structs/called.rs`)
+    let method_host = me.is_some() && !wrapped;
     let inner_args = Args {
         custom: false,
         plain: args.plain,
         in_impl: args.in_impl,
         outer: args.outer.clone(),
-        host: free.then(|| (item.sig.ident.clone(), item.vis.clone())),
+        host: (free || method_host).then(|| (item.sig.ident.clone(), item.vis.clone())),
         higher: Default::default(),
         directional: false,
     };

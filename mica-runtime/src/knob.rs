@@ -275,6 +275,95 @@ pub fn add_into<A: Accumulate>(into: &mut [A], from: &[A]) {
     }
 }
 
+/// An adjoint buffer as a callee's slot for its array's value now: a
+/// `Vec`'s buffer, as long as the longest value the array held, cut to
+/// the value's length (an array reassigned shorter, `h = layer(&h)`); an
+/// array of fixed size as it is.
+#[inline(always)]
+pub fn fitted<'a, B: Fit + ?Sized, V: Length + ?Sized>(
+    buffer: &'a mut B,
+    value: &V,
+) -> &'a mut B::Out {
+    buffer.fit(value.length())
+}
+
+/// An adjoint buffer [`fitted`] to a value's length.
+pub trait Fit {
+    /// the slot a callee takes
+    type Out: ?Sized;
+    /// the buffer's first `len` elements (all of a fixed-size array's)
+    fn fit(&mut self, len: usize) -> &mut Self::Out;
+}
+
+impl<T> Fit for Vec<T> {
+    type Out = [T];
+    #[inline(always)]
+    fn fit(&mut self, len: usize) -> &mut [T] {
+        // never longer than the buffer: a slot of another length is the
+        // callee's to report
+        let len = len.min(self.len());
+        &mut self[..len]
+    }
+}
+
+impl<T> Fit for [T] {
+    type Out = [T];
+    #[inline(always)]
+    fn fit(&mut self, len: usize) -> &mut [T] {
+        let len = len.min(self.len());
+        &mut self[..len]
+    }
+}
+
+impl<T, const N: usize> Fit for [T; N] {
+    type Out = [T; N];
+    #[inline(always)]
+    fn fit(&mut self, _: usize) -> &mut [T; N] {
+        self
+    }
+}
+
+/// The length of an array's value, for [`fitted`].
+pub trait Length {
+    /// how many elements the value holds
+    fn length(&self) -> usize;
+}
+
+impl<T> Length for [T] {
+    #[inline(always)]
+    fn length(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T> Length for Vec<T> {
+    #[inline(always)]
+    fn length(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T, const N: usize> Length for [T; N] {
+    #[inline(always)]
+    fn length(&self) -> usize {
+        N
+    }
+}
+
+impl<X: Length + ?Sized> Length for &X {
+    #[inline(always)]
+    fn length(&self) -> usize {
+        (**self).length()
+    }
+}
+
+impl<X: Length + ?Sized> Length for &mut X {
+    #[inline(always)]
+    fn length(&self) -> usize {
+        (**self).length()
+    }
+}
+
 /// A zero of an adjoint buffer's element type, where a fused loop starts
 /// the slope it carries to the next iteration: `-0.0`, which added to any
 /// value leaves it as it is (sign included), so the compiler drops the add.

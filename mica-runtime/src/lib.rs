@@ -37,12 +37,12 @@ pub use views::{chunks_count, chunks_exact_count, view_bounds, windows_count};
 pub use walk::{zip_back_range, zip_up_range, Ahead, Positional, Stepped, WalkBack, WalkUp};
 
 pub use knob::{
-    add_into, assert_knob, assert_knob_type, clear, element, give_back, grow_shape, index,
+    add_into, assert_knob, assert_knob_type, clear, element, fitted, give_back, grow_shape, index,
     index_add, index_mul, index_sub, long_run, move_adjoints, no_run, one_like, placeholder, ran,
     run, run_span, shape_of, slot_len, step_field, take_sum, val, zero_element, zero_value,
     zeros_field, zeros_from, zeros_like, zeros_of, Accumulate, AddScaled, AsValue, Clear, Element,
-    GradientView, Grow, InlineZeros, IntoSlot, Knob, NoSlot, Placeholder, ShapeOf, Shaped,
-    Untracked,
+    Fit, GradientView, Grow, InlineZeros, IntoSlot, Knob, Length, NoSlot, Placeholder, ShapeOf,
+    Shaped, Untracked,
 };
 
 /// Passes `x` on unchanged, as a constant: no slope flows back through it.

@@ -561,6 +561,12 @@ pub struct Program {
     /// &P{id}K`, or a window's `#[tracked] let kn: P{id}K`); the plain
     /// adjoint keeps one parameter per knob
     pub structs: bool,
+    /// a struct program's second function is a method of `P{id}K` (a
+    /// `#[tape] impl` with `#[tracked] &self`), called `kn.s(cp)` — with an
+    /// array out, read `kn.s(cp)[0]`, when `struct_array` — not a free
+    /// function given the struct whole
+    pub struct_method: bool,
+    pub struct_array: bool,
     pub helper: Vec<S>,
     pub helper_out: E,
     /// the method `m`'s body and value, and its receiver's field `s`
@@ -4781,12 +4787,19 @@ pub fn generate(seed: u64) -> Program {
     // (`MICA_DIFF_NO_STRUCTS` writes the same program with one parameter
     // per knob, to tell a struct's part in a finding)
     let structs = rng.chance(0.2) && std::env::var("MICA_DIFF_NO_STRUCTS").is_err();
+    // (drawn from a stream of their own: every other program of a seed
+    // stays as it was)
+    let mut methods = Rng::new(seed ^ 0x94d0_49bb_1331_11eb);
+    let struct_method = methods.chance(0.5);
+    let struct_array = methods.chance(0.5);
     Program {
         knobs,
         window,
         f32,
         generic,
         structs,
+        struct_method,
+        struct_array,
         helper: helper_body,
         helper_out,
         method: method_body,
@@ -6779,7 +6792,8 @@ fn struct_callee_knobs(p: &Program) -> Vec<(String, Shape)> {
 }
 
 /// A struct program's second function, which its function calls with the
-/// struct whole (`p{id}_s(kn, cp)`): `(a * c).sin() * 0.5 + b` of the
+/// struct whole (`p{id}_s(kn, cp)`, or the method `kn.s(cp)` of
+/// [`is_method_callee`]): `(a * c).sin() * 0.5 + b` of the
 /// first element of its first and last knobs; and the same with one
 /// parameter per knob, for the plain adjoint (`_s_q`) and the dual
 /// numbers (`_s_d`).
@@ -6804,15 +6818,35 @@ fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
     let term =
         |a: &str, b: &str, c: &str, half: &str| format!("(({a}) * {c}).sin() * {half} + ({b})");
     let (a, b) = (&knobs[0], &knobs[knobs.len() - 1]);
-    // Mica's, tracking the struct
-    let read = |(n, sh): &(String, Shape)| format!("kn.{}{}", field_path(p, n), first(sh));
-    writeln!(
-        o,
-        "#[tape]\npub fn p{id}_s{tp}(#[tracked] kn: &{}, c: {gt}) -> {gt} {{\n    {}\n}}\n",
-        struct_ty(p, id, gt),
-        term(&read(a), &read(b), "c", &half)
-    )
-    .unwrap();
+    // Mica's, tracking the struct: a free function given it whole, or a
+    // method of its own `#[tape] impl`
+    let me = if is_method_callee(p) { "self" } else { "kn" };
+    let read = |(n, sh): &(String, Shape)| format!("{me}.{}{}", field_path(p, n), first(sh));
+    let value = term(&read(a), &read(b), "c", &half);
+    if !is_method_callee(p) {
+        writeln!(
+            o,
+            "#[tape]\npub fn p{id}_s{tp}(#[tracked] kn: &{}, c: {gt}) -> {gt} {{\n    {value}\n}}\n",
+            struct_ty(p, id, gt),
+        )
+        .unwrap();
+    } else if p.struct_array {
+        writeln!(
+            o,
+            "#[tape]\nimpl{tp} {} {{\n    pub fn s(#[tracked] &self, c: {gt}) -> [{gt}; 2] {{\n        \
+             [{value}, {}]\n    }}\n}}\n",
+            struct_ty(p, id, gt),
+            read(b),
+        )
+        .unwrap();
+    } else {
+        writeln!(
+            o,
+            "#[tape]\nimpl{tp} {} {{\n    pub fn s(#[tracked] &self, c: {gt}) -> {gt} {{\n        {value}\n    }}\n}}\n",
+            struct_ty(p, id, gt),
+        )
+        .unwrap();
+    }
     // one parameter per knob: the plain adjoint's and the dual numbers'
     for (suffix, t, ct) in [
         ("q", gt, gt),
@@ -6839,6 +6873,22 @@ fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
             term(&read(a), &read(b), &c, &half)
         )
         .unwrap();
+    }
+}
+
+/// Whether a struct program's second function is a method of its struct
+/// (a tuple of knobs has no `impl`).
+fn is_method_callee(p: &Program) -> bool {
+    p.structs && p.struct_method && !is_tuple(p)
+}
+
+/// How a struct program's function calls its second function with the
+/// struct `kn` (`&kn` in a window, whose struct is a value).
+fn struct_call(p: &Program, id: usize, borrow: &str, cp: &str) -> String {
+    match (is_method_callee(p), p.struct_array) {
+        (false, _) => format!("p{id}_s({borrow}kn, {cp})"),
+        (true, false) => format!("kn.s({cp})"),
+        (true, true) => format!("kn.s({cp})[0]"),
     }
 }
 
@@ -7407,9 +7457,9 @@ pub fn render(p: &Program, id: usize) -> String {
             r.block(&p.body, 2, &mut o);
             writeln!(
                 o,
-                "        let out = {} + p{id}_s(&kn, {});\n    }}",
+                "        let out = {} + {};\n    }}",
                 r.e(&out_e).0,
-                r.n("cp")
+                struct_call(p, id, "&", &r.n("cp"))
             )
             .unwrap();
             writeln!(
@@ -7466,7 +7516,7 @@ pub fn render(p: &Program, id: usize) -> String {
             let callee = match (p.structs, whole, dual) {
                 (false, ..) => String::new(),
                 // the struct passed whole to another `#[tape]` function
-                (true, true, _) => format!(" + p{id}_s(kn, {})", r.n("cp")),
+                (true, true, _) => format!(" + {}", struct_call(p, id, "", &r.n("cp"))),
                 (true, false, d) => {
                     let mut args: Vec<String> =
                         struct_callee_knobs(p).iter().map(|(n, _)| r.n(n)).collect();

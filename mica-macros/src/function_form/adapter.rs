@@ -1,7 +1,7 @@
 //! The call adapter of a `#[tape]` function: how other tape functions
 //! call it (`function_form.rs`).
 
-use super::{companion_attrs, primal_use, receiver, self_arg};
+use super::{companion_attrs, in_impl, primal_use, receiver, self_arg};
 use crate::names::internal;
 use crate::parse::Param;
 use proc_macro2::{Ident, TokenStream};
@@ -96,16 +96,87 @@ pub(super) fn adapter_mod(
             }
         };
     }
+    if let Some((method, _)) = host.filter(|_| in_impl()) {
+        // the fields function of a method tracking `self`: a value and
+        // its adapter, methods of the hidden type the `#[tape] impl`
+        // writes beside it (`module_form.rs`), which take them from here
+        let inputs = params.iter().map(|p| {
+            let (pname, ty) = (&p.name, &p.ty);
+            quote!(#pname: #ty)
+        });
+        let args: Vec<&Ident> = params.iter().map(|p| &p.name).collect();
+        let call = format_ident!("__mica_call");
+        let adapter = format_ident!("__mica_adjoint___mica_call");
+        // the scalar twin of a method with an array out: the method's
+        // own call, which callers take its value by
+        let value = twin_value(method, params).map(|(orig, inputs, out, args)| {
+            quote! {
+                #attrs
+                #[__mica_beside(#orig)]
+                #[inline(always)]
+                #[allow(dead_code, clippy::too_many_arguments)]
+                #vis fn #call #generics (&self, #(#inputs),*) -> #out #where_clause {
+                    Self::#orig(#(#args),*)
+                }
+            }
+        });
+        return quote! {
+            #value
+
+            #attrs
+            #[__mica_beside(#method)]
+            #[inline(always)]
+            #[allow(dead_code, clippy::too_many_arguments)]
+            #vis fn #call #generics (&self, #(#inputs),*) -> #ret #where_clause {
+                Self::#name(#(#args),*)
+            }
+
+            #attrs
+            #[__mica_beside(#method)]
+            #[inline(always)]
+            #[allow(dead_code, clippy::too_many_arguments)]
+            #vis fn #adapter<#lifetime, #(#params_generics,)* #(#bounds),*>(
+                &self, #(#values,)* #seed: #ret, #(#slots),*
+            ) #where_clause {
+                #(#prepare)*
+                Self::#backward(#(#args,)* #seed, #(#passed),*);
+            }
+        };
+    }
     if let Some((host, _)) = host {
         let inputs = params.iter().map(|p| {
             let (pname, ty) = (&p.name, &p.ty);
             quote!(#pname: #ty)
         });
         let args: Vec<&Ident> = params.iter().map(|p| &p.name).collect();
+        // the scalar twin of a function with an array out: the
+        // function's own call, which callers take its value by
+        let value = twin_value(host, params).map(|(orig, inputs, out, args)| {
+            quote! {
+                #attrs
+                #[doc(hidden)]
+                #[allow(non_camel_case_types, dead_code)]
+                #vis struct #orig {}
+
+                #attrs
+                #[allow(dead_code)]
+                impl #orig {
+                    #[doc(hidden)]
+                    #[inline(always)]
+                    #[allow(clippy::too_many_arguments)]
+                    #vis fn with_tracked_struct #generics (#(#inputs),*) -> #out #where_clause {
+                        #orig(#(#args),*)
+                    }
+                }
+            }
+        });
         return quote! {
+            #value
+
             #attrs
             #[allow(dead_code)]
             impl #host {
+
                 #[doc(hidden)]
                 #[inline(always)]
                 #[allow(clippy::too_many_arguments)]
@@ -146,4 +217,44 @@ pub(super) fn adapter_mod(
             }
         }
     }
+}
+
+/// For the fields function of the scalar twin `__mica_seeded_NAME` of a
+/// function with an array, tuple or `Vec` out (`outputs.rs`), whose last
+/// parameter is the seed: `NAME`, the twin's parameters but the seed, the
+/// output's type, and the arguments `NAME` takes from them (every one but
+/// the struct's leaves). A caller passing a struct whole takes its value
+/// so (`lower/array_calls.rs`).
+fn twin_value(
+    host: &Ident,
+    params: &[Param],
+) -> Option<(Ident, Vec<TokenStream>, TokenStream, Vec<Ident>)> {
+    let orig = host.to_string();
+    let orig = orig.strip_prefix("__mica_seeded_")?;
+    let (seed, params) = params.split_last()?;
+    let out = match &seed.ty {
+        syn::Type::Reference(r) => {
+            let elem = &r.elem;
+            quote!(#elem)
+        }
+        other => quote!(#other),
+    };
+    let inputs = params
+        .iter()
+        .map(|p| {
+            let (pname, ty) = (&p.name, &p.ty);
+            quote!(#pname: #ty)
+        })
+        .collect();
+    let args = params
+        .iter()
+        .filter(|p| !(p.tracked.is_some() && p.name.to_string().starts_with("__mica_")))
+        .map(|p| p.name.clone())
+        .collect();
+    Some((
+        format_ident!("{}", orig, span = host.span()),
+        inputs,
+        out,
+        args,
+    ))
 }

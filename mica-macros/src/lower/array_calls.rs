@@ -17,6 +17,7 @@
 use super::*;
 use crate::facts::places::array_binding;
 use crate::facts::syntax::strip_parens;
+use syn::punctuated::Punctuated;
 
 impl Sweep<'_> {
     /// Whether `local` binds the array a `#[tape]` function returns.
@@ -37,6 +38,9 @@ impl Sweep<'_> {
     /// A call of a function named by a path, to which a recorded value is
     /// passed (not a rule of the runtime, not `detach`, not a closure).
     pub(super) fn is_tape_call(&mut self, expr: &Expr) -> bool {
+        if let Some(m) = tracked_self_call(expr) {
+            return m.args.iter().any(|a| self.mentions_active(a));
+        }
         let Expr::Call(c) = strip_parens(expr) else {
             return false;
         };
@@ -49,7 +53,6 @@ impl Sweep<'_> {
         if func.qself.is_some()
             || last.ident == "detach"
             || last.ident == "swap"
-            || last.ident == "with_tracked_struct"
             || rules::function(&func.path).is_some()
         {
             return false;
@@ -71,10 +74,7 @@ impl Sweep<'_> {
         let Some(init) = &local.init else {
             return Ok(());
         };
-        let Expr::Call(c) = strip_parens(&init.expr) else {
-            return Ok(());
-        };
-        let lowered = self.lower_array_call(c, out)?;
+        let lowered = self.lower_array_call(&init.expr, out)?;
         self.let_copy(local, lowered, true, out)
     }
 
@@ -82,21 +82,13 @@ impl Sweep<'_> {
     /// temporary, a new recorded array.
     pub(super) fn lower_array_call(
         &mut self,
-        c: &syn::ExprCall,
+        call: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
-        let Expr::Path(func) = &*c.func else {
-            return Err(syn::Error::new_spanned(
-                &c.func,
-                "a recorded value is passed only to a `#[tape]` function named by its path",
-            ));
-        };
-        super::walls::from_fn_refused(c)?;
-        let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
-        let adapter = seeded_adapter(func, c);
+        let (value, adapter, args) = self.seeded_call(call)?;
+        let (inputs, args, spans) = self.lower_call_args(args, out)?;
         let name = self.names.fresh("l");
-        let f = &c.func;
-        out.extend([quote!(let #name = #f(#(#args),*);)]);
+        out.extend([quote!(let #name = #value(#(#args),*);)]);
         let array = self.register_array(&name, 1, None, None, out);
         self.push_step(Step::CallInto(CallInto {
             array,
@@ -136,9 +128,6 @@ impl Sweep<'_> {
         let (Some(init), Some(elements)) = (&local.init, tuple_names(&local.pat)) else {
             return Ok(());
         };
-        let Expr::Call(c) = strip_parens(&init.expr) else {
-            return Ok(());
-        };
         for p in elements.iter().flatten() {
             if used_as_array(&p.ident.to_string(), rest) {
                 return Err(syn::Error::new_spanned(
@@ -147,17 +136,13 @@ impl Sweep<'_> {
                 ));
             }
         }
-        let Expr::Path(func) = &*c.func else {
-            return Ok(());
-        };
-        let (inputs, args, spans) = self.lower_call_args(&c.args, out)?;
-        let f = &c.func;
+        let (f, adapter, args) = self.seeded_call(&init.expr)?;
+        let (inputs, args, spans) = self.lower_call_args(args, out)?;
         if elements.iter().all(Option::is_none) {
             // nothing read: nothing recorded
             out.extend([quote!(let _ = #f(#(#args),*);)]);
             return Ok(());
         }
-        let adapter = seeded_adapter(func, c);
         let (value, scalars) = (self.names.fresh("l"), self.names.fresh("l"));
         // (bound in the forward sweep only: the reverse may not read them)
         if let Some(stability) = &mut self.stability {
@@ -207,16 +192,112 @@ impl Sweep<'_> {
     }
 }
 
-/// The seeded twin's adapter, beside the function: `path::to::f` →
-/// `path::to::__mica_seeded_f::adjoint`.
-fn seeded_adapter(func: &syn::ExprPath, c: &syn::ExprCall) -> TokenStream {
-    let mut path = func.path.clone();
-    if let Some(last) = path.segments.last_mut() {
-        last.arguments = syn::PathArguments::None;
-        last.ident = quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+impl Sweep<'_> {
+    /// A call of a function with an array, tuple or `Vec` out: what its
+    /// value is taken by (the callee as called), the seeded twin's
+    /// adapter, and the arguments. A struct passed whole
+    /// (`structs/rewrite.rs`) reaches the twin's beside the twin
+    /// (`function_form/adapter.rs`):
+    ///
+    /// - `f(a)`: `__mica_seeded_f::adjoint`;
+    /// - `f::with_tracked_struct(a)`:
+    ///   `__mica_seeded_f::with_tracked_struct_adjoint`;
+    /// - `T::f_with_tracked_self().__mica_call(a)`:
+    ///   `T::__mica_seeded_f_with_tracked_self().__mica_adjoint___mica_call`.
+    fn seeded_call<'e>(
+        &self,
+        call: &'e Expr,
+    ) -> syn::Result<(
+        TokenStream,
+        TokenStream,
+        &'e Punctuated<Expr, syn::Token![,]>,
+    )> {
+        if let Some(m) = tracked_self_call(call) {
+            let Expr::Call(accessor) = strip_parens(&m.receiver) else {
+                return unreachable_call(call);
+            };
+            let Expr::Path(func) = &*accessor.func else {
+                return unreachable_call(call);
+            };
+            let mut path = func.path.clone();
+            if let Some(last) = path.segments.last_mut() {
+                last.ident =
+                    quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+            }
+            let span = m.method.span();
+            let value = &m.receiver;
+            return Ok((
+                quote!(#value.__mica_call),
+                quote_spanned!(span=> #path().__mica_adjoint___mica_call),
+                &m.args,
+            ));
+        }
+        let Expr::Call(c) = strip_parens(call) else {
+            return unreachable_call(call);
+        };
+        let Expr::Path(func) = &*c.func else {
+            return Err(syn::Error::new_spanned(
+                &c.func,
+                "a recorded value is passed only to a `#[tape]` function named by its path",
+            ));
+        };
+        super::walls::from_fn_refused(c)?;
+        let mut path = func.path.clone();
+        let span = c.func.span();
+        let n = path.segments.len();
+        if n > 1 && path.segments[n - 1].ident == "with_tracked_struct" {
+            let host = &mut path.segments[n - 2];
+            host.arguments = syn::PathArguments::None;
+            host.ident =
+                quote::format_ident!("__mica_seeded_{}", host.ident, span = host.ident.span());
+            path.segments[n - 1].ident =
+                quote::format_ident!("with_tracked_struct_adjoint", span = span);
+            let f = &c.func;
+            return Ok((quote!(#f), quote_spanned!(span=> #path), &c.args));
+        }
+        if let Some(last) = path.segments.last_mut() {
+            last.arguments = syn::PathArguments::None;
+            last.ident =
+                quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+        }
+        let f = &c.func;
+        Ok((quote!(#f), quote_spanned!(span=> #path::adjoint), &c.args))
     }
-    let span = c.func.span();
-    quote_spanned!(span=> #path::adjoint)
+}
+
+/// The accessor `T::f_with_tracked_self()` of a call
+/// [`tracked_self_call`] finds.
+pub(super) fn tracked_self_accessor(expr: &Expr) -> Option<&Expr> {
+    tracked_self_call(expr).map(|m| &*m.receiver)
+}
+
+/// `T::f_with_tracked_self().__mica_call(…)`: a method tracking `self`
+/// called on a tracked struct (`structs/called.rs`).
+fn tracked_self_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
+    let Expr::MethodCall(m) = strip_parens(expr) else {
+        return None;
+    };
+    let Expr::Call(accessor) = strip_parens(&m.receiver) else {
+        return None;
+    };
+    let Expr::Path(func) = &*accessor.func else {
+        return None;
+    };
+    let named = func
+        .path
+        .segments
+        .last()
+        .is_some_and(|s| s.ident.to_string().ends_with("_with_tracked_self"));
+    (m.method == "__mica_call" && named && accessor.args.is_empty()).then_some(m)
+}
+
+/// The error for a call [`Sweep::is_tape_call`] did not accept: not
+/// reached, its callers asking first.
+fn unreachable_call<T>(call: &Expr) -> syn::Result<T> {
+    Err(syn::Error::new_spanned(
+        call,
+        "a recorded value is passed only to a `#[tape]` function named by its path",
+    ))
 }
 
 /// The names of a tuple pattern (`(a, mut b, _)`, typed or not): `None`

@@ -56,9 +56,9 @@ impl Sweep<'_> {
         out: &mut TokenStream,
     ) -> syn::Result<Lowered> {
         // `f(x)[k]`: `f` returns an array
-        let base = match crate::facts::syntax::strip_parens(&i.expr) {
-            Expr::Call(c) if self.is_tape_call(&i.expr) => self.lower_array_call(c, out)?,
-            _ => self.lower_expr(&i.expr, out)?,
+        let base = match self.is_tape_call(&i.expr) {
+            true => self.lower_array_call(&i.expr, out)?,
+            false => self.lower_expr(&i.expr, out)?,
         };
         // a recorded scalar indexed: a knob tracked without its type, or a
         // local name carried through a loop as one value that the loop

@@ -40,6 +40,25 @@ impl Sweep<'_> {
                 fwd: quote!((#x).#method()),
             });
         }
+        // `T::f_with_tracked_self().__mica_call(…)`, a method tracking
+        // `self` called on a tracked struct (`structs/called.rs`): a call
+        // of its fields function, reached again in the reverse
+        if let Some(accessor) = super::array_calls::tracked_self_accessor(expr) {
+            let (inputs, args, spans) = self.lower_call_args(&m.args, out)?;
+            let fwd = quote!(#accessor.__mica_call(#(#args),*));
+            let span = m.method.span();
+            let adapter = quote_spanned!(span=> #accessor.__mica_adjoint___mica_call);
+            if !inputs
+                .iter()
+                .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
+            {
+                return Ok(Lowered {
+                    val: Val::Const,
+                    fwd,
+                });
+            }
+            return Ok(self.new_op_at(OpKind::Call(adapter), inputs, spans, fwd, out));
+        }
         if rules::method(&name).is_none()
             && !receiver_active
             && !mutates(&name, m.args.len())

@@ -287,9 +287,9 @@ impl Sweep<'_> {
         value: &Expr,
         out: &mut TokenStream,
     ) -> syn::Result<()> {
-        let lowered = match crate::facts::syntax::strip_parens(value) {
-            Expr::Call(c) if self.is_tape_call(value) => self.lower_array_call(c, out)?,
-            _ => self.lower_expr(value, out)?,
+        let lowered = match self.is_tape_call(value) {
+            true => self.lower_array_call(value, out)?,
+            false => self.lower_expr(value, out)?,
         };
         let fwd = &lowered.fwd;
         match lowered.val {

@@ -198,6 +198,13 @@ impl Gen<'_> {
                         after.extend([quote! {
                             ::mica::__private::add_into(&mut #acc #([#prefix])* [..], &#scratch[..]);
                         }]);
+                    } else if prefix.is_empty() {
+                        // the buffer is as long as the longest value the
+                        // array held: the slot, as long as this one
+                        passed.push(*array);
+                        slots.push(
+                            quote_spanned!(span=> ::mica::__private::fitted(&mut #acc, &#arg)),
+                        );
                     } else {
                         passed.push(*array);
                         slots.push(quote_spanned!(span=> &mut #acc #([#prefix])*));

@@ -2,7 +2,7 @@
 //! &m.layers`), written as loops by index before anything else reads the
 //! body (`structs.rs`).
 
-use super::rewrite::{Reach, Tracked};
+use super::leaf::{Reach, Tracked};
 use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
 use quote::quote;
 

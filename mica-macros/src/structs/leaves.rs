@@ -1,7 +1,7 @@
 //! A tracked struct's leaves: the fields that hold floats, found through
 //! its table and those of the structs it holds (`structs.rs`).
 
-use super::rewrite::{tuple_of, Leaf, Reach, Tracked};
+use super::leaf::{member_name, tuple_of, Leaf, Reach, Tracked};
 use super::tables::{is_skipped, table};
 use crate::errors::Errors;
 use crate::knob_derive::struct_of;
@@ -26,6 +26,7 @@ pub fn tracked_struct(
         by_value: false,
         paths: HashMap::new(),
         tuple: false,
+        types: HashMap::new(),
     };
     if let Some(tuple) = tuple_of(ty) {
         into.tuple = true;
@@ -92,7 +93,7 @@ fn element(
 ) {
     let mut path = prefix.to_vec();
     path.push(member);
-    let key: Vec<String> = path.iter().map(super::rewrite::member_name).collect();
+    let key: Vec<String> = path.iter().map(member_name).collect();
     match floats_inside(&ty, floats) {
         Inside::Floats => {
             // gathered: a `Vec` of the field, one per element
@@ -144,9 +145,9 @@ fn flatten(
         );
         return;
     };
-    into.paths
-        .entry(prefix.iter().map(super::rewrite::member_name).collect())
-        .or_insert(Reach::Struct);
+    let key: Vec<String> = prefix.iter().map(member_name).collect();
+    into.types.insert(key.clone(), at.clone());
+    into.paths.entry(key).or_insert(Reach::Struct);
     // the struct's type parameters, as this use fills them
     let mut subst = Subst(HashMap::new(), HashMap::new());
     if let Some(syn::PathArguments::AngleBracketed(a)) =
@@ -182,7 +183,7 @@ fn flatten(
         let Some(ident) = &field.ident else { continue };
         let member = syn::Member::Named(ident.clone());
         if is_skipped(field) {
-            let mut key: Vec<String> = prefix.iter().map(super::rewrite::member_name).collect();
+            let mut key: Vec<String> = prefix.iter().map(member_name).collect();
             key.push(ident.to_string());
             into.paths.insert(key, Reach::Skipped);
             continue;

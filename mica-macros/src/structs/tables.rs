@@ -94,7 +94,7 @@ pub fn wanted(input: &TokenStream) -> Vec<syn::TypePath> {
             });
             for ty in me.into_iter().chain(params).chain(lets) {
                 // a tuple's elements, and the structs of containers in it
-                let elems: Vec<&syn::Type> = match super::rewrite::tuple_of(ty) {
+                let elems: Vec<&syn::Type> = match super::leaf::tuple_of(ty) {
                     Some(t) => t.elems.iter().map(elements).collect(),
                     None => vec![ty],
                 };

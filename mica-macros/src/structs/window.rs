@@ -19,8 +19,9 @@
 //! let g = { let mut g = zeros_like(&m·whole); g.w = gradient!(m·w).to_owned(); …; g };
 //! ```
 
+use super::leaf::Tracked;
 use super::leaves::{generic_names, tracked_struct};
-use super::rewrite::{self, Tracked};
+use super::rewrite;
 use crate::errors::Errors;
 use crate::parse::is_tracked;
 use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
@@ -113,7 +114,7 @@ fn struct_let(stmt: &Stmt) -> Option<(Ident, syn::Type, syn::Expr)> {
     let Pat::Ident(name) = &*typed.pat else {
         return None;
     };
-    if super::rewrite::tuple_of(&typed.ty).is_none() {
+    if super::leaf::tuple_of(&typed.ty).is_none() {
         crate::knob_derive::struct_of(&typed.ty, &[])?;
     }
     let init = local.init.as_ref()?;

@@ -9,6 +9,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Expr, ExprCall, ExprMethodCall};
 
+/// The refusal of a call passing a tracked struct whole, in forward mode.
+const STRUCT_CALL: &str = "forward mode does not follow a call that passes a tracked struct to another `#[tape]` function yet; put the two in one `#[tape] mod` or `#[tape] impl`, where the callee is written into the caller, or read the struct's fields here";
+
 /// Methods that copy a value: the same copy of the tangent.
 const COPIES: &[&str] = &["clone", "to_vec", "to_owned", "into"];
 
@@ -34,11 +37,15 @@ impl Tan<'_> {
             };
         }
         let args: Vec<Val> = m.args.iter().map(|a| self.expr(a, pre)).collect();
+        // `m.forward(x)` on a tracked struct (`structs/called.rs`)
+        if name == "__mica_call" {
+            return self.refuse(m, STRUCT_CALL);
+        }
         let Some(rule) = crate::rules::METHODS
             .iter()
             .find(|r| r.name == name && r.args == m.args.len())
         else {
-            return self.refuse(m, &format!("forward mode does not follow `.{name}(…)` of a value with a slope; the float methods of the recorded vocabulary are"));
+            return self.refuse(m, &format!("forward mode does not follow `.{name}(…)` of a value with a slope; it follows the float methods of the recorded vocabulary (`sin`, `exp`, `powi`, `max`, …) and calls of `#[tape]` functions"));
         };
         let _ = rule;
         let px = self.share(x.p, x.cheap, pre);
@@ -250,6 +257,10 @@ impl Tan<'_> {
             _ => None,
         };
         let known = matches!(name.as_deref(), Some("sigmoid" | "relu" | "softplus"));
+        // `predict(m, x)` with `m` a tracked struct (`structs/rewrite.rs`)
+        if name.as_deref() == Some("with_tracked_struct") {
+            return self.refuse(c, STRUCT_CALL);
+        }
         if !known {
             if let Expr::Path(path) = &*c.func {
                 if path.qself.is_none() && path.path.segments.iter().all(|s| s.arguments.is_none())
