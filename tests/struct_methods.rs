@@ -4,14 +4,18 @@
 //! `Vec` of layers indexed (`self.layers[k].forward(&h)`, the value
 //! shrinking from layer to layer) and iterated (`for layer in
 //! &self.layers`), a window's `#[tracked] let` of a model; methods with a
-//! scalar, array, `Vec` and tuple out. Also the calls these need of free
-//! functions: a struct passed whole to a function with an array out, and
-//! an array a loop reassigns, shorter, from a call.
+//! scalar, array, `Vec` and tuple out; forward mode (`tangent`, `jacobian`,
+//! `hvp`) through the methods' own and through a free function given the
+//! struct whole. Also the calls these need of free functions: a struct
+//! passed whole to a function with an array out, and an array a loop
+//! reassigns, shorter, from a call.
 //!
 //! Every gradient against central finite differences over the model's
 //! floats (flattened here by hand, field by field) at three models, the
 //! free function against its `#[tape(plain)]` twin, and each value against
-//! the primal's, in `f64` and `f32`.
+//! the primal's, in `f64` and `f32`; tangents against finite differences
+//! along a direction, Hessian-vector products against those of the
+//! gradient, the Jacobian's row against the gradient.
 #![deny(warnings)]
 
 mod fd;
@@ -55,6 +59,20 @@ macro_rules! models {
 
                 pub fn ends(#[tracked] &self) -> [$t; 2] {
                     [self.w[0] * self.gain, (self.b[0] + self.w[1]).sin()]
+                }
+
+                #[tape(tangent, hvp)]
+                pub fn energy(#[tracked] &self, c: $t) -> $t {
+                    let mut e = 0.0;
+                    for k in 0..self.w.len() {
+                        e += (self.w[k] * c).sin() * self.gain;
+                    }
+                    e * self.b[0]
+                }
+
+                #[tape(tangent)]
+                pub fn pair_at(#[tracked] &self, c: $t) -> [$t; 2] {
+                    [self.w[1] * self.w[0] * c, (self.gain * c).exp()]
                 }
             }
 
@@ -116,6 +134,29 @@ macro_rules! models {
                     let p = pair(d, x);
                     p[0] * p[1] + pair(d, &[x[1], x[0]])[0]
                 }
+            }
+
+            /// Forward mode through the parts' own: a method of a field, of
+            /// an element of a `Vec` of structs, one with an array out, and
+            /// a free function given the struct whole.
+            #[tape(tangent, jacobian, hvp)]
+            pub fn smooth(#[tracked] m: &Net, c: $t) -> $t {
+                let mut s = m.head.energy(c) * scaled(m, c);
+                for k in 0..m.layers.len() {
+                    s += m.layers[k].energy(c) * (k as $t + 1.0);
+                }
+                s
+            }
+
+            #[tape(tangent)]
+            pub fn smooth_pairs(#[tracked] m: &Net, c: $t) -> $t {
+                let p = m.layers[1].pair_at(c);
+                p[0] * p[1] + smooth(m, c)
+            }
+
+            #[tape(tangent, hvp)]
+            pub fn scaled(#[tracked] m: &Net, c: $t) -> $t {
+                (m.scale * m.head.gain * c).tanh()
             }
 
             /// A window's model, its methods called in the window.
@@ -274,6 +315,49 @@ macro_rules! tests {
                     crate::fd::close("backward's value", again, v, $rel);
                     for (a, b) in flat(&d).iter().zip(flat(&g)) {
                         crate::fd::close("3 × the gradient", *a, 3.0 * b, $rel);
+                    }
+                }
+            }
+
+            #[test]
+            fn forward_mode_follows_the_parts_own() {
+                let (agree, same) = crate::fd::checks::<$t>($tol, $rel);
+                for seed in 0..3 {
+                    let m = net(seed);
+                    let c = 0.7 - 0.2 * seed as $t;
+                    let at = flat(&m);
+                    let dir: Vec<$t> = (0..at.len())
+                        .map(|k| ((k * 7 + seed) % 5) as $t / 5.0 - 0.4)
+                        .collect();
+                    let dm = unflat(&dir, &m);
+                    let along = |s: $t| -> Net {
+                        let p: Vec<$t> = at.iter().zip(&dir).map(|(a, d)| a + s * d).collect();
+                        unflat(&p, &m)
+                    };
+                    // tangents: the slope along `dir`
+                    let t = smooth_tangent(&m, c, &dm);
+                    crate::fd::close("tangent's value", t.0, smooth(&m, c), $rel);
+                    agree(
+                        "smooth_tangent",
+                        &|s: &[$t]| smooth(&along(s[0]), c),
+                        &[0.0],
+                        &[t.1],
+                    );
+                    let t = smooth_pairs_tangent(&m, c, &dm);
+                    crate::fd::close("tangent's value", t.0, smooth_pairs(&m, c), $rel);
+                    let f = |s: &[$t]| smooth_pairs(&along(s[0]), c);
+                    agree("smooth_pairs_tangent", &f, &[0.0], &[t.1]);
+                    // the Jacobian's one row is the gradient
+                    let (_, j) = smooth_jacobian(&m, c);
+                    let (_, g) = smooth_grad(&m, c);
+                    same(&j[0], &flat(&g), "smooth's Jacobian and gradient");
+                    // Hessian-vector products: the gradient's slope along `dir`
+                    let (v, g2, hv) = smooth_hvp(&m, c, &dm);
+                    crate::fd::close("hvp's value", v, smooth(&m, c), $rel);
+                    same(&flat(&g2), &flat(&g), "hvp's gradient");
+                    for k in 0..at.len() {
+                        let gk = |s: &[$t]| flat(&smooth_grad(&along(s[0]), c).1)[k];
+                        agree("smooth_hvp", &gk, &[0.0], &[flat(&hv)[k]]);
                     }
                 }
             }

@@ -57,6 +57,13 @@ pub fn push_let(out: &mut proc_macro2::TokenStream, name: &Ident, value: proc_ma
     out.extend([quote::quote!(let #name =), value, quote::quote!(;)]);
 }
 
+/// The associated function through which `#[tape]` functions outside a
+/// `#[tape] impl` reach the call of its method `method`, which tracks
+/// `self` (`structs/called.rs`).
+pub fn tracked_self_accessor(method: &Ident) -> Ident {
+    format_ident!("{}_with_tracked_self", method, span = method.span())
+}
+
 /// A fixed internal name (a parameter of a generated function).
 pub fn internal(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())

@@ -28,6 +28,7 @@ use std::collections::HashSet;
 use syn::ItemFn;
 
 mod activity;
+mod adapters;
 mod control;
 mod exprs;
 pub(crate) mod higher;
@@ -221,7 +222,16 @@ pub fn companions(
                     #vis struct #name {}
                 }]);
             }
-            out.extend(higher::tangent_adapter(&companion, &params));
+            out.extend(adapters::tangent_adapter(
+                &companion,
+                &params,
+                adapters::Host::Own,
+            ));
+        }
+        // the fields function of one tracking a struct: called by a caller
+        // passing the struct whole (`structs/called.rs`)
+        if let (true, Some(host)) = (plain_output, adapter_host(args)) {
+            out.extend(adapters::tangent_adapter(&companion, &params, host));
         }
     }
     if args.higher.jacobian.is_some() {
@@ -240,11 +250,29 @@ pub fn companions(
         out.extend(hvp);
         // other functions' `hvp` calls it through its hidden type
         if dir_fn.is_some() && !args.in_impl && args.host.is_none() {
-            out.extend(higher::directional_adapter(&companion, &params));
+            out.extend(adapters::directional_adapter(
+                &companion,
+                &params,
+                adapters::Host::Own,
+            ));
+        }
+        if let (true, Some(host)) = (dir_fn.is_some(), adapter_host(args)) {
+            out.extend(adapters::directional_adapter(&companion, &params, host));
         }
         dir = dir_fn;
     }
     (out, dir)
+}
+
+/// Where the adapters of a struct-tracking function's fields function
+/// stand: `NAME::with_tracked_struct_…` for a free function's, a hidden
+/// type beside the `impl` for a method's.
+fn adapter_host(args: &Args) -> Option<adapters::Host<'_>> {
+    let (host, _) = args.host.as_ref()?;
+    Some(match args.in_impl {
+        true => adapters::Host::Method(host),
+        false => adapters::Host::Struct(host),
+    })
 }
 
 /// The float type of a function, as its companions write it.

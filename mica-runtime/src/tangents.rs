@@ -98,6 +98,31 @@ macro_rules! direction_of {
                 Some(self)
             }
         }
+        // rows: a struct's field gathered from a `Vec` of structs
+        impl<'a> DirectionOf<&'a Vec<Vec<$t>>> for &'a Vec<Vec<$t>> {
+            #[inline(always)]
+            fn given(self) -> Option<&'a Vec<Vec<$t>>> {
+                Some(self)
+            }
+        }
+        impl<'a, const N: usize> DirectionOf<&'a Vec<[$t; N]>> for &'a Vec<[$t; N]> {
+            #[inline(always)]
+            fn given(self) -> Option<&'a Vec<[$t; N]>> {
+                Some(self)
+            }
+        }
+        impl<'a> DirectionOf<&'a [Vec<$t>]> for &'a [Vec<$t>] {
+            #[inline(always)]
+            fn given(self) -> Option<&'a [Vec<$t>]> {
+                Some(self)
+            }
+        }
+        impl<'a, const N: usize> DirectionOf<&'a [[$t; N]]> for &'a [[$t; N]] {
+            #[inline(always)]
+            fn given(self) -> Option<&'a [[$t; N]]> {
+                Some(self)
+            }
+        }
     )*};
 }
 

@@ -97,6 +97,7 @@ pub(super) fn adapter_mod(
         };
     }
     if let Some((method, _)) = host.filter(|_| in_impl()) {
+        let accessor = crate::names::tracked_self_accessor(method);
         // the fields function of a method tracking `self`: a value and
         // its adapter, methods of the hidden type the `#[tape] impl`
         // writes beside it (`module_form.rs`), which take them from here
@@ -110,9 +111,10 @@ pub(super) fn adapter_mod(
         // the scalar twin of a method with an array out: the method's
         // own call, which callers take its value by
         let value = twin_value(method, params).map(|(orig, inputs, out, args)| {
+            let accessor_of_orig = crate::names::tracked_self_accessor(&orig);
             quote! {
                 #attrs
-                #[__mica_beside(#orig)]
+                #[__mica_beside(#accessor_of_orig)]
                 #[inline(always)]
                 #[allow(dead_code, clippy::too_many_arguments)]
                 #vis fn #call #generics (&self, #(#inputs),*) -> #out #where_clause {
@@ -124,7 +126,7 @@ pub(super) fn adapter_mod(
             #value
 
             #attrs
-            #[__mica_beside(#method)]
+            #[__mica_beside(#accessor)]
             #[inline(always)]
             #[allow(dead_code, clippy::too_many_arguments)]
             #vis fn #call #generics (&self, #(#inputs),*) -> #ret #where_clause {
@@ -132,7 +134,7 @@ pub(super) fn adapter_mod(
             }
 
             #attrs
-            #[__mica_beside(#method)]
+            #[__mica_beside(#accessor)]
             #[inline(always)]
             #[allow(dead_code, clippy::too_many_arguments)]
             #vis fn #adapter<#lifetime, #(#params_generics,)* #(#bounds),*>(

@@ -272,7 +272,8 @@ pub(super) fn tracked_self_accessor(expr: &Expr) -> Option<&Expr> {
 }
 
 /// `T::f_with_tracked_self().__mica_call(…)`: a method tracking `self`
-/// called on a tracked struct (`structs/called.rs`).
+/// called on a tracked struct (`structs/called.rs`); or, in a directional
+/// derivative, `T::hvp_of_f().__mica_hvp(…)`, its own.
 fn tracked_self_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
     let Expr::MethodCall(m) = strip_parens(expr) else {
         return None;
@@ -283,12 +284,13 @@ fn tracked_self_call(expr: &Expr) -> Option<&syn::ExprMethodCall> {
     let Expr::Path(func) = &*accessor.func else {
         return None;
     };
-    let named = func
-        .path
-        .segments
-        .last()
-        .is_some_and(|s| s.ident.to_string().ends_with("_with_tracked_self"));
-    (m.method == "__mica_call" && named && accessor.args.is_empty()).then_some(m)
+    let named = func.path.segments.last().map(|s| s.ident.to_string())?;
+    let method = match m.method.to_string().as_str() {
+        "__mica_call" => named.ends_with("_with_tracked_self"),
+        "__mica_hvp" => named.starts_with("hvp_of_"),
+        _ => false,
+    };
+    (method && accessor.args.is_empty()).then_some(m)
 }
 
 /// The error for a call [`Sweep::is_tape_call`] did not accept: not

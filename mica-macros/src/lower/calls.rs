@@ -43,11 +43,16 @@ impl Sweep<'_> {
         // `T::f_with_tracked_self().__mica_call(…)`, a method tracking
         // `self` called on a tracked struct (`structs/called.rs`): a call
         // of its fields function, reached again in the reverse
+        // (in a directional derivative, `….__mica_hvp(…)`, the method's own)
         if let Some(accessor) = super::array_calls::tracked_self_accessor(expr) {
             let (inputs, args, spans) = self.lower_call_args(&m.args, out)?;
-            let fwd = quote!(#accessor.__mica_call(#(#args),*));
+            let method = &m.method;
+            let fwd = quote!(#accessor.#method(#(#args),*));
             let span = m.method.span();
-            let adapter = quote_spanned!(span=> #accessor.__mica_adjoint___mica_call);
+            let adapter = match method == "__mica_hvp" {
+                true => quote_spanned!(span=> #accessor.__mica_hvp_adjoint),
+                false => quote_spanned!(span=> #accessor.__mica_adjoint___mica_call),
+            };
             if !inputs
                 .iter()
                 .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
@@ -392,7 +397,8 @@ impl Sweep<'_> {
             Some(last) if self.directional && last.ident == "hvp" && path.segments.len() > 1 => {
                 let mut host = path.clone();
                 if let Some(last) = host.segments.last_mut() {
-                    last.ident = quote::format_ident!("hvp_adjoint", span = last.ident.span());
+                    last.ident =
+                        quote::format_ident!("{}_adjoint", last.ident, span = last.ident.span());
                 }
                 quote_spanned!(span=> #host)
             }

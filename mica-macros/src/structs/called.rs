@@ -24,11 +24,6 @@ use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 use syn::{Generics, ImplItem, ItemImpl, Type, Visibility};
 
-/// The associated function through which callers reach `method`'s call.
-pub fn accessor(method: &Ident) -> Ident {
-    format_ident!("{}_with_tracked_self", method, span = method.span())
-}
-
 /// `tokens`, the expansion of a method in the `impl` of `self_ty`, with
 /// the items marked `#[__mica_beside(NAME)]` taken out: the expansion
 /// with an accessor `NAME_with_tracked_self` in their place, and for each
@@ -97,9 +92,8 @@ pub fn lift(
         .collect();
     let ty_hash = fnv(&quote!(#self_ty).to_string());
     let mut beside = TokenStream::new();
-    for (host, lifted) in hosts {
-        let hidden = format_ident!("__mica_{}_{:016x}", host, ty_hash);
-        let accessor = accessor(&host);
+    for (accessor, lifted) in hosts {
+        let hidden = format_ident!("__mica_{}_{:016x}", accessor, ty_hash);
         kept.extend(quote! {
             #[doc(hidden)]
             #[inline(always)]
@@ -194,7 +188,7 @@ pub(super) fn tracked_self_call(
     if !rest.is_empty() {
         passed.extend(quote!(, #rest));
     }
-    let accessor = accessor(method);
+    let accessor = crate::names::tracked_self_accessor(method);
     let mut group = Group::new(Delimiter::Parenthesis, passed);
     group.set_span(args.span());
     // spanned at the method: an error about the call points there
@@ -297,7 +291,7 @@ mod tests {
         )
         .is_none());
         let marked = quote!(
-            #[__mica_beside(forward)]
+            #[__mica_beside(forward_with_tracked_self)]
             fn __mica_call(&self) -> f64 {
                 Self::f()
             }

@@ -9,9 +9,6 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Expr, ExprCall, ExprMethodCall};
 
-/// The refusal of a call passing a tracked struct whole, in forward mode.
-const STRUCT_CALL: &str = "forward mode does not follow a call that passes a tracked struct to another `#[tape]` function yet; put the two in one `#[tape] mod` or `#[tape] impl`, where the callee is written into the caller, or read the struct's fields here";
-
 /// Methods that copy a value: the same copy of the tangent.
 const COPIES: &[&str] = &["clone", "to_vec", "to_owned", "into"];
 
@@ -37,9 +34,12 @@ impl Tan<'_> {
             };
         }
         let args: Vec<Val> = m.args.iter().map(|a| self.expr(a, pre)).collect();
-        // `m.forward(x)` on a tracked struct (`structs/called.rs`)
+        // `m.forward(x)` on a tracked struct (`structs/called.rs`): the
+        // method's own forward mode, through the accessor of its kind
         if name == "__mica_call" {
-            return self.refuse(m, STRUCT_CALL);
+            if let Some(accessor) = accessor_of(&m.receiver) {
+                return self.struct_method(accessor, m, pre);
+            }
         }
         let Some(rule) = crate::rules::METHODS
             .iter()
@@ -189,24 +189,70 @@ impl Tan<'_> {
         }
     }
 
-    /// A call to another `#[tape(tangent)]` function: through its hidden
-    /// type, each argument with its tangent (`NoSlot` for a constant).
-    fn tape_call(&mut self, path: &syn::ExprPath, c: &ExprCall, pre: &mut TokenStream) -> Val {
+    /// `Type::NAME_with_tracked_self().__mica_call(args…)`, a method
+    /// tracking `self` called on a tracked struct (`structs/called.rs`):
+    /// its tangent by `Type::tangent_of_NAME()`'s `__mica_tangent`; in a
+    /// directional derivative, its value by the call itself and its
+    /// tangent by `Type::hvp_of_NAME()`'s `__mica_hvp`.
+    fn struct_method(
+        &mut self,
+        accessor: &syn::ExprPath,
+        m: &ExprMethodCall,
+        pre: &mut TokenStream,
+    ) -> Val {
+        let kind = if self.dir { "hvp" } else { "tangent" };
+        let mut path = accessor.path.clone();
+        if let Some(last) = path.segments.last_mut() {
+            let method = last.ident.to_string();
+            let method = method.strip_suffix("_with_tracked_self").unwrap_or(&method);
+            last.ident = quote::format_ident!("{}_of_{}", kind, method, span = last.ident.span());
+        }
+        let receiver = &m.receiver;
+        let adapter = quote::format_ident!("__mica_{}", kind);
+        let span = m.method.span();
+        let tangent = quote::quote_spanned!(span=> #path().#adapter);
+        self.tape_call(quote!(#receiver.__mica_call), tangent, &m.args, pre)
+    }
+
+    /// A call to another `#[tape(tangent)]` function, `value(args…)`, each
+    /// argument with its tangent (`NoSlot` for a constant): value and
+    /// tangent by `tangent(args…, tangents…)`; in a directional derivative
+    /// (which the reverse differentiates again), the value by the function
+    /// itself and the tangent by the callee's own directional derivative.
+    fn tape_call(
+        &mut self,
+        value: TokenStream,
+        tangent: TokenStream,
+        args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>,
+        pre: &mut TokenStream,
+    ) -> Val {
         let mut values = Vec::new();
         let mut tangents = Vec::new();
-        for a in &c.args {
+        for a in args {
             let v = self.expr(a, pre);
-            tangents.push(match v.t {
-                Some(t) => quote!(::mica::__private::Tangent(#t)),
-                None => quote!(::mica::__private::NoSlot),
+            let cheap = v.cheap;
+            let (p, t) = match self.dir {
+                true => (
+                    self.share(v.p, cheap, pre),
+                    v.t.map(|t| self.share(t, cheap, pre)),
+                ),
+                false => (v.p, v.t),
+            };
+            values.push(p);
+            tangents.push(match (t, self.dir) {
+                (Some(t), true) => t,
+                (Some(t), false) => quote!(::mica::__private::Tangent(#t)),
+                (None, _) => quote!(::mica::__private::NoSlot),
             });
-            values.push(v.p);
         }
         let (p, t) = (self.fresh("p"), self.fresh("t"));
-        // spanned at the callee: a callee without `tangent` is named there
-        let span = syn::spanned::Spanned::span(path);
-        let call = quote::quote_spanned!(span=> #path::tangent);
-        pre.extend(quote!(let (#p, #t) = #call(#(#values,)* #(#tangents),*);));
+        match self.dir {
+            true => pre.extend(quote! {
+                let #p = #value(#(#values),*);
+                let #t = #tangent(#(#values,)* #(#tangents),*);
+            }),
+            false => pre.extend(quote!(let (#p, #t) = #tangent(#(#values,)* #(#tangents),*);)),
+        }
         Val {
             p: quote!(#p),
             t: Some(quote!(#t)),
@@ -214,40 +260,27 @@ impl Tan<'_> {
         }
     }
 
-    /// A call to another `#[tape(hvp)]` function in a directional
-    /// derivative (which the reverse differentiates again): its value by
-    /// the function itself, its tangent by the callee's own directional
-    /// derivative, `path::hvp`, each argument with its tangent (`NoSlot`
-    /// for a constant).
-    fn directional_call(
-        &mut self,
-        path: &syn::ExprPath,
-        c: &ExprCall,
-        pre: &mut TokenStream,
-    ) -> Val {
-        let mut values = Vec::new();
-        let mut tangents = Vec::new();
-        for a in &c.args {
-            let v = self.expr(a, pre);
-            let cheap = v.cheap;
-            values.push(self.share(v.p, cheap, pre));
-            tangents.push(match v.t {
-                Some(t) => self.share(t, cheap, pre),
-                None => quote!(::mica::__private::NoSlot),
-            });
-        }
-        let (p, t) = (self.fresh("p"), self.fresh("t"));
+    /// A call of a function named by `path` in forward mode: through its
+    /// hidden type (`path::tangent`, `path::hvp`); a struct passed whole
+    /// (`predict::with_tracked_struct(…)`, `structs/rewrite.rs`) through the
+    /// same names, its fields function's.
+    fn path_call(&mut self, path: &syn::ExprPath, c: &ExprCall, pre: &mut TokenStream) -> Val {
+        let kind = if self.dir { "hvp" } else { "tangent" };
+        // spanned at the callee: a callee without `tangent` is named there
         let span = syn::spanned::Spanned::span(path);
-        let dir = quote::quote_spanned!(span=> #path::hvp);
-        pre.extend(quote! {
-            let #p = #path(#(#values),*);
-            let #t = #dir(#(#values,)* #(#tangents),*);
-        });
-        Val {
-            p: quote!(#p),
-            t: Some(quote!(#t)),
-            cheap: true,
+        let mut adapter = path.path.clone();
+        match adapter.segments.last_mut() {
+            // the adapter of the function's fields, on its hidden type too
+            Some(last) if last.ident == "with_tracked_struct" && path.path.segments.len() > 1 => {
+                last.ident = quote::format_ident!("{}", kind, span = last.ident.span());
+            }
+            _ => {
+                let kind = quote::format_ident!("{}", kind, span = span);
+                adapter.segments.push(syn::PathSegment::from(kind));
+            }
         }
+        let tangent = quote::quote_spanned!(span=> #adapter);
+        self.tape_call(quote!(#path), tangent, &c.args, pre)
     }
 
     /// A call: the runtime's functions, or a refusal.
@@ -257,18 +290,12 @@ impl Tan<'_> {
             _ => None,
         };
         let known = matches!(name.as_deref(), Some("sigmoid" | "relu" | "softplus"));
-        // `predict(m, x)` with `m` a tracked struct (`structs/rewrite.rs`)
-        if name.as_deref() == Some("with_tracked_struct") {
-            return self.refuse(c, STRUCT_CALL);
-        }
+
         if !known {
             if let Expr::Path(path) = &*c.func {
                 if path.qself.is_none() && path.path.segments.iter().all(|s| s.arguments.is_none())
                 {
-                    if self.dir {
-                        return self.directional_call(path, c, pre);
-                    }
-                    return self.tape_call(path, c, pre);
+                    return self.path_call(path, c, pre);
                 }
             }
         }
@@ -308,4 +335,21 @@ fn sum(a: Option<TokenStream>, b: Option<TokenStream>) -> Option<TokenStream> {
         (a, None) => a,
         (None, b) => b,
     }
+}
+
+/// The accessor `Type::NAME_with_tracked_self` a struct's method call is
+/// reached through (`structs/called.rs`).
+fn accessor_of(receiver: &Expr) -> Option<&syn::ExprPath> {
+    let Expr::Call(c) = receiver else {
+        return None;
+    };
+    let Expr::Path(p) = &*c.func else {
+        return None;
+    };
+    let named = p
+        .path
+        .segments
+        .last()
+        .is_some_and(|s| s.ident.to_string().ends_with("_with_tracked_self"));
+    (named && c.args.is_empty()).then_some(p)
 }
