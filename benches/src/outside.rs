@@ -415,6 +415,25 @@ fn programs() -> Vec<Program> {
                 })
             },
         },
+        Program {
+            name: "Struct model through layer methods, 4-8-1 tanh, batch 256",
+            make: |side| {
+                let m = model::Layered::from_net(&model::Net::init(11));
+                let (xs, ys) = model::data(model::N);
+                let mut d = m.zeros_like();
+                Box::new(move || match side {
+                    Side::Primal => {
+                        bb(bb(&m).loss(&xs, &ys));
+                    }
+                    Side::Hand => {
+                        bb(model::layered_loss_hand(bb(&m), &xs, &ys, bb(1.0), &mut d));
+                    }
+                    Side::Mica => {
+                        bb(bb(&m).loss_backward(&xs, &ys, bb(1.0), &mut d));
+                    }
+                })
+            },
+        },
     ]
 }
 

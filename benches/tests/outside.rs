@@ -392,6 +392,31 @@ fn struct_model() {
 }
 
 #[test]
+fn struct_model_through_layer_methods() {
+    use mica::Knob;
+    let net = model::Net::init(11);
+    let m = model::Layered::from_net(&net);
+    let (xs, ys) = model::data(model::N);
+    let mut hand = m.zeros_like();
+    let v = model::layered_loss_hand(&m, &xs, &ys, 1.0, &mut hand);
+    same_value("layered hand", v, m.loss(&xs, &ys));
+    same_value(
+        "layered against the net",
+        v,
+        model::net_loss(&net, &xs, &ys),
+    );
+    // the same network's gradient, field by field
+    let mut of_net = net.zeros_like();
+    model::net_loss_hand(&net, &xs, &ys, 1.0, &mut of_net);
+    assert_agree("layered hand", &hand.flat(), &of_net.flat(), 1e-12);
+    let f = |p: &[f64]| model::net_loss(&model::Net::from_flat(p), &xs, &ys);
+    check_fd("layered hand", &f, &net.flat(), &hand.flat(), None);
+    let mut d = m.zeros_like();
+    same_value("layered mica", m.loss_backward(&xs, &ys, 1.0, &mut d), v);
+    assert_agree("layered _backward", &d.flat(), &hand.flat(), 1e-10);
+}
+
+#[test]
 fn seeds_scale_and_slots_accumulate() {
     // a seed multiplies every slope, and slots are added into, not
     // overwritten, by the hand adjoints as by Mica

@@ -130,3 +130,114 @@ pub fn data(n: usize) -> (Vec<f64>, Vec<f64>) {
         .collect();
     (xs, ys)
 }
+
+/// A layer of [`Layered`]: `w` is `b.len() × inputs`, row-major.
+#[derive(Clone, Debug, mica::Knob)]
+pub struct Dense {
+    pub w: Vec<f64>,
+    pub b: Vec<f64>,
+}
+
+#[tape]
+impl Dense {
+    /// `W x + b`.
+    pub fn forward(#[tracked] &self, #[tracked] x: &[f64]) -> Vec<f64> {
+        let mut out = vec![0.0; self.b.len()];
+        for i in 0..self.b.len() {
+            let mut z = self.b[i];
+            for j in 0..x.len() {
+                z += self.w[i * x.len() + j] * x[j];
+            }
+            out[i] = z;
+        }
+        out
+    }
+}
+
+/// The same network written as its parts, as a model is usually written:
+/// each layer's code with the layer, the loss calling the layers'.
+#[derive(Clone, Debug, mica::Knob)]
+pub struct Layered {
+    pub hidden: Dense,
+    pub out: Dense,
+}
+
+#[tape]
+impl Layered {
+    /// The mean squared error of [`net_loss`], through the layers.
+    pub fn loss(#[tracked] &self, xs: &[f64], ys: &[f64]) -> f64 {
+        let n = ys.len();
+        let mut total = 0.0;
+        for s in 0..n {
+            let z = self.hidden.forward(&xs[s * IN..(s + 1) * IN]);
+            let h: Vec<f64> = z.iter().map(|v| v.tanh()).collect();
+            let o = self.out.forward(&h);
+            let r = o[0] - ys[s];
+            total += r * r;
+        }
+        total / n as f64
+    }
+}
+
+impl Layered {
+    /// [`Net`]'s weights, as layers.
+    pub fn from_net(m: &Net) -> Layered {
+        Layered {
+            hidden: Dense {
+                w: m.w1.clone(),
+                b: m.b1.clone(),
+            },
+            out: Dense {
+                w: m.w2.clone(),
+                b: vec![m.b2],
+            },
+        }
+    }
+
+    /// Every weight, in [`Net::flat`]'s order.
+    pub fn flat(&self) -> Vec<f64> {
+        let mut v = self.hidden.w.clone();
+        v.extend(&self.hidden.b);
+        v.extend(&self.out.w);
+        v.extend(&self.out.b);
+        v
+    }
+}
+
+/// The hand-written adjoint of [`Layered::loss`]: [`net_loss_hand`]'s, on
+/// the layers' fields.
+pub fn layered_loss_hand(m: &Layered, xs: &[f64], ys: &[f64], seed: f64, d_m: &mut Layered) -> f64 {
+    let n = ys.len();
+    let (w1, b1, w2) = (&m.hidden.w[..HID * IN], &m.hidden.b[..HID], &m.out.w[..HID]);
+    let (dh, dout) = (&mut d_m.hidden, &mut d_m.out);
+    let (dw1, db1, dw2) = (&mut dh.w[..HID * IN], &mut dh.b[..HID], &mut dout.w[..HID]);
+    let c = 2.0 * seed / n as f64;
+    let mut total = 0.0;
+    let mut db2 = 0.0;
+    for (x, y) in xs.chunks_exact(IN).zip(ys) {
+        let mut hid = [0.0; HID];
+        let mut out = m.out.b[0];
+        for i in 0..HID {
+            let mut z = b1[i];
+            for j in 0..IN {
+                z += w1[i * IN + j] * x[j];
+            }
+            hid[i] = z.tanh();
+            out += w2[i] * hid[i];
+        }
+        let r = out - y;
+        total += r * r;
+        let g = c * r;
+        db2 += g;
+        for i in 0..HID {
+            dw2[i] += g * hid[i];
+            let dz = g * w2[i] * (1.0 - hid[i] * hid[i]);
+            db1[i] += dz;
+            for j in 0..IN {
+                dw1[i * IN + j] += dz * x[j];
+            }
+        }
+    }
+    dout.b[0] += db2;
+    total / n as f64
+}
