@@ -115,13 +115,23 @@ fn dot(
                 internal(&format!("__mica_seeded{depth}_i")),
                 internal(&format!("__mica_seeded{depth}_out")),
             );
-            let inner = dot(
-                &elem,
-                quote!(#seed[#i]),
-                quote!(#whole[#i]),
-                zero,
-                depth + 1,
-            );
+            // a name (`out`) is read where it stands: bound again, it would
+            // be an array of its own to the reverse, its adjoints moved
+            // from one buffer to another
+            let named = syn::parse2::<syn::Ident>(o.clone()).ok();
+            let at = named
+                .as_ref()
+                .map_or_else(|| quote!(#whole), |n| quote!(#n));
+            let inner = dot(&elem, quote!(#seed[#i]), quote!(#at[#i]), zero, depth + 1);
+            if named.is_some() {
+                return quote!({
+                    let mut #acc = #zero;
+                    for #i in 0..#at.len() {
+                        #acc += #inner;
+                    }
+                    #acc
+                });
+            }
             // typed: a tail like `….collect()` is inferred from it
             quote!({
                 let #whole: #ty = #o;
