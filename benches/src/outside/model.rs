@@ -82,19 +82,35 @@ pub fn net_loss(#[tracked] m: &Net, xs: &[f64], ys: &[f64]) -> f64 {
 /// The hand-written adjoint: per example, the hidden layer on the stack,
 /// then its reverse into the gradient struct.
 pub fn net_loss_hand(m: &Net, xs: &[f64], ys: &[f64], seed: f64, d_m: &mut Net) -> f64 {
-    let n = ys.len();
-    let (w1, b1, w2) = (&m.w1[..HID * IN], &m.b1[..HID], &m.w2[..HID]);
-    let (dw1, db1, dw2) = (
-        &mut d_m.w1[..HID * IN],
-        &mut d_m.b1[..HID],
-        &mut d_m.w2[..HID],
+    let weights = (&m.w1[..], &m.b1[..], &m.w2[..], m.b2);
+    let slots = (
+        &mut d_m.w1[..],
+        &mut d_m.b1[..],
+        &mut d_m.w2[..],
+        &mut d_m.b2,
     );
+    hand(weights, xs, ys, seed, slots)
+}
+
+/// The hand-written adjoint of either model, on its weights `(W₁, b₁, w₂,
+/// b₂)` and their slots.
+#[inline(always)]
+fn hand(
+    (w1, b1, w2, b2): (&[f64], &[f64], &[f64], f64),
+    xs: &[f64],
+    ys: &[f64],
+    seed: f64,
+    (dw1, db1, dw2, d_b2): (&mut [f64], &mut [f64], &mut [f64], &mut f64),
+) -> f64 {
+    let n = ys.len();
+    let (w1, b1, w2) = (&w1[..HID * IN], &b1[..HID], &w2[..HID]);
+    let (dw1, db1, dw2) = (&mut dw1[..HID * IN], &mut db1[..HID], &mut dw2[..HID]);
     let c = 2.0 * seed / n as f64;
     let mut total = 0.0;
     let mut db2 = 0.0;
     for (x, y) in xs.chunks_exact(IN).zip(ys) {
         let mut hid = [0.0; HID];
-        let mut out = m.b2;
+        let mut out = b2;
         for i in 0..HID {
             let mut z = b1[i];
             for j in 0..IN {
@@ -116,7 +132,7 @@ pub fn net_loss_hand(m: &Net, xs: &[f64], ys: &[f64], seed: f64, d_m: &mut Net) 
             }
         }
     }
-    d_m.b2 += db2;
+    *d_b2 += db2;
     total / n as f64
 }
 
@@ -207,37 +223,14 @@ impl Layered {
 /// The hand-written adjoint of [`Layered::loss`]: [`net_loss_hand`]'s, on
 /// the layers' fields.
 pub fn layered_loss_hand(m: &Layered, xs: &[f64], ys: &[f64], seed: f64, d_m: &mut Layered) -> f64 {
-    let n = ys.len();
-    let (w1, b1, w2) = (&m.hidden.w[..HID * IN], &m.hidden.b[..HID], &m.out.w[..HID]);
+    let (h, o) = (&m.hidden, &m.out);
+    let weights = (&h.w[..], &h.b[..], &o.w[..], o.b[0]);
     let (dh, dout) = (&mut d_m.hidden, &mut d_m.out);
-    let (dw1, db1, dw2) = (&mut dh.w[..HID * IN], &mut dh.b[..HID], &mut dout.w[..HID]);
-    let c = 2.0 * seed / n as f64;
-    let mut total = 0.0;
-    let mut db2 = 0.0;
-    for (x, y) in xs.chunks_exact(IN).zip(ys) {
-        let mut hid = [0.0; HID];
-        let mut out = m.out.b[0];
-        for i in 0..HID {
-            let mut z = b1[i];
-            for j in 0..IN {
-                z += w1[i * IN + j] * x[j];
-            }
-            hid[i] = z.tanh();
-            out += w2[i] * hid[i];
-        }
-        let r = out - y;
-        total += r * r;
-        let g = c * r;
-        db2 += g;
-        for i in 0..HID {
-            dw2[i] += g * hid[i];
-            let dz = g * w2[i] * (1.0 - hid[i] * hid[i]);
-            db1[i] += dz;
-            for j in 0..IN {
-                dw1[i * IN + j] += dz * x[j];
-            }
-        }
-    }
-    dout.b[0] += db2;
-    total / n as f64
+    let slots = (
+        &mut dh.w[..],
+        &mut dh.b[..],
+        &mut dout.w[..],
+        &mut dout.b[0],
+    );
+    hand(weights, xs, ys, seed, slots)
 }

@@ -53,10 +53,7 @@ impl Sweep<'_> {
                 true => quote_spanned!(span=> #accessor.__mica_hvp_adjoint),
                 false => quote_spanned!(span=> #accessor.__mica_adjoint___mica_call),
             };
-            if !inputs
-                .iter()
-                .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
-            {
+            if !recorded(&inputs) {
                 return Ok(Lowered {
                     val: Val::Const,
                     fwd,
@@ -309,10 +306,7 @@ impl Sweep<'_> {
         let fwd = quote!(#borrow.#method(#(#args),*));
         // every argument a constant (`detach(…)` of a recorded value): so is
         // the result
-        if !inputs
-            .iter()
-            .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
-        {
+        if !recorded(&inputs) {
             return Ok(Lowered {
                 val: Val::Const,
                 fwd,
@@ -406,10 +400,7 @@ impl Sweep<'_> {
         };
         let f = &c.func;
         let fwd = quote!(#f(#(#args),*));
-        if inputs
-            .iter()
-            .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
-        {
+        if recorded(&inputs) {
             Ok(self.new_op_at(OpKind::Call(adapter), inputs, spans, fwd, out))
         } else {
             Ok(Lowered {
@@ -590,4 +581,12 @@ fn conversion(receiver: &Expr) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether a call's arguments include a recorded value or array (with
+/// none, the call is a constant).
+fn recorded(inputs: &[Operand]) -> bool {
+    inputs
+        .iter()
+        .any(|i| matches!(i, Operand::Active(_) | Operand::Array { .. }))
 }
