@@ -6,7 +6,8 @@
 //! &self.layers`), a window's `#[tracked] let` of a model; methods with a
 //! scalar, array, `Vec` and tuple out; forward mode (`tangent`, `jacobian`,
 //! `hvp`) through the methods' own and through a free function given the
-//! struct whole. Also the calls these need of free functions: a struct
+//! struct whole; a model declared in the `#[tape] mod` of its loss, its
+//! method written for a trait. Also the calls these need of free functions: a struct
 //! passed whole to a function with an array out, and an array a loop
 //! reassigns, shorter, from a call.
 //!
@@ -277,6 +278,90 @@ macro_rules! models {
 
 models!(m64, f64);
 models!(m32, f32);
+
+/// A model declared in the `#[tape] mod` that differentiates its loss (its
+/// tables read from its own definition), its method written for a trait,
+/// generic over its float.
+#[mica::tape]
+pub mod local {
+    use mica::Real;
+
+    pub trait Score<T> {
+        fn score(&self, x: &[T]) -> T;
+    }
+
+    #[derive(Clone, Debug, mica::Knob)]
+    pub struct Lin<T> {
+        pub w: Vec<T>,
+        pub b: T,
+    }
+
+    #[mica::tape]
+    impl<T: Real> Lin<T> {
+        pub fn forward(#[tracked] &self, x: &[T]) -> T {
+            let mut z = self.b;
+            for (j, xj) in x.iter().enumerate() {
+                z += self.w[j] * *xj;
+            }
+            z.tanh()
+        }
+    }
+
+    #[derive(Clone, Debug, mica::Knob)]
+    pub struct Pair<T> {
+        pub a: Lin<T>,
+        pub s: T,
+    }
+
+    #[mica::tape]
+    impl<T: Real> Score<T> for Pair<T> {
+        fn score(#[tracked] &self, x: &[T]) -> T {
+            self.a.forward(x) * self.s
+        }
+    }
+
+    pub fn loss<T: Real>(#[tracked] p: &Pair<T>, x: &[T]) -> T {
+        let h = p.score(x);
+        h * h + p.a.forward(x) * p.a.b
+    }
+}
+
+macro_rules! local_tests {
+    ($name:ident, $t:ty, $tol:expr, $rel:expr) => {
+        #[test]
+        fn $name() {
+            use local::{Lin, Pair};
+            let (agree, _) = crate::fd::checks::<$t>($tol, $rel);
+            let x: [$t; 3] = [0.5, -0.3, 0.8];
+            for seed in 0..3 {
+                let v = |k: usize| ((seed * 13 + k * 7) % 11) as $t / 11.0 - 0.45;
+                let p = Pair {
+                    a: Lin {
+                        w: vec![v(0), v(1), v(2)],
+                        b: v(3),
+                    },
+                    s: 0.9 + v(4),
+                };
+                let (value, g) = local::loss_grad(&p, &x);
+                crate::fd::close("value", value, local::loss(&p, &x), $rel);
+                let make = |q: &[$t]| Pair {
+                    a: Lin {
+                        w: q[..3].to_vec(),
+                        b: q[3],
+                    },
+                    s: q[4],
+                };
+                let f = |q: &[$t]| local::loss(&make(q), &x);
+                let at = [p.a.w[0], p.a.w[1], p.a.w[2], p.a.b, p.s];
+                let claimed = [g.a.w[0], g.a.w[1], g.a.w[2], g.a.b, g.s];
+                agree("local::loss", &f, &at, &claimed);
+            }
+        }
+    };
+}
+
+local_tests!(a_model_declared_in_its_block_f64, f64, 1e-6, 1e-10);
+local_tests!(a_model_declared_in_its_block_f32, f32, 2e-2, 1e-4);
 
 macro_rules! tests {
     ($name:ident, $m:ident, $t:ty, $tol:expr, $rel:expr) => {

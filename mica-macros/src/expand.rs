@@ -19,6 +19,13 @@ pub fn tape(args: TokenStream, input: TokenStream) -> TokenStream {
 /// (a module's second pass), and gives the module's items without their
 /// `use`s, which the first pass put beside it.
 fn tape_at(args: TokenStream, input: TokenStream, inside: bool) -> TokenStream {
+    // the structs of knobs the input defines are their own tables
+    let local = crate::structs::local(&input);
+    crate::structs::with_local(local, || tape_known(args, input, inside))
+}
+
+/// [`tape_at`], with the tables of the structs the input defines known.
+fn tape_known(args: TokenStream, input: TokenStream, inside: bool) -> TokenStream {
     // a tracked struct whose field table is not known yet: ask its derive
     if let Some(want) = crate::structs::wanted(&input).first() {
         return crate::structs::ask(want, &args, &input, inside);

@@ -51,7 +51,7 @@ mod window;
 pub use called::lift;
 use leaf::Tracked;
 use leaves::{generic_names, tracked_struct};
-pub use tables::{ask, contents, split_input, wanted, with_tables};
+pub use tables::{ask, contents, local, split_input, wanted, with_local, with_tables};
 pub use window::knobs as window_knobs;
 
 /// A `#[tape]` function whose tracked parameters include a struct, as

@@ -45,6 +45,60 @@ impl syn::visit_mut::VisitMut for Ungroup {
     }
 }
 
+/// The structs `input` defines itself with `#[derive(…Knob…)]` (a model
+/// declared in the `#[tape] mod` that differentiates its loss): their
+/// tables are their own definitions, known without asking their derive,
+/// whose macro is not defined yet where the module is expanded.
+pub fn local(input: &TokenStream) -> Vec<ItemStruct> {
+    struct Find(Vec<ItemStruct>);
+    impl<'ast> Visit<'ast> for Find {
+        fn visit_item_struct(&mut self, s: &'ast ItemStruct) {
+            let knob = s.attrs.iter().any(|a| {
+                a.path().is_ident("derive")
+                    && a.meta.to_token_stream().into_iter().any(|t| names_knob(&t))
+            });
+            if knob {
+                self.0.push(s.clone());
+            }
+        }
+        // functions' bodies define no model a signature names
+        fn visit_item_fn(&mut self, _: &'ast ItemFn) {}
+    }
+    /// Whether a token of a `derive` list names `Knob` (`Knob`,
+    /// `mica::Knob`).
+    fn names_knob(t: &TokenTree) -> bool {
+        match t {
+            TokenTree::Ident(i) => i == "Knob",
+            TokenTree::Group(g) => g.stream().into_iter().any(|t| names_knob(&t)),
+            _ => false,
+        }
+    }
+    let Ok(file) = syn::parse2::<syn::File>(input.clone()) else {
+        return Vec::new();
+    };
+    let mut find = Find(Vec::new());
+    find.visit_file(&file);
+    find.0
+}
+
+/// Runs `f` with `more` known beside the tables known already.
+pub fn with_local<R>(more: Vec<ItemStruct>, f: impl FnOnce() -> R) -> R {
+    if more.is_empty() {
+        return f();
+    }
+    let before = TABLES.with(|t| t.borrow().clone());
+    TABLES.with(|t| {
+        let mut t = t.borrow_mut();
+        for mut s in more {
+            Ungroup.visit_item_struct_mut(&mut s);
+            t.entry(s.ident.to_string()).or_insert(s);
+        }
+    });
+    let out = f();
+    TABLES.with(|t| *t.borrow_mut() = before);
+    out
+}
+
 pub fn table(name: &str) -> Option<ItemStruct> {
     TABLES.with(|t| t.borrow().get(name).cloned())
 }
