@@ -1054,3 +1054,48 @@ fn found_by_a_tuple_read_by_field() {
         assert!((g32 as f64 - by_hand).abs() < 1e-4, "{g32} vs {by_hand}");
     }
 }
+
+/// Seed 424243's program 276: chunks of a `split_at` half (or a view),
+/// their closure reading the array split through a float method
+/// (`h[2].tanh()`), once refused as a `.sum()` Mica could not write.
+#[tape]
+fn half_chunks(#[tracked] w: &[f64; 3]) -> f64 {
+    let h = [w[0].tanh(), w[1] * 2.0, w[2].sin()];
+    let (_, v) = h.split_at(1);
+    v.chunks_exact(2)
+        .map(|c| (c[0].tanh() * 0.5) + (h[2].tanh() * 0.8))
+        .sum::<f64>()
+        .tanh()
+}
+
+#[tape]
+fn view_chunks(#[tracked] w: &[f64; 3]) -> f64 {
+    let h = [w[0].tanh(), w[1] * 2.0, w[2].sin()];
+    let v = &h[1..];
+    v.chunks_exact(2).map(|c| c[1] * h[0].exp()).sum::<f64>()
+}
+
+#[test]
+fn found_by_the_chunks_of_a_half() {
+    for w in [[0.3, 0.5, -0.7], [-0.9, 0.2, 1.1]] {
+        let (v, g) = half_chunks_grad(&w);
+        assert_eq!(v, half_chunks(&w));
+        // by hand: tanh(0.5 tanh(2 w₁) + 0.8 tanh(sin w₂))
+        let (a, b) = ((2.0 * w[1]).tanh(), w[2].sin().tanh());
+        let s = 1.0 - (0.5 * a + 0.8 * b).tanh().powi(2);
+        let by_hand = [
+            0.0,
+            s * 0.5 * (1.0 - a * a) * 2.0,
+            s * 0.8 * (1.0 - b * b) * w[2].cos(),
+        ];
+        for (x, y) in g.iter().zip(by_hand) {
+            assert!((x - y).abs() < 1e-12, "{g:?} vs {by_hand:?}");
+        }
+        let f = |p: &[f64]| half_chunks(&[p[0], p[1], p[2]]);
+        mica::check::check_gradient(f, &w, &g).unwrap();
+        let (v, g) = view_chunks_grad(&w);
+        assert_eq!(v, view_chunks(&w));
+        let f = |p: &[f64]| view_chunks(&[p[0], p[1], p[2]]);
+        mica::check::check_gradient(f, &w, &g).unwrap();
+    }
+}

@@ -601,11 +601,6 @@ struct Arr {
     /// a view (`let v = &w[a..b];`): a part of `w`, which a borrowed
     /// slice is not rebound to (refused with a hint: copy it)
     part: bool,
-    /// a half of `split_at` (see [`Arr::part`]): no chains over its
-    /// chunks, which Mica refuses when the closure reads the array split
-    /// (`let (_, v) = h.split_at(1); v.chunks_exact(2).map(|c| c[0] * h[2])`,
-    /// "`.sum()` … not supported yet", where `&h[1..]` is followed)
-    half: bool,
 }
 
 impl Arr {
@@ -619,7 +614,6 @@ impl Arr {
             out: false,
             dynamic: false,
             part: false,
-            half: false,
         }
     }
 }
@@ -1914,7 +1908,6 @@ impl Gen {
         let src = if copy { Src::Vec } else { Src::SliceRef };
         let mut a = Arr::new(v.clone(), len, false, true, src);
         a.part = !copy;
-        a.half = matches!(form, View::Head | View::Tail);
         s.arrays.push(a);
         let mut out = vec![S::View(v.clone(), w.name, lo, lo + len, by.clone(), form)];
         let shift = by.filter(|i| s.fors.contains(i) && !s.muts.is_empty() && self.rng.chance(0.5));
@@ -3930,16 +3923,15 @@ impl Gen {
             && pairs.is_none()
             && !a.dynamic
             && a.len >= 2
-            && self.rng.chance(0.2)
-            && !a.half)
-            .then(|| {
-                let mut form = self.rng.below(3) as u8;
-                let k = 1 + self.rng.below(a.len);
-                if form == 2 && !a.len.is_multiple_of(k) && k > 4 {
-                    form = 0;
-                }
-                (form, k)
-            });
+            && self.rng.chance(0.2))
+        .then(|| {
+            let mut form = self.rng.below(3) as u8;
+            let k = 1 + self.rng.below(a.len);
+            if form == 2 && !a.len.is_multiple_of(k) && k > 4 {
+                form = 0;
+            }
+            (form, k)
+        });
         let chunk = chunks.map(|(form, k)| match form {
             0 => (k, a.len / k, false),
             1 => (k, a.len + 1 - k, false),

@@ -150,6 +150,18 @@ pub fn changed_in(expr: &Expr) -> HashSet<String> {
     names.names
 }
 
+/// The names an expression may change, as [`changed_in`] finds them, but
+/// for an element that only a float method of the recorded vocabulary
+/// reads (as [`changed_in_stmt`]).
+pub fn changed_in_reading(expr: &Expr) -> HashSet<String> {
+    let mut names = Bound {
+        elements_read: true,
+        ..Bound::default()
+    };
+    names.visit_expr(expr);
+    names.names
+}
+
 /// The names a statement may change, as [`changed_in`] finds them, but
 /// for an element that only a float method of the recorded vocabulary
 /// reads (`h[i].tanh()`: the element is a float, taken by value).

@@ -370,7 +370,8 @@ impl Views {
         }
         // the size and the array's indices are read inside the closure:
         // literals, or names the closure does not assign
-        let in_body = crate::facts::loops::changed_in(&closure.body);
+        // (`h[2].tanh()` reads an element, a float, and changes nothing)
+        let in_body = crate::facts::loops::changed_in_reading(&closure.body);
         let mut assigned = in_body.clone();
         assigned.extend(crate::facts::loops::changed_in(&m.receiver));
         bound.visit_expr(&m.receiver);
