@@ -64,6 +64,19 @@ pub fn tracked_self_accessor(method: &Ident) -> Ident {
     format_ident!("{}_with_tracked_self", method, span = method.span())
 }
 
+/// The hidden scalar twin of `name`, a function with an array, tuple or
+/// `Vec` out: its output's dot product with a seed (`outputs.rs`).
+pub fn seeded_twin(name: &Ident) -> Ident {
+    format_ident!("__mica_seeded_{}", name, span = name.span())
+}
+
+/// The function whose twin [`seeded_twin`] names `twin`, if it names one.
+pub fn seeded_original(twin: &Ident) -> Option<Ident> {
+    let text = twin.to_string();
+    let original = text.strip_prefix("__mica_seeded_")?;
+    Some(format_ident!("{}", original, span = twin.span()))
+}
+
 /// A fixed internal name (a parameter of a generated function).
 pub fn internal(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())

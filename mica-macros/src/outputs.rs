@@ -182,7 +182,7 @@ pub fn seeded(item: &ItemFn, errors: &mut Errors) -> Option<(ItemFn, TokenStream
     let seed = format_ident!("__mica_seed", span = Span::mixed_site());
     let seed_ty = seed_type(out);
     let mut twin = item.clone();
-    twin.sig.ident = format_ident!("__mica_seeded_{}", item.sig.ident);
+    twin.sig.ident = crate::names::seeded_twin(&item.sig.ident);
     twin.sig.output = syn::parse_quote!(-> #float);
     twin.sig.inputs.push(syn::parse_quote!(#seed: #seed_ty));
     twin.attrs.retain(|a| !a.path().is_ident("doc"));
@@ -247,7 +247,7 @@ pub fn seeded(item: &ItemFn, errors: &mut Errors) -> Option<(ItemFn, TokenStream
     let name = crate::function_form::sibling(item, &item.sig.ident);
     let twin_backward = crate::function_form::sibling(
         item,
-        &format_ident!("__mica_seeded_{}_backward", item.sig.ident),
+        &format_ident!("{}_backward", crate::names::seeded_twin(&item.sig.ident)),
     );
     let (value, seed_arg) = (internal("value"), internal("seed"));
     let backward = quote! {

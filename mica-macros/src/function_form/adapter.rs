@@ -101,16 +101,13 @@ pub(super) fn adapter_mod(
         // the fields function of a method tracking `self`: a value and
         // its adapter, methods of the hidden type the `#[tape] impl`
         // writes beside it (`module_form.rs`), which take them from here
-        let inputs = params.iter().map(|p| {
-            let (pname, ty) = (&p.name, &p.ty);
-            quote!(#pname: #ty)
-        });
         let args: Vec<&Ident> = params.iter().map(|p| &p.name).collect();
         let call = format_ident!("__mica_call");
         let adapter = format_ident!("__mica_adjoint___mica_call");
         // the scalar twin of a method with an array out: the method's
         // own call, which callers take its value by
-        let value = twin_value(method, params).map(|(orig, inputs, out, args)| {
+        let value = twin_value(method, params).map(|(orig, out, args)| {
+            let inputs = &values[..values.len() - 1];
             let accessor_of_orig = crate::names::tracked_self_accessor(&orig);
             quote! {
                 #attrs
@@ -129,7 +126,7 @@ pub(super) fn adapter_mod(
             #[__mica_beside(#accessor)]
             #[inline(always)]
             #[allow(dead_code, clippy::too_many_arguments)]
-            #vis fn #call #generics (&self, #(#inputs),*) -> #ret #where_clause {
+            #vis fn #call #generics (&self, #(#values),*) -> #ret #where_clause {
                 Self::#name(#(#args),*)
             }
 
@@ -146,14 +143,11 @@ pub(super) fn adapter_mod(
         };
     }
     if let Some((host, _)) = host {
-        let inputs = params.iter().map(|p| {
-            let (pname, ty) = (&p.name, &p.ty);
-            quote!(#pname: #ty)
-        });
         let args: Vec<&Ident> = params.iter().map(|p| &p.name).collect();
         // the scalar twin of a function with an array out: the
         // function's own call, which callers take its value by
-        let value = twin_value(host, params).map(|(orig, inputs, out, args)| {
+        let value = twin_value(host, params).map(|(orig, out, args)| {
+            let inputs = &values[..values.len() - 1];
             quote! {
                 #attrs
                 #[doc(hidden)]
@@ -182,7 +176,7 @@ pub(super) fn adapter_mod(
                 #[doc(hidden)]
                 #[inline(always)]
                 #[allow(clippy::too_many_arguments)]
-                #vis fn with_tracked_struct #generics (#(#inputs),*) -> #ret #where_clause {
+                #vis fn with_tracked_struct #generics (#(#values),*) -> #ret #where_clause {
                     #name(#(#args),*)
                 }
 
@@ -221,18 +215,14 @@ pub(super) fn adapter_mod(
     }
 }
 
-/// For the fields function of the scalar twin `__mica_seeded_NAME` of a
-/// function with an array, tuple or `Vec` out (`outputs.rs`), whose last
-/// parameter is the seed: `NAME`, the twin's parameters but the seed, the
-/// output's type, and the arguments `NAME` takes from them (every one but
+/// For the fields function of the scalar twin of a function with an
+/// array, tuple or `Vec` out (`names::seeded_twin`), whose last parameter
+/// is the seed: the function, the output's type, and the arguments the
+/// function takes from the twin's parameters (every one but the seed and
 /// the struct's leaves). A caller passing a struct whole takes its value
 /// so (`lower/array_calls.rs`).
-fn twin_value(
-    host: &Ident,
-    params: &[Param],
-) -> Option<(Ident, Vec<TokenStream>, TokenStream, Vec<Ident>)> {
-    let orig = host.to_string();
-    let orig = orig.strip_prefix("__mica_seeded_")?;
+fn twin_value(host: &Ident, params: &[Param]) -> Option<(Ident, TokenStream, Vec<Ident>)> {
+    let orig = crate::names::seeded_original(host)?;
     let (seed, params) = params.split_last()?;
     let out = match &seed.ty {
         syn::Type::Reference(r) => {
@@ -241,22 +231,10 @@ fn twin_value(
         }
         other => quote!(#other),
     };
-    let inputs = params
-        .iter()
-        .map(|p| {
-            let (pname, ty) = (&p.name, &p.ty);
-            quote!(#pname: #ty)
-        })
-        .collect();
     let args = params
         .iter()
         .filter(|p| !(p.tracked.is_some() && p.name.to_string().starts_with("__mica_")))
         .map(|p| p.name.clone())
         .collect();
-    Some((
-        format_ident!("{}", orig, span = host.span()),
-        inputs,
-        out,
-        args,
-    ))
+    Some((orig, out, args))
 }

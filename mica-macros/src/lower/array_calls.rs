@@ -221,8 +221,7 @@ impl Sweep<'_> {
             };
             let mut path = func.path.clone();
             if let Some(last) = path.segments.last_mut() {
-                last.ident =
-                    quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+                last.ident = crate::names::seeded_twin(&last.ident);
             }
             let span = m.method.span();
             let value = &m.receiver;
@@ -248,8 +247,7 @@ impl Sweep<'_> {
         if n > 1 && path.segments[n - 1].ident == "with_tracked_struct" {
             let host = &mut path.segments[n - 2];
             host.arguments = syn::PathArguments::None;
-            host.ident =
-                quote::format_ident!("__mica_seeded_{}", host.ident, span = host.ident.span());
+            host.ident = crate::names::seeded_twin(&host.ident);
             path.segments[n - 1].ident =
                 quote::format_ident!("with_tracked_struct_adjoint", span = span);
             let f = &c.func;
@@ -257,8 +255,7 @@ impl Sweep<'_> {
         }
         if let Some(last) = path.segments.last_mut() {
             last.arguments = syn::PathArguments::None;
-            last.ident =
-                quote::format_ident!("__mica_seeded_{}", last.ident, span = last.ident.span());
+            last.ident = crate::names::seeded_twin(&last.ident);
         }
         let f = &c.func;
         Ok((quote!(#f), quote_spanned!(span=> #path::adjoint), &c.args))

@@ -181,7 +181,7 @@ pub(crate) fn jacobian_fn(
             true => (
                 crate::function_form::sibling(
                     item,
-                    &format_ident!("__mica_seeded_{}_backward", ident),
+                    &format_ident!("{}_backward", crate::names::seeded_twin(ident)),
                 ),
                 quote!(<#float as ::mica::__private::One>::one(),),
             ),
