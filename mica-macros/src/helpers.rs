@@ -361,20 +361,8 @@ impl Inline<'_> {
                 // `self`: the receiver's place, or the value it is
                 match unparen(&arg) {
                     Expr::Path(p) if p.path.is_ident("self") => {}
-                    Expr::Reference(r) if is_place(&r.expr) => borrows.push(Borrow {
-                        name: "self".to_string(),
-                        place: (*r.expr).clone(),
-                        bare: arg.clone(),
-                        slice: None,
-                        value: false,
-                    }),
-                    place if is_place(place) => borrows.push(Borrow {
-                        name: "self".to_string(),
-                        place: place.clone(),
-                        bare: place.clone(),
-                        slice: None,
-                        value: false,
-                    }),
+                    Expr::Reference(r) if is_place(&r.expr) => borrows.push(Borrow::of("self".to_string(), (*r.expr).clone(), arg.clone(), None)),
+                    place if is_place(place) => borrows.push(Borrow::of("self".to_string(), place.clone(), place.clone(), None)),
                     _ => {
                         return Err(syn::Error::new_spanned(
                             &arg,
@@ -419,13 +407,12 @@ impl Inline<'_> {
                     other => other.clone(),
                 };
                 lets.push(syn::parse_quote!(let #held = #owned;));
-                borrows.push(Borrow {
-                    name: pname.to_string(),
-                    place: syn::parse_quote!(#held),
-                    bare: syn::parse_quote!(&#held),
-                    slice: None,
-                    value: false,
-                });
+                borrows.push(Borrow::of(
+                    pname.to_string(),
+                    syn::parse_quote!(#held),
+                    syn::parse_quote!(&#held),
+                    None,
+                ));
                 continue;
             }
             let pat = &param.pat;
@@ -528,46 +515,21 @@ fn borrow_of(name: &Ident, arg: &Expr) -> Option<Borrow> {
                     });
                     let place = (*i.expr).clone();
                     if range.start.is_none() && range.end.is_none() {
-                        return Some(Borrow {
-                            name,
-                            place,
-                            bare: arg.clone(),
-                            slice: None,
-                            value: false,
-                        });
+                        return Some(Borrow::of(name, place, arg.clone(), None));
                     }
-                    Some(Borrow {
-                        name,
-                        place,
-                        bare: arg.clone(),
-                        slice: Some((lo, hi)),
-                        value: false,
-                    })
+                    Some(Borrow::of(name, place, arg.clone(), Some((lo, hi))))
                 }
-                _ => Some(Borrow {
-                    name,
-                    place: (*r.expr).clone(),
-                    bare: arg.clone(),
-                    slice: None,
-                    value: false,
-                }),
+                _ => Some(Borrow::of(name, (*r.expr).clone(), arg.clone(), None)),
             },
-            inner if is_place(inner) => Some(Borrow {
-                name,
-                place: inner.clone(),
-                bare: arg.clone(),
-                slice: None,
-                value: false,
-            }),
+            inner if is_place(inner) => Some(Borrow::of(name, inner.clone(), arg.clone(), None)),
             _ => None,
         },
-        Expr::Path(_) if is_place(arg) => Some(Borrow {
+        Expr::Path(_) if is_place(arg) => Some(Borrow::of(
             name,
-            place: unparen(arg).clone(),
-            bare: unparen(arg).clone(),
-            slice: None,
-            value: false,
-        }),
+            unparen(arg).clone(),
+            unparen(arg).clone(),
+            None,
+        )),
         _ => None,
     }
 }

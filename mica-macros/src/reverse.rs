@@ -346,8 +346,12 @@ impl Gen<'_> {
                 let store = self.read_store(*id);
                 match self.record.values[*id].optional {
                     // `Some` wherever the call ran, and its reverse runs
-                    // only where it ran
-                    true => quote!(::mica::__private::ran(#store)),
+                    // only where it ran (bound first: a `&Vec<f64>` kept
+                    // is then coerced to the parameter's `&[f64]`)
+                    true => {
+                        let kept = quote::format_ident!("__mica_ran", span = Span::mixed_site());
+                        quote!({ let #kept = ::mica::__private::ran(#store); #kept })
+                    }
                     false => store.into_token_stream(),
                 }
             }

@@ -181,13 +181,8 @@ impl Views {
                 true => syn::parse_quote!(&mut #place[#lo]),
                 false => syn::parse_quote!(&#place[#lo]),
             };
-            let mut borrow = Borrow {
-                name: name.to_string(),
-                place: syn::parse_quote!(#place[#lo]),
-                bare,
-                slice: None,
-                value: false,
-            };
+            let mut borrow =
+                Borrow::of(name.to_string(), syn::parse_quote!(#place[#lo]), bare, None);
             borrow.stmts(rest);
             return lines;
         }
@@ -203,13 +198,7 @@ impl Views {
             true => syn::parse_quote!(&mut #place[#lo..#hi]),
             false => syn::parse_quote!(&#place[#lo..#hi]),
         };
-        let mut borrow = Borrow {
-            name: name.to_string(),
-            place,
-            bare,
-            slice: Some((lo, Some(hi))),
-            value: false,
-        };
+        let mut borrow = Borrow::of(name.to_string(), place, bare, Some((lo, Some(hi))));
         borrow.stmts(rest);
         lines
     }

@@ -26,6 +26,23 @@ impl<P> TangentOf<P> for Tangent<P> {
     }
 }
 
+/// An array's or a `Vec`'s tangent, passed where the parameter is a slice
+/// (`f(&m[i])` for `f(x: &[f64])`): the coercion the argument itself goes
+/// through.
+impl<'a, T, const N: usize> TangentOf<&'a [T]> for Tangent<&'a [T; N]> {
+    #[inline(always)]
+    fn given(self) -> Option<&'a [T]> {
+        Some(self.0)
+    }
+}
+
+impl<'a, T> TangentOf<&'a [T]> for Tangent<&'a Vec<T>> {
+    #[inline(always)]
+    fn given(self) -> Option<&'a [T]> {
+        Some(self.0)
+    }
+}
+
 impl<P> TangentOf<P> for NoSlot {
     #[inline(always)]
     fn given(self) -> Option<P> {
@@ -81,6 +98,19 @@ macro_rules! direction_of {
             }
         }
         impl<'a> DirectionOf<&'a [$t]> for &'a [$t] {
+            #[inline(always)]
+            fn given(self) -> Option<&'a [$t]> {
+                Some(self)
+            }
+        }
+        // an array or a `Vec` passed where the parameter is a slice
+        impl<'a, const N: usize> DirectionOf<&'a [$t]> for &'a [$t; N] {
+            #[inline(always)]
+            fn given(self) -> Option<&'a [$t]> {
+                Some(self)
+            }
+        }
+        impl<'a> DirectionOf<&'a [$t]> for &'a Vec<$t> {
             #[inline(always)]
             fn given(self) -> Option<&'a [$t]> {
                 Some(self)

@@ -148,9 +148,25 @@ pub struct Borrow {
     /// the place is the value itself, never a reference the caller holds
     /// (an iterator's element: `|v| *v` is the element)
     pub value: bool,
+    /// what the name is as a call's argument, where that is not `bare`:
+    /// `&xs[i]` for an element an `xs.iter()` borrows (`|x| f(x)`)
+    pub arg: Option<Expr>,
 }
 
 impl Borrow {
+    /// A borrow of `place` by a parameter, `bare` where its name stands
+    /// alone, a part of it where `slice` says.
+    pub fn of(name: String, place: Expr, bare: Expr, slice: Option<(Expr, Option<Expr>)>) -> Self {
+        Borrow {
+            name,
+            place,
+            bare,
+            slice,
+            value: false,
+            arg: None,
+        }
+    }
+
     fn is_name(&self, expr: &Expr) -> bool {
         match expr {
             Expr::Paren(p) => self.is_name(&p.expr),
@@ -274,9 +290,7 @@ impl VisitMut for Borrow {
                 }
             }
             Expr::MethodCall(m) if self.is_name(&m.receiver) => {
-                for arg in m.args.iter_mut() {
-                    self.visit_expr_mut(arg);
-                }
+                self.args(&mut m.args);
                 if let (Some((lo, hi)), true) =
                     (&self.slice, m.method == "len" && m.args.is_empty())
                 {
@@ -306,6 +320,14 @@ impl VisitMut for Borrow {
                 } else {
                     place
                 };
+            }
+            Expr::Call(c) if self.arg.is_some() => {
+                self.visit_expr_mut(&mut c.func);
+                self.args(&mut c.args);
+            }
+            Expr::MethodCall(m) if self.arg.is_some() => {
+                self.visit_expr_mut(&mut m.receiver);
+                self.args(&mut m.args);
             }
             Expr::Field(f) if self.is_name(&f.base) => *f.base = self.receiver(),
             Expr::Path(_) if self.is_name(e) => {
@@ -389,6 +411,16 @@ impl VisitMut for Borrow {
 }
 
 impl Borrow {
+    /// A call's arguments: the name itself is [`arg`](Self::arg) where set.
+    fn args(&mut self, args: &mut syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
+        for a in args.iter_mut() {
+            match &self.arg {
+                Some(arg) if self.is_name(a) => *a = arg.clone(),
+                _ => self.visit_expr_mut(a),
+            }
+        }
+    }
+
     /// An `if`'s or a `while`'s condition visited; whether it is an `if
     /// let` / `while let` whose pattern binds the name again.
     fn condition_shadows(&mut self, cond: &mut Expr) -> bool {

@@ -2,9 +2,10 @@
 
 pub(super) use super::patterns::is_place;
 pub(super) use super::patterns::{bind, elem_expr, err, unparen, Elem};
+use super::patterns::{element, valued};
 use super::patterns::{is_call, is_literal, makes_array};
 use super::{place_or_slice, Chains};
-use crate::helpers::subst::{Borrow, Bound, Rename};
+use crate::helpers::subst::{Bound, Rename};
 use proc_macro2::{Ident, Span};
 use quote::{format_ident, ToTokens};
 use std::collections::{HashMap, HashSet};
@@ -110,7 +111,11 @@ impl Chains {
                 let (index, source) = (self.fresh("i"), self.fresh("source"));
                 let x = &m.receiver;
                 let (lo, hi) = (syn::parse_quote!(0), syn::parse_quote!(#source.len()));
-                let elem = Elem::One(syn::parse_quote!(#source[#index]));
+                let place = syn::parse_quote!(#source[#index]);
+                let elem = match method.as_str() {
+                    "iter" => Elem::Place(place),
+                    _ => Elem::One(place),
+                };
                 let mut seq = Seq::over(index, lo, hi, elem, true);
                 seq.before.push(syn::parse_quote!(let #source = #x;));
                 return Ok(Some(seq));
@@ -121,7 +126,11 @@ impl Chains {
             let index = self.fresh("i");
             let x = &m.receiver;
             let (lo, hi) = (syn::parse_quote!(0), syn::parse_quote!(#x.len()));
-            let elem = Elem::One(syn::parse_quote!(#x[#index]));
+            let place = syn::parse_quote!(#x[#index]);
+            let elem = match method.as_str() {
+                "iter" => Elem::Place(place),
+                _ => Elem::One(place),
+            };
             return Ok(Some(Seq::over(index, lo, hi, elem, false)));
         }
         let adapters = [
@@ -145,7 +154,10 @@ impl Chains {
         };
         let arg = m.args.first();
         match (method.as_str(), arg) {
-            ("copied" | "cloned", None) => seq.adapted = true,
+            ("copied" | "cloned", None) => {
+                seq.elem = valued(seq.elem);
+                seq.adapted = true;
+            }
             ("map", Some(f)) => {
                 seq.maps_to_array = makes_array(f);
                 let (lines, value) = self.apply_flat(f, vec![seq.elem.clone()])?;
@@ -240,9 +252,10 @@ impl Chains {
                 } else {
                     syn::parse_quote!(::core::primitive::usize::min(#hi, #lo + #len))
                 };
+                // (`zip(ys)` and `zip(ys.iter())` of a slice both borrow)
                 seq.elem = Elem::Tuple(vec![
                     seq.elem.clone(),
-                    Elem::One(syn::parse_quote!(#y[#at])),
+                    Elem::Place(syn::parse_quote!(#y[#at])),
                 ]);
             }
             ("enumerate", None) => {
@@ -380,7 +393,7 @@ impl Chains {
         let index = self.fresh("i");
         let lo = start.unwrap_or_else(|| syn::parse_quote!(0));
         let (l, n) = (paren(&lo), paren(&len));
-        let elem = Elem::One(syn::parse_quote!(#x[#index]));
+        let elem = Elem::Place(syn::parse_quote!(#x[#index]));
         Some(Seq::over(index, lo, syn::parse_quote!(#l + #n), elem, true))
     }
 
@@ -477,14 +490,7 @@ impl Chains {
                     Rename(clashes).visit_expr_mut(&mut body);
                 }
                 for (name, place) in pairs {
-                    let mut borrow = Borrow {
-                        name,
-                        bare: place.clone(),
-                        place,
-                        slice: None,
-                        value: true,
-                    };
-                    borrow.visit_expr_mut(&mut body);
+                    element(name, place).visit_expr_mut(&mut body);
                 }
                 Ok(match body {
                     Expr::Block(_) | Expr::Paren(_) => body,
@@ -529,7 +535,7 @@ impl Seq {
 
     pub(super) fn scalar(&self, at: &impl ToTokens, what: &str) -> syn::Result<Expr> {
         match &self.elem {
-            Elem::One(e) => Ok(e.clone()),
+            Elem::One(e) | Elem::Place(e) => Ok(e.clone()),
             Elem::Tuple(_) => Err(err(at, &format!("`{what}` of tuples"))),
         }
     }
@@ -575,14 +581,7 @@ pub(super) fn for_loop(ch: &mut Chains, f: &syn::ExprForLoop) -> syn::Result<Opt
     bind(&f.pat, seq.elem.clone(), &mut pairs)?;
     let mut body = f.body.clone();
     for (name, place) in pairs {
-        let mut borrow = Borrow {
-            name,
-            bare: place.clone(),
-            place,
-            slice: None,
-            value: true,
-        };
-        borrow.visit_block_mut(&mut body);
+        element(name, place).visit_block_mut(&mut body);
     }
     let (before, lp) = seq.wrap(f.label.as_ref(), body.stmts);
     Ok(Some(syn::parse_quote!({ #(#before)* #lp })))

@@ -178,9 +178,15 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         _ => return Ok(None),
     };
     // `fold(0.0, f64::max)`: the float type the function's path names
-    // (std's call fixes it; the method the path becomes does not)
-    let ty: Option<syn::Ident> = match (method.as_str(), m.args.last().map(unparen)) {
-        ("fold", Some(Expr::Path(p))) => float_of_path(p),
+    // (std's call fixes it; the method the path becomes does not);
+    // `fold(0.0, |m: f64, v| m.max(v))`: the type the closure gives its
+    // accumulator
+    let ty: Option<syn::Type> = match (method.as_str(), m.args.last().map(unparen)) {
+        ("fold", Some(Expr::Path(p))) => float_of_path(p).map(|t| syn::parse_quote!(#t)),
+        ("fold", Some(Expr::Closure(c))) => match c.inputs.first() {
+            Some(syn::Pat::Type(t)) => Some((*t.ty).clone()),
+            _ => None,
+        },
         _ => None,
     };
     let (before, lp) = seq.wrap(None, step);

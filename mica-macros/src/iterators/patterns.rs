@@ -1,15 +1,20 @@
 //! A closure's parameters over a chain's element: which place each name
 //! stands for; and whether a closure's value is an array.
 
+use crate::helpers::subst::Borrow;
 use quote::ToTokens;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Pat, Stmt};
 
 /// An element of a chain at the loop's index: an expression (a place of
-/// the source, `x[i]`, or a name a `map` bound), or a tuple of them.
+/// the source, `x[i]`, or a name a `map` bound), a place the chain
+/// borrows, or a tuple of them.
 #[derive(Clone)]
 pub(super) enum Elem {
     One(Expr),
+    /// the place `xs[i]` an `xs.iter()` yields a reference to: its name,
+    /// passed whole to a function, is `&xs[i]` (`|x| f(x)` over rows)
+    Place(Expr),
     Tuple(Vec<Elem>),
 }
 
@@ -27,7 +32,7 @@ pub(super) fn err(at: &impl ToTokens, what: &str) -> syn::Error {
 /// The element as one expression (a tuple of its parts).
 pub(super) fn elem_expr(e: &Elem) -> Expr {
     match e {
-        Elem::One(x) => x.clone(),
+        Elem::One(x) | Elem::Place(x) => x.clone(),
         Elem::Tuple(items) => {
             let items: Vec<Expr> = items.iter().map(elem_expr).collect();
             syn::parse_quote!((#(#items),*))
@@ -35,13 +40,20 @@ pub(super) fn elem_expr(e: &Elem) -> Expr {
     }
 }
 
-/// A closure parameter's names and what each stands for.
+/// A closure parameter's names and what each stands for: the place, as
+/// a reference (`&xs[i]`) where the name is bound to a borrowed element.
 pub(super) fn bind(pat: &Pat, elem: Elem, out: &mut Vec<(String, Expr)>) -> syn::Result<()> {
     match (pat, elem) {
         (Pat::Ident(p), Elem::One(x)) if p.subpat.is_none() => {
             out.push((p.ident.to_string(), x));
             Ok(())
         }
+        (Pat::Ident(p), Elem::Place(x)) if p.subpat.is_none() => {
+            out.push((p.ident.to_string(), syn::parse_quote!(&#x)));
+            Ok(())
+        }
+        // `|&x|`: the value itself
+        (Pat::Reference(r), Elem::Place(x)) => bind(&r.pat, Elem::One(x), out),
         // `|p|` over a zip: `p` the pair of places, `p.0` the first
         (Pat::Ident(p), elem @ Elem::Tuple(_)) if p.subpat.is_none() => {
             out.push((p.ident.to_string(), elem_expr(&elem)));
@@ -58,14 +70,50 @@ pub(super) fn bind(pat: &Pat, elem: Elem, out: &mut Vec<(String, Expr)>) -> syn:
             Ok(())
         }
         // `|(x, y)|` over a slice of pairs: each name its field's place
-        (Pat::Tuple(t), Elem::One(x)) if !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))) => {
+        (Pat::Tuple(t), elem @ (Elem::One(_) | Elem::Place(_)))
+            if !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))) =>
+        {
+            let borrowed = matches!(elem, Elem::Place(_));
+            let x = elem_expr(&elem);
             for (k, p) in t.elems.iter().enumerate() {
                 let k = syn::Index::from(k);
-                bind(p, Elem::One(syn::parse_quote!(#x.#k)), out)?;
+                let field = syn::parse_quote!(#x.#k);
+                let field = match borrowed {
+                    true => Elem::Place(field),
+                    false => Elem::One(field),
+                };
+                bind(p, field, out)?;
             }
             Ok(())
         }
         _ => Err(err(pat, "this closure pattern")),
+    }
+}
+
+/// What a name a closure or a loop binds to an element stands for: the
+/// place, and where the element is borrowed (`&xs[i]`, see [`bind`]), the
+/// reference as a call's argument.
+pub(super) fn element(name: String, place: Expr) -> Borrow {
+    let (place, arg) = match place {
+        Expr::Reference(r) => ((*r.expr).clone(), Some(Expr::Reference(r))),
+        place => (place, None),
+    };
+    Borrow {
+        name,
+        bare: place.clone(),
+        place,
+        slice: None,
+        value: true,
+        arg,
+    }
+}
+
+/// An element as the values `.copied()` and `.cloned()` yield.
+pub(super) fn valued(elem: Elem) -> Elem {
+    match elem {
+        Elem::Place(x) => Elem::One(x),
+        Elem::Tuple(items) => Elem::Tuple(items.into_iter().map(valued).collect()),
+        one => one,
     }
 }
 
