@@ -1214,6 +1214,7 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         ("a zip's pair named whole", count(".0) * (*")),
+        ("a matrix's row passed on from a chain", count("_r(v")),
         ("a zip with a neighbour", count(".iter().skip(1))")),
         ("a sign test", count(").is_sign_negative()")),
         (

@@ -96,6 +96,10 @@ pub enum E {
     CallH(Box<E>, Box<E>),
     /// the program's array helper `g(arr)` on a local `[f64; 3]`
     CallG(String),
+    /// `p{id}_r(v)`: the program's `#[tape]` function of a row
+    /// (`#[tracked] r: &[f64]`), given the row `v` of a matrix knob that a
+    /// chain's closure borrows (`m.iter().map(|v| … p_r(v) …)`)
+    CallR(String),
     /// `p{id}_v(a)[k]` (k < 3): an element of what a `#[tape]` function
     /// returning an array gives; k ≥ 3, a block reading what one returning
     /// a tuple gives (`{ let (q0, _, q2) = p{id}_t(a); … }`)
@@ -214,6 +218,9 @@ pub struct Chain {
     /// `.step_by(k)` after `skip` and `take` (not after `rev`, which Mica
     /// refuses)
     pub step: Option<usize>,
+    /// over the rows of the matrix knob `src`: the closure's element `v`
+    /// a row it borrows (`|v|`), passed on to a function (`E::CallR`)
+    pub rows: bool,
 }
 
 /// How a block helper takes one parameter.
@@ -684,6 +691,8 @@ struct Gen {
     /// a ninth, for the element writes whose value moves their index
     /// (`S::SetArrMoved`)
     moves: Rng,
+    /// a tenth, for the chains over a matrix's rows (`Chain::rows`)
+    rows: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -3915,12 +3924,27 @@ impl Gen {
             a.len = ps.len();
             a.dynamic = false;
         }
+        // now and then over the rows of a matrix knob, each passed on
+        // borrowed to a function (from the stream of its own: every other
+        // chain stays as it was)
+        let rows = (!s.mats.is_empty() && self.rows.chance(0.35))
+            .then(|| s.mats[self.rows.below(s.mats.len())].clone());
+        let (lit, pairs) = match &rows {
+            Some((m, r, _)) => {
+                a.name = m.clone();
+                a.len = *r;
+                a.dynamic = false;
+                (None, None)
+            }
+            None => (lit, pairs),
+        };
         // now and then over chunks of the array: the element a chunk of
         // `len` elements or more (of varying length with a shorter last
         // one), `count` of them
         let chunks = (VIEWS
             && lit.is_none()
             && pairs.is_none()
+            && rows.is_none()
             && !a.dynamic
             && a.len >= 2
             && self.rng.chance(0.2))
@@ -3938,12 +3962,16 @@ impl Gen {
             _ if a.len.is_multiple_of(k) => (k, a.len / k, false),
             _ => (a.len % k, a.len.div_ceil(k), true),
         });
-        let zip = (chunks.is_none() && pairs.is_none() && self.rng.chance(0.3))
+        let zip = (chunks.is_none() && pairs.is_none() && rows.is_none() && self.rng.chance(0.3))
             .then(|| arrays[self.rng.below(arrays.len())].clone());
         // now and then another array chained after the source (drawn from
         // the second stream: the rest of the program stays as it was)
-        let join = (lit.is_none() && pairs.is_none() && chunks.is_none() && self.rare.chance(0.12))
-            .then(|| arrays[self.rare.below(arrays.len())].clone());
+        let join = (lit.is_none()
+            && pairs.is_none()
+            && chunks.is_none()
+            && rows.is_none()
+            && self.rare.chance(0.12))
+        .then(|| arrays[self.rare.below(arrays.len())].clone());
         if let Some(j) = &join {
             a.len += j.len;
             a.dynamic |= j.dynamic;
@@ -3974,8 +4002,12 @@ impl Gen {
             Some(_) => (0, None),
             None => (skip, take),
         };
-        let filter = (zip.is_none() && pairs.is_none() && !enumerate && self.rng.chance(0.25))
-            .then(|| self.rng.lit(-0.5, 0.5));
+        let filter = (zip.is_none()
+            && pairs.is_none()
+            && rows.is_none()
+            && !enumerate
+            && self.rng.chance(0.25))
+        .then(|| self.rng.lit(-0.5, 0.5));
         let (v, w, k) = (self.name("v"), self.name("w"), self.name("k"));
         let mut inner = s.clone();
         match (chunk, &pairs) {
@@ -3990,7 +4022,15 @@ impl Gen {
                 inner.scalars.push((v.clone(), 1.0));
                 inner.scalars.push((w.clone(), 1.0));
             }
-            (None, None) => inner.scalars.push((v.clone(), 4.0)),
+            (None, None) => match &rows {
+                // a row, borrowed
+                Some((_, _, c)) => {
+                    inner
+                        .arrays
+                        .push(Arr::new(v.clone(), *c, false, true, Src::Ref))
+                }
+                None => inner.scalars.push((v.clone(), 4.0)),
+            },
         }
         if zip.is_some() {
             inner.scalars.push((w.clone(), 4.0));
@@ -4048,6 +4088,7 @@ impl Gen {
         };
         let pass = (zip.is_none()
             && chunks.is_none()
+            && rows.is_none()
             && pairs.is_none()
             && !enumerate
             && filter.is_none()
@@ -4072,6 +4113,14 @@ impl Gen {
                 let at = E::Index(v.clone(), Ix::Const(self.rng.below(len)));
                 let read = E::Bin('*', b(E::M1("tanh", b(at))), b(E::Lit(0.5)));
                 (E::Bin('+', b(read), b(map)), bm + 0.5)
+            }
+            None => (map, bm),
+        };
+        // a row's map passes it on
+        let (map, bm) = match rows {
+            Some(_) => {
+                let call = E::Bin('*', b(E::CallR(v.clone())), b(E::Lit(0.5)));
+                (E::Bin('+', b(call), b(map)), bm + 1.5)
             }
             None => (map, bm),
         };
@@ -4106,9 +4155,14 @@ impl Gen {
                 && pass.is_none()))
             && matches!(consume, Consume::Fold(_) | Consume::Reduce(0))
             && self.keeps.chance(0.6);
+        // the element as a number (a row's first)
+        let number = match rows {
+            Some(_) => E::Index(v.clone(), Ix::Const(0)),
+            None => E::Var(v.clone()),
+        };
         let (map, bm) = match late_rev && !rev_after {
             true => {
-                let at = E::Bin('*', b(E::Var(v.clone())), b(E::Lit(0.25)));
+                let at = E::Bin('*', b(number.clone()), b(E::Lit(0.25)));
                 (E::Bin('+', b(map), b(at)), bm + 1.0)
             }
             false => (map, bm),
@@ -4117,7 +4171,7 @@ impl Gen {
         let weigh = rev_after || (step.is_some() && enumerate && whole.is_none());
         let (map, bm) = match weigh {
             true => {
-                let at = E::Bin('*', b(E::IdxF(k.clone())), b(E::Var(v.clone())));
+                let at = E::Bin('*', b(E::IdxF(k.clone())), b(number));
                 (
                     E::Bin('+', b(map), b(E::Bin('*', b(at), b(E::Lit(0.25))))),
                     bm + n as f64,
@@ -4162,6 +4216,7 @@ impl Gen {
             late_rev,
             step,
             join: join.map(|j| j.name),
+            rows: rows.is_some(),
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -4721,6 +4776,7 @@ pub fn generate(seed: u64) -> Program {
         keeps: Rng::new(seed ^ 0x27d4_eb2f_1656_67c5),
         firsts: Rng::new(seed ^ 0x85eb_ca6b_c2b2_ae35),
         moves: Rng::new(seed ^ 0x61c8_8646_80b5_83eb),
+        rows: Rng::new(seed ^ 0x3c6e_f372_fe94_f82b),
         fresh: 0,
         window,
         helper,
@@ -4817,7 +4873,7 @@ pub fn generate(seed: u64) -> Program {
 
 fn refs_e(e: &E, r: &mut BTreeSet<String>) {
     match e {
-        E::Var(n) | E::Deref(n, _) | E::IdxF(n) | E::CallG(n) | E::CallV(n, _) => {
+        E::Var(n) | E::Deref(n, _) | E::IdxF(n) | E::CallG(n) | E::CallR(n) | E::CallV(n, _) => {
             r.insert(n.clone());
         }
         E::CallN(a, es, w) => {
@@ -5472,6 +5528,10 @@ impl R<'_> {
                 let d = if self.dual { "_d" } else { "" };
                 (format!("p{}_g{d}({a})", self.id), true)
             }
+            E::CallR(v) => {
+                let d = if self.dual { "_d" } else { "" };
+                (format!("p{}_r{d}({v})", self.id), true)
+            }
             E::CallN(a, es, w) => {
                 let d = if self.dual { "_d" } else { "" };
                 let array = match a {
@@ -5641,6 +5701,7 @@ impl R<'_> {
         };
         let mut pat = match (c.chunks, &c.pairs) {
             (Some(_), _) => name(&c.v),
+            (None, None) if c.rows => name(&c.v),
             (None, Some((_, by_ref))) => {
                 let amp = if *by_ref { "" } else { "&" };
                 format!("{amp}({}, {})", name(&c.v), name(&c.w))
@@ -5870,6 +5931,7 @@ impl R<'_> {
                     "let {v} = if {i} < {src}.len() {{ {src}[{i}] }} else {{ {j}[{i} - {src}.len()] }}; "
                 )
                 .unwrap(),
+                None if c.rows => write!(s, "let {v} = &{src}[{i}]; ").unwrap(),
                 None => write!(s, "let {v} = {src}[{i}]; ").unwrap(),
             },
             None => {}
@@ -7190,6 +7252,7 @@ pub fn render(p: &Program, id: usize) -> String {
     refs_e(&out_e, &mut used);
     let calls_h = format!("{:?}", p.body).contains("CallH");
     let calls_g = format!("{:?}", p.body).contains("CallG");
+    let calls_r = format!("{:?}", p.body).contains("CallR");
     let calls_n = format!("{:?}{:?}", p.body, p.us).contains("CallN");
     let calls_v = format!("{:?}", p.body).contains("CallV");
     let mut helper_hvp = false;
@@ -7277,6 +7340,27 @@ pub fn render(p: &Program, id: usize) -> String {
             o,
             "pub fn p{id}_g_d(a: [{dt}; 3]) -> {dt} {{\n    \
              (a[0] * cst{sfx}(0.5) - a[1] * a[2]).tanh() + a[2].sin()\n}}\n"
+        )
+        .unwrap();
+    }
+    if calls_r {
+        // a row borrowed, of any length from two (with its own forward
+        // mode and `hvp` where the program is not generic)
+        let attr = if p.generic {
+            "#[tape]"
+        } else {
+            "#[tape(tangent, hvp)]"
+        };
+        writeln!(
+            o,
+            "{attr}\npub fn p{id}_r{tp}(#[tracked] r: &[{gt}]) -> {gt} {{\n    \
+             (r[0] * {half} - r[1]).tanh() * r[r.len() - 1] + r[1].sin()\n}}\n"
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "pub fn p{id}_r_d(r: &[{dt}]) -> {dt} {{\n    \
+             (r[0] * cst{sfx}(0.5) - r[1]).tanh() * r[r.len() - 1] + r[1].sin()\n}}\n"
         )
         .unwrap();
     }
@@ -7538,6 +7622,7 @@ pub fn render(p: &Program, id: usize) -> String {
             }
             if p.generic {
                 calls.push(format!("p{id}_g"));
+                calls.push(format!("p{id}_r"));
                 calls.push(format!("p{id}_v"));
                 calls.push(format!("p{id}_t("));
             }
@@ -8041,6 +8126,7 @@ fn ucalls_e(e: &mut E, f: &mut dyn FnMut(&mut usize)) {
         | E::Index(..)
         | E::Index2(..)
         | E::CallG(_)
+        | E::CallR(_)
         | E::CallV(..)
         | E::SelfS => {}
         E::Bin(_, x, y) | E::M2(_, x, y) | E::CallH(x, y) | E::CallM(x, y) | E::Shadow(_, x, y) => {
