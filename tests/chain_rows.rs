@@ -5,7 +5,8 @@
 //! rows themselves tracked, a `for` over an adapted chain, `enumerate`,
 //! `filter` (the call then in a branch of the loop), a `fold` whose closure
 //! types its accumulator, a model's method called on each row, and a
-//! function generic over its float. Each gradient against central finite
+//! function generic over its float. Also a closure's or a loop's name that
+//! is also the array its chain splits (`|(h, b)|` over `h.iter_mut()`). Each gradient against central finite
 //! differences at several points, in `f64` and `f32`.
 #![deny(warnings)]
 
@@ -77,6 +78,20 @@ macro_rules! programs {
                     .filter(|(x, _)| x[0] > 0.0)
                     .map(|(x, &y)| (dot(w, x) * y).tanh())
                     .sum()
+            }
+
+            /// a closure's or a loop's name that is also the array it splits
+            /// (`h.iter_mut().zip(b).for_each(|(h, b)| …)`)
+            #[tape]
+            pub fn same_names(#[tracked] w: &[$t], b: &[$t]) -> $t {
+                let mut h = w.to_vec();
+                h.iter_mut().zip(b).for_each(|(h, b)| *h = (*h + b).tanh());
+                let pairs = h.chunks(2).map(|h| h[0] * h[h.len() - 1]).sum::<$t>();
+                let mut t = 0.0;
+                for (i, h) in h.windows(2).enumerate() {
+                    t += h[1].sin() * (i + 1) as $t;
+                }
+                pairs + t
             }
 
             #[derive(Clone, Debug, mica::Knob)]
@@ -174,6 +189,9 @@ macro_rules! checks {
                 fd::agrees("largest", &|v: &[$t]| p::largest(v, &xs), &w, &g, $tol);
                 let (_, g) = p::kept_grad(&w, &xs, &ys);
                 fd::agrees("kept", &|v: &[$t]| p::kept(v, &xs, &ys), &w, &g, $tol);
+                let (_, g) = p::same_names_grad(&w, &ys[..3]);
+                let f = |v: &[$t]| p::same_names(v, &ys[..3]);
+                fd::agrees("same_names", &f, &w, &g, $tol);
                 let (_, g) = generic::loss_grad(&w, &xs, &ys);
                 let f = |v: &[$t]| generic::loss(v, &xs, &ys);
                 fd::agrees("generic", &f, &w, &g, $tol);

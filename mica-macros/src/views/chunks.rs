@@ -3,6 +3,7 @@
 //! given a chunk binding it as a view (`super`).
 
 use super::*;
+use crate::helpers::subst::Rename;
 
 mod partner;
 
@@ -159,6 +160,15 @@ impl Views {
         let mut path = Vec::new();
         let mut source = chunk_source(&f.expr, &mut path)?;
         source.path = path;
+        // a name the pattern binds that is also an array split (`for (h, b)
+        // in h.iter_mut().zip(b)`): the loop's own, renamed in it
+        let mut roots = vec![root(&source.place)];
+        if let Some((other, _)) = partner::partner(&f.expr, &source.path) {
+            roots.push(root(&other.place));
+        }
+        let mut rename = self.clashes(std::slice::from_ref(&f.pat), roots);
+        rename.visit_pat_mut(&mut f.pat);
+        rename.visit_block_mut(&mut f.body);
         let mut bound = Bound::default();
         bound.visit_pat(&f.pat);
         let (chunk, array) = self.chunk_name(f, &source.path, &source.place, &bound)?;
@@ -209,6 +219,21 @@ impl Views {
             f.body.stmts = lines;
         }
         Some(before)
+    }
+
+    /// The renaming of each of `roots` that `pats` bind, to a name of the
+    /// loop's or the closure's own.
+    fn clashes(&mut self, pats: &[Pat], roots: Vec<Option<String>>) -> Rename {
+        let mut bound = Bound::default();
+        pats.iter().for_each(|p| bound.visit_pat(p));
+        let mut clashes = std::collections::HashMap::new();
+        for r in roots.into_iter().flatten() {
+            if bound.0.contains(&r) && !clashes.contains_key(&r) {
+                let fresh = self.fresh(&r);
+                clashes.insert(r, fresh);
+            }
+        }
+        Rename(clashes)
     }
 
     /// The name a loop's pattern gives the chunk at `path` (none for `_`)
@@ -348,6 +373,15 @@ impl Views {
         let Some(Expr::Closure(closure)) = m.args.iter_mut().nth(arg) else {
             return None;
         };
+        // a parameter named as the array split (`h.chunks(2).map(|h| …)`):
+        // the closure's own, renamed in it
+        let pats: Vec<Pat> = closure.inputs.iter().cloned().collect();
+        let mut rename = self.clashes(&pats, vec![root(&source.place)]);
+        closure
+            .inputs
+            .iter_mut()
+            .for_each(|p| rename.visit_pat_mut(p));
+        rename.visit_expr_mut(&mut closure.body);
         let pat = closure.inputs.iter_mut().nth(param)?;
         let chunk = match pattern_at(pat, &source.path)? {
             Pat::Wild(_) => None,
