@@ -1215,6 +1215,28 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         ("a zip's pair named whole", count(".0) * (*")),
         ("a matrix's row passed on from a chain", count("_r(v")),
+        (
+            "a chunk named as its array",
+            with_line(&|l| {
+                [".chunks(", ".chunks_exact(", ".windows("].iter().any(|c| {
+                    l.match_indices(c).any(|(at, _)| {
+                        // `x.chunks(2).map(|x| …)`: the array's name, the
+                        // closure's parameter
+                        let name: String = l[..at]
+                            .chars()
+                            .rev()
+                            .take_while(|ch| ch.is_alphanumeric() || *ch == '_')
+                            .collect::<Vec<char>>()
+                            .into_iter()
+                            .rev()
+                            .collect();
+                        !name.is_empty()
+                            && (l[at..].contains(&format!("|{name}|"))
+                                || l[at..].contains(&format!(", {name})|")))
+                    })
+                })
+            }),
+        ),
         ("a zip with a neighbour", count(".iter().skip(1))")),
         ("a sign test", count(").is_sign_negative()")),
         (
