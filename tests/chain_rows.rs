@@ -6,7 +6,8 @@
 //! `filter` (the call then in a branch of the loop), a `fold` whose closure
 //! types its accumulator, a model's method called on each row, and a
 //! function generic over its float. Also a closure's or a loop's name that
-//! is also the array its chain splits (`|(h, b)|` over `h.iter_mut()`). Each gradient against central finite
+//! is also the array its chain splits (`|(h, b)|` over `h.iter_mut()`), and
+//! a chain zipped with a chain (`out.iter_mut().zip(a.iter().zip(b))`). Each gradient against central finite
 //! differences at several points, in `f64` and `f32`.
 #![deny(warnings)]
 
@@ -92,6 +93,34 @@ macro_rules! programs {
                     t += h[1].sin() * (i + 1) as $t;
                 }
                 pairs + t
+            }
+
+            /// a chain zipped with a chain: each walked at one position
+            #[tape]
+            pub fn zipped(#[tracked] a: &[$t], b: &[$t], c: &[$t]) -> $t {
+                let mut out = [0.0; 3];
+                for (o, (x, y)) in out.iter_mut().zip(a.iter().zip(b)) {
+                    *o = x * y;
+                }
+                let s = out.iter().map(|v| v.sin()).sum::<$t>();
+                s + a
+                    .iter()
+                    .zip(c.iter().skip(1).map(|v| v * 2.0))
+                    .map(|(x, y)| x * y)
+                    .sum::<$t>()
+                    + a.iter()
+                        .enumerate()
+                        .zip(b.iter().zip(c))
+                        .map(|((i, x), (y, z))| (x * y).tanh() * z * (i + 1) as $t)
+                        .sum::<$t>()
+                    + a.iter()
+                        .zip(c.iter().rev().skip(1))
+                        .map(|(x, y)| x.sin() * y)
+                        .sum::<$t>()
+                    + a.iter()
+                        .zip(c.iter().step_by(2))
+                        .map(|(x, y)| (x * y).cos())
+                        .sum::<$t>()
             }
 
             #[derive(Clone, Debug, mica::Knob)]
@@ -192,6 +221,9 @@ macro_rules! checks {
                 let (_, g) = p::same_names_grad(&w, &ys[..3]);
                 let f = |v: &[$t]| p::same_names(v, &ys[..3]);
                 fd::agrees("same_names", &f, &w, &g, $tol);
+                let (_, g) = p::zipped_grad(&w, &ys[..3], &ys);
+                let f = |v: &[$t]| p::zipped(v, &ys[..3], &ys);
+                fd::agrees("zipped", &f, &w, &g, $tol);
                 let (_, g) = generic::loss_grad(&w, &xs, &ys);
                 let f = |v: &[$t]| generic::loss(v, &xs, &ys);
                 fd::agrees("generic", &f, &w, &g, $tol);

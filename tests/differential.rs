@@ -1215,6 +1215,7 @@ fn the_generator_writes_views_and_chunk_loops() {
         ),
         ("a zip's pair named whole", count(".0) * (*")),
         ("a matrix's row passed on from a chain", count("_r(v")),
+        ("a zip of a zip", count(", _))|")),
         (
             "a chunk named as its array",
             with_line(&|l| {

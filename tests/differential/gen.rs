@@ -205,6 +205,10 @@ pub struct Chain {
     /// the zipped array's iterator skips its first element
     /// (`.zip(z.iter().skip(1))`, neighbours)
     pub zip_skip: bool,
+    /// the zipped array's iterator zipped again with the array itself
+    /// (`.zip(z.iter().zip(z.iter()))`, the pattern `(…, (&w, _))`): a
+    /// chain zipped with a chain
+    pub zip_nested: bool,
     /// another array chained after the source (`src.iter().chain(j.iter())`)
     pub join: Option<String>,
     /// `.enumerate().rev()`: the positions counted from the front, the
@@ -4202,6 +4206,9 @@ impl Gen {
             Consume::Reduce(_) => 2.0 * bm,
             Consume::Collect => 1.5 * bm,
         };
+        // now and then the zipped array zipped again with itself (from the
+        // rows' stream: every other chain stays as it was)
+        let zip_nested = zip.is_some() && whole.is_none() && self.rows.chance(0.3);
         let chain = Chain {
             src: a.name,
             lit,
@@ -4224,6 +4231,7 @@ impl Gen {
             pairs,
             whole,
             zip_skip,
+            zip_nested,
             rev_after,
             late_rev,
             step,
@@ -5722,8 +5730,16 @@ impl R<'_> {
         };
         if let Some(z) = &c.zip {
             let skip = if c.zip_skip { ".skip(1)" } else { "" };
-            write!(s, ".zip({z}.iter(){skip})").unwrap();
-            pat = format!("({pat}, &{})", name(&c.w));
+            match c.zip_nested {
+                true => {
+                    write!(s, ".zip({z}.iter(){skip}.zip({z}.iter()))").unwrap();
+                    pat = format!("({pat}, (&{}, _))", name(&c.w));
+                }
+                false => {
+                    write!(s, ".zip({z}.iter(){skip})").unwrap();
+                    pat = format!("({pat}, &{})", name(&c.w));
+                }
+            }
         }
         if c.rev && !c.late_rev {
             s += ".rev()";

@@ -57,7 +57,7 @@ impl Seq {
     }
 }
 
-fn is_zero(e: &Expr) -> bool {
+pub(super) fn is_zero(e: &Expr) -> bool {
     matches!(unparen(e), Expr::Lit(l) if l.lit.to_token_stream().to_string() == "0")
 }
 
@@ -204,11 +204,11 @@ impl Chains {
                     {
                         &c.receiver
                     }
-                    _ if !cuts.is_empty() => return Err(err(other, "`.zip(…)` of a chain")),
+                    _ if !cuts.is_empty() => return self.zip_chain(seq, other),
                     other => other,
                 };
                 let Some((y_place, mut start, mut len)) = place_or_slice(y) else {
-                    return Err(err(other, "`.zip(…)` of a chain"));
+                    return self.zip_chain(seq, other);
                 };
                 let cut = !cuts.is_empty();
                 // (in the order they are applied: the innermost first)

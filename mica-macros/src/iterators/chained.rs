@@ -1,6 +1,7 @@
-//! `x.iter().chain(y.iter())`: one loop over both arrays.
+//! Chains joined: `x.iter().chain(y.iter())`, one loop over both arrays;
+//! `x.iter().zip(a.iter().zip(b))`, a chain zipped with a chain.
 
-use super::chain::{elem_expr, paren, unparen, Elem, Seq};
+use super::chain::{elem_expr, err, is_zero, paren, unparen, Elem, Seq};
 use super::{place_or_slice, Chains};
 use proc_macro2::Ident;
 use syn::Expr;
@@ -69,5 +70,48 @@ impl Chains {
         seq.elem = Elem::One(syn::parse_quote!((#e)));
         seq.adapted = true;
         Ok(())
+    }
+
+    /// `seq.zip(other)` where `other` is a chain of its own
+    /// (`a.iter().zip(b)`, `a.iter().map(f)`, `a.iter().rev()`): walked at
+    /// the same position, its index worked out from `seq`'s at the top of
+    /// each iteration; refused where its positions are not closed forms
+    /// (`filter`, an `enumerate` counted as the elements come).
+    pub(super) fn zip_chain(&mut self, mut seq: Seq, other: &Expr) -> syn::Result<Option<Seq>> {
+        let Some(o) = self.seq(other)? else {
+            return Err(err(other, "`.zip(…)` of a chain"));
+        };
+        if o.filtered || o.prelude.len() > o.order_free {
+            return Err(err(other, "`.zip(…)` of a filtered chain"));
+        }
+        let (i, lo, hi) = (&seq.index, paren(&seq.lo), paren(&seq.hi));
+        let at: Expr = match is_zero(&seq.lo) {
+            true => syn::parse_quote!(#i),
+            false => syn::parse_quote!(#i - #lo),
+        };
+        let (oi, olo, ohi) = (&o.index, paren(&o.lo), paren(&o.hi));
+        let len = o.count();
+        let position: Expr = match (&o.step, o.rev) {
+            (None, false) if is_zero(&o.lo) => at,
+            (None, false) => syn::parse_quote!(#olo + #at),
+            (None, true) => syn::parse_quote!(#ohi - 1 - #at),
+            (Some(s), false) => {
+                let s = paren(s);
+                syn::parse_quote!(#olo + #at * #s)
+            }
+            // (`seq` refuses `rev` and `step_by` together)
+            (Some(_), true) => return Err(err(other, "`.zip(…)` of a chain")),
+        };
+        seq.hi = match is_zero(&seq.lo) {
+            true => syn::parse_quote!(::core::primitive::usize::min(#hi, #len)),
+            false => syn::parse_quote!(::core::primitive::usize::min(#hi, #lo + #len)),
+        };
+        seq.before.extend(o.before);
+        seq.prelude.push(syn::parse_quote!(let #oi = #position;));
+        seq.order_free += 1 + o.prelude.len();
+        seq.prelude.extend(o.prelude);
+        seq.elem = Elem::Tuple(vec![seq.elem.clone(), o.elem]);
+        seq.adapted = true;
+        Ok(Some(seq))
     }
 }
