@@ -4195,6 +4195,17 @@ impl Gen {
             }
             false => (map, bm),
         };
+        // now and then the zipped array zipped again with itself (from the
+        // rows' stream: every other chain stays as it was), its element
+        // read, so a position misplaced in the second changes the value
+        let zip_nested = zip.is_some() && whole.is_none() && self.rows.chance(0.3);
+        let (map, bm) = match zip_nested {
+            true => {
+                let read = E::Bin('*', b(E::Var(w.clone())), b(E::Lit(0.5)));
+                (E::Bin('+', b(map), b(read)), bm + 2.0)
+            }
+            false => (map, bm),
+        };
         self.ucount = ucount;
         let count = (take.unwrap_or(n + 3)).min(n + 3) as f64;
         let bound = match &consume {
@@ -4206,9 +4217,6 @@ impl Gen {
             Consume::Reduce(_) => 2.0 * bm,
             Consume::Collect => 1.5 * bm,
         };
-        // now and then the zipped array zipped again with itself (from the
-        // rows' stream: every other chain stays as it was)
-        let zip_nested = zip.is_some() && whole.is_none() && self.rows.chance(0.3);
         let chain = Chain {
             src: a.name,
             lit,
