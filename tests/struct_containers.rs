@@ -109,8 +109,9 @@ pub mod helped {
     }
 }
 
-/// The same network iterating over its layers (`for layer in &m.layers`),
-/// each read through a helper that takes the layer.
+/// The same network iterating over its layers (`for layer in &m.layers`,
+/// `m.layers.iter()`, `m.layers.iter().enumerate()`), each read through a
+/// helper that takes the layer.
 #[mica::tape]
 pub mod iterated {
     use super::models::{Dense, Mlp};
@@ -138,6 +139,11 @@ pub mod iterated {
             // each layer's first bias, once more
             total += layer.b[0] * T::from(0.5).unwrap();
         }
+        for (l, layer) in m.layers.iter().enumerate() {
+            // and weighed by its position
+            let l = l + 1;
+            total += layer.b[0] * T::from(0.25 * l as f64).unwrap();
+        }
         for v in h.iter() {
             total += *v;
         }
@@ -151,8 +157,9 @@ fn iterated_by_hand<T: Real>(m: &Mlp<T>, x: &[T]) -> (T, Mlp<T>) {
     let half = T::from(0.5).unwrap();
     let mut extra = T::zero();
     for (l, layer) in m.layers.iter().enumerate() {
-        extra += layer.b[0] * half;
-        g.layers[l].b[0] += half * m.scale;
+        let weight = half + T::from(0.25 * (l + 1) as f64).unwrap();
+        extra += layer.b[0] * weight;
+        g.layers[l].b[0] += weight * m.scale;
     }
     g.scale += extra;
     (v + extra * m.scale, g)

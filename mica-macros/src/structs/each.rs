@@ -32,19 +32,36 @@ pub fn each_loops(tokens: TokenStream, roots: &[&Tracked]) -> TokenStream {
     out
 }
 
-/// `for layer in &m.layers { … }` (or `m.layers.iter()`) over a tracked
-/// struct's `Vec` or array of structs, written as the loop by index it is:
-/// `for k in 0..m.layers.len() { … }` with each `layer` read as
-/// `m.layers[k]`, so its fields are followed. The loop as written, and the
+/// `for layer in &m.layers { … }` (or `m.layers.iter()`, or `for (k,
+/// layer) in m.layers.iter().enumerate()`) over a tracked struct's `Vec` or
+/// array of structs, written as the loop by index it is: `for k in
+/// 0..m.layers.len() { … }` with each `layer` read as `m.layers[k]`, so its
+/// fields are followed. The loop as written, and the
 /// index past it, or `None` when `tokens[i]` starts no such loop (or its
 /// body binds the name again: the reads stay as written, and are refused).
 fn each_loop(tokens: &[TokenTree], i: usize, roots: &[&Tracked]) -> Option<(TokenStream, usize)> {
     let is =
         |k: usize, c: char| matches!(tokens.get(k), Some(TokenTree::Punct(p)) if p.as_char() == c);
-    let (TokenTree::Ident(for_), Some(TokenTree::Ident(name)), Some(TokenTree::Ident(in_))) =
+    let (TokenTree::Ident(for_), Some(pattern), Some(TokenTree::Ident(in_))) =
         (&tokens[i], tokens.get(i + 1), tokens.get(i + 2))
     else {
         return None;
+    };
+    // `layer`, or `(k, layer)` over an `enumerate`
+    let (name, position) = match pattern {
+        TokenTree::Ident(name) => (name.clone(), None),
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis => {
+            let parts: Vec<TokenTree> = g.stream().into_iter().collect();
+            match parts.as_slice() {
+                [TokenTree::Ident(k), TokenTree::Punct(c), TokenTree::Ident(name)]
+                    if c.as_char() == ',' && name != "mut" && k != "mut" =>
+                {
+                    (name.clone(), Some(k.clone()))
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
     };
     if for_ != "for" || in_ != "in" || name == "mut" {
         return None;
@@ -72,25 +89,39 @@ fn each_loop(tokens: &[TokenTree], i: usize, roots: &[&Tracked]) -> Option<(Toke
                 return None;
             }
             k += 3;
+            if position.is_some() {
+                let enumerate = is(k, '.')
+                    && matches!(tokens.get(k + 1), Some(TokenTree::Ident(e)) if e == "enumerate")
+                    && matches!(tokens.get(k + 2), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis && g.stream().is_empty());
+                if !enumerate {
+                    return None;
+                }
+                k += 3;
+            }
             break;
         }
         path.push(field.to_string());
         place.extend(tokens[k..k + 2].iter().cloned());
         k += 2;
     }
-    if !matches!(t.paths.get(&path), Some(Reach::Each)) {
+    if !matches!(t.paths.get(&path), Some(Reach::Each)) || (position.is_some() && borrowed) {
         return None;
     }
     let Some(TokenTree::Group(body)) = tokens.get(k) else {
         return None;
     };
-    if body.delimiter() != Delimiter::Brace || binds(body.stream(), name) {
+    if body.delimiter() != Delimiter::Brace || binds(body.stream(), &name) {
         return None;
     }
     let index = Ident::new("__mica_each", proc_macro2::Span::mixed_site());
     let place: TokenStream = place.into_iter().collect();
     let element = quote!(#place[#index]);
-    let mut inner = Group::new(Delimiter::Brace, substitute(body.stream(), name, &element));
+    let mut stream = substitute(body.stream(), &name, &element);
+    // the position, bound from the index (the body may bind its name again)
+    if let Some(k) = position.filter(|k| k != "_") {
+        stream = quote!(let #k = #index; #stream);
+    }
+    let mut inner = Group::new(Delimiter::Brace, stream);
     inner.set_span(body.span());
     let for_ = &tokens[i];
     Some((quote!(#for_ #index in 0..#place.len() #inner), k + 1))

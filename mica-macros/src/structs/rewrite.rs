@@ -262,7 +262,7 @@ fn whole_struct_error(
 ) -> syn::Error {
     let method = matches!(tokens.get(j + 2), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);
     let message = if each {
-        format!("`{shown}` holds tracked structs, which Mica follows by index: read `{shown}[k].field` with `k` in `0..{shown}.len()`, or loop `for item in &{shown} {{ … item.field … }}`")
+        format!("`{shown}` holds tracked structs, which Mica follows by index: read `{shown}[k].field` with `k` in `0..{shown}.len()`, or loop `for item in &{shown} {{ … item.field … }}` (`for (k, item) in {shown}.iter().enumerate()` too)")
     } else if t.tuple && at_root {
         format!("the tracked tuple `{shown}` is read whole here; Mica follows a tracked tuple through its elements (`{shown}.0`, `{shown}.1[i]`): read them here, or pass `{shown}` to a `#[tape]` function that tracks it")
     } else if method {

@@ -1,5 +1,6 @@
-// `for layer in &n.layers` is followed (as a loop by index); other ways of
-// walking a tracked struct's structs are refused, not read as constants.
+// `for layer in &n.layers` is followed (as a loop by index), and so is
+// `for (k, layer) in n.layers.iter().enumerate()`; other ways of walking a
+// tracked struct's structs are refused, not read as constants.
 #[derive(Clone, mica::Knob)]
 pub struct Layer {
     pub w: Vec<f64>,
@@ -14,8 +15,8 @@ pub struct Net {
 #[mica::tape]
 pub fn loss(#[tracked] n: &Net, x: f64) -> f64 {
     let mut total = 0.0;
-    for (k, layer) in n.layers.iter().enumerate() {
-        total += layer.b * x * k as f64;
+    for layer in n.layers.iter().rev() {
+        total += layer.b * x;
     }
     let _first = n.layers.first();
     total
