@@ -1347,6 +1347,10 @@ fn the_generator_writes_views_and_chunk_loops() {
     // rarer: a whole `Vec` of the same type, from another one; a fold
     // from an untyped zero by max; `match w.last() { … }`; `.chain(…)`
     for (what, n) in [
+        (
+            "a struct's items walked by enumerate",
+            count(".items.iter().enumerate()"),
+        ),
         ("clone_from", count(".clone_from(&")),
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),

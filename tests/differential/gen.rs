@@ -578,6 +578,10 @@ pub struct Program {
     /// function given the struct whole
     pub struct_method: bool,
     pub struct_array: bool,
+    /// the second function reads a knob of `kn.items[1]` through a walk
+    /// of the items (`for (j, it) in kn.items.iter().enumerate() { if j ==
+    /// 1 { … it.n … } }`) instead of by index
+    pub struct_walk: bool,
     pub helper: Vec<S>,
     pub helper_out: E,
     /// the method `m`'s body and value, and its receiver's field `s`
@@ -4876,6 +4880,7 @@ pub fn generate(seed: u64) -> Program {
     let mut methods = Rng::new(seed ^ 0x94d0_49bb_1331_11eb);
     let struct_method = methods.chance(0.5);
     let struct_array = methods.chance(0.5);
+    let struct_walk = methods.chance(0.5);
     Program {
         knobs,
         window,
@@ -4884,6 +4889,7 @@ pub fn generate(seed: u64) -> Program {
         structs,
         struct_method,
         struct_array,
+        struct_walk,
         helper: helper_body,
         helper_out,
         method: method_body,
@@ -6920,7 +6926,27 @@ fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
     // method of its own `#[tape] impl`
     let me = if is_method_callee(p) { "self" } else { "kn" };
     let read = |(n, sh): &(String, Shape)| format!("{me}.{}{}", field_path(p, n), first(sh));
-    let value = term(&read(a), &read(b), "c", &half);
+    let value = match p.struct_walk && field_path(p, &b.0).starts_with("items[") {
+        // the knob of `items[1]` reached by walking the items (the decoy
+        // `items[0]` passed over, its slopes zero)
+        true => format!(
+            "{{
+        let mut walk = {};
+        for (j, it) in {me}.items.iter().enumerate() {{
+            \
+             if j == 1 {{
+                walk = it.{}{};
+            }}
+        }}
+        {}
+    }}",
+            read(a),
+            b.0,
+            first(&b.1),
+            term(&read(a), "walk", "c", &half)
+        ),
+        false => term(&read(a), &read(b), "c", &half),
+    };
     if !is_method_callee(p) {
         writeln!(
             o,
