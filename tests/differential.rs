@@ -1351,6 +1351,10 @@ fn the_generator_writes_views_and_chunk_loops() {
             "a struct's items walked by enumerate",
             count(".items.iter().enumerate()"),
         ),
+        (
+            "a copy of a tracked struct",
+            count("let mut kc = kn.clone();"),
+        ),
         ("clone_from", count(".clone_from(&")),
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),

@@ -40,6 +40,7 @@ use quote::{format_ident, quote, ToTokens};
 use syn::{FnArg, ItemFn, Pat, Type};
 
 mod called;
+mod copies;
 mod each;
 pub mod higher;
 mod leaf;
@@ -188,8 +189,10 @@ fn roots(
 }
 
 /// Rewrites `item`'s loops over the structs a tracked struct holds
-/// (`for layer in &m.layers`) as loops by index, whose reads the rest of
-/// the expansion follows; run before helpers are inlined.
+/// (`for layer in &m.layers`) as loops by index, and its local copies of a
+/// tracked struct (`let mut s = s0.clone();`) as copies of its fields,
+/// whose reads the rest of the expansion follows; run before helpers are
+/// inlined.
 pub fn each_loops(item: &mut ItemFn, outer: &[String]) {
     // errors are the expansion's to report, later
     let mut quiet = Errors::default();
@@ -205,6 +208,7 @@ pub fn each_loops(item: &mut ItemFn, outer: &[String]) {
     }
     let refs: Vec<&Tracked> = roots.iter().collect();
     let body = each::each_loops(item.block.to_token_stream(), &refs);
+    let body = copies::split_copies(body, &refs);
     if let Ok(block) = syn::parse2(body) {
         *item.block = block;
     }

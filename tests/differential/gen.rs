@@ -582,6 +582,9 @@ pub struct Program {
     /// of the items (`for (j, it) in kn.items.iter().enumerate() { if j ==
     /// 1 { … it.n … } }`) instead of by index
     pub struct_walk: bool,
+    /// Mica's function reads the knobs from a copy of the struct (`let
+    /// mut kc = kn.clone();`), one of them written through it
+    pub struct_copy: bool,
     pub helper: Vec<S>,
     pub helper_out: E,
     /// the method `m`'s body and value, and its receiver's field `s`
@@ -4881,6 +4884,7 @@ pub fn generate(seed: u64) -> Program {
     let struct_method = methods.chance(0.5);
     let struct_array = methods.chance(0.5);
     let struct_walk = methods.chance(0.5);
+    let struct_copy = methods.chance(0.5);
     Program {
         knobs,
         window,
@@ -4890,6 +4894,7 @@ pub fn generate(seed: u64) -> Program {
         struct_method,
         struct_array,
         struct_walk,
+        struct_copy,
         helper: helper_body,
         helper_out,
         method: method_body,
@@ -7654,9 +7659,34 @@ pub fn render(p: &Program, id: usize) -> String {
         } else {
             // a struct's knobs, named as the body reads them: a scalar
             // copied, an array or a `Vec` by reference
+            // (now and then read from a copy of the struct, `let mut kc =
+            // kn.clone();`, its first knob's first number written through
+            // it, its value kept: not of a struct holding a `Vec` of
+            // structs, which a copy does not follow)
+            let copy = whole
+                && p.struct_copy
+                && !is_tuple(p)
+                && !p
+                    .knobs
+                    .iter()
+                    .any(|(n, _)| field_path(p, n).starts_with("items["));
+            let from = if copy { "kc" } else { "kn" };
+            if copy {
+                writeln!(o, "    let mut kc = kn.clone();").unwrap();
+                if let Some((n, sh)) = p.knobs.iter().find(|(n, _)| used.contains(n)) {
+                    let first = match sh {
+                        Shape::Scalar => "",
+                        Shape::Arr(_) | Shape::Slice(_) => "[0]",
+                        Shape::Mat(..) => "[0][0]",
+                    };
+                    let at = format!("kc.{}{first}", field_path(p, n));
+                    let two = r.e(&E::Lit(2.0)).0;
+                    writeln!(o, "    {at} = {at} * {two} - {at};").unwrap();
+                }
+            }
             for (n, sh) in p.knobs.iter().filter(|(n, _)| whole && used.contains(n)) {
                 let amp = if *sh == Shape::Scalar { "" } else { "&" };
-                writeln!(o, "    let {n} = {amp}kn.{};", field_path(p, n)).unwrap();
+                writeln!(o, "    let {n} = {amp}{from}.{};", field_path(p, n)).unwrap();
             }
             r.block(&p.body, 1, &mut o);
             let callee = match (p.structs, whole, dual) {

@@ -139,6 +139,11 @@ pub(super) fn tracked_self_call(
     if dot.as_char() != '.' || args.delimiter() != Delimiter::Parenthesis {
         return None;
     }
+    // a copy Mica does not follow (`structs/copies.rs` follows the others)
+    if method == "clone" && args.stream().is_empty() {
+        let message = "a copy of a tracked struct is followed where a `let` binds it (`let mut s = m.clone();`) and it is read and written field by field (`s.w[0] += …`), its name bound nowhere else in the function; copy the fields it needs instead (`let mut w = m.w.clone();`)";
+        return Some(quote::quote_spanned!(method.span()=> (::core::compile_error!(#message))));
+    }
     let ty = t.types.get(path)?;
     let under = |leaf: &&Leaf| {
         leaf.path.len() > path.len()
