@@ -6,8 +6,9 @@
 //! `filter` (the call then in a branch of the loop), a `fold` whose closure
 //! types its accumulator, a model's method called on each row, and a
 //! function generic over its float. Also a closure's or a loop's name that
-//! is also the array its chain splits (`|(h, b)|` over `h.iter_mut()`), and
-//! a chain zipped with a chain (`out.iter_mut().zip(a.iter().zip(b))`). Each gradient against central finite
+//! is also the array its chain splits (`|(h, b)|` over `h.iter_mut()`), a
+//! view in use while its array's name is bound again, and a chain zipped
+//! with a chain (`out.iter_mut().zip(a.iter().zip(b))`). Each gradient against central finite
 //! differences at several points, in `f64` and `f32`.
 #![deny(warnings)]
 
@@ -93,6 +94,21 @@ macro_rules! programs {
                     t += h[1].sin() * (i + 1) as $t;
                 }
                 pairs + t
+            }
+
+            /// a view in use while its array's name is bound again (a `let`
+            /// after it, a `let` in a chunk loop, a closure's parameter)
+            #[tape]
+            pub fn bound_again(#[tracked] w: &[$t], b: &[$t]) -> $t {
+                let row = &w[0..2];
+                let mut s = 0.0;
+                for c in w.chunks(2) {
+                    let w = c[0];
+                    s += w * c[c.len() - 1];
+                }
+                let sq = w.chunks(2).map(|w| w[0] * w[0]).sum::<$t>();
+                let w = [b[0], b[1]];
+                s + row[0] * w[0] + (row[1] * w[1]).sin() + sq
             }
 
             /// a chain zipped with a chain: each walked at one position
@@ -221,6 +237,9 @@ macro_rules! checks {
                 let (_, g) = p::same_names_grad(&w, &ys[..3]);
                 let f = |v: &[$t]| p::same_names(v, &ys[..3]);
                 fd::agrees("same_names", &f, &w, &g, $tol);
+                let (_, g) = p::bound_again_grad(&w, &ys);
+                let f = |v: &[$t]| p::bound_again(v, &ys);
+                fd::agrees("bound_again", &f, &w, &g, $tol);
                 let (_, g) = p::zipped_grad(&w, &ys[..3], &ys);
                 let f = |v: &[$t]| p::zipped(v, &ys[..3], &ys);
                 fd::agrees("zipped", &f, &w, &g, $tol);

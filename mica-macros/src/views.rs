@@ -119,6 +119,18 @@ struct View {
 }
 
 impl Views {
+    /// The bindings in `stmts` that shadow `array` (a closure's parameter
+    /// `|h|` over `h.chunks(2)`, a `let`), renamed: a view of `array`
+    /// reads it by name wherever it is used.
+    pub(super) fn unshadow(&mut self, stmts: &mut [Stmt], array: &str) {
+        let mut fresh = || self.fresh(array);
+        crate::helpers::subst::Unshadow {
+            name: array,
+            fresh: &mut fresh,
+        }
+        .stmts(stmts);
+    }
+
     fn fresh(&mut self, role: &str) -> syn::Ident {
         let n = self.next;
         self.next += 1;
@@ -337,6 +349,7 @@ impl Views {
                 Stmt::Local(local) => {
                     if let Some(view) = view_let(local) {
                         let array = root(&view.place).unwrap_or_default();
+                        self.unshadow(rest.make_contiguous(), &array);
                         if rebound_while_used(rest.make_contiguous(), &view.name, &array) {
                             self.errors.push(rebound(&view.name, &array));
                             detach(local);
@@ -355,6 +368,7 @@ impl Views {
                     }) = split_let(local)
                     {
                         let array = root(&place).unwrap_or_default();
+                        self.unshadow(rest.make_contiguous(), &array);
                         let clash = [&a, &b]
                             .into_iter()
                             .flatten()

@@ -459,3 +459,114 @@ impl Borrow {
         }
     }
 }
+
+/// Renames, in statements where `name` means an array bound outside them,
+/// every binding that shadows it (a closure's parameter, a loop's or an
+/// arm's pattern, `if let`, a `let`), each within its own scope, so that
+/// `name` means the array wherever it is written: a view read as its
+/// array's elements then reads that array.
+pub struct Unshadow<'a> {
+    pub name: &'a str,
+    pub fresh: &'a mut dyn FnMut() -> Ident,
+}
+
+impl Unshadow<'_> {
+    fn renaming(&mut self) -> Rename {
+        let new = (self.fresh)();
+        Rename(HashMap::from([(self.name.to_string(), new)]))
+    }
+
+    /// A block's statements: a `let` that binds the name renames it from
+    /// there on (its value, before it, reads the array).
+    pub fn stmts(&mut self, stmts: &mut [Stmt]) {
+        for k in 0..stmts.len() {
+            let (head, tail) = stmts.split_at_mut(k + 1);
+            match &mut head[k] {
+                Stmt::Local(local) if binds(&local.pat, self.name) => {
+                    if let Some(init) = &mut local.init {
+                        self.visit_expr_mut(&mut init.expr);
+                        if let Some((_, diverge)) = &mut init.diverge {
+                            self.visit_expr_mut(diverge);
+                        }
+                    }
+                    let mut rename = self.renaming();
+                    rename.visit_pat_mut(&mut local.pat);
+                    tail.iter_mut().for_each(|s| rename.visit_stmt_mut(s));
+                    return;
+                }
+                stmt => self.visit_stmt_mut(stmt),
+            }
+        }
+    }
+}
+
+impl VisitMut for Unshadow<'_> {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        self.stmts(&mut block.stmts);
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        if c.inputs.iter().any(|p| binds(p, self.name)) {
+            let mut rename = self.renaming();
+            c.inputs.iter_mut().for_each(|p| rename.visit_pat_mut(p));
+            rename.visit_expr_mut(&mut c.body);
+        } else {
+            visit_mut::visit_expr_closure_mut(self, c);
+        }
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
+        self.visit_expr_mut(&mut f.expr);
+        if binds(&f.pat, self.name) {
+            let mut rename = self.renaming();
+            rename.visit_pat_mut(&mut f.pat);
+            rename.visit_block_mut(&mut f.body);
+        } else {
+            self.visit_block_mut(&mut f.body);
+        }
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        if binds(&arm.pat, self.name) {
+            let mut rename = self.renaming();
+            rename.visit_arm_mut(arm);
+        } else {
+            visit_mut::visit_arm_mut(self, arm);
+        }
+    }
+
+    fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
+        match &mut *i.cond {
+            Expr::Let(l) if binds(&l.pat, self.name) => {
+                self.visit_expr_mut(&mut l.expr);
+                let mut rename = self.renaming();
+                rename.visit_pat_mut(&mut l.pat);
+                rename.visit_block_mut(&mut i.then_branch);
+            }
+            cond => {
+                self.visit_expr_mut(cond);
+                self.visit_block_mut(&mut i.then_branch);
+            }
+        }
+        if let Some((_, other)) = &mut i.else_branch {
+            self.visit_expr_mut(other);
+        }
+    }
+
+    fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
+        match &mut *w.cond {
+            Expr::Let(l) if binds(&l.pat, self.name) => {
+                self.visit_expr_mut(&mut l.expr);
+                let mut rename = self.renaming();
+                rename.visit_pat_mut(&mut l.pat);
+                rename.visit_block_mut(&mut w.body);
+            }
+            cond => {
+                self.visit_expr_mut(cond);
+                self.visit_block_mut(&mut w.body);
+            }
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}

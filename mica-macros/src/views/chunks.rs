@@ -166,9 +166,13 @@ impl Views {
         if let Some((other, _)) = partner::partner(&f.expr, &source.path) {
             roots.push(root(&other.place));
         }
-        let mut rename = self.clashes(std::slice::from_ref(&f.pat), roots);
+        let mut rename = self.clashes(std::slice::from_ref(&f.pat), roots.clone());
         rename.visit_pat_mut(&mut f.pat);
         rename.visit_block_mut(&mut f.body);
+        // and the body's own bindings of those names
+        for r in roots.iter().flatten() {
+            self.unshadow(&mut f.body.stmts, r);
+        }
         let mut bound = Bound::default();
         bound.visit_pat(&f.pat);
         let (chunk, array) = self.chunk_name(f, &source.path, &source.place, &bound)?;
@@ -382,6 +386,14 @@ impl Views {
             .iter_mut()
             .for_each(|p| rename.visit_pat_mut(p));
         rename.visit_expr_mut(&mut closure.body);
+        if let Some(array) = root(&source.place) {
+            let mut fresh = || self.fresh(&array);
+            crate::helpers::subst::Unshadow {
+                name: &array,
+                fresh: &mut fresh,
+            }
+            .visit_expr_mut(&mut closure.body);
+        }
         let pat = closure.inputs.iter_mut().nth(param)?;
         let chunk = match pattern_at(pat, &source.path)? {
             Pat::Wild(_) => None,
