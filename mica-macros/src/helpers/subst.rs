@@ -471,6 +471,24 @@ pub struct Unshadow<'a> {
 }
 
 impl Unshadow<'_> {
+    /// An `if`'s or a `while`'s condition and the block it guards: an `if
+    /// let` (`while let`) that binds the name renames it in its pattern
+    /// and the block.
+    fn guarded(&mut self, cond: &mut Expr, block: &mut syn::Block) {
+        match cond {
+            Expr::Let(l) if binds(&l.pat, self.name) => {
+                self.visit_expr_mut(&mut l.expr);
+                let mut rename = self.renaming();
+                rename.visit_pat_mut(&mut l.pat);
+                rename.visit_block_mut(block);
+            }
+            cond => {
+                self.visit_expr_mut(cond);
+                self.visit_block_mut(block);
+            }
+        }
+    }
+
     fn renaming(&mut self) -> Rename {
         let new = (self.fresh)();
         Rename(HashMap::from([(self.name.to_string(), new)]))
@@ -536,36 +554,14 @@ impl VisitMut for Unshadow<'_> {
     }
 
     fn visit_expr_if_mut(&mut self, i: &mut syn::ExprIf) {
-        match &mut *i.cond {
-            Expr::Let(l) if binds(&l.pat, self.name) => {
-                self.visit_expr_mut(&mut l.expr);
-                let mut rename = self.renaming();
-                rename.visit_pat_mut(&mut l.pat);
-                rename.visit_block_mut(&mut i.then_branch);
-            }
-            cond => {
-                self.visit_expr_mut(cond);
-                self.visit_block_mut(&mut i.then_branch);
-            }
-        }
+        self.guarded(&mut i.cond, &mut i.then_branch);
         if let Some((_, other)) = &mut i.else_branch {
             self.visit_expr_mut(other);
         }
     }
 
     fn visit_expr_while_mut(&mut self, w: &mut syn::ExprWhile) {
-        match &mut *w.cond {
-            Expr::Let(l) if binds(&l.pat, self.name) => {
-                self.visit_expr_mut(&mut l.expr);
-                let mut rename = self.renaming();
-                rename.visit_pat_mut(&mut l.pat);
-                rename.visit_block_mut(&mut w.body);
-            }
-            cond => {
-                self.visit_expr_mut(cond);
-                self.visit_block_mut(&mut w.body);
-            }
-        }
+        self.guarded(&mut w.cond, &mut w.body);
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
