@@ -69,7 +69,7 @@ fn split(
 
 /// A `let [mut] s[: T] = root.clone();` (or `= *root;`) of a tracked
 /// struct: its name, its root, its fields' paths.
-struct Copy {
+struct Copied {
     name: Ident,
     mutable: bool,
     root: Ident,
@@ -82,7 +82,7 @@ struct Copy {
     structs: Vec<Vec<String>>,
 }
 
-impl Copy {
+impl Copied {
     /// The local that holds the field at `path`.
     fn local(&self, path: &[String]) -> Ident {
         let joined = path.join("_");
@@ -115,7 +115,7 @@ fn is_punct(t: Option<&TokenTree>, c: char) -> bool {
 }
 
 /// The copy whose `let` starts at `list[i]`, and the index past its `;`.
-fn copy_at(list: &[TokenTree], i: usize, roots: &[&Tracked]) -> Option<(Copy, usize)> {
+fn copy_at(list: &[TokenTree], i: usize, roots: &[&Tracked]) -> Option<(Copied, usize)> {
     let TokenTree::Ident(let_) = &list[i] else {
         return None;
     };
@@ -171,7 +171,7 @@ fn copy_at(list: &[TokenTree], i: usize, roots: &[&Tracked]) -> Option<(Copy, us
     }
     // (in the order of the names: the expansion is the same in every build)
     paths.sort();
-    let copy = Copy {
+    let copy = Copied {
         name: name.clone(),
         mutable,
         root,
@@ -211,7 +211,7 @@ fn copied_root(init: &[&TokenTree]) -> Option<Ident> {
 /// The tokens after the copy's `let` (in which the name means the copy
 /// throughout: it is bound nowhere else), with each use of the copy its
 /// field's local (`s.vel[k]` is `s_vel[k]`).
-fn used(tokens: TokenStream, copy: &Copy) -> Option<TokenStream> {
+fn used(tokens: TokenStream, copy: &Copied) -> Option<TokenStream> {
     let list: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out = TokenStream::new();
     let mut i = 0;
@@ -276,7 +276,7 @@ fn used(tokens: TokenStream, copy: &Copy) -> Option<TokenStream> {
 }
 
 /// The error for a copy (or a struct inside it, at `path`) used whole.
-fn whole_use(copy: &Copy, at: &Ident, path: &[String]) -> TokenStream {
+fn whole_use(copy: &Copied, at: &Ident, path: &[String]) -> TokenStream {
     let shown = std::iter::once(copy.name.to_string())
         .chain(path.iter().cloned())
         .collect::<Vec<_>>()
