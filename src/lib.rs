@@ -66,8 +66,8 @@ pub mod __private {
     };
     pub use mica_runtime::{chunks_count, chunks_exact_count, view_bounds, windows_count};
     pub use mica_runtime::{
-        flat_basis, flat_column, flat_into, flat_len, flat_unit, DirectionOf, Flat, FlatMut,
-        Tangent, TangentOf,
+        flat_basis, flat_column, flat_into, flat_len, flat_unit, ArrayValue, DirectionOf, Flat,
+        FlatMut, Tangent, TangentOf,
     };
     pub use num_traits::{NumCast, One, Zero};
 }

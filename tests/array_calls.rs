@@ -204,3 +204,59 @@ macro_rules! checks {
 
 checks!(check_f64, f64s, f64, 1e-6, 1e-6);
 checks!(check_f32, f32s, f32, 1e-2, 2e-2);
+
+/// RK4 as it is written with helpers that give arrays: each stage's
+/// argument bound first, its type written, as the error for an array
+/// passed straight to another call asks
+/// (`tests/ui/fail/array_call_passed_straight.rs`).
+mod stages {
+    use mica::tape;
+
+    #[tape]
+    pub fn deriv(#[tracked] s: [f64; 2], #[tracked] k: f64) -> [f64; 2] {
+        [s[1], -k * s[0] - 0.1 * s[1]]
+    }
+
+    #[tape]
+    pub fn axpy(a: f64, #[tracked] x: [f64; 2], #[tracked] y: [f64; 2]) -> [f64; 2] {
+        [y[0] + a * x[0], y[1] + a * x[1]]
+    }
+
+    #[tape]
+    pub fn rk4(#[tracked] k: f64, #[tracked] s0: [f64; 2], dt: f64, n: usize) -> f64 {
+        let mut s = s0;
+        for _ in 0..n {
+            let k1 = deriv(s, k);
+            let t2: [f64; 2] = axpy(0.5 * dt, k1, s);
+            let k2 = deriv(t2, k);
+            let t3: [f64; 2] = axpy(0.5 * dt, k2, s);
+            let k3 = deriv(t3, k);
+            let t4: [f64; 2] = axpy(dt, k3, s);
+            let k4 = deriv(t4, k);
+            for i in 0..2 {
+                s[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+            }
+        }
+        s[0] * s[0] + s[1]
+    }
+}
+
+#[test]
+fn rk4_stages_bound_by_typed_lets() {
+    for at in [[2.0, 1.0, 0.0], [0.5, -0.3, 0.8], [3.0, 0.2, -1.1]] {
+        let (_, (gk, gs)) = stages::rk4_grad(at[0], [at[1], at[2]], 0.01, 100);
+        let f = |v: &[f64]| stages::rk4(v[0], [v[1], v[2]], 0.01, 100);
+        let h = 1e-6;
+        let claimed = [gk, gs[0], gs[1]];
+        for (j, c) in claimed.iter().enumerate() {
+            let (mut p, mut m) = (at, at);
+            p[j] += h;
+            m[j] -= h;
+            let slope = (f(&p) - f(&m)) / (2.0 * h);
+            assert!(
+                (c - slope).abs() < 1e-6 * (1.0 + slope.abs()),
+                "{j}: {c} vs {slope}"
+            );
+        }
+    }
+}

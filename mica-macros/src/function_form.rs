@@ -69,7 +69,13 @@ pub fn expand(
     // that returns an `Option` or a `Result` has none yet
     let adapter = match ret.wrapped {
         None if !args.in_impl || item.sig.receiver().is_some() || args.host.is_some() => {
-            adapter::adapter_mod(item_ref, &params, &ret.full, args.host.as_ref())
+            adapter::adapter_mod(
+                item_ref,
+                &params,
+                &ret.full,
+                args.host.as_ref(),
+                args.custom,
+            )
         }
         _ => TokenStream::new(),
     };

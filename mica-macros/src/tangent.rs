@@ -207,14 +207,15 @@ pub fn companions(
     if args.higher.tangent.is_some() || args.higher.jacobian.is_some() {
         out.extend(higher::tangent_fn(&companion, &params, full));
         // other functions' forward mode calls it through its hidden type,
-        // which a free function with a plain output has; one with an
-        // array or `Vec` out gets one here
+        // which a free function with a plain output has; one with an array
+        // or `Vec` out gets its own from the function form's adapter
+        // (`function_form/adapter.rs`), a `custom` one here
         let plain_output = match &item.sig.output {
             syn::ReturnType::Type(_, ty) => crate::wrapped::of(ty).is_none(),
             syn::ReturnType::Default => false,
         };
         if plain_output && !args.in_impl && args.host.is_none() {
-            if crate::outputs::is_vector(item) {
+            if crate::outputs::is_vector(item) && args.custom {
                 let (name, vis) = (&item.sig.ident, &item.vis);
                 out.extend([quote::quote! {
                     #[doc(hidden)]

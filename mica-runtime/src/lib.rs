@@ -25,7 +25,7 @@ pub use flat::{flat_basis, flat_column, flat_into, flat_len, flat_unit, Flat, Fl
 pub use functions::*;
 pub use real::Real;
 #[doc(hidden)]
-pub use tangents::{DirectionOf, Tangent, TangentOf};
+pub use tangents::{ArrayValue, DirectionOf, Tangent, TangentOf};
 #[doc(hidden)]
 pub use tape::{
     room_each, room_times, trip, zip_back, Rewind, Run, StackBack, StackTape, TakenBack, Writer,

@@ -157,3 +157,13 @@ macro_rules! direction_of {
 }
 
 direction_of!(f32, f64);
+
+/// Implemented by no type: `NAME::adjoint` of a `#[tape]` function with
+/// an array out is reached only where Mica read the call's value as a
+/// number (a call passed straight to another call), and it asks this of
+/// the value's adjoint, so the build stops here with what to write.
+#[diagnostic::on_unimplemented(
+    message = "this call gives an array, which Mica reads as one where a `let` binds it: `let t: [f64; 2] = step(…);` (its type written), then pass `t`",
+    label = "an array given straight to another call"
+)]
+pub trait ArrayValue {}

@@ -22,6 +22,7 @@ pub(super) fn adapter_mod(
     params: &[Param],
     ret: &TokenStream,
     host: Option<&(Ident, syn::Visibility)>,
+    custom: bool,
 ) -> TokenStream {
     let vis = match host {
         Some((_, vis)) => vis,
@@ -193,7 +194,35 @@ pub(super) fn adapter_mod(
             }
         };
     }
+    // a function with an array out: its own hidden type (which its forward
+    // mode's adapters use too), and on it the `adjoint` that a call read
+    // as a number reaches (`f(g(x))`), an error saying to bind the array
+    // (not of a `custom` function's: a struct-tracking function's own
+    // twin is one, and its fields function's adapter has the type)
+    let misread = crate::names::seeded_original(name).filter(|_| !custom).map(|orig| {
+        let n = values.len().saturating_sub(1);
+        let args: Vec<Ident> = (0..n).map(|k| format_ident!("__MicaArg{}", k)).collect();
+        let slots: Vec<Ident> = (0..n).map(|k| format_ident!("__MicaSlot{}", k)).collect();
+        quote! {
+            #attrs
+            #[doc(hidden)]
+            #[allow(non_camel_case_types, dead_code)]
+            #vis struct #orig {}
+
+            #attrs
+            #[allow(dead_code)]
+            impl #orig {
+                #[doc(hidden)]
+                #[allow(clippy::too_many_arguments)]
+                #vis fn adjoint<__MicaValue: ::mica::__private::ArrayValue, #(#args,)* #(#slots),*>(
+                    #(_: #args,)* _: __MicaValue, #(_: #slots),*
+                ) {}
+            }
+        }
+    });
     quote! {
+        #misread
+
         #attrs
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
