@@ -149,23 +149,13 @@ pub(super) fn adapter_mod(
         // function's own call, which callers take its value by
         let value = twin_value(host, params).map(|(orig, out, args)| {
             let inputs = &values[..values.len() - 1];
-            quote! {
-                #attrs
-                #[doc(hidden)]
-                #[allow(non_camel_case_types, dead_code)]
-                #vis struct #orig {}
-
-                #attrs
-                #[allow(dead_code)]
-                impl #orig {
-                    #[doc(hidden)]
-                    #[inline(always)]
-                    #[allow(clippy::too_many_arguments)]
-                    #vis fn with_tracked_struct #generics (#(#inputs),*) -> #out #where_clause {
-                        #orig(#(#args),*)
-                    }
+            let call = quote! {
+                #[inline(always)]
+                #vis fn with_tracked_struct #generics (#(#inputs),*) -> #out #where_clause {
+                    #orig(#(#args),*)
                 }
-            }
+            };
+            hidden_type(&attrs, vis, &orig, call)
         });
         return quote! {
             #value
@@ -199,48 +189,33 @@ pub(super) fn adapter_mod(
     // as a number reaches (`f(g(x))`), an error saying to bind the array
     // (not of a `custom` function's: a struct-tracking function's own
     // twin is one, and its fields function's adapter has the type)
-    let misread = crate::names::seeded_original(name).filter(|_| !custom).map(|orig| {
-        let n = values.len().saturating_sub(1);
-        let args: Vec<Ident> = (0..n).map(|k| format_ident!("__MicaArg{}", k)).collect();
-        let slots: Vec<Ident> = (0..n).map(|k| format_ident!("__MicaSlot{}", k)).collect();
-        quote! {
-            #attrs
-            #[doc(hidden)]
-            #[allow(non_camel_case_types, dead_code)]
-            #vis struct #orig {}
-
-            #attrs
-            #[allow(dead_code)]
-            impl #orig {
-                #[doc(hidden)]
-                #[allow(clippy::too_many_arguments)]
+    let misread = crate::names::seeded_original(name)
+        .filter(|_| !custom)
+        .map(|orig| {
+            let n = values.len().saturating_sub(1);
+            let args: Vec<Ident> = (0..n).map(|k| format_ident!("__MicaArg{}", k)).collect();
+            let slots: Vec<Ident> = (0..n).map(|k| format_ident!("__MicaSlot{}", k)).collect();
+            let adjoint = quote! {
                 #vis fn adjoint<__MicaValue: ::mica::__private::ArrayValue, #(#args,)* #(#slots),*>(
                     #(_: #args,)* _: __MicaValue, #(_: #slots),*
                 ) {}
-            }
+            };
+            hidden_type(&attrs, vis, &orig, adjoint)
+        });
+    let adjoint = quote! {
+        #[inline(always)]
+        #vis fn adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
+            #(#values,)* #seed: #ret, #(#slots),*
+        ) #where_clause {
+            #keeps_primal_alive
+            #(#prepare)*
+            #backward(#(#args,)* #seed, #(#passed),*);
         }
-    });
+    };
+    let own = hidden_type(&attrs, vis, name, adjoint);
     quote! {
         #misread
-
-        #attrs
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, dead_code)]
-        #vis struct #name {}
-
-        #attrs
-        #[allow(dead_code)]
-        impl #name {
-            #[inline(always)]
-            #[allow(clippy::too_many_arguments)]
-            #vis fn adjoint<#lifetime, #(#params_generics,)* #(#bounds),*>(
-                #(#values,)* #seed: #ret, #(#slots),*
-            ) #where_clause {
-                #keeps_primal_alive
-                #(#prepare)*
-                #backward(#(#args,)* #seed, #(#passed),*);
-            }
-        }
+        #own
     }
 }
 
@@ -266,4 +241,28 @@ fn twin_value(host: &Ident, params: &[Param]) -> Option<(Ident, TokenStream, Vec
         .map(|p| p.name.clone())
         .collect();
     Some((orig, out, args))
+}
+
+/// The hidden type named after a function, `struct NAME {}`, with `item`
+/// (a function) in its `impl`.
+fn hidden_type(
+    attrs: &TokenStream,
+    vis: &syn::Visibility,
+    name: &Ident,
+    item: TokenStream,
+) -> TokenStream {
+    quote! {
+        #attrs
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #name {}
+
+        #attrs
+        #[allow(dead_code)]
+        impl #name {
+            #[doc(hidden)]
+            #[allow(clippy::too_many_arguments)]
+            #item
+        }
+    }
 }
