@@ -6865,6 +6865,16 @@ fn sum(es: &[E]) -> E {
     it.fold(first, |acc, e| E::Bin('+', b(acc), b(e)))
 }
 
+/// How a knob of this shape reads its first number: `""`, `"[0]"` or
+/// `"[0][0]"`.
+fn first_number(sh: &Shape) -> &'static str {
+    match sh {
+        Shape::Scalar => "",
+        Shape::Arr(_) | Shape::Slice(_) => "[0]",
+        Shape::Mat(..) => "[0][0]",
+    }
+}
+
 /// Where a struct program's knob `n` lives in its struct `kn`: a field of
 /// `P{id}K`, or, for the second half of an even number (at least two) of
 /// knobs, of the nested struct `P{id}J` in its field `inner`.
@@ -6908,11 +6918,7 @@ fn struct_callee_knobs(p: &Program) -> Vec<(String, Shape)> {
 /// numbers (`_s_d`).
 fn render_struct_callee(o: &mut String, p: &Program, id: usize) {
     let knobs = struct_callee_knobs(p);
-    let first = |sh: &Shape| match sh {
-        Shape::Scalar => "",
-        Shape::Arr(_) | Shape::Slice(_) => "[0]",
-        Shape::Mat(..) => "[0][0]",
-    };
+    let first = first_number;
     let (ft, sfx) = if p.f32 { ("f32", "32") } else { ("f64", "") };
     let (gt, tp) = if p.generic {
         ("T", "<T: mica::Real>")
@@ -7674,12 +7680,7 @@ pub fn render(p: &Program, id: usize) -> String {
             if copy {
                 writeln!(o, "    let mut kc = kn.clone();").unwrap();
                 if let Some((n, sh)) = p.knobs.iter().find(|(n, _)| used.contains(n)) {
-                    let first = match sh {
-                        Shape::Scalar => "",
-                        Shape::Arr(_) | Shape::Slice(_) => "[0]",
-                        Shape::Mat(..) => "[0][0]",
-                    };
-                    let at = format!("kc.{}{first}", field_path(p, n));
+                    let at = format!("kc.{}{}", field_path(p, n), first_number(sh));
                     let two = r.e(&E::Lit(2.0)).0;
                     writeln!(o, "    {at} = {at} * {two} - {at};").unwrap();
                 }
