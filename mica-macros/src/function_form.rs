@@ -26,8 +26,9 @@
 //! `loss_backward` exactly the slots of the tracked parameters.
 
 use crate::errors::Errors;
+use crate::facts::syntax::token_count;
 use crate::lower::{Stability, Sweep};
-use crate::names::{internal, Names};
+use crate::names::{internal, is_seeded, Names};
 use crate::parse::{self, Args, Param};
 use crate::record::{Origin, Val};
 use crate::reverse::reverse;
@@ -380,10 +381,30 @@ pub(crate) fn backward_signature(
         "The adjoint of [`{}`]: returns its value and adds `seed` × the slope of each tracked parameter into its slot.",
         item.sig.ident
     );
+    let inline = inline_attr(item);
     quote! {
         #[doc = #doc]
-        #[inline]
+        #inline
         #vis fn #name #generics (#receiver #(#inputs,)* #seed: #value, #(#slots),*) -> #full #where_clause
+    }
+}
+
+/// The largest body, in tokens, of a seeded twin whose `_backward` is
+/// always inlined.
+const SMALL_TWIN_TOKENS: usize = 2000;
+
+/// `#[inline]`, or `#[inline(always)]` for the reverse of a small seeded
+/// twin (`outputs.rs`). Every caller of that reverse drops the value it
+/// returns, the output's dot product with the seed: written into the
+/// caller, the work done only for that value goes (the output computed
+/// again, into a `Vec` of its own, and the product), and where the reverse
+/// reads nothing the forward sweep made, as for a layer's `W x + b`, that
+/// is the whole forward sweep.
+fn inline_attr(item: &ItemFn) -> TokenStream {
+    let small = || token_count(&item.block.to_token_stream()) <= SMALL_TWIN_TOKENS;
+    match is_seeded(&item.sig.ident) && small() {
+        true => quote!(#[inline(always)]),
+        false => quote!(#[inline]),
     }
 }
 
@@ -525,5 +546,52 @@ fn grad_fn(item: &ItemFn, params: &[Param], ret: &Ret) -> TokenStream {
             let #value = #backward(#self_arg #(#args,)* #one, #(&mut #slots),*)#question;
             #pair
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+
+    /// The attributes written just before `fn NAME`, in the expansion of
+    /// the `#[tape]` function `f`.
+    fn attributes_of(f: &str, name: &str) -> String {
+        let out = crate::expand::tape(TokenStream::new(), f.parse().expect("a function"))
+            .to_string()
+            .replace(' ', "");
+        let at = out
+            .find(&format!("fn{name}("))
+            .expect("the function is written");
+        let start = out[..at].rfind(['{', '}', ';']).unwrap_or(0);
+        out[start..at].to_string()
+    }
+
+    #[test]
+    fn a_small_twins_reverse_is_always_inlined() {
+        let f = "fn f(#[tracked] x: &[f64]) -> Vec<f64> { vec![x[0] * x[1], x[1].sin()] }";
+        let twin = attributes_of(f, "__mica_seeded_f_backward");
+        assert!(twin.contains("#[inline(always)]"), "{twin}");
+        // the user's own companions keep `#[inline]`
+        let backward = attributes_of(f, "f_backward");
+        assert!(!backward.contains("inline(always)"), "{backward}");
+        let scalar = "fn f(#[tracked] x: &[f64]) -> f64 { x[0] * x[1] }";
+        let plain = attributes_of(scalar, "f_backward");
+        assert!(
+            plain.contains("#[inline]") && !plain.contains("always"),
+            "{plain}"
+        );
+    }
+
+    #[test]
+    fn a_long_twins_reverse_is_not() {
+        let lines: String = (0..400)
+            .map(|k| format!("let a{k} = x[0] * {k}.0;"))
+            .collect();
+        let f = format!("fn f(#[tracked] x: &[f64]) -> Vec<f64> {{ {lines} vec![a0, a399] }}");
+        let twin = attributes_of(&f, "__mica_seeded_f_backward");
+        assert!(
+            twin.contains("#[inline]") && !twin.contains("always"),
+            "{twin}"
+        );
     }
 }

@@ -77,6 +77,14 @@ pub fn seeded_original(twin: &Ident) -> Option<Ident> {
     Some(format_ident!("{}", original, span = twin.span()))
 }
 
+/// Whether `name` is a seeded twin ([`seeded_twin`]) or the hidden function
+/// of the fields of one that tracks `self` (`structs.rs`).
+pub fn is_seeded(name: &Ident) -> bool {
+    let text = name.to_string();
+    text.starts_with("__mica_seeded_")
+        || (text.starts_with("__mica___mica_seeded_") && text.ends_with("_fields"))
+}
+
 /// A fixed internal name (a parameter of a generated function).
 pub fn internal(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())

@@ -404,3 +404,15 @@ pub fn is_test(body: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// The tokens in `tokens`, those inside groups included.
+pub fn token_count(tokens: &proc_macro2::TokenStream) -> usize {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|t| match t {
+            proc_macro2::TokenTree::Group(g) => 1 + token_count(&g.stream()),
+            _ => 1,
+        })
+        .sum()
+}

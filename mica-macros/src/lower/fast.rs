@@ -56,7 +56,7 @@ use super::Sweep;
 use crate::facts::loops::{linear, Linear};
 use crate::facts::places::names_any;
 use crate::facts::stability::Stability;
-use crate::facts::syntax::{shift, strip, term, Shift};
+use crate::facts::syntax::{shift, strip, term, token_count, Shift};
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, ToTokens};
 use std::collections::HashMap;
@@ -193,18 +193,6 @@ impl FastLoop {
 /// loop nested in such a loop and itself written twice counts twice, so
 /// the code grows by a bounded amount, never by a power of the depth.
 const TWICE_TOKENS: usize = 1500;
-
-/// The tokens in `tokens`, those inside groups included.
-fn token_count(tokens: &TokenStream) -> usize {
-    tokens
-        .clone()
-        .into_iter()
-        .map(|t| match t {
-            proc_macro2::TokenTree::Group(g) => 1 + token_count(&g.stream()),
-            _ => 1,
-        })
-        .sum()
-}
 
 /// How many slices each open loop had: code lowered after it and then
 /// thrown away gives back the slices it took (see [`Sweep::fast_rollback`]).
