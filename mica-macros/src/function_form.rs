@@ -389,8 +389,7 @@ pub(crate) fn backward_signature(
     }
 }
 
-/// The largest body, in tokens, of a seeded twin whose `_backward` is
-/// always inlined.
+/// The largest body, in tokens, of a twin whose reverse is always inlined.
 const SMALL_TWIN_TOKENS: usize = 2000;
 
 /// `#[inline]`, or `#[inline(always)]` for the reverse of a small seeded
@@ -401,7 +400,11 @@ const SMALL_TWIN_TOKENS: usize = 2000;
 /// reads nothing the forward sweep made, as for a layer's `W x + b`, that
 /// is the whole forward sweep.
 fn inline_attr(item: &ItemFn) -> TokenStream {
-    let small = || token_count(&item.block.to_token_stream()) <= SMALL_TWIN_TOKENS;
+    // more statements than that are more tokens: not written out to count
+    let small = || {
+        item.block.stmts.len() <= SMALL_TWIN_TOKENS
+            && token_count(&item.block.to_token_stream()) <= SMALL_TWIN_TOKENS
+    };
     match is_seeded(&item.sig.ident) && small() {
         true => quote!(#[inline(always)]),
         false => quote!(#[inline]),
