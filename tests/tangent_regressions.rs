@@ -447,3 +447,124 @@ fn a_collected_vec_over_constants_in_one_copy_of_a_helper() {
         fd::close("tangent f32", t32, along as f32, 1e-5);
     }
 }
+
+/// An array bound by a branch whose arms are literals, then written with
+/// recorded values: the tangent made its zero by running the branch again,
+/// into a copy the reverse of forward mode did not take for an array, and
+/// `hvp` was refused (seed 694746402, program 164). The zero is now the
+/// first arm's shape, written as a literal.
+macro_rules! branch_of_literals {
+    ($m:ident, $t:ty) => {
+        pub mod $m {
+            #[mica::tape(tangent, hvp)]
+            pub fn by_for(#[tracked] w: &[$t; 2]) -> $t {
+                let x = w[0];
+                let mut t = 0.5;
+                let mut h = if w[1] < 0.0 {
+                    [-0.42, -0.82, -0.42]
+                } else {
+                    [0.66, 0.16, -0.52]
+                };
+                for i in 0..2 {
+                    h[i] = t * w[1];
+                    t += x;
+                }
+                t * t + h[1] * h[0] + h[2] * w[1]
+            }
+
+            #[mica::tape(tangent, hvp)]
+            pub fn by_while(#[tracked] w: &[$t; 2]) -> $t {
+                let x = w[0];
+                let mut t = 0.5;
+                let mut h = match w[1] < 0.0 {
+                    true => [[-0.42, -0.82, -0.42]; 1],
+                    false => [[0.66, 0.16, -0.52]; 1],
+                };
+                let mut i = 0;
+                while i < 2 {
+                    h[0][i] = t * w[1];
+                    t += x;
+                    i += 1;
+                }
+                t * t + h[0][1] * h[0][0] + h[0][2] * w[1]
+            }
+        }
+    };
+}
+branch_of_literals!(literals64, f64);
+branch_of_literals!(literals32, f32);
+
+#[test]
+fn an_array_bound_by_a_branch_of_literals_then_written() {
+    type F = fn(&[f64; 2]) -> f64;
+    type G = fn(&[f64; 2]) -> (f64, [f64; 2]);
+    type T = fn(&[f64; 2], &[f64; 2]) -> (f64, f64);
+    type H = fn(&[f64; 2], &[f64; 2]) -> (f64, [f64; 2], [f64; 2]);
+    let forms: [(F, G, T, H); 2] = [
+        (
+            literals64::by_for,
+            literals64::by_for_grad,
+            literals64::by_for_tangent,
+            literals64::by_for_hvp,
+        ),
+        (
+            literals64::by_while,
+            literals64::by_while_grad,
+            literals64::by_while_tangent,
+            literals64::by_while_hvp,
+        ),
+    ];
+    for (w, d) in [
+        ([0.3_f64, -0.7], [1.0_f64, 0.5]),
+        ([-1.1, 0.9], [-0.4, 2.0]),
+        ([0.6, 1.7], [0.8, -1.3]),
+    ] {
+        // h = [½ w₁, (½ + x) w₁, c] (c = −0.42 for w₁ < 0, else −0.52),
+        // t = ½ + 2x: f = t² + ½ (½ + x) w₁² + c w₁
+        let (x, w1) = (w[0], w[1]);
+        let c = if w1 < 0.0 { -0.42 } else { -0.52 };
+        let value = (0.5 + 2.0 * x).powi(2) + 0.5 * (0.5 + x) * w1 * w1 + c * w1;
+        let slope = [4.0 * (0.5 + 2.0 * x) + 0.5 * w1 * w1, (0.5 + x) * w1 + c];
+        // H = [[8, w₁], [w₁, ½ + x]]
+        let hv = [8.0 * d[0] + w1 * d[1], w1 * d[0] + (0.5 + x) * d[1]];
+        for (f, grad, tangent, hvp) in forms {
+            let (y, g) = grad(&w);
+            fd::close("value", y, value, 1e-12);
+            fd::close("value of the primal", f(&w), value, 1e-12);
+            for i in 0..2 {
+                fd::close("slope", g[i], slope[i], 1e-12);
+                let e = 1e-6;
+                let (mut up, mut down) = (w, w);
+                up[i] += e;
+                down[i] -= e;
+                let by_differences = (f(&up) - f(&down)) / (2.0 * e);
+                fd::close("slope by differences", g[i], by_differences, 1e-6);
+            }
+            let (y, t) = tangent(&w, &d);
+            fd::close("tangent value", y, value, 1e-12);
+            fd::close("tangent", t, slope[0] * d[0] + slope[1] * d[1], 1e-12);
+            let (y, g, h) = hvp(&w, &d);
+            fd::close("hvp value", y, value, 1e-12);
+            for i in 0..2 {
+                fd::close("hvp slope", g[i], slope[i], 1e-12);
+                fd::close("H·v", h[i], hv[i], 1e-12);
+            }
+        }
+        let (w32, d32) = (w.map(|v| v as f32), d.map(|v| v as f32));
+        for (grad, hvp) in [
+            (
+                literals32::by_for_grad as fn(&[f32; 2]) -> (f32, [f32; 2]),
+                literals32::by_for_hvp as fn(&[f32; 2], &[f32; 2]) -> (f32, [f32; 2], [f32; 2]),
+            ),
+            (literals32::by_while_grad, literals32::by_while_hvp),
+        ] {
+            let (y, g) = grad(&w32);
+            fd::close("value f32", y, value as f32, 1e-5);
+            let (_, _, h) = hvp(&w32, &d32);
+            for i in 0..2 {
+                fd::close("slope f32", g[i], slope[i] as f32, 1e-5);
+                fd::close("H·v f32", h[i], hv[i] as f32, 1e-4);
+            }
+        }
+    }
+}

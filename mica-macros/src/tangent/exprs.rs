@@ -367,6 +367,9 @@ impl Tan<'_> {
             }
             _ => {}
         }
+        if let Some(literal) = super::syntax::branch_array(e) {
+            return self.zero_of(literal);
+        }
         match e {
             Expr::Paren(p) => self.zero_of(&p.expr),
             // a name the inliner declares before its value (`placeholder()`):

@@ -4,7 +4,7 @@
 //! their shape.
 
 use super::activity::{mentions, reads, root};
-use super::syntax::{is_swap, pattern_names, Walk};
+use super::syntax::{branch_array, collects, is_swap, pattern_names, runs_again, Walk};
 use super::{Tan, Val};
 use crate::parse::Param;
 use proc_macro2::TokenStream;
@@ -243,9 +243,8 @@ impl Tan<'_> {
         let p = v.p;
         // a value with no slope that running again could change anything
         // (a `loop`, a call), or a `collect`: its zero shaped from the value
-        if v.t.is_none()
-            && (super::syntax::runs_again(&init.expr) || super::syntax::collects(&init.expr))
-        {
+        let (again, collects) = (runs_again(&init.expr), collects(&init.expr));
+        if v.t.is_none() && (again || collects) && branch_array(&init.expr).is_none() {
             let pv = self.fresh("p");
             let zero = self.zero_of_value(&pv);
             return quote!(#pre let #pv = #p; let #dot = #zero; let #pat = #pv;);
