@@ -1356,6 +1356,20 @@ fn the_generator_writes_views_and_chunk_loops() {
             count("let mut kc = kn.clone();"),
         ),
         ("clone_from", count(".clone_from(&")),
+        (
+            "a chain's Option ended by unwrap_or",
+            with_line(&|l| {
+                (l.contains(".reduce(") || l.contains(".min_by(")) && l.contains(").unwrap_or(")
+            }),
+        ),
+        (
+            "a filtered chain's Option ended by unwrap_or",
+            with_line(&|l| {
+                l.contains(".filter(|")
+                    && (l.contains(".reduce(") || l.contains(".min_by("))
+                    && l.contains(").unwrap_or(")
+            }),
+        ),
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),
         (

@@ -90,11 +90,12 @@ fn first_free(block: &syn::Block) -> usize {
 /// tokens.
 struct Words(bool);
 
-/// The methods a chain ends in (`consumers.rs`), `unwrap` after
-/// `max_by`/`min_by`, and an array's own `map` (`arrays.rs`).
+/// The methods a chain ends in (`consumers.rs`; `max_by`, `min_by` and
+/// `reduce` before the `Option`'s own), and an array's own `map`
+/// (`arrays.rs`).
 const CONSUMERS: &[&str] = &[
     "sum", "product", "fold", "count", "collect", "unwrap", "to_vec", "to_owned", "any", "all",
-    "position", "map",
+    "position", "map", "max_by", "min_by", "reduce",
 ];
 
 impl<'ast> syn::visit::Visit<'ast> for Words {

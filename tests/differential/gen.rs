@@ -225,6 +225,9 @@ pub struct Chain {
     /// over the rows of the matrix knob `src`: the closure's element `v`
     /// a row it borrows (`|v|`), passed on to a function (`E::CallR`)
     pub rows: bool,
+    /// a `reduce` or `min_by` ended by `.unwrap_or(d)`, not `.unwrap()`:
+    /// the chain may then be empty (all filtered out, or skipped)
+    pub or: Option<f64>,
 }
 
 /// How a block helper takes one parameter.
@@ -704,6 +707,9 @@ struct Gen {
     moves: Rng,
     /// a tenth, for the chains over a matrix's rows (`Chain::rows`)
     rows: Rng,
+    /// an eleventh, for the `Option`s of chains ended by `.unwrap_or(d)`
+    /// (`Chain::or`)
+    empties: Rng,
     fresh: usize,
     window: bool,
     helper: bool,
@@ -4214,6 +4220,28 @@ impl Gen {
             false => (map, bm),
         };
         self.ucount = ucount;
+        // now and then (from a stream of its own) a `reduce` or `min_by`
+        // ended by `.unwrap_or(d)`, and a chain that may be empty, which
+        // would have been summed, made one
+        let plain_sum = matches!(consume, Consume::Sum)
+            && !nonempty
+            && kept.is_none()
+            && position.is_none()
+            && !pair;
+        let (consume, or) = match consume {
+            Consume::Reduce(0 | 1) | Consume::Min if self.empties.chance(0.3) => {
+                (consume, Some(self.empties.lit(-0.5, 0.5)))
+            }
+            Consume::Sum if plain_sum && self.empties.chance(0.4) => {
+                let consume = match self.empties.below(3) {
+                    0 => Consume::Min,
+                    1 if !self.generic => Consume::Reduce(0),
+                    _ => Consume::Reduce(1),
+                };
+                (consume, Some(self.empties.lit(-0.5, 0.5)))
+            }
+            other => (other, None),
+        };
         let count = (take.unwrap_or(n + 3)).min(n + 3) as f64;
         let bound = match &consume {
             Consume::Sum => count * bm,
@@ -4224,6 +4252,7 @@ impl Gen {
             Consume::Reduce(_) => 2.0 * bm,
             Consume::Collect => 1.5 * bm,
         };
+        let bound = bound.max(or.map_or(0.0, f64::abs));
         let chain = Chain {
             src: a.name,
             lit,
@@ -4252,6 +4281,7 @@ impl Gen {
             step,
             join: join.map(|j| j.name),
             rows: rows.is_some(),
+            or,
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -4812,6 +4842,7 @@ pub fn generate(seed: u64) -> Program {
         firsts: Rng::new(seed ^ 0x85eb_ca6b_c2b2_ae35),
         moves: Rng::new(seed ^ 0x61c8_8646_80b5_83eb),
         rows: Rng::new(seed ^ 0x3c6e_f372_fe94_f82b),
+        empties: Rng::new(seed ^ 0x4cf5_ad43_2745_937f),
         fresh: 0,
         window,
         helper,
@@ -5814,6 +5845,10 @@ impl R<'_> {
                 self.lit(0.25).0
             );
         }
+        let ending = match c.or {
+            Some(d) => format!(".unwrap_or({})", self.lit(d).0),
+            None => ".unwrap()".to_string(),
+        };
         match &c.consume {
             Consume::Sum => write!(s, ".sum::<{t}>()").unwrap(),
             Consume::Product => write!(s, ".product::<{t}>()").unwrap(),
@@ -5838,13 +5873,16 @@ impl R<'_> {
             Consume::Max => write!(s, ".fold({t}::NEG_INFINITY, {t}::max)").unwrap(),
             // (`total_cmp` is not `Float`'s)
             Consume::Min if self.generic => {
-                s += ".min_by(|a, b| a.partial_cmp(b).unwrap()).unwrap()"
+                write!(s, ".min_by(|a, b| a.partial_cmp(b).unwrap()){ending}").unwrap()
             }
-            Consume::Min => s += ".min_by(|a, b| a.total_cmp(b)).unwrap()",
-            Consume::Reduce(0) => {
-                write!(s, ".reduce(|a, b| a * {} + b).unwrap()", self.lit(0.5).0).unwrap()
-            }
-            Consume::Reduce(1) => write!(s, ".reduce({t}::max).unwrap()").unwrap(),
+            Consume::Min => write!(s, ".min_by(|a, b| a.total_cmp(b)){ending}").unwrap(),
+            Consume::Reduce(0) => write!(
+                s,
+                ".reduce(|a, b| a * {} + b){ending}",
+                self.lit(0.5).0
+            )
+            .unwrap(),
+            Consume::Reduce(1) => write!(s, ".reduce({t}::max){ending}").unwrap(),
             Consume::Reduce(_) => write!(s, ".fold(0.0, {t}::max)").unwrap(),
             Consume::Collect => {
                 s = format!(
@@ -5922,6 +5960,10 @@ impl R<'_> {
                 self.cst(&format!("{float}::NEG_INFINITY")),
                 format!("{acc}.max(x)"),
             ),
+            Consume::Min if c.or.is_some() => (
+                self.cst(&format!("{float}::INFINITY")),
+                format!("{{ {acc}_f = false; {acc}.min(x) }}"),
+            ),
             Consume::Min => (
                 self.cst(&format!("{float}::INFINITY")),
                 format!("{acc}.min(x)"),
@@ -5943,6 +5985,7 @@ impl R<'_> {
         };
         let bind = match &c.consume {
             Consume::Reduce(0 | 1) => format!("{bind}let mut {acc}_f = true; "),
+            Consume::Min if c.or.is_some() => format!("{bind}let mut {acc}_f = true; "),
             Consume::Fold(_) if c.pair => format!("{bind}let mut {acc}2 = {}; ", self.cst("0.0")),
             _ if c.position.is_some() => {
                 format!("{bind}let mut {acc}_p: Option<usize> = None; ")
@@ -6038,7 +6081,16 @@ impl R<'_> {
             .unwrap();
             return s;
         }
-        write!(s, "{acc} = {combine}; }} {acc} }}").unwrap();
+        match c.or {
+            // an empty chain's `Option` is `None`: the default
+            Some(d) => write!(
+                s,
+                "{acc} = {combine}; }} if {acc}_f {{ {} }} else {{ {acc} }} }}",
+                self.cst(&format!("{d:?}"))
+            )
+            .unwrap(),
+            None => write!(s, "{acc} = {combine}; }} {acc} }}").unwrap(),
+        }
         s
     }
     /// A call to block helper `u{k}`.

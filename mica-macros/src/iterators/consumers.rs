@@ -1,6 +1,7 @@
 //! The consumers of a chain: `sum`, `product`, `fold`, `count`, `collect`,
-//! `any`, `all` and `max_by`/`min_by`/`reduce` with `.unwrap()`, each a
-//! block holding the loop.
+//! `any`, `all` and `max_by`/`min_by`/`reduce` with `.unwrap()`,
+//! `.expect(…)`, `.unwrap_or(…)` or `.unwrap_or_default()`, each a block
+//! holding the loop.
 
 use super::chain::{err, unparen, Elem, Seq};
 use super::Chains;
@@ -8,15 +9,16 @@ use quote::ToTokens;
 use syn::{Expr, Stmt};
 
 /// `chain.sum()`, `.product()`, `.fold(…)`, `.count()`, `.collect()`,
-/// `.max_by(…).unwrap()`, `.min_by(…).unwrap()`: a block holding the loop.
+/// `.max_by(…).unwrap()`, `.min_by(…).unwrap_or(d)`, `.reduce(f)` with
+/// either: a block holding the loop.
 /// `deref`: the chain stands under `*` (`*xs.iter().max_by(…).unwrap()`).
 pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Option<Expr>> {
     let Expr::MethodCall(m) = unparen(e) else {
         return Ok(None);
     };
     let method = m.method.to_string();
-    // `.max_by(…).unwrap()`
-    if method == "unwrap" && m.args.is_empty() {
+    // `.max_by(…).unwrap()`, `.reduce(f).unwrap_or(d)`
+    if let Some(empty) = Empty::of(m, deref) {
         let Expr::MethodCall(inner) = unparen(&m.receiver) else {
             return Ok(None);
         };
@@ -28,9 +30,9 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             return Ok(None);
         };
         if which == "reduce" {
-            return reduce(ch, seq, &inner.args[0]).map(Some);
+            return reduce(ch, seq, &inner.args[0], empty).map(Some);
         }
-        return extreme(ch, seq, &inner.args[0], which == "max_by").map(Some);
+        return extreme(ch, seq, &inner.args[0], which == "max_by", empty).map(Some);
     }
     if deref {
         return Ok(None);
@@ -271,7 +273,7 @@ fn float_of_path(p: &syn::ExprPath) -> Option<syn::Ident> {
 /// `reduce(f).unwrap()`: the first element, then `f` of what is kept and
 /// each next one (`f64::max`, `|a, b| a + b`), as std folds it; an empty
 /// chain panics as the `unwrap` does.
-fn reduce(ch: &mut Chains, seq: Seq, f: &Expr) -> syn::Result<Expr> {
+fn reduce(ch: &mut Chains, seq: Seq, f: &Expr, empty: Empty) -> syn::Result<Expr> {
     let x = seq.scalar(f, "`.reduce(…)`")?;
     let (acc, first, value) = (ch.fresh("acc"), ch.fresh("first"), ch.fresh("v"));
     ch.results.insert(acc.to_string());
@@ -287,18 +289,48 @@ fn reduce(ch: &mut Chains, seq: Seq, f: &Expr) -> syn::Result<Expr> {
         syn::parse_quote!(let #value = #x;),
         syn::parse_quote!(if #first { #acc = #value; #first = false; } else { #(#next_lines)* }),
     ];
-    Ok(first_kept(ch, seq, step, &acc, &first))
+    Ok(first_kept(ch, seq, step, &acc, &first, empty))
 }
 
-/// The loop of a consumer whose `.unwrap()` needs an element: `kept`
-/// starts at zero and `first` true, `step` runs per element, and an
-/// empty chain panics as the `unwrap` does.
+/// What an `Option` a chain gives (`max_by`, `min_by`, `reduce`) is when
+/// the chain is empty, as the call on it says.
+pub(super) enum Empty {
+    /// `.unwrap()`, or `.expect(message)`: a panic, as theirs
+    Panic(Option<Expr>),
+    /// `.unwrap_or(d)` (`&d` of a chain of references, read as `d`), or
+    /// `.unwrap_or_default()`'s zero (`None`)
+    Or(Option<Expr>),
+}
+
+impl Empty {
+    /// The ending `m` writes, if it is one; `deref`: the whole stands
+    /// under `*`, so a default given by reference is read through it.
+    fn of(m: &syn::ExprMethodCall, deref: bool) -> Option<Empty> {
+        let arg = m.args.first();
+        Some(match (m.method.to_string().as_str(), arg) {
+            ("unwrap", None) => Empty::Panic(None),
+            ("expect", Some(message)) if m.args.len() == 1 => Empty::Panic(Some(message.clone())),
+            ("unwrap_or_default", None) => Empty::Or(None),
+            ("unwrap_or", Some(d)) if m.args.len() == 1 => Empty::Or(Some(match unparen(d) {
+                Expr::Reference(r) if r.mutability.is_none() => (*r.expr).clone(),
+                d if deref => syn::parse_quote!(*#d),
+                d => d.clone(),
+            })),
+            _ => return None,
+        })
+    }
+}
+
+/// The loop of a consumer whose `Option` needs an element: `kept` starts
+/// at zero and `first` true, and `step` runs per element; an empty chain
+/// panics as the `unwrap` does, or gives the default.
 fn first_kept(
-    ch: &Chains,
+    ch: &mut Chains,
     seq: Seq,
     step: Vec<Stmt>,
     kept: &syn::Ident,
     first: &syn::Ident,
+    empty: Empty,
 ) -> Expr {
     let (before, lp) = seq.wrap(None, step);
     // (a generic function's one float type: its zero, not a literal)
@@ -306,20 +338,38 @@ fn first_kept(
         [t] => crate::generics::zero(t),
         _ => syn::parse_quote!(0.0),
     };
+    let end: Expr = match empty {
+        Empty::Panic(None) => syn::parse_quote!({
+            assert!(!#first, "called `Option::unwrap()` on a `None` value");
+            #kept
+        }),
+        Empty::Panic(Some(message)) => syn::parse_quote!({
+            assert!(!#first, "{}", #message);
+            #kept
+        }),
+        // the default is evaluated after the chain, as an argument is
+        Empty::Or(d) => {
+            let d = d.unwrap_or_else(|| zero.clone());
+            let dflt = ch.fresh("default");
+            syn::parse_quote!({
+                let #dflt = #d;
+                if #first { #dflt } else { #kept }
+            })
+        }
+    };
     syn::parse_quote!({
         let mut #kept = #zero;
         let mut #first = true;
         #(#before)*
         #lp
-        assert!(!#first, "called `Option::unwrap()` on a `None` value");
-        #kept
+        #end
     })
 }
 
 /// `max_by(cmp).unwrap()` / `min_by(cmp).unwrap()` where `cmp` compares
 /// its two arguments (`a.partial_cmp(b).unwrap()`, `a.total_cmp(b)`, or
 /// the other way round): the last greatest, the first least.
-fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool) -> syn::Result<Expr> {
+fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool, empty: Empty) -> syn::Result<Expr> {
     let what = if max {
         "`.max_by(…)`"
     } else {
@@ -370,7 +420,7 @@ fn extreme(ch: &mut Chains, seq: Seq, cmp: &Expr, max: bool) -> syn::Result<Expr
         syn::parse_quote!(let #value = #x;),
         syn::parse_quote!(if #first || #better { #best = #value; #first = false; }),
     ];
-    Ok(first_kept(ch, seq, step, &best, &first))
+    Ok(first_kept(ch, seq, step, &best, &first, empty))
 }
 
 /// Whether `body` is `a.partial_cmp(b).unwrap()` or `a.total_cmp(b)`
