@@ -1370,6 +1370,7 @@ fn the_generator_writes_views_and_chunk_loops() {
                     && l.contains(").unwrap_or(")
             }),
         ),
+        ("a chain cut by take_while", count(".take_while(|x|")),
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),
         (

@@ -7,9 +7,8 @@
 //! let loss = m * m;
 //! ```
 //!
-//! Output: the same statements with every recorded operation bound to a
-//! fresh immutable temporary, plus the record of those operations:
-//!
+//! Output: the same statements, each recorded operation bound to a fresh
+//! immutable temporary, and the record of those operations:
 //! ```text
 //! let __mica_t1 = a * 2.0;            // op 1: mul(a, 2.0)
 //! let __mica_c2 = c;                  // a constant operand, kept for the reverse sweep
@@ -72,6 +71,7 @@ const ITERATION: &[&str] = &[
     "reduce",
     "for_each",
     "filter",
+    "take_while",
     "filter_map",
     "scan",
     "zip",

@@ -228,6 +228,9 @@ pub struct Chain {
     /// a `reduce` or `min_by` ended by `.unwrap_or(d)`, not `.unwrap()`:
     /// the chain may then be empty (all filtered out, or skipped)
     pub or: Option<f64>,
+    /// the `filter` written `take_while`: the walk ends at the first
+    /// element it refuses
+    pub cut: bool,
 }
 
 /// How a block helper takes one parameter.
@@ -4220,7 +4223,10 @@ impl Gen {
             false => (map, bm),
         };
         self.ucount = ucount;
-        // now and then (from a stream of its own) a `reduce` or `min_by`
+        // now and then (from a stream of its own) the filter a
+        // `take_while` (not before a `rev`: std's has none)
+        let cut = filter.is_some() && !late_rev && self.empties.chance(0.3);
+        // and a `reduce` or `min_by`
         // ended by `.unwrap_or(d)`, and a chain that may be empty, which
         // would have been summed, made one
         let plain_sum = matches!(consume, Consume::Sum)
@@ -4282,6 +4288,7 @@ impl Gen {
             join: join.map(|j| j.name),
             rows: rows.is_some(),
             or,
+            cut,
         };
         Some((E::Chain(Box::new(chain)), bound))
     }
@@ -5810,11 +5817,12 @@ impl R<'_> {
         if c.rev_after && !c.late_rev {
             s += ".rev()";
         }
+        let by = if c.cut { "take_while" } else { "filter" };
         match c.filter {
             Some(f) if c.chunks.is_some() => {
-                write!(s, ".filter(|x| x[0] > {})", self.lit(f).0).unwrap()
+                write!(s, ".{by}(|x| x[0] > {})", self.lit(f).0).unwrap()
             }
-            Some(f) => write!(s, ".filter(|x| **x > {})", self.lit(f).0).unwrap(),
+            Some(f) => write!(s, ".{by}(|x| **x > {})", self.lit(f).0).unwrap(),
             None => {}
         }
         match &c.pass {
@@ -6032,9 +6040,11 @@ impl R<'_> {
         }
         if let Some(f) = c.filter {
             let first = if c.chunks.is_some() { "[0]" } else { "" };
+            // (a `take_while` ends the walk)
+            let out = if c.cut { "break" } else { "continue" };
             write!(
                 s,
-                "if !gt{}({}{first}, {}) {{ continue; }} ",
+                "if !gt{}({}{first}, {}) {{ {out}; }} ",
                 self.sfx(),
                 c.v,
                 self.cst(&format!("{f:?}"))

@@ -20,8 +20,10 @@ pub(super) struct Seq {
     pub(super) hi: Expr,
     pub(super) step: Option<Expr>,
     pub(super) rev: bool,
-    /// a `filter` dropped some elements: positions are no longer closed forms
+    /// a `filter` dropped elements, or a `take_while` cut the walk short
     pub(super) filtered: bool,
+    /// which of the two (for errors): positions are no longer closed forms
+    pub(super) cut_by: String,
     /// lines before the loop (counters)
     pub(super) before: Vec<Stmt>,
     /// lines at the top of each iteration (`map`'s values, `filter`'s exits)
@@ -47,6 +49,7 @@ impl Seq {
             step: None,
             rev: false,
             filtered: false,
+            cut_by: String::new(),
             before: Vec::new(),
             prelude: Vec::new(),
             elem,
@@ -138,6 +141,7 @@ impl Chains {
             "cloned",
             "map",
             "filter",
+            "take_while",
             "zip",
             "enumerate",
             "rev",
@@ -170,19 +174,23 @@ impl Chains {
                 seq.elem = Elem::One(syn::parse_quote!(#name));
                 seq.adapted = true;
             }
-            ("filter", Some(p)) => {
+            // `take_while(p)`: a filter's exit that ends the walk
+            ("filter" | "take_while", Some(p)) => {
                 let keep = self.apply(p, vec![seq.elem.clone()])?;
-                seq.prelude
-                    .push(syn::parse_quote!(if !(#keep) { continue; }));
+                seq.prelude.push(match method.as_str() {
+                    "filter" => syn::parse_quote!(if !(#keep) { continue; }),
+                    _ => syn::parse_quote!(if !(#keep) { break; }),
+                });
                 seq.order_free += 1;
                 seq.filtered = true;
+                seq.cut_by = method.clone();
                 seq.adapted = true;
             }
             ("zip", Some(other)) => {
                 if seq.filtered || seq.rev || seq.step.is_some() {
                     return Err(err(
                         &m.method,
-                        "`.zip(…)` after `filter`, `rev` or `step_by`",
+                        &format!("`.zip(…)` after `{}`, `rev` or `step_by`", seq.cut_by),
                     ));
                 }
                 // `y.iter().skip(k)`, `.take(n)`: the part of `y` they leave
@@ -307,7 +315,10 @@ impl Chains {
             }
             ("skip" | "take", Some(n)) => {
                 if seq.filtered {
-                    return Err(err(&m.method, &format!("`.{method}(…)` after `filter`")));
+                    return Err(err(
+                        &m.method,
+                        &format!("`.{method}(…)` after `{}`", seq.cut_by),
+                    ));
                 }
                 let (lo, hi, n) = (paren(&seq.lo), paren(&seq.hi), paren(n));
                 let span: Expr = match &seq.step {
@@ -341,7 +352,8 @@ impl Chains {
                     ));
                 }
                 if seq.filtered {
-                    return Err(err(&m.method, "`.step_by(…)` after `filter`"));
+                    let what = format!("`.step_by(…)` after `{}`", seq.cut_by);
+                    return Err(err(&m.method, &what));
                 }
                 let k = paren(k);
                 seq.step = Some(match &seq.step {

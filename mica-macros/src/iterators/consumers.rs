@@ -140,7 +140,8 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         // asked until then, as std asks it (a number: no slope)
         "position" if m.args.len() == 1 => {
             let Some(at) = seq.position() else {
-                return Err(err(&m.method, "`.position(…)` after `filter`"));
+                let what = format!("`.position(…)` after `{}`", seq.cut_by);
+                return Err(err(&m.method, &what));
             };
             let (mut lines, said) = ch.apply_flat(&m.args[0], vec![seq.elem.clone()])?;
             lines.push(syn::parse_quote!(if #said { #acc = ::core::option::Option::Some(#at); }));
@@ -165,7 +166,8 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             }
             let x = seq.scalar(&m.method, "collect")?;
             let Some(at) = seq.position() else {
-                return Err(err(&m.method, "`.collect()` after `filter`"));
+                let what = format!("`.collect()` after `{}`", seq.cut_by);
+                return Err(err(&m.method, &what));
             };
             let count = seq.count();
             let zero: Expr = match &generic {

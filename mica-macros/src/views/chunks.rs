@@ -59,7 +59,7 @@ fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
         "rev" if m.args.is_empty() => return chunk_source(&m.receiver, path),
         "skip" | "take" | "step_by" if m.args.len() == 1 => return chunk_source(&m.receiver, path),
         // the chunk passes through; the closure is given it too
-        "filter" if matches!(m.args.first(), Some(Expr::Closure(c)) if c.inputs.len() == 1) => {
+        "filter" | "take_while" if matches!(m.args.first(), Some(Expr::Closure(c)) if c.inputs.len() == 1) => {
             return chunk_source(&m.receiver, path)
         }
         _ => return None,
@@ -87,11 +87,12 @@ fn chunk_source(e: &Expr, path: &mut Vec<usize>) -> Option<ChunkLoop> {
 fn is_adapter(method: &str) -> bool {
     matches!(
         method,
-        "enumerate" | "zip" | "rev" | "skip" | "take" | "step_by" | "filter"
+        "enumerate" | "zip" | "rev" | "skip" | "take" | "step_by" | "filter" | "take_while"
     )
 }
 
-/// The closures of the `filter`s between `e` and its chunk source, each
+/// The closures of the `filter`s (and `take_while`s) between `e` and its
+/// chunk source, each
 /// with the path from its parameter to the chunk (outermost first).
 fn filters<'e>(
     e: &'e mut Expr,
@@ -106,7 +107,7 @@ fn filters<'e>(
             match method.as_str() {
                 "enumerate" => path.insert(0, 1),
                 "zip" => path.insert(0, 0),
-                "filter" => {
+                "filter" | "take_while" => {
                     if let Some(Expr::Closure(c)) = m.args.first_mut() {
                         out.push((c, path.clone()));
                     }
