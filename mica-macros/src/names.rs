@@ -77,12 +77,20 @@ pub fn seeded_original(twin: &Ident) -> Option<Ident> {
     Some(format_ident!("{}", original, span = twin.span()))
 }
 
-/// Whether `name` is a seeded twin ([`seeded_twin`]) or the hidden function
-/// of the fields of one that tracks `self` (`structs.rs`).
+/// The hidden function of the fields of `name`, a function of tracked
+/// structs (`structs.rs`).
+pub fn fields_fn(name: &Ident) -> Ident {
+    format_ident!("__mica_{}_fields", name)
+}
+
+/// Whether `name` is a seeded twin ([`seeded_twin`]) or the function of the
+/// fields ([`fields_fn`]) of one.
 pub fn is_seeded(name: &Ident) -> bool {
     let text = name.to_string();
-    text.starts_with("__mica_seeded_")
-        || (text.starts_with("__mica___mica_seeded_") && text.ends_with("_fields"))
+    let of_fields = text
+        .strip_prefix("__mica_")
+        .and_then(|t| t.strip_suffix("_fields"));
+    text.starts_with("__mica_seeded_") || of_fields.is_some_and(|t| t.starts_with("__mica_seeded_"))
 }
 
 /// A fixed internal name (a parameter of a generated function).
@@ -102,7 +110,16 @@ pub fn text_of(stmts: &[syn::Stmt]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::mentions_ident;
+    use super::{fields_fn, is_seeded, mentions_ident, seeded_twin};
+
+    #[test]
+    fn twins_and_their_fields_are_seeded() {
+        let f = quote::format_ident!("forward");
+        assert!(is_seeded(&seeded_twin(&f)));
+        assert!(is_seeded(&fields_fn(&seeded_twin(&f))));
+        assert!(!is_seeded(&f));
+        assert!(!is_seeded(&fields_fn(&f)));
+    }
     use quote::quote;
 
     #[test]

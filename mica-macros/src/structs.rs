@@ -215,7 +215,7 @@ pub fn each_loops(item: &mut ItemFn, outer: &[String]) {
 }
 
 fn fields_name(item: &ItemFn) -> Ident {
-    format_ident!("__mica_{}_fields", item.sig.ident)
+    crate::names::fields_fn(&item.sig.ident)
 }
 
 /// The hidden function of the fields: each tracked struct parameter is its

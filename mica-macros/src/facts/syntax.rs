@@ -405,6 +405,28 @@ pub fn is_test(body: &Expr) -> bool {
     }
 }
 
+/// What an `if`, a `match` or a block gives in its first arm, followed into
+/// the branches and blocks it ends in: that value, and the block it ends
+/// (none for a match arm's value as it stands); `e` itself where it is none
+/// of them. Every arm has its type.
+pub fn first_arm(e: &Expr) -> Option<(&Expr, Option<&syn::Block>)> {
+    fn ends(b: &syn::Block) -> Option<(&Expr, Option<&syn::Block>)> {
+        let Some(syn::Stmt::Expr(tail, None)) = b.stmts.last() else {
+            return None;
+        };
+        match strip(tail) {
+            Expr::If(_) | Expr::Match(_) | Expr::Block(_) => first_arm(tail),
+            value => Some((value, Some(b))),
+        }
+    }
+    match strip(e) {
+        Expr::If(i) => ends(&i.then_branch),
+        Expr::Match(m) => first_arm(&m.arms.first()?.body),
+        Expr::Block(b) => ends(&b.block),
+        other => Some((other, None)),
+    }
+}
+
 /// The tokens in `tokens`, those inside groups included.
 pub fn token_count(tokens: &proc_macro2::TokenStream) -> usize {
     tokens

@@ -1,9 +1,7 @@
 //! One chain: its source, adapters and consumer, and the loop it becomes.
 
-pub(super) use super::patterns::is_place;
-pub(super) use super::patterns::{bind, elem_expr, err, unparen, Elem};
-use super::patterns::{element, valued};
-use super::patterns::{is_call, is_literal, makes_array};
+pub(super) use super::patterns::{bind, elem_expr, err, is_place, unparen, Elem};
+use super::patterns::{element, is_call, is_literal, makes_array, valued};
 use super::{place_or_slice, Chains};
 use crate::helpers::subst::{Bound, Rename};
 use proc_macro2::{Ident, Span};
@@ -20,10 +18,8 @@ pub(super) struct Seq {
     pub(super) hi: Expr,
     pub(super) step: Option<Expr>,
     pub(super) rev: bool,
-    /// a `filter` dropped elements, or a `take_while` cut the walk short
-    pub(super) filtered: bool,
-    /// which of the two (for errors): positions are no longer closed forms
-    pub(super) cut_by: String,
+    /// `filter` or `take_while`, if one cut the chain: positions not closed forms
+    pub(super) filtered: Option<String>,
     /// lines before the loop (counters)
     pub(super) before: Vec<Stmt>,
     /// lines at the top of each iteration (`map`'s values, `filter`'s exits)
@@ -48,8 +44,7 @@ impl Seq {
             hi,
             step: None,
             rev: false,
-            filtered: false,
-            cut_by: String::new(),
+            filtered: None,
             before: Vec::new(),
             prelude: Vec::new(),
             elem,
@@ -182,15 +177,14 @@ impl Chains {
                     _ => syn::parse_quote!(if !(#keep) { break; }),
                 });
                 seq.order_free += 1;
-                seq.filtered = true;
-                seq.cut_by = method.clone();
+                seq.filtered = Some(method.clone());
                 seq.adapted = true;
             }
             ("zip", Some(other)) => {
-                if seq.filtered || seq.rev || seq.step.is_some() {
+                if seq.filtered.is_some() || seq.rev || seq.step.is_some() {
                     return Err(err(
                         &m.method,
-                        &format!("`.zip(…)` after `{}`, `rev` or `step_by`", seq.cut_by),
+                        &format!("`.zip(…)` after `{}`, `rev` or `step_by`", seq.cut()),
                     ));
                 }
                 // `y.iter().skip(k)`, `.take(n)`: the part of `y` they leave
@@ -269,7 +263,7 @@ impl Chains {
             ("enumerate", None) => {
                 let k = self.fresh("k");
                 let (i, lo) = (&seq.index, paren(&seq.lo));
-                let position: Option<Expr> = match (&seq.step, seq.filtered) {
+                let position: Option<Expr> = match (&seq.step, seq.filtered.is_some()) {
                     (_, true) => None,
                     (None, false) if is_zero(&seq.lo) => Some(syn::parse_quote!(#i)),
                     (None, false) => Some(syn::parse_quote!(#i - #lo)),
@@ -314,10 +308,10 @@ impl Chains {
                 seq.adapted = true;
             }
             ("skip" | "take", Some(n)) => {
-                if seq.filtered {
+                if seq.filtered.is_some() {
                     return Err(err(
                         &m.method,
-                        &format!("`.{method}(…)` after `{}`", seq.cut_by),
+                        &format!("`.{method}(…)` after `{}`", seq.cut()),
                     ));
                 }
                 let (lo, hi, n) = (paren(&seq.lo), paren(&seq.hi), paren(n));
@@ -351,8 +345,8 @@ impl Chains {
                         "`.step_by(…)` after `rev` over recorded values is not supported yet; write the loop, last element first: `let mut total = 0.0; for i in (0..xs.len()).rev().step_by(k) { total += …; }`",
                     ));
                 }
-                if seq.filtered {
-                    let what = format!("`.step_by(…)` after `{}`", seq.cut_by);
+                if seq.filtered.is_some() {
+                    let what = format!("`.step_by(…)` after `{}`", seq.cut());
                     return Err(err(&m.method, &what));
                 }
                 let k = paren(k);
@@ -552,10 +546,15 @@ impl Seq {
         }
     }
 
+    /// The adapter that cut the chain, for errors (`filter` if none did).
+    pub(super) fn cut(&self) -> &str {
+        self.filtered.as_deref().unwrap_or("filter")
+    }
+
     /// The element's position in the output (for `collect`).
     pub(super) fn position(&self) -> Option<Expr> {
         let (i, lo, hi) = (&self.index, paren(&self.lo), paren(&self.hi));
-        match (&self.step, self.rev, self.filtered) {
+        match (&self.step, self.rev, self.filtered.is_some()) {
             (_, _, true) => None,
             (None, false, _) if is_zero(&self.lo) => Some(syn::parse_quote!(#i)),
             (None, false, _) => Some(syn::parse_quote!(#i - #lo)),

@@ -20,7 +20,7 @@ impl Chains {
         method: &Ident,
         other: &Expr,
     ) -> syn::Result<()> {
-        if seq.filtered
+        if seq.filtered.is_some()
             || seq.rev
             || seq.step.is_some()
             || !seq.prelude.is_empty()
@@ -81,7 +81,7 @@ impl Chains {
         let Some(o) = self.seq(other)? else {
             return Err(err(other, "`.zip(…)` of a chain"));
         };
-        if o.filtered || o.prelude.len() > o.order_free {
+        if o.filtered.is_some() || o.prelude.len() > o.order_free {
             return Err(err(other, "`.zip(…)` of a filtered chain"));
         }
         let (i, lo, hi) = (&seq.index, paren(&seq.lo), paren(&seq.hi));

@@ -140,7 +140,7 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
         // asked until then, as std asks it (a number: no slope)
         "position" if m.args.len() == 1 => {
             let Some(at) = seq.position() else {
-                let what = format!("`.position(…)` after `{}`", seq.cut_by);
+                let what = format!("`.position(…)` after `{}`", seq.cut());
                 return Err(err(&m.method, &what));
             };
             let (mut lines, said) = ch.apply_flat(&m.args[0], vec![seq.elem.clone()])?;
@@ -166,7 +166,7 @@ pub(super) fn consumer(ch: &mut Chains, e: &Expr, deref: bool) -> syn::Result<Op
             }
             let x = seq.scalar(&m.method, "collect")?;
             let Some(at) = seq.position() else {
-                let what = format!("`.collect()` after `{}`", seq.cut_by);
+                let what = format!("`.collect()` after `{}`", seq.cut());
                 return Err(err(&m.method, &what));
             };
             let count = seq.count();

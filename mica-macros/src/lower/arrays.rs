@@ -5,7 +5,7 @@ use super::rebuild;
 use super::*;
 use crate::facts::activity::{settle, syntactically_active, Assignments};
 use crate::facts::places::{array_binding, array_literal, LaterNames};
-use crate::facts::syntax::strip_parens;
+use crate::facts::syntax::{first_arm, strip_parens};
 use std::collections::HashSet;
 
 impl Sweep<'_> {
@@ -476,15 +476,6 @@ fn branch_literal(e: &Expr) -> Option<Expr> {
             _ => None,
         })
     }
-    let tail = |b: &syn::Block| match b.stmts.last() {
-        Some(Stmt::Expr(e, None)) => branch_literal(e).or_else(|| made_in(b)),
-        _ => None,
-    };
-    match e {
-        Expr::If(i) => tail(&i.then_branch),
-        Expr::Match(m) => m.arms.first().and_then(|a| branch_literal(&a.body)),
-        Expr::Block(b) => tail(&b.block),
-        Expr::Paren(p) => branch_literal(&p.expr),
-        other => array_literal(other),
-    }
+    let (value, block) = first_arm(e)?;
+    array_literal(value).or_else(|| made_in(block?))
 }

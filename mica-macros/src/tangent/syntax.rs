@@ -183,23 +183,12 @@ pub(crate) fn runs_again(e: &Expr) -> bool {
 /// arm has its type, so its zero is the shape of all (`[0.0, 0.0]`), made
 /// without running the branch again.
 pub(crate) fn branch_array(e: &Expr) -> Option<&Expr> {
-    fn tail(b: &syn::Block) -> Option<&Expr> {
-        match b.stmts.last() {
-            Some(syn::Stmt::Expr(e, None)) => Some(e),
-            _ => None,
-        }
+    use crate::facts::syntax::{first_arm, strip};
+    if !matches!(strip(e), Expr::If(_) | Expr::Match(_) | Expr::Block(_)) {
+        return None;
     }
-    let first = match crate::facts::syntax::strip(e) {
-        Expr::If(i) => tail(&i.then_branch)?,
-        Expr::Match(m) => &*m.arms.first()?.body,
-        Expr::Block(b) => tail(&b.block)?,
-        _ => return None,
-    };
-    let first = crate::facts::syntax::strip(first);
-    match first {
-        Expr::If(_) | Expr::Match(_) | Expr::Block(_) => branch_array(first),
-        _ => in_place(first).then_some(first),
-    }
+    let (first, _) = first_arm(e)?;
+    in_place(first).then_some(first)
 }
 
 /// An array literal whose leaves are floats written in place.
@@ -218,13 +207,11 @@ fn leaf_or_array(e: &Expr) -> bool {
         Expr::Array(_) | Expr::Repeat(_) => in_place(e),
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => leaf_or_array(&u.expr),
         Expr::Lit(_) | Expr::Binary(_) | Expr::Cast(_) => true,
-        // `T::from(0.5).unwrap()`, `x.sin()`: a float's methods
-        Expr::MethodCall(m) => FLOAT_METHODS.iter().any(|f| m.method == f),
+        // `T::from(0.5).unwrap()`, `x.sin()`: a float's methods, those
+        // with a slope rule
+        Expr::MethodCall(m) => {
+            m.method == "unwrap" || crate::rules::method(&m.method.to_string()).is_some()
+        }
         _ => false,
     }
 }
-
-const FLOAT_METHODS: [&str; 14] = [
-    "unwrap", "sin", "cos", "tan", "exp", "ln", "sqrt", "tanh", "abs", "powi", "powf", "recip",
-    "min", "max",
-];
