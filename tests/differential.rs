@@ -1371,6 +1371,14 @@ fn the_generator_writes_views_and_chunk_loops() {
             }),
         ),
         ("a chain cut by take_while", count(".take_while(|x|")),
+        (
+            "a chain's Option ended by unwrap_or_default",
+            count(").unwrap_or_default()"),
+        ),
+        (
+            "a chain's Option ended by expect",
+            count(").expect(\"an element\")"),
+        ),
         ("two arrays chained", count(".iter().chain(")),
         ("positions taken last first", count(".enumerate().rev()")),
         (

@@ -225,9 +225,13 @@ pub struct Chain {
     /// over the rows of the matrix knob `src`: the closure's element `v`
     /// a row it borrows (`|v|`), passed on to a function (`E::CallR`)
     pub rows: bool,
-    /// a `reduce` or `min_by` ended by `.unwrap_or(d)`, not `.unwrap()`:
-    /// the chain may then be empty (all filtered out, or skipped)
+    /// a `reduce` or `min_by` ended by `.unwrap_or(d)` (`.unwrap_or_default()`
+    /// where `d` is zero), not `.unwrap()`: the chain may then be empty (all
+    /// filtered out, or skipped)
     pub or: Option<f64>,
+    /// a `reduce` or `min_by` of a chain that is never empty ended by
+    /// `.expect(…)`, not `.unwrap()`
+    pub expect: bool,
     /// the `filter` written `take_while`: the walk ends at the first
     /// element it refuses
     pub cut: bool,
@@ -4236,7 +4240,13 @@ impl Gen {
             && !pair;
         let (consume, or) = match consume {
             Consume::Reduce(0 | 1) | Consume::Min if self.empties.chance(0.3) => {
-                (consume, Some(self.empties.lit(-0.5, 0.5)))
+                let zero = !self.generic && self.empties.chance(0.3);
+                let d = if zero {
+                    0.0
+                } else {
+                    self.empties.lit(-0.5, 0.5)
+                };
+                (consume, Some(d))
             }
             Consume::Sum if plain_sum && self.empties.chance(0.4) => {
                 let consume = match self.empties.below(3) {
@@ -4248,6 +4258,9 @@ impl Gen {
             }
             other => (other, None),
         };
+        let expect = or.is_none()
+            && matches!(consume, Consume::Reduce(0 | 1) | Consume::Min)
+            && self.empties.chance(0.3);
         let count = (take.unwrap_or(n + 3)).min(n + 3) as f64;
         let bound = match &consume {
             Consume::Sum => count * bm,
@@ -4288,6 +4301,7 @@ impl Gen {
             join: join.map(|j| j.name),
             rows: rows.is_some(),
             or,
+            expect,
             cut,
         };
         Some((E::Chain(Box::new(chain)), bound))
@@ -5854,7 +5868,9 @@ impl R<'_> {
             );
         }
         let ending = match c.or {
+            Some(d) if d == 0.0 && !self.generic => ".unwrap_or_default()".to_string(),
             Some(d) => format!(".unwrap_or({})", self.lit(d).0),
+            None if c.expect => ".expect(\"an element\")".to_string(),
             None => ".unwrap()".to_string(),
         };
         match &c.consume {
